@@ -1,0 +1,43 @@
+"""ohhell-sim: fast, reproducible simulation of the card game Oh Hell.
+
+>>> import ohhell_sim as oh
+>>> result = oh.simulate(oh.Rules(players=4), ["simple", "random", "simple", "random"], games=100)
+>>> result.games.groupby("strategy", observed=True)["total"].mean()  # doctest: +SKIP
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("ohhell-sim")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"
+
+from ohhell_sim.errors import IllegalMoveError
+from ohhell_sim.reference import GameLog, replay
+from ohhell_sim.results import SimulationResult, read_frame, read_results
+from ohhell_sim.rules import Rules
+from ohhell_sim.simulate import simulate
+from ohhell_sim.strategy import (
+    Strategy,
+    available_strategies,
+    get_strategy,
+    register_strategy,
+    unregister_strategy,
+)
+
+__all__ = [
+    "GameLog",
+    "IllegalMoveError",
+    "Rules",
+    "SimulationResult",
+    "Strategy",
+    "__version__",
+    "available_strategies",
+    "get_strategy",
+    "read_frame",
+    "read_results",
+    "register_strategy",
+    "replay",
+    "simulate",
+    "unregister_strategy",
+]

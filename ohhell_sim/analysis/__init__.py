@@ -1,0 +1,1 @@
+"""Statistical summaries of simulation results."""

@@ -1,0 +1,1 @@
+"""Numba kernels: random streams, bit helpers, the game loop and strategy dispatch."""

@@ -1,0 +1,229 @@
+"""Results of a run: compact pandas frames and Parquet files with metadata.
+
+Two long-format frames describe a run:
+
+``hands``
+    one row per (game, deal, seat): ``game`` (int32), ``deal``, ``seat``,
+    ``dealer``, ``hand_size``, ``trump`` (suit 0-3 clubs/diamonds/hearts/spades,
+    -1 for none), ``bid``, ``tricks`` (int8), ``strategy`` (categorical) and
+    ``score`` (int16): 14 bytes a row.
+``games``
+    one row per (game, seat): ``game``, ``seat``, ``strategy``, ``total`` (int32)
+    and ``win_share`` (1/k for each of the k players tied on the top total, else 0).
+
+The rules, seed, strategies and package version travel in ``frame.attrs`` and in
+the Parquet file's metadata.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ohhell_sim.rules import Rules
+
+METADATA_KEY = b"ohhell_sim"
+HANDS_FILE = "hands.parquet"
+GAMES_FILE = "games.parquet"
+
+
+def win_shares(totals: np.ndarray) -> np.ndarray:
+    """Win share per (game, seat): 1/k for each of k seats tied on the top total, else 0."""
+    top = totals == totals.max(axis=1, keepdims=True)
+    return top / top.sum(axis=1, keepdims=True)
+
+
+def strategy_categorical(names: list[str], codes: np.ndarray) -> pd.Categorical:
+    """Categorical of strategy names per row from seat codes, categories in seat order."""
+    categories = list(dict.fromkeys(names))
+    seat_codes = np.array([categories.index(n) for n in names], dtype=np.int8)
+    return pd.Categorical.from_codes(seat_codes[codes], categories=categories)
+
+
+@dataclass
+class RunArrays:
+    """The raw output of the kernel for games ``first_game ..``, before framing."""
+
+    dealers: np.ndarray  # (games, deals) int8
+    trumps: np.ndarray  # (games, deals) int8
+    bids: np.ndarray  # (games, deals, seats) int8
+    tricks: np.ndarray  # (games, deals, seats) int8
+    scores: np.ndarray  # (games, deals, seats) int16
+
+    @classmethod
+    def empty(cls, games: int, deals: int, seats: int) -> RunArrays:
+        return cls(
+            dealers=np.zeros((games, deals), dtype=np.int8),
+            trumps=np.zeros((games, deals), dtype=np.int8),
+            bids=np.zeros((games, deals, seats), dtype=np.int8),
+            tricks=np.zeros((games, deals, seats), dtype=np.int8),
+            scores=np.zeros((games, deals, seats), dtype=np.int16),
+        )
+
+
+class SimulationResult:
+    """What :func:`ohhell_sim.simulate` returns: frames built on first access.
+
+    Attributes
+    ----------
+    rules : Rules
+    strategies : list of str
+        Strategy name per seat.
+    params : ndarray
+        Parameter row per seat.
+    seed, first_game, games : int
+    """
+
+    def __init__(self, rules: Rules, strategies: list[str], params: np.ndarray, seed: int,
+                 first_game: int, arrays: RunArrays) -> None:
+        self.rules = rules
+        self.strategies = list(strategies)
+        self.params = params
+        self.seed = seed
+        self.first_game = first_game
+        self.games_played = arrays.bids.shape[0]
+        self._arrays = arrays
+
+    @property
+    def metadata(self) -> dict:
+        """Rules, seed, strategies, parameters and version, JSON-serialisable."""
+        from ohhell_sim import __version__
+
+        return {
+            "version": __version__,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "first_game": self.first_game,
+            "games": self.games_played,
+            "strategies": self.strategies,
+            "params": self.params.tolist(),
+        }
+
+    @cached_property
+    def hands(self) -> pd.DataFrame:
+        """One row per (game, deal, seat); see the module docstring."""
+        a = self._arrays
+        games, deals, seats = a.bids.shape
+        rows = games * deals * seats
+        seat = np.tile(np.arange(seats, dtype=np.int8), games * deals)
+        deal_dtype = np.int8 if deals <= 127 else np.int16
+        frame = pd.DataFrame(
+            {
+                "game": np.repeat(
+                    np.arange(self.first_game, self.first_game + games, dtype=np.int32),
+                    deals * seats,
+                ),
+                "deal": np.tile(np.repeat(np.arange(deals, dtype=deal_dtype), seats), games),
+                "seat": seat,
+                "dealer": np.repeat(a.dealers.reshape(-1), seats),
+                "hand_size": np.tile(
+                    np.repeat(self.rules.schedule_array().astype(np.int8), seats), games
+                ),
+                "trump": np.repeat(a.trumps.reshape(-1), seats),
+                "strategy": strategy_categorical(self.strategies, seat),
+                "bid": a.bids.reshape(rows),
+                "tricks": a.tricks.reshape(rows),
+                "score": a.scores.reshape(rows),
+            }
+        )
+        frame.attrs.update(self.metadata)
+        return frame
+
+    @cached_property
+    def games(self) -> pd.DataFrame:
+        """One row per (game, seat): final total and win share."""
+        a = self._arrays
+        games, _, seats = a.bids.shape
+        totals = a.scores.sum(axis=1, dtype=np.int32)
+        seat = np.tile(np.arange(seats, dtype=np.int8), games)
+        frame = pd.DataFrame(
+            {
+                "game": np.repeat(
+                    np.arange(self.first_game, self.first_game + games, dtype=np.int32), seats
+                ),
+                "seat": seat,
+                "strategy": strategy_categorical(self.strategies, seat),
+                "total": totals.reshape(-1),
+                "win_share": win_shares(totals).reshape(-1),
+            }
+        )
+        frame.attrs.update(self.metadata)
+        return frame
+
+    def summary(self, confidence: float = 0.95) -> pd.DataFrame:
+        """Per-strategy table: mean total, mean score, made, zero-bid and win rates with CIs."""
+        from ohhell_sim.analysis.stats import strategy_summary
+
+        return strategy_summary(self.hands, self.games, confidence=confidence)
+
+    def to_parquet(self, folder: str | os.PathLike) -> Path:
+        """Write ``hands.parquet`` and ``games.parquet`` into ``folder``; return the folder."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        write_frame(self.hands, folder / HANDS_FILE)
+        write_frame(self.games, folder / GAMES_FILE)
+        return folder
+
+    def __repr__(self) -> str:
+        return (
+            f"SimulationResult({self.games_played} games x {self.rules.n_deals} deals, "
+            f"{self.rules.players} players: {', '.join(self.strategies)}; seed {self.seed})"
+        )
+
+
+def write_frame(frame: pd.DataFrame, path: str | os.PathLike) -> None:
+    """Write ``frame`` to Parquet with its ``attrs`` in the file metadata (write, then rename)."""
+    path = Path(path)
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[METADATA_KEY] = json.dumps(frame.attrs).encode()
+    table = table.replace_schema_metadata(meta)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pq.write_table(table, tmp)
+    tmp.replace(path)
+
+
+def read_frame(path: str | os.PathLike) -> pd.DataFrame:
+    """Read a frame written by :func:`write_frame`, restoring its ``attrs``."""
+    table = pq.read_table(path)
+    frame = table.to_pandas()
+    raw = (table.schema.metadata or {}).get(METADATA_KEY)
+    frame.attrs = json.loads(raw) if raw else {}
+    return frame
+
+
+def read_results(folder: str | os.PathLike) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Read ``(hands, games)`` written by :meth:`SimulationResult.to_parquet`."""
+    folder = Path(folder)
+    return read_frame(folder / HANDS_FILE), read_frame(folder / GAMES_FILE)
+
+
+def check_output_folder(folder: str | os.PathLike) -> Path:
+    """Check that results can be written into ``folder`` before any work starts.
+
+    Raises
+    ------
+    ValueError
+        If ``folder`` is an existing file, or neither it nor its nearest existing
+        parent is a writable folder.
+    """
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"output path {str(folder)!r} is an existing file; give a folder")
+    probe = folder
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise ValueError(
+            f"output path {str(folder)!r} cannot be written: {str(probe)!r} is not a "
+            "writable folder"
+        )
+    return folder

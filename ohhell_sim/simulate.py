@@ -1,0 +1,170 @@
+"""The public entry point: validate, play games on the Numba kernel, frame the results."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from contextlib import contextmanager
+
+import numba
+import numpy as np
+
+from ohhell_sim.engine.builtin_dispatch import N_BUILTIN
+from ohhell_sim.engine.dispatch import kernel_for
+from ohhell_sim.engine.kernel import ERROR_FIELDS
+from ohhell_sim.errors import IllegalMoveError
+from ohhell_sim.results import RunArrays, SimulationResult
+from ohhell_sim.rules import Rules
+from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
+
+MAX_SEED = 2**63 - 1
+#: Games per kernel call: the progress bar advances, and Ctrl-C lands, between calls.
+BATCH_GAMES = 1 << 16
+
+
+def check_seed(seed: object) -> int:
+    """Return ``seed`` as an int, or raise if it is not an integer in ``0..2**63-1``."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be an integer in 0..{MAX_SEED}, got {seed!r}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"seed must be an integer in 0..{MAX_SEED}, got {seed}")
+    return int(seed)
+
+
+def check_count(name: str, value: object, minimum: int = 1) -> int:
+    """Return ``value`` as an int, or raise if it is not an integer ``>= minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if int(value) < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    return int(value)
+
+
+def check_rules(rules: object) -> Rules:
+    """Return ``rules`` if it is a :class:`Rules`, else raise."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be an ohhell_sim.Rules, got {type(rules).__name__}")
+    return rules
+
+
+def check_threads(threads: object) -> int | None:
+    """Return ``threads`` (None: all Numba threads) or raise if out of range."""
+    if threads is None:
+        return None
+    most = numba.config.NUMBA_NUM_THREADS
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or not (
+        1 <= int(threads) <= most
+    ):
+        raise ValueError(f"threads must be an integer in 1..{most} (NUMBA_NUM_THREADS), got {threads!r}")
+    return int(threads)
+
+
+@contextmanager
+def numba_threads(threads: int | None):
+    """Run the enclosed kernels on ``threads`` threads (all when None)."""
+    if threads is None:
+        yield
+        return
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+def play_into(seating: Seating, rules: Rules, seed: int, first_game: int,
+              arrays: RunArrays, offset: int, count: int) -> None:
+    """Play games ``first_game + offset ..`` into rows ``offset .. offset + count`` of ``arrays``.
+
+    Raises
+    ------
+    IllegalMoveError
+        When a strategy made an illegal move in one of these games.
+    """
+    kernel = kernel_for(seating)
+    rows = slice(offset, offset + count)
+    errors = np.zeros((count, ERROR_FIELDS), dtype=np.int64)
+    abort = np.zeros(1, dtype=np.int64)
+    kernel.run_games(
+        first_game + offset, seed, rules.to_array(), rules.schedule_array(),
+        seating.dispatch_ids(N_BUILTIN), seating.params,
+        arrays.dealers[rows], arrays.trumps[rows], arrays.bids[rows], arrays.tricks[rows],
+        arrays.scores[rows], errors, abort,
+    )
+    if abort[0]:
+        failed = int(np.flatnonzero(errors[:, 0])[0])
+        code, deal, seat, move, trick = (int(x) for x in errors[failed])
+        raise IllegalMoveError(seating.strategies[seat].name, first_game + offset + failed,
+                               deal, seat, move, code, trick, rules.schedule[deal])
+
+
+def simulate(
+    rules: Rules,
+    strategies: Sequence[SeatSpec],
+    games: int,
+    seed: int = 0,
+    *,
+    first_game: int = 0,
+    threads: int | None = None,
+    progress: bool = False,
+) -> SimulationResult:
+    """Play ``games`` games between ``strategies`` on the compiled kernel.
+
+    Game ``i`` of the run is game ``first_game + i``; its cards and every random
+    choice depend only on ``(seed, first_game + i)``, so results are the same for
+    any thread count and any split of the games into runs, and
+    :func:`ohhell_sim.replay` reproduces any game step by step.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules to play.
+    strategies : sequence
+        One per seat: a registered name, a :class:`~ohhell_sim.strategy.Strategy`, or
+        ``(name, {param: value})``.
+    games : int
+        Number of games, at least 1.
+    seed : int
+        Seed of the run, ``0 .. 2**63 - 1``.
+    first_game : int
+        Index of the first game (to continue or split a run).
+    threads : int, optional
+        Threads to use (default: all that Numba has).
+    progress : bool
+        Show a progress bar (terminal or Jupyter).
+
+    Returns
+    -------
+    SimulationResult
+        With ``.hands`` and ``.games`` frames and ``.to_parquet()``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For bad arguments, before anything is compiled or played.
+    IllegalMoveError
+        When a strategy returns an illegal bid or card.
+    """
+    rules = check_rules(rules)
+    seating = resolve_seating(strategies, rules.players)
+    games = check_count("games", games)
+    seed = check_seed(seed)
+    first_game = check_count("first_game", first_game, minimum=0)
+    threads = check_threads(threads)
+
+    arrays = RunArrays.empty(games, rules.n_deals, rules.players)
+    with numba_threads(threads), _progress_bar(progress, games) as bar:
+        for offset in range(0, games, BATCH_GAMES):
+            count = min(BATCH_GAMES, games - offset)
+            play_into(seating, rules, seed, first_game, arrays, offset, count)
+            bar.update(count)
+    return SimulationResult(rules, seating.names, seating.params, seed, first_game, arrays)
+
+
+@contextmanager
+def _progress_bar(enabled: bool, total: int):
+    from tqdm.auto import tqdm
+
+    with tqdm(total=total, unit="game", disable=not enabled, smoothing=0.1) as bar:
+        yield bar

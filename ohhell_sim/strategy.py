@@ -1,0 +1,276 @@
+"""Strategies: what they are, the registry, and how a seating is prepared for the kernel.
+
+A strategy is a pair of Numba-compiled functions with one shared signature::
+
+    bid(view, params, rng) -> int      # a bid in 0..hand size
+    play(view, params, rng) -> int     # a card id from view[LEGAL]
+
+``view`` is the ``int64`` array of :mod:`ohhell_sim.view`, ``params`` the seat's
+``float64`` parameter row (defaults declared with the strategy, overridable per
+seat, so a sweep recompiles nothing) and ``rng`` the seat's own ``uint64[4]``
+random stream, for use with :func:`ohhell_sim.strategy_tools.below` and friends.
+
+Built-in strategies are dispatched by integer id inside the cached kernel.  A user
+strategy is registered with :func:`register_strategy`; the engine then builds (once,
+and caches on disk) a kernel whose dispatch includes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import CodeType
+
+import numpy as np
+
+_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A named strategy.
+
+    Parameters
+    ----------
+    name : str
+        Registry name, e.g. ``"simple"``.
+    bid, play : numba dispatcher
+        ``@njit`` functions with the signature ``(view, params, rng) -> int``.
+    params : mapping of str to float
+        Parameter names and their defaults, in the order of the parameter row.
+    description : str
+        The idea of the strategy and where it comes from.
+    stochastic : bool
+        Whether it draws random numbers.
+    builtin_id : int or None
+        Dispatch id for strategies compiled into the package kernel; ``None`` for
+        user strategies.
+    """
+
+    name: str
+    bid: object
+    play: object
+    params: Mapping[str, float] = field(default_factory=dict)
+    description: str = ""
+    stochastic: bool = False
+    builtin_id: int | None = None
+
+    def param_row(self, overrides: Mapping[str, float] | None = None) -> np.ndarray:
+        """The parameter row: defaults, with ``overrides`` applied by name."""
+        values = dict(self.params)
+        for key, value in (overrides or {}).items():
+            if key not in values:
+                known = ", ".join(values) or "none"
+                raise ValueError(
+                    f"strategy {self.name!r} has no parameter {key!r}; its parameters: {known}"
+                )
+            values[key] = float(value)
+        return np.array(list(values.values()), dtype=np.float64)
+
+    def fingerprint(self) -> str:
+        """A hash of the compiled functions' code, so a changed strategy gets a new kernel."""
+        digest = hashlib.sha256(self.name.encode())
+        for func in (self.bid, self.play):
+            digest.update(_code_bytes(func.py_func.__code__))
+        return digest.hexdigest()[:16]
+
+
+_REGISTRY: dict[str, Strategy] = {}
+
+
+def register_strategy(
+    name: str,
+    bid: object,
+    play: object,
+    *,
+    params: Mapping[str, float] | None = None,
+    description: str = "",
+    stochastic: bool = False,
+    replace: bool = False,
+) -> Strategy:
+    """Register a user strategy under ``name`` and return it.
+
+    ``bid`` and ``play`` must be ``numba.njit`` functions taking
+    ``(view, params, rng)``.  They can live in any module or notebook; nothing in
+    the package needs editing.
+
+    Parameters
+    ----------
+    name : str
+        Letters, digits, ``_`` and ``-``, starting with a letter.
+    bid, play : numba dispatcher
+        The strategy's decisions.
+    params : mapping of str to float, optional
+        Parameter names with their defaults.
+    description : str
+        One paragraph on the idea.
+    stochastic : bool
+        Whether the strategy draws random numbers.
+    replace : bool
+        Allow re-registering a user strategy of the same name (e.g. when a
+        notebook cell runs again).
+
+    Raises
+    ------
+    ValueError
+        For a bad name, a name already taken, or functions that are not
+        Numba-compiled.
+    """
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise ValueError(
+            f"strategy name must start with a letter and hold only letters, digits, '_' "
+            f"and '-', got {name!r}"
+        )
+    existing = _REGISTRY.get(name)
+    if existing is not None and (existing.builtin_id is not None or not replace):
+        why = "a built-in" if existing.builtin_id is not None else "registered already"
+        raise ValueError(
+            f"strategy name {name!r} is {why}; choose another name"
+            + ("" if existing.builtin_id is not None else " or pass replace=True")
+        )
+    for role, func in (("bid", bid), ("play", play)):
+        if not hasattr(func, "py_func") or not hasattr(func, "compile"):
+            raise TypeError(
+                f"strategy {name!r}: {role} must be a numba.njit function taking "
+                f"(view, params, rng), got {func!r}"
+            )
+    strategy = Strategy(
+        name=name,
+        bid=bid,
+        play=play,
+        params=dict(params or {}),
+        description=description,
+        stochastic=stochastic,
+    )
+    _REGISTRY[name] = strategy
+    return strategy
+
+
+def unregister_strategy(name: str) -> None:
+    """Remove a user strategy from the registry."""
+    strategy = get_strategy(name)
+    if strategy.builtin_id is not None:
+        raise ValueError(f"strategy {name!r} is a built-in and cannot be unregistered")
+    del _REGISTRY[name]
+
+
+def _register_builtin(strategy: Strategy) -> None:
+    _REGISTRY[strategy.name] = strategy
+
+
+def available_strategies() -> list[str]:
+    """Names of every registered strategy, built-ins first."""
+    _load_builtins()
+    return sorted(_REGISTRY, key=lambda n: (_REGISTRY[n].builtin_id is None, n))
+
+
+def get_strategy(name: str) -> Strategy:
+    """The strategy registered as ``name``.
+
+    Raises
+    ------
+    ValueError
+        If no strategy has that name; the message lists the known ones.
+    """
+    _load_builtins()
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        known = ", ".join(available_strategies())
+        raise ValueError(f"unknown strategy {name!r}; known strategies: {known}") from None
+
+
+SeatSpec = str | Strategy | tuple[str, Mapping[str, float]]
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Strategies for each seat, resolved and checked, ready for the kernel.
+
+    Attributes
+    ----------
+    strategies : tuple of Strategy
+        One per seat.
+    params : ndarray
+        ``float64`` array of shape ``(seats, max params)``, zero-padded.
+    """
+
+    strategies: tuple[Strategy, ...]
+    params: np.ndarray
+
+    @property
+    def names(self) -> list[str]:
+        """Strategy name per seat."""
+        return [s.name for s in self.strategies]
+
+    @property
+    def user_strategies(self) -> tuple[Strategy, ...]:
+        """The distinct non-built-in strategies of this seating, sorted by name."""
+        seen = {s.name: s for s in self.strategies if s.builtin_id is None}
+        return tuple(seen[n] for n in sorted(seen))
+
+    def dispatch_ids(self, n_builtin: int) -> np.ndarray:
+        """Dispatch id per seat: built-in ids, then user strategies after ``n_builtin``."""
+        user_index = {s.name: i for i, s in enumerate(self.user_strategies)}
+        ids = [
+            s.builtin_id if s.builtin_id is not None else n_builtin + user_index[s.name]
+            for s in self.strategies
+        ]
+        return np.array(ids, dtype=np.int64)
+
+
+def resolve_seating(specs: Sequence[SeatSpec], players: int) -> Seating:
+    """Check and resolve one strategy spec per seat.
+
+    A spec is a registered name, a :class:`Strategy`, or ``(name, {param: value})``.
+
+    Raises
+    ------
+    ValueError
+        If the number of specs differs from ``players``, a name is unknown, or a
+        parameter does not exist.
+    """
+    if isinstance(specs, str) or not isinstance(specs, Sequence):
+        raise TypeError(
+            f"strategies must be a list with one strategy name per seat, got {specs!r}"
+        )
+    if len(specs) != players:
+        raise ValueError(
+            f"strategies must name one strategy per seat: {players} players but "
+            f"{len(specs)} strategies given ({list(specs)!r})"
+        )
+    resolved: list[Strategy] = []
+    rows: list[np.ndarray] = []
+    for spec in specs:
+        overrides: Mapping[str, float] | None = None
+        if isinstance(spec, tuple):
+            if len(spec) != 2 or not isinstance(spec[1], Mapping):
+                raise ValueError(
+                    f"a seat given as a tuple must be (name, {{param: value}}), got {spec!r}"
+                )
+            spec, overrides = spec
+        strategy = spec if isinstance(spec, Strategy) else get_strategy(spec)
+        resolved.append(strategy)
+        rows.append(strategy.param_row(overrides))
+    width = max(1, max(len(r) for r in rows))
+    params = np.zeros((players, width), dtype=np.float64)
+    for seat, row in enumerate(rows):
+        params[seat, : len(row)] = row
+    return Seating(strategies=tuple(resolved), params=params)
+
+
+def _code_bytes(code: CodeType) -> bytes:
+    # Bytecode, names and constants only: file names and line numbers change with
+    # every notebook session and must not force a recompile.
+    parts = [code.co_code, repr(code.co_names).encode(), repr(code.co_varnames).encode()]
+    for const in code.co_consts:
+        parts.append(_code_bytes(const) if isinstance(const, CodeType) else repr(const).encode())
+    return b"\x00".join(parts)
+
+
+def _load_builtins() -> None:
+    # Importing the package registers the built-ins; done lazily so that
+    # ``strategies`` may import this module without a cycle.
+    import strategies  # noqa: F401

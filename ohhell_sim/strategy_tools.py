@@ -1,0 +1,117 @@
+"""Numba helpers for writing strategies.
+
+Every function here is ``@njit`` and may be called from a strategy's ``bid`` or
+``play``.  They read the ``view`` array described in :mod:`ohhell_sim.view`.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ohhell_sim import view as V
+from ohhell_sim.engine.bits import highest_card, lowest_card, nth_card, popcount, suit_mask
+from ohhell_sim.engine.core import beats
+from ohhell_sim.engine.rng import below, uniform
+
+__all__ = [
+    "below",
+    "card_power",
+    "highest_by_power",
+    "highest_card",
+    "lowest_by_power",
+    "lowest_card",
+    "nth_card",
+    "popcount",
+    "random_legal_bid",
+    "random_legal_card",
+    "suit_mask",
+    "uniform",
+    "winning_cards",
+]
+
+
+@njit(cache=True, inline="always")
+def card_power(card, led_suit, trump):
+    """How strong ``card`` is in a trick: trumps above the led suit above the rest.
+
+    Higher means stronger; cards of one suit keep their rank order.  Off-suit,
+    non-trump cards can never win, but their rank still orders them for discards.
+    """
+    suit = card // 13
+    rank = card % 13
+    if suit == trump:
+        return 26 + rank
+    if suit == led_suit:
+        return 13 + rank
+    return rank
+
+
+@njit(cache=True, inline="always")
+def lowest_by_power(mask, led_suit, trump):
+    """The weakest card of a non-empty ``mask`` by :func:`card_power` (-1 when empty)."""
+    best = -1
+    best_power = 99
+    m = mask
+    while m != 0:
+        card = lowest_card(m)
+        m &= m - 1
+        p = card_power(card, led_suit, trump)
+        if p < best_power:
+            best_power = p
+            best = card
+    return best
+
+
+@njit(cache=True, inline="always")
+def highest_by_power(mask, led_suit, trump):
+    """The strongest card of a non-empty ``mask`` by :func:`card_power` (-1 when empty)."""
+    best = -1
+    best_power = -1
+    m = mask
+    while m != 0:
+        card = lowest_card(m)
+        m &= m - 1
+        p = card_power(card, led_suit, trump)
+        if p > best_power:
+            best_power = p
+            best = card
+    return best
+
+
+@njit(cache=True, inline="always")
+def winning_cards(view):
+    """Legal cards that would win the current trick if nobody after played higher.
+
+    When leading, every legal card qualifies.
+    """
+    legal = view[V.LEGAL]
+    if view[V.N_IN_TRICK] == 0:
+        return legal
+    best = view[V.WINNING_CARD]
+    trump = view[V.TRUMP]
+    out = 0
+    m = legal
+    while m != 0:
+        card = lowest_card(m)
+        m &= m - 1
+        if beats(card, best, trump):
+            out |= 1 << card
+    return out
+
+
+@njit(cache=True, inline="always")
+def random_legal_bid(view, rng):
+    """A bid drawn uniformly from the legal bids (0..hand size, less the forbidden one)."""
+    hand_size = view[V.HAND_SIZE]
+    forbidden = view[V.FORBIDDEN_BID]
+    if forbidden < 0:
+        return below(rng, hand_size + 1)
+    bid = below(rng, hand_size)
+    return bid + 1 if bid >= forbidden else bid
+
+
+@njit(cache=True, inline="always")
+def random_legal_card(view, rng):
+    """A card drawn uniformly from the legal cards."""
+    legal = view[V.LEGAL]
+    return nth_card(legal, below(rng, popcount(legal)))

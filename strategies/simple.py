@@ -1,0 +1,119 @@
+"""``simple``: count likely winners to bid, then play to make the bid exactly.
+
+Bidding follows the counting tips of the French rules page (``001``): a side-suit
+ace is almost always a trick, the ace and king of trumps are tricks, the queen of
+trumps is one with two more trumps beside it, a king is good with support (at
+least one other card of its suit), and every trump beyond the third is a trick by
+length.  The count is scaled by the ``scale`` parameter and rounded.  As dealer,
+when the hook forbids the count, it moves one away (down when it can).
+
+Play: while short of its bid it tries to win (lead its strongest card; follow with
+the cheapest card that takes the trick, else throw its weakest).  Once the bid is
+made it tries to lose (lead its weakest card; duck with the highest card that still
+loses, so dangerous high cards leave the hand while they are safe; when every legal
+card wins, take the trick with the highest one).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ohhell_sim import view as V
+from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy_tools import (
+    highest_by_power,
+    lowest_by_power,
+    lowest_card,
+    popcount,
+    suit_mask,
+    winning_cards,
+)
+
+ACE = 12
+KING = 11
+QUEEN = 10
+
+
+@njit(cache=True, inline="always")
+def likely_tricks(hand, trump):
+    """Count the likely winners in ``hand`` (see the module docstring)."""
+    count = 0.0
+    n_trumps = popcount(hand & suit_mask(trump)) if trump >= 0 else 0
+    m = hand
+    while m != 0:
+        card = lowest_card(m)
+        m &= m - 1
+        suit = card // 13
+        rank = card % 13
+        if suit == trump:
+            if rank >= KING or (rank == QUEEN and n_trumps >= 3):
+                count += 1.0
+        elif rank == ACE:
+            count += 1.0
+        elif rank == KING and popcount(hand & suit_mask(suit)) >= 2:
+            count += 1.0
+    if n_trumps > 3:
+        count += n_trumps - 3
+    return count
+
+
+@njit(cache=True, inline="always")
+def bid(view, params, rng):
+    """Bid the scaled count of likely winners, stepping off a forbidden bid."""
+    hand_size = view[V.HAND_SIZE]
+    estimate = int(likely_tricks(view[V.HAND], view[V.TRUMP]) * params[0] + 0.5)
+    estimate = min(max(estimate, 0), hand_size)
+    if estimate == view[V.FORBIDDEN_BID]:
+        estimate = estimate - 1 if estimate > 0 else estimate + 1
+    return estimate
+
+
+@njit(cache=True, inline="always")
+def play(view, params, rng):
+    """Win while short of the bid, lose once it is made."""
+    seat = view[V.SEAT]
+    legal = view[V.LEGAL]
+    trump = view[V.TRUMP]
+    led = view[V.LED_SUIT]
+    wants_tricks = view[V.TRICKS_WON_BASE + seat] < view[V.BIDS_BASE + seat]
+    if view[V.N_IN_TRICK] == 0:
+        if wants_tricks:
+            return highest_by_power(legal, -1, trump)
+        return lowest_by_power(legal, -1, trump)
+    winners = winning_cards(view)
+    losers = legal & ~winners
+    if wants_tricks:
+        if winners != 0:
+            return lowest_by_power(winners, led, trump)
+        return lowest_by_power(legal, led, trump)
+    if losers != 0:
+        return _highest_rank(losers, trump)
+    return highest_by_power(legal, led, trump)
+
+
+@njit(cache=True, inline="always")
+def _highest_rank(mask, trump):
+    # Among cards that lose anyway, the highest rank is the most dangerous to keep;
+    # on equal rank keep the trump, which may still be needed to win later.
+    best = -1
+    best_key = -1
+    m = mask
+    while m != 0:
+        card = lowest_card(m)
+        m &= m - 1
+        key = 2 * (card % 13) + (0 if card // 13 == trump else 1)
+        if key > best_key:
+            best_key = key
+            best = card
+    return best
+
+
+STRATEGY = Strategy(
+    name="simple",
+    bid=bid,
+    play=play,
+    params={"scale": 1.0},
+    description=__doc__.split("\n\n", 1)[1].strip(),
+    stochastic=False,
+    builtin_id=1,
+)
