@@ -83,8 +83,11 @@ def parse_card(text: str | int) -> int:
         return text
     raw = text.strip()
     if len(raw) < 2:
-        raise ValueError(f"cannot parse card {text!r}: expected rank + suit like 'TH', '10h' or 'A♣'")
-    rank_part, suit_part = raw[:-1].upper(), raw[-1].upper() if raw[-1] not in SUIT_SYMBOLS else raw[-1]
+        raise ValueError(
+            f"cannot parse card {text!r}: expected rank + suit like 'TH', '10h' or 'A♣'"
+        )
+    rank_part = raw[:-1].upper()
+    suit_part = raw[-1] if raw[-1] in SUIT_SYMBOLS else raw[-1].upper()
     if rank_part not in _RANK_LOOKUP or suit_part not in _SUIT_LOOKUP:
         raise ValueError(
             f"cannot parse card {text!r}: rank must be one of {RANK_CODES} (or 10), "

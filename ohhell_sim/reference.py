@@ -252,7 +252,8 @@ class GameLog:
                 + " | totals: " + ", ".join(str(r) for r in running)
             )
         lines.append("")
-        lines.append("Final totals: " + ", ".join(f"seat {s} {t}" for s, t in enumerate(self.totals)))
+        finals = ", ".join(f"seat {s} {t}" for s, t in enumerate(self.totals))
+        lines.append(f"Final totals: {finals}")
         return "\n".join(lines)
 
 

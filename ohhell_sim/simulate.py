@@ -55,7 +55,9 @@ def check_threads(threads: object) -> int | None:
     if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or not (
         1 <= int(threads) <= most
     ):
-        raise ValueError(f"threads must be an integer in 1..{most} (NUMBA_NUM_THREADS), got {threads!r}")
+        raise ValueError(
+            f"threads must be an integer in 1..{most} (NUMBA_NUM_THREADS), got {threads!r}"
+        )
     return int(threads)
 
 
