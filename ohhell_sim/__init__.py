@@ -5,13 +5,7 @@
 >>> result.games.groupby("strategy", observed=True)["total"].mean()  # doctest: +SKIP
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("ohhell-sim")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
-
+from ohhell_sim._version import __version__
 from ohhell_sim.errors import IllegalMoveError
 from ohhell_sim.reference import GameLog, replay
 from ohhell_sim.results import SimulationResult, read_frame, read_results

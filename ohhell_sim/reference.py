@@ -25,8 +25,9 @@ from ohhell_sim.engine.core import (
     ERR_MUST_FOLLOW,
 )
 from ohhell_sim.errors import IllegalMoveError
-from ohhell_sim.rules import Rules
+from ohhell_sim.rules import RULES_SIZE, Rules
 from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
+from ohhell_sim.validation import check_seed
 
 _M64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -142,9 +143,40 @@ def forbidden_dealer_bid(rules: Rules, hand_size: int, others_total: int) -> int
     return missing if 0 <= missing <= hand_size else None
 
 
-def score(bid: int, tricks: int) -> int:
-    """10 + bid for an exact bid, 0 for any miss."""
-    return 10 + bid if bid == tricks else 0
+_MADE_POINTS = {
+    "10+bid": lambda bid, k: 10 + k * bid,
+    "10*bid": lambda bid, k: 10 * bid,
+    "10+bid^2": lambda bid, k: 10 + bid**2,
+    "10+2*bid": lambda bid, k: 10 + 2 * bid,
+    "5+bid": lambda bid, k: 5 + bid,
+}
+_ZERO_POINTS = {
+    "10": lambda cards: 10,
+    "5": lambda cards: 5,
+    "5+cards": lambda cards: 5 + cards,
+    "10+cards": lambda cards: 10 + cards,
+}
+_MISS_POINTS = {
+    "zero": lambda taken, diff, k: 0,
+    "taken": lambda taken, diff, k: k * taken,
+    "-diff": lambda taken, diff, k: -k * diff,
+    "-diff^2": lambda taken, diff, k: -(diff**2),
+    "-10*diff": lambda taken, diff, k: -10 * diff,
+}
+
+
+def score(rules: Rules, bid: int, tricks: int, hand_size: int) -> int:
+    """Points for one player in one deal (canonical: 10 + bid if exact, else 0)."""
+    k = rules.trick_points
+    if bid != tricks:
+        table = rules.over if tricks > bid else rules.under
+        return _MISS_POINTS[table](tricks, abs(bid - tricks), k)
+    if bid == 0:
+        return _ZERO_POINTS[rules.zero](hand_size)
+    points = _MADE_POINTS[rules.made](bid, k)
+    if bid == hand_size:
+        points = points * (2 if rules.double_all else 1) + rules.all_bonus
+    return points
 
 
 # --- the log --------------------------------------------------------------------
@@ -295,6 +327,7 @@ def _view(rules: Rules, state: _DealState, totals: list[int], seat: int,
     view[V.DEAL] = state.deal_index
     view[V.N_DEALS] = rules.n_deals
     view[V.HOOK] = int(rules.hook)
+    view[V.RULES_BASE : V.RULES_BASE + RULES_SIZE] = rules.to_array()
     view[V.PLAYED] = sum(1 << c for c in state.played)
     view[V.BID_TOTAL] = sum(b for b in state.bids if b is not None)
     view[V.N_IN_TRICK] = 0
@@ -385,7 +418,7 @@ def play_reference_game(rules: Rules, seating: Seating, seed: int, game: int) ->
             leader = trick.winner
 
         bids = [int(b) for b in state.bids]
-        points = [score(bids[s], state.tricks_won[s]) for s in range(n)]
+        points = [score(rules, bids[s], state.tricks_won[s], hand_size) for s in range(n)]
         for s in range(n):
             totals[s] += points[s]
         deals.append(DealLog(dealer, hand_size, hands, trump_card, bids, forbidden, tricks,
@@ -413,8 +446,6 @@ def replay(rules: Rules, strategies: Sequence[SeatSpec], seed: int = 0, game: in
     GameLog
         ``str(log)`` is a readable account; ``log.to_dict()`` is JSON-serialisable.
     """
-    from ohhell_sim.simulate import check_seed
-
     check_seed(seed)
     if isinstance(game, bool) or not isinstance(game, int | np.integer) or game < 0:
         raise ValueError(f"game must be a non-negative integer, got {game!r}")

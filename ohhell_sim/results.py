@@ -28,6 +28,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ohhell_sim._version import __version__
+from ohhell_sim.analysis.stats import strategy_summary
 from ohhell_sim.rules import Rules
 
 METADATA_KEY = b"ohhell_sim"
@@ -95,8 +97,6 @@ class SimulationResult:
     @property
     def metadata(self) -> dict:
         """Rules, seed, strategies, parameters and version, JSON-serialisable."""
-        from ohhell_sim import __version__
-
         return {
             "version": __version__,
             "rules": self.rules.to_dict(),
@@ -160,8 +160,6 @@ class SimulationResult:
 
     def summary(self, confidence: float = 0.95) -> pd.DataFrame:
         """Per-strategy table: mean total, mean score, made, zero-bid and win rates with CIs."""
-        from ohhell_sim.analysis.stats import strategy_summary
-
         return strategy_summary(self.hands, self.games, confidence=confidence)
 
     def to_parquet(self, folder: str | os.PathLike) -> Path:

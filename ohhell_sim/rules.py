@@ -27,7 +27,21 @@ MAX_PLAYERS = 7
 R_PLAYERS = 0
 R_N_DEALS = 1
 R_HOOK = 2
-RULES_SIZE = 8
+R_MADE = 3
+R_ZERO = 4
+R_OVER = 5
+R_UNDER = 6
+R_ALL_BONUS = 7
+R_DOUBLE_ALL = 8
+R_TRICK_POINTS = 9
+RULES_SIZE = 24
+
+#: Points for a made bid other than zero (``k`` is ``trick_points``, 1 by default).
+MADE_TABLES = ("10+bid", "10*bid", "10+bid^2", "10+2*bid", "5+bid")
+#: Points for a made zero bid; ``cards`` is the hand size.
+ZERO_TABLES = ("10", "5", "5+cards", "10+cards")
+#: Points for a missed bid, chosen separately for over (too many tricks) and under.
+MISS_TABLES = ("zero", "taken", "-diff", "-diff^2", "-10*diff")
 
 
 def canonical_start(players: int) -> int:
@@ -58,6 +72,26 @@ class Rules:
     hook : bool
         When true (the default) the dealer may not bid so that the bids total the
         number of tricks in the deal.
+    made : str
+        Points for a made bid above zero, one of ``MADE_TABLES``: ``"10+bid"``
+        (default), ``"10*bid"``, ``"10+bid^2"``, ``"10+2*bid"``, ``"5+bid"``.
+    zero : str
+        Points for a made zero bid, one of ``ZERO_TABLES``: ``"10"`` (default),
+        ``"5"``, ``"5+cards"``, ``"10+cards"`` (cards = hand size).
+    over, under : str
+        Points for a bid missed by taking too many (``over``) or too few
+        (``under``) tricks, one of ``MISS_TABLES``: ``"zero"`` (default),
+        ``"taken"`` (the tricks taken), ``"-diff"``, ``"-diff^2"`` (minus the
+        difference, or its square) and ``"-10*diff"`` (the harsh penalty rule).
+    all_bonus : int
+        Extra points for bidding the whole hand and making it (10 in the
+        "tout réussi" variant; default 0).
+    double_all : bool
+        Double the points of a made bid equal to the hand size (before
+        ``all_bonus`` is added).
+    trick_points : int
+        OpenSpiel's points per trick: multiplies the bid in ``"10+bid"`` and the
+        tricks or difference in ``"taken"`` and ``"-diff"`` (default 1).
 
     Raises
     ------
@@ -76,13 +110,27 @@ class Rules:
     players: int = 4
     schedule: tuple[int, ...] | None = field(default=None)
     hook: bool = True
+    made: str = "10+bid"
+    zero: str = "10"
+    over: str = "zero"
+    under: str = "zero"
+    all_bonus: int = 0
+    double_all: bool = False
+    trick_points: int = 1
 
     def __post_init__(self) -> None:
         players = _check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
         object.__setattr__(self, "players", players)
-        if not isinstance(self.hook, bool | np.bool_):
-            raise TypeError(f"hook must be True or False, got {self.hook!r}")
-        object.__setattr__(self, "hook", bool(self.hook))
+        for name in ("hook", "double_all"):
+            object.__setattr__(self, name, _check_bool(name, getattr(self, name)))
+        _check_choice("made", self.made, MADE_TABLES)
+        _check_choice("zero", self.zero, ZERO_TABLES)
+        _check_choice("over", self.over, MISS_TABLES)
+        _check_choice("under", self.under, MISS_TABLES)
+        object.__setattr__(self, "all_bonus", _check_int("all_bonus", self.all_bonus, 0, 1000))
+        object.__setattr__(
+            self, "trick_points", _check_int("trick_points", self.trick_points, 1, 100)
+        )
         schedule = (
             down_up_schedule(canonical_start(players))
             if self.schedule is None
@@ -106,6 +154,13 @@ class Rules:
         arr[R_PLAYERS] = self.players
         arr[R_N_DEALS] = self.n_deals
         arr[R_HOOK] = int(self.hook)
+        arr[R_MADE] = MADE_TABLES.index(self.made)
+        arr[R_ZERO] = ZERO_TABLES.index(self.zero)
+        arr[R_OVER] = MISS_TABLES.index(self.over)
+        arr[R_UNDER] = MISS_TABLES.index(self.under)
+        arr[R_ALL_BONUS] = self.all_bonus
+        arr[R_DOUBLE_ALL] = int(self.double_all)
+        arr[R_TRICK_POINTS] = self.trick_points
         return arr
 
     def schedule_array(self) -> np.ndarray:
@@ -130,6 +185,17 @@ def _check_int(name: str, value: object, low: int, high: int) -> int:
     if not low <= int(value) <= high:
         raise ValueError(f"{name} must be an integer in {low}..{high}, got {value}")
     return int(value)
+
+
+def _check_bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _check_choice(name: str, value: object, choices: Sequence[str]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
 
 
 def _check_schedule(schedule: Sequence[int], players: int) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.engine.bits import highest_card, lowest_card, nth_card, popcount, suit_mask
-from ohhell_sim.engine.core import beats
+from ohhell_sim.engine.core import beats, deal_points
 from ohhell_sim.engine.rng import below, uniform
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "lowest_by_power",
     "lowest_card",
     "nth_card",
+    "points",
     "popcount",
     "random_legal_bid",
     "random_legal_card",
@@ -97,6 +98,12 @@ def winning_cards(view):
         if beats(card, best, trump):
             out |= 1 << card
     return out
+
+
+@njit(cache=True, inline="always")
+def points(view, bid, tricks):
+    """Points this deal would give for ``bid`` and ``tricks`` under the active scoring rules."""
+    return deal_points(bid, tricks, view[V.HAND_SIZE], view[V.RULES_BASE:])
 
 
 @njit(cache=True, inline="always")

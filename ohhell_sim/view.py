@@ -17,6 +17,8 @@ into ``view`` harms only itself; treat it as read-only all the same.
 
 from __future__ import annotations
 
+from ohhell_sim.rules import RULES_SIZE
+
 #: Largest table the engine lays out (room for the two-deck variants).
 MAX_SEATS = 10
 #: Marks a bid not yet made, a trick card not yet played, no forbidden bid, no trump.
@@ -55,7 +57,9 @@ TRICKS_WON_BASE = BIDS_BASE + MAX_SEATS
 TRICK_CARDS_BASE = TRICKS_WON_BASE + MAX_SEATS  # card each seat played to this trick
 VOIDS_BASE = TRICK_CARDS_BASE + MAX_SEATS  # 4-bit suit mask of voids each seat has shown
 SCORES_BASE = VOIDS_BASE + MAX_SEATS  # totals before this deal
-VIEW_SIZE = SCORES_BASE + MAX_SEATS
+#: The rules array of :meth:`ohhell_sim.rules.Rules.to_array` (indexed by its ``R_*``).
+RULES_BASE = SCORES_BASE + MAX_SEATS
+VIEW_SIZE = RULES_BASE + RULES_SIZE
 
 FIELD_NAMES = {
     SEAT: "seat",

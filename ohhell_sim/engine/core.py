@@ -12,6 +12,15 @@ from numba import njit
 
 from ohhell_sim.engine.bits import lowest_card, suit_mask
 from ohhell_sim.engine.rng import below
+from ohhell_sim.rules import (
+    R_ALL_BONUS,
+    R_DOUBLE_ALL,
+    R_MADE,
+    R_OVER,
+    R_TRICK_POINTS,
+    R_UNDER,
+    R_ZERO,
+)
 
 DECK_SIZE = 52
 
@@ -113,6 +122,46 @@ def forbidden_bid(hook, hand_size, bid_total):
 
 
 @njit(cache=True, inline="always")
-def deal_score(bid, tricks):
-    """Points for one player in one deal: 10 + bid when the bid is exact, else 0."""
-    return 10 + bid if bid == tricks else 0
+def deal_points(bid, tricks, hand_size, rules):
+    """Points for one player in one deal under the scoring rules in ``rules``.
+
+    ``rules`` is the kernel's rules array (:meth:`ohhell_sim.rules.Rules.to_array`);
+    the tables are those of :mod:`ohhell_sim.rules`.  The canonical rules give
+    10 + bid for an exact bid and 0 for any miss.
+    """
+    k = rules[R_TRICK_POINTS]
+    if bid == tricks:
+        if bid == 0:
+            table = rules[R_ZERO]
+            if table == 0:
+                return 10
+            if table == 1:
+                return 5
+            return (5 if table == 2 else 10) + hand_size
+        table = rules[R_MADE]
+        if table == 0:
+            points = 10 + k * bid
+        elif table == 1:
+            points = 10 * bid
+        elif table == 2:
+            points = 10 + bid * bid
+        elif table == 3:
+            points = 10 + 2 * bid
+        else:
+            points = 5 + bid
+        if bid == hand_size:
+            if rules[R_DOUBLE_ALL] != 0:
+                points *= 2
+            points += rules[R_ALL_BONUS]
+        return points
+    table = rules[R_OVER] if tricks > bid else rules[R_UNDER]
+    diff = abs(bid - tricks)
+    if table == 0:
+        return 0
+    if table == 1:
+        return k * tricks
+    if table == 2:
+        return -k * diff
+    if table == 3:
+        return -diff * diff
+    return -10 * diff

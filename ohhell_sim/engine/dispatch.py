@@ -1,18 +1,26 @@
 """Find the compiled kernel for a seating, generating one for user strategies.
 
-Seatings of built-in strategies use :mod:`ohhell_sim.engine.kernel`, cached in the
-package.  A seating with user strategies needs a dispatch that can call them, and
-Numba caches a function only when it lives in a source file, so this module
-writes one: a copy of the kernel module whose dispatch import is replaced by an
-if/elif over the built-ins and the user strategies, saved in the cache folder
-under a name that hashes the package version and each user strategy's code.
-The first run of a new set of user strategies compiles that file (about as long
-as the package kernel's first compile); later runs, in any process, load it from
-Numba's on-disk cache.  Other seatings of the same strategies reuse it.
+The kernel actually run is a copy of :mod:`ohhell_sim.engine.kernel` written to
+the cache folder, under a name that hashes the source of the whole package (and
+of the built-in strategies) and the code of any user strategies.  Two problems
+are solved at once:
+
+* Numba caches a function only when it lives in a source file, and a seating
+  with user strategies needs a dispatch that can call them: in the copy, the
+  dispatch import (the line marked ``dispatch-import``) is replaced by an if/elif
+  over the built-ins and the user strategies.
+* Numba checks only the caller's own file before reusing a cached compile, so an
+  edited rule primitive or strategy would otherwise run stale machine code; a new
+  source hash gives a new file and a fresh compile.
+
+The first run of a new package version or a new set of user strategies compiles
+its file (a few seconds); later runs, in any process, load it from Numba's
+on-disk cache, and every seating of the same strategies reuses it.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -20,7 +28,9 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from ohhell_sim.engine import kernel as builtin_kernel
+import ohhell_sim
+import strategies
+from ohhell_sim.engine import kernel as template_kernel
 from ohhell_sim.engine.builtin_dispatch import N_BUILTIN
 from ohhell_sim.strategy import Seating, Strategy
 
@@ -38,17 +48,22 @@ def cache_dir() -> Path:
 
 def kernel_for(seating: Seating) -> ModuleType:
     """The kernel module able to play ``seating`` (see the module docstring)."""
-    users = seating.user_strategies
-    if not users:
-        return builtin_kernel
-    return _user_kernel(users)
+    return _generated_kernel(seating.user_strategies)
 
 
-def _user_kernel(users: tuple[Strategy, ...]) -> ModuleType:
-    from ohhell_sim import __version__
+@functools.cache
+def _package_digest() -> str:
+    digest = hashlib.sha256()
+    for package in (ohhell_sim, strategies):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode() + b"\x00" + path.read_bytes())
+    return digest.hexdigest()
 
-    template = Path(builtin_kernel.__file__).read_text(encoding="utf-8")
-    digest = hashlib.sha256(__version__.encode() + template.encode())
+
+def _generated_kernel(users: tuple[Strategy, ...]) -> ModuleType:
+    template = Path(template_kernel.__file__).read_text(encoding="utf-8")
+    digest = hashlib.sha256(_package_digest().encode())
     for strategy in users:
         digest.update(strategy.fingerprint().encode())
     name = f"ohhell_kernel_{digest.hexdigest()[:20]}"
@@ -58,7 +73,9 @@ def _user_kernel(users: tuple[Strategy, ...]) -> ModuleType:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.py"
     if not path.exists():
-        source = template.replace(_dispatch_import_line(template), _dispatch_source(users))
+        source = template
+        if users:
+            source = template.replace(_dispatch_import_line(template), _dispatch_source(users))
         # Write then rename, so that a concurrent process never imports half a file.
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(source, encoding="utf-8")

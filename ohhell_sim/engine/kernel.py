@@ -27,12 +27,12 @@ from ohhell_sim.engine.core import (
     beats,
     cut_for_dealer,
     deal_cards,
-    deal_score,
+    deal_points,
     forbidden_bid,
     legal_cards,
 )
 from ohhell_sim.engine.rng import STREAM_CUT, STREAM_DEAL, STREAM_SEAT, game_key, seed_stream
-from ohhell_sim.rules import R_HOOK, R_N_DEALS, R_PLAYERS
+from ohhell_sim.rules import R_HOOK, R_N_DEALS, R_PLAYERS, RULES_SIZE
 
 #: Games per work unit of a thread; each unit allocates its workspace once.
 CHUNK_GAMES = 64
@@ -73,6 +73,8 @@ def play_game(game, seed, rules, schedule, sids, params, rngs, deck, view, hands
     view[V.N_PLAYERS] = n
     view[V.N_DEALS] = rules[R_N_DEALS]
     view[V.HOOK] = hook
+    for i in range(RULES_SIZE):
+        view[V.RULES_BASE + i] = rules[i]
     for d in range(rules[R_N_DEALS]):
         hand_size = schedule[d]
         seed_stream(table, key, STREAM_DEAL, d)
@@ -175,7 +177,7 @@ def play_game(game, seed, rules, schedule, sids, params, rngs, deck, view, hands
             leader = best_seat
 
         for s in range(n):
-            points = deal_score(np.int64(bids[d, s]), np.int64(tricks[d, s]))
+            points = deal_points(np.int64(bids[d, s]), np.int64(tricks[d, s]), hand_size, rules)
             scores[d, s] = points
             view[V.SCORES_BASE + s] += points
         dealer = dealer + 1 if dealer + 1 < n else 0
