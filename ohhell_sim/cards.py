@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ohhell_sim.errors import InvalidArgumentError
+
 N_SUITS = 4
 N_RANKS = 13
 DECK_SIZE = 52
@@ -30,9 +32,7 @@ SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANK_CODES = "23456789TJQKA"
 RANK_PRETTY = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
-_SUIT_LOOKUP = {c: i for i, c in enumerate(SUIT_CODES)} | {
-    s: i for i, s in enumerate(SUIT_SYMBOLS)
-}
+_SUIT_LOOKUP = {c: i for i, c in enumerate(SUIT_CODES)} | {s: i for i, s in enumerate(SUIT_SYMBOLS)}
 _RANK_LOOKUP = {c: i for i, c in enumerate(RANK_CODES)} | {"10": 8}
 
 
@@ -49,7 +49,9 @@ def card_rank(card: int) -> int:
 def make_card(suit: int, rank: int) -> int:
     """Return the card id for ``suit`` (0-3) and ``rank`` (0-12)."""
     if not 0 <= suit < N_SUITS or not 0 <= rank < N_RANKS:
-        raise ValueError(f"suit must be in 0..3 and rank in 0..12, got suit={suit}, rank={rank}")
+        raise InvalidArgumentError(
+            f"suit must be in 0..3 and rank in 0..12, got suit={suit}, rank={rank}"
+        )
     return suit * N_RANKS + rank
 
 
@@ -83,13 +85,13 @@ def parse_card(text: str | int) -> int:
         return text
     raw = text.strip()
     if len(raw) < 2:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"cannot parse card {text!r}: expected rank + suit like 'TH', '10h' or 'A♣'"
         )
     rank_part = raw[:-1].upper()
     suit_part = raw[-1] if raw[-1] in SUIT_SYMBOLS else raw[-1].upper()
     if rank_part not in _RANK_LOOKUP or suit_part not in _SUIT_LOOKUP:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"cannot parse card {text!r}: rank must be one of {RANK_CODES} (or 10), "
             f"suit one of {SUIT_CODES} or {SUIT_SYMBOLS}"
         )
@@ -119,4 +121,4 @@ def cards_of(mask: int) -> list[int]:
 
 def _check_card(card: int) -> None:
     if not 0 <= card < DECK_SIZE:
-        raise ValueError(f"card id must be in 0..{DECK_SIZE - 1}, got {card}")
+        raise InvalidArgumentError(f"card id must be in 0..{DECK_SIZE - 1}, got {card}")

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from ohhell_sim.cards import card_code
-from ohhell_sim.engine.core import (
-    ERR_BID_HOOK,
-    ERR_BID_RANGE,
-    ERR_CARD_NOT_IN_HAND,
-    ERR_MUST_FOLLOW,
-)
+#: Error codes a game can stop with, recorded by the kernel.
+ERR_NONE = 0
+ERR_BID_RANGE = 1
+ERR_BID_HOOK = 2
+ERR_CARD_NOT_IN_HAND = 3
+ERR_MUST_FOLLOW = 4
 
 _REASONS = {
     ERR_BID_RANGE: "bid outside 0..hand size",
@@ -16,6 +15,14 @@ _REASONS = {
     ERR_CARD_NOT_IN_HAND: "card not in the player's hand",
     ERR_MUST_FOLLOW: "card does not follow the led suit although the player holds it",
 }
+
+
+class InvalidArgumentError(ValueError, TypeError):
+    """A bad argument or option; the message names it, its value and what is allowed.
+
+    It is both a ``ValueError`` and a ``TypeError`` so that callers may catch
+    either, whichever way the argument was wrong.
+    """
 
 
 class IllegalMoveError(RuntimeError):
@@ -36,7 +43,14 @@ class IllegalMoveError(RuntimeError):
     """
 
     def __init__(
-        self, strategy: str, game: int, deal: int, seat: int, move: int, code: int, trick: int,
+        self,
+        strategy: str,
+        game: int,
+        deal: int,
+        seat: int,
+        move: int,
+        code: int,
+        trick: int,
         hand_size: int,
     ) -> None:
         self.strategy = strategy
@@ -46,6 +60,9 @@ class IllegalMoveError(RuntimeError):
         self.move = move
         self.code = code
         self.trick = trick
+        # cards.py raises InvalidArgumentError, so it can only be imported here.
+        from ohhell_sim.cards import card_code
+
         if code in (ERR_BID_RANGE, ERR_BID_HOOK):
             what = f"bid {move}"
             where = "in the bidding"

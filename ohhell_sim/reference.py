@@ -18,13 +18,14 @@ import numpy as np
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import card_code, card_pretty, suit_pretty
-from ohhell_sim.engine.core import (
+from ohhell_sim.errors import (
     ERR_BID_HOOK,
     ERR_BID_RANGE,
     ERR_CARD_NOT_IN_HAND,
     ERR_MUST_FOLLOW,
+    IllegalMoveError,
+    InvalidArgumentError,
 )
-from ohhell_sim.errors import IllegalMoveError
 from ohhell_sim.rules import RULES_SIZE, Rules
 from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
 from ohhell_sim.validation import check_seed
@@ -279,9 +280,12 @@ class GameLog:
             for s in range(n):
                 running[s] += d.scores[s]
             lines.append(
-                "  tricks: " + ", ".join(str(t) for t in d.tricks_won)
-                + " | points: " + ", ".join(str(p) for p in d.scores)
-                + " | totals: " + ", ".join(str(r) for r in running)
+                "  tricks: "
+                + ", ".join(str(t) for t in d.tricks_won)
+                + " | points: "
+                + ", ".join(str(p) for p in d.scores)
+                + " | totals: "
+                + ", ".join(str(r) for r in running)
             )
         lines.append("")
         finals = ", ".join(f"seat {s} {t}" for s, t in enumerate(self.totals))
@@ -309,8 +313,14 @@ class _DealState:
     trick: TrickLog | None = None
 
 
-def _view(rules: Rules, state: _DealState, totals: list[int], seat: int,
-          legal: list[int] | None, forbidden: int | None) -> np.ndarray:
+def _view(
+    rules: Rules,
+    state: _DealState,
+    totals: list[int],
+    seat: int,
+    legal: list[int] | None,
+    forbidden: int | None,
+) -> np.ndarray:
     """The view of ``seat``, built from scratch (see :mod:`ohhell_sim.view`)."""
     n = rules.players
     view = np.full(V.VIEW_SIZE, V.UNKNOWN, dtype=np.int64)
@@ -375,8 +385,16 @@ def play_reference_game(rules: Rules, seating: Seating, seed: int, game: int) ->
     for d, hand_size in enumerate(rules.schedule):
         hands, trump_card = deal(Stream(seed, game, _DEAL, d), n, hand_size, dealer)
         trump = suit_of(trump_card)
-        state = _DealState(d, dealer, hand_size, trump_card, [list(h) for h in hands],
-                           [None] * n, [0] * n, voids=[set() for _ in range(n)])
+        state = _DealState(
+            d,
+            dealer,
+            hand_size,
+            trump_card,
+            [list(h) for h in hands],
+            [None] * n,
+            [0] * n,
+            voids=[set() for _ in range(n)],
+        )
         forbidden = None
         for i in range(1, n + 1):
             seat = (dealer + i) % n
@@ -421,8 +439,19 @@ def play_reference_game(rules: Rules, seating: Seating, seed: int, game: int) ->
         points = [score(rules, bids[s], state.tricks_won[s], hand_size) for s in range(n)]
         for s in range(n):
             totals[s] += points[s]
-        deals.append(DealLog(dealer, hand_size, hands, trump_card, bids, forbidden, tricks,
-                             list(state.tricks_won), points))
+        deals.append(
+            DealLog(
+                dealer,
+                hand_size,
+                hands,
+                trump_card,
+                bids,
+                forbidden,
+                tricks,
+                list(state.tricks_won),
+                points,
+            )
+        )
         dealer = (dealer + 1) % n
     return GameLog(rules, [s.name for s in strategies], seed, game, first_dealer, deals)
 
@@ -448,5 +477,5 @@ def replay(rules: Rules, strategies: Sequence[SeatSpec], seed: int = 0, game: in
     """
     check_seed(seed)
     if isinstance(game, bool) or not isinstance(game, int | np.integer) or game < 0:
-        raise ValueError(f"game must be a non-negative integer, got {game!r}")
+        raise InvalidArgumentError(f"game must be a non-negative integer, got {game!r}")
     return play_reference_game(rules, resolve_seating(strategies, rules.players), seed, int(game))

@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.stats import strategy_summary
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 
 METADATA_KEY = b"ohhell_sim"
@@ -84,8 +85,15 @@ class SimulationResult:
     seed, first_game, games : int
     """
 
-    def __init__(self, rules: Rules, strategies: list[str], params: np.ndarray, seed: int,
-                 first_game: int, arrays: RunArrays) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        strategies: list[str],
+        params: np.ndarray,
+        seed: int,
+        first_game: int,
+        arrays: RunArrays,
+    ) -> None:
         self.rules = rules
         self.strategies = list(strategies)
         self.params = params
@@ -215,12 +223,14 @@ def check_output_folder(folder: str | os.PathLike) -> Path:
     """
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
-        raise ValueError(f"output path {str(folder)!r} is an existing file; give a folder")
+        raise InvalidArgumentError(
+            f"output path {str(folder)!r} is an existing file; give a folder"
+        )
     probe = folder
     while not probe.exists():
         probe = probe.parent
     if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise ValueError(
+        raise InvalidArgumentError(
             f"output path {str(folder)!r} cannot be written: {str(probe)!r} is not a "
             "writable folder"
         )

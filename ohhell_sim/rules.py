@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ohhell_sim.cards import DECK_SIZE
+from ohhell_sim.errors import InvalidArgumentError
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 7
@@ -181,36 +182,40 @@ class Rules:
 
 def _check_int(name: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer in {low}..{high}, got {value!r}")
+        raise InvalidArgumentError(f"{name} must be an integer in {low}..{high}, got {value!r}")
     if not low <= int(value) <= high:
-        raise ValueError(f"{name} must be an integer in {low}..{high}, got {value}")
+        raise InvalidArgumentError(f"{name} must be an integer in {low}..{high}, got {value}")
     return int(value)
 
 
 def _check_bool(name: str, value: object) -> bool:
     if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
+        raise InvalidArgumentError(f"{name} must be True or False, got {value!r}")
     return bool(value)
 
 
 def _check_choice(name: str, value: object, choices: Sequence[str]) -> None:
     if value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+        raise InvalidArgumentError(
+            f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}"
+        )
 
 
 def _check_schedule(schedule: Sequence[int], players: int) -> tuple[int, ...]:
     if isinstance(schedule, str | bytes) or not isinstance(schedule, Sequence | np.ndarray):
-        raise TypeError(f"schedule must be a sequence of hand sizes, got {schedule!r}")
+        raise InvalidArgumentError(f"schedule must be a sequence of hand sizes, got {schedule!r}")
     if len(schedule) == 0:
-        raise ValueError("schedule must hold at least one hand size, got an empty sequence")
+        raise InvalidArgumentError(
+            "schedule must hold at least one hand size, got an empty sequence"
+        )
     # One card more than the hands: the turned-up trump.
     most = (DECK_SIZE - 1) // players
     sizes = []
     for i, size in enumerate(schedule):
         if isinstance(size, bool) or not isinstance(size, numbers.Integral):
-            raise TypeError(f"schedule[{i}] must be an integer hand size, got {size!r}")
+            raise InvalidArgumentError(f"schedule[{i}] must be an integer hand size, got {size!r}")
         if not 1 <= int(size) <= most:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"schedule[{i}] = {size} is not playable with {players} players: a deal "
                 f"needs {players} x hand size + 1 (trump) cards of {DECK_SIZE}, so hand "
                 f"sizes must be in 1..{most}"

@@ -35,8 +35,15 @@ def numba_threads(threads: int | None):
         numba.set_num_threads(before)
 
 
-def play_into(seating: Seating, rules: Rules, seed: int, first_game: int,
-              arrays: RunArrays, offset: int, count: int) -> None:
+def play_into(
+    seating: Seating,
+    rules: Rules,
+    seed: int,
+    first_game: int,
+    arrays: RunArrays,
+    offset: int,
+    count: int,
+) -> None:
     """Play games ``first_game + offset ..`` into rows ``offset .. offset + count`` of ``arrays``.
 
     Raises
@@ -49,16 +56,33 @@ def play_into(seating: Seating, rules: Rules, seed: int, first_game: int,
     errors = np.zeros((count, ERROR_FIELDS), dtype=np.int64)
     abort = np.zeros(1, dtype=np.int64)
     kernel.run_games(
-        first_game + offset, seed, rules.to_array(), rules.schedule_array(),
-        seating.dispatch_ids(N_BUILTIN), seating.params,
-        arrays.dealers[rows], arrays.trumps[rows], arrays.bids[rows], arrays.tricks[rows],
-        arrays.scores[rows], errors, abort,
+        first_game + offset,
+        seed,
+        rules.to_array(),
+        rules.schedule_array(),
+        seating.dispatch_ids(N_BUILTIN),
+        seating.params,
+        arrays.dealers[rows],
+        arrays.trumps[rows],
+        arrays.bids[rows],
+        arrays.tricks[rows],
+        arrays.scores[rows],
+        errors,
+        abort,
     )
     if abort[0]:
         failed = int(np.flatnonzero(errors[:, 0])[0])
         code, deal, seat, move, trick = (int(x) for x in errors[failed])
-        raise IllegalMoveError(seating.strategies[seat].name, first_game + offset + failed,
-                               deal, seat, move, code, trick, rules.schedule[deal])
+        raise IllegalMoveError(
+            seating.strategies[seat].name,
+            first_game + offset + failed,
+            deal,
+            seat,
+            move,
+            code,
+            trick,
+            rules.schedule[deal],
+        )
 
 
 def simulate(

@@ -25,6 +25,8 @@ from types import CodeType
 
 import numpy as np
 
+from ohhell_sim.errors import InvalidArgumentError
+
 _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
 
 
@@ -63,7 +65,7 @@ class Strategy:
         for key, value in (overrides or {}).items():
             if key not in values:
                 known = ", ".join(values) or "none"
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"strategy {self.name!r} has no parameter {key!r}; its parameters: {known}"
                 )
             values[key] = float(value)
@@ -119,20 +121,20 @@ def register_strategy(
         Numba-compiled.
     """
     if not isinstance(name, str) or not _NAME_RE.match(name):
-        raise ValueError(
+        raise InvalidArgumentError(
             f"strategy name must start with a letter and hold only letters, digits, '_' "
             f"and '-', got {name!r}"
         )
     existing = _REGISTRY.get(name)
     if existing is not None and (existing.builtin_id is not None or not replace):
         why = "a built-in" if existing.builtin_id is not None else "registered already"
-        raise ValueError(
+        raise InvalidArgumentError(
             f"strategy name {name!r} is {why}; choose another name"
             + ("" if existing.builtin_id is not None else " or pass replace=True")
         )
     for role, func in (("bid", bid), ("play", play)):
         if not hasattr(func, "py_func") or not hasattr(func, "compile"):
-            raise TypeError(
+            raise InvalidArgumentError(
                 f"strategy {name!r}: {role} must be a numba.njit function taking "
                 f"(view, params, rng), got {func!r}"
             )
@@ -152,7 +154,7 @@ def unregister_strategy(name: str) -> None:
     """Remove a user strategy from the registry."""
     strategy = get_strategy(name)
     if strategy.builtin_id is not None:
-        raise ValueError(f"strategy {name!r} is a built-in and cannot be unregistered")
+        raise InvalidArgumentError(f"strategy {name!r} is a built-in and cannot be unregistered")
     del _REGISTRY[name]
 
 
@@ -179,7 +181,9 @@ def get_strategy(name: str) -> Strategy:
         return _REGISTRY[name]
     except (KeyError, TypeError):
         known = ", ".join(available_strategies())
-        raise ValueError(f"unknown strategy {name!r}; known strategies: {known}") from None
+        raise InvalidArgumentError(
+            f"unknown strategy {name!r}; known strategies: {known}"
+        ) from None
 
 
 SeatSpec = str | Strategy | tuple[str, Mapping[str, float]]
@@ -233,11 +237,11 @@ def resolve_seating(specs: Sequence[SeatSpec], players: int) -> Seating:
         parameter does not exist.
     """
     if isinstance(specs, str) or not isinstance(specs, Sequence):
-        raise TypeError(
+        raise InvalidArgumentError(
             f"strategies must be a list with one strategy name per seat, got {specs!r}"
         )
     if len(specs) != players:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"strategies must name one strategy per seat: {players} players but "
             f"{len(specs)} strategies given ({list(specs)!r})"
         )
@@ -247,7 +251,7 @@ def resolve_seating(specs: Sequence[SeatSpec], players: int) -> Seating:
         overrides: Mapping[str, float] | None = None
         if isinstance(spec, tuple):
             if len(spec) != 2 or not isinstance(spec[1], Mapping):
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"a seat given as a tuple must be (name, {{param: value}}), got {spec!r}"
                 )
             spec, overrides = spec

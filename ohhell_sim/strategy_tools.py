@@ -103,7 +103,7 @@ def winning_cards(view):
 @njit(cache=True, inline="always")
 def points(view, bid, tricks):
     """Points this deal would give for ``bid`` and ``tricks`` under the active scoring rules."""
-    return deal_points(bid, tricks, view[V.HAND_SIZE], view[V.RULES_BASE:])
+    return deal_points(bid, tricks, view[V.HAND_SIZE], view[V.RULES_BASE :])
 
 
 @njit(cache=True, inline="always")

@@ -6,6 +6,7 @@ import numbers
 
 import numba
 
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 
 MAX_SEED = 2**63 - 1
@@ -14,25 +15,25 @@ MAX_SEED = 2**63 - 1
 def check_seed(seed: object) -> int:
     """Return ``seed`` as an int, or raise if it is not an integer in ``0..2**63-1``."""
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be an integer in 0..{MAX_SEED}, got {seed!r}")
+        raise InvalidArgumentError(f"seed must be an integer in 0..{MAX_SEED}, got {seed!r}")
     if not 0 <= int(seed) <= MAX_SEED:
-        raise ValueError(f"seed must be an integer in 0..{MAX_SEED}, got {seed}")
+        raise InvalidArgumentError(f"seed must be an integer in 0..{MAX_SEED}, got {seed}")
     return int(seed)
 
 
 def check_count(name: str, value: object, minimum: int = 1) -> int:
     """Return ``value`` as an int, or raise if it is not an integer ``>= minimum``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        raise InvalidArgumentError(f"{name} must be an integer >= {minimum}, got {value!r}")
     if int(value) < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+        raise InvalidArgumentError(f"{name} must be an integer >= {minimum}, got {value}")
     return int(value)
 
 
 def check_rules(rules: object) -> Rules:
     """Return ``rules`` if it is a :class:`Rules`, else raise."""
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be an ohhell_sim.Rules, got {type(rules).__name__}")
+        raise InvalidArgumentError(f"rules must be an ohhell_sim.Rules, got {type(rules).__name__}")
     return rules
 
 
@@ -41,10 +42,12 @@ def check_threads(threads: object) -> int | None:
     if threads is None:
         return None
     most = numba.config.NUMBA_NUM_THREADS
-    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or not (
-        1 <= int(threads) <= most
+    if (
+        isinstance(threads, bool)
+        or not isinstance(threads, numbers.Integral)
+        or not (1 <= int(threads) <= most)
     ):
-        raise ValueError(
+        raise InvalidArgumentError(
             f"threads must be an integer in 1..{most} (NUMBA_NUM_THREADS), got {threads!r}"
         )
     return int(threads)

@@ -24,13 +24,6 @@ from ohhell_sim.rules import (
 
 DECK_SIZE = 52
 
-#: Error codes a game can stop with (see ``ohhell_sim.errors``).
-ERR_NONE = 0
-ERR_BID_RANGE = 1
-ERR_BID_HOOK = 2
-ERR_CARD_NOT_IN_HAND = 3
-ERR_MUST_FOLLOW = 4
-
 
 @njit(cache=True)
 def cut_for_dealer(state, n_players, deck):

@@ -19,11 +19,6 @@ from numba import njit, prange
 from ohhell_sim import view as V
 from ohhell_sim.engine.builtin_dispatch import dispatch_bid, dispatch_play  # dispatch-import
 from ohhell_sim.engine.core import (
-    ERR_BID_HOOK,
-    ERR_BID_RANGE,
-    ERR_CARD_NOT_IN_HAND,
-    ERR_MUST_FOLLOW,
-    ERR_NONE,
     beats,
     cut_for_dealer,
     deal_cards,
@@ -32,6 +27,13 @@ from ohhell_sim.engine.core import (
     legal_cards,
 )
 from ohhell_sim.engine.rng import STREAM_CUT, STREAM_DEAL, STREAM_SEAT, game_key, seed_stream
+from ohhell_sim.errors import (
+    ERR_BID_HOOK,
+    ERR_BID_RANGE,
+    ERR_CARD_NOT_IN_HAND,
+    ERR_MUST_FOLLOW,
+    ERR_NONE,
+)
 from ohhell_sim.rules import R_HOOK, R_N_DEALS, R_PLAYERS, RULES_SIZE
 
 #: Games per work unit of a thread; each unit allocates its workspace once.
@@ -51,8 +53,24 @@ def _fail(err, code, deal, seat, move, trick):
 
 
 @njit(cache=True)
-def play_game(game, seed, rules, schedule, sids, params, rngs, deck, view, hands,
-              dealers, trumps, bids, tricks, scores, err):
+def play_game(
+    game,
+    seed,
+    rules,
+    schedule,
+    sids,
+    params,
+    rngs,
+    deck,
+    view,
+    hands,
+    dealers,
+    trumps,
+    bids,
+    tricks,
+    scores,
+    err,
+):
     """Play game number ``game`` and write its deals into the output rows.
 
     ``dealers``/``trumps`` have one entry per deal; ``bids``/``tricks``/``scores``
@@ -195,8 +213,21 @@ def new_workspace():
 
 
 @njit(cache=True, parallel=True)
-def run_games(first_game, seed, rules, schedule, sids, params,
-              dealers, trumps, bids, tricks, scores, errors, abort):
+def run_games(
+    first_game,
+    seed,
+    rules,
+    schedule,
+    sids,
+    params,
+    dealers,
+    trumps,
+    bids,
+    tricks,
+    scores,
+    errors,
+    abort,
+):
     """Play games ``first_game .. first_game + len(bids) - 1`` into the output arrays.
 
     Outputs: ``dealers``/``trumps`` ``(games, deals)``; ``bids``/``tricks``/``scores``
@@ -212,8 +243,23 @@ def run_games(first_game, seed, rules, schedule, sids, params,
         for g in range(c * CHUNK_GAMES, stop):
             if abort[0] != 0:
                 break
-            code = play_game(first_game + g, seed, rules, schedule, sids, params, rngs, deck,
-                             view, hands, dealers[g], trumps[g], bids[g], tricks[g], scores[g],
-                             errors[g])
+            code = play_game(
+                first_game + g,
+                seed,
+                rules,
+                schedule,
+                sids,
+                params,
+                rngs,
+                deck,
+                view,
+                hands,
+                dealers[g],
+                trumps[g],
+                bids[g],
+                tricks[g],
+                scores[g],
+                errors[g],
+            )
             if code != ERR_NONE:
                 abort[0] = 1

@@ -1,0 +1,96 @@
+"""Throughput benchmark of the kernel: deals per second for one strategy at one table.
+
+Used by ``ohhell bench`` and ``benchmarks/run_benchmarks.py``.  Timing covers the
+kernel only (games of a single deal of ``cards`` cards), after a warm-up run that
+compiles or loads the kernel; building frames is not timed.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+
+import numba
+
+from ohhell_sim._version import __version__
+from ohhell_sim.results import RunArrays
+from ohhell_sim.rules import Rules
+from ohhell_sim.simulate import numba_threads, play_into
+from ohhell_sim.strategy import resolve_seating
+from ohhell_sim.validation import check_count, check_threads
+
+
+def machine_description() -> str:
+    """CPU model and core count, for quoting benchmark figures."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} logical CPUs, {platform.system()}"
+
+
+def bench(
+    players: int = 4,
+    cards: int = 10,
+    strategy: str = "random",
+    deals: int = 2_000_000,
+    threads: int | None = None,
+    seed: int = 0,
+    repeats: int = 3,
+) -> dict:
+    """Time the kernel on ``deals`` single-deal games; return the best of ``repeats``.
+
+    Parameters
+    ----------
+    players, cards : int
+        Table size and hand size.
+    strategy : str
+        Strategy in every seat.
+    deals : int
+        Deals per timed run.
+    threads : int, optional
+        Numba threads (default: all).
+    seed : int
+        Seed of the run.
+    repeats : int
+        Timed runs; the fastest counts (the others absorb noise from the machine).
+
+    Returns
+    -------
+    dict
+        ``deals_per_second``, ``deals``, ``threads``, ``strategy``, ``players``,
+        ``cards``, ``seconds`` and a description of the machine and versions.
+    """
+    rules = Rules(players=players, schedule=[cards])
+    seating = resolve_seating([strategy] * players, players)
+    deals = check_count("deals", deals)
+    repeats = check_count("repeats", repeats)
+    threads = check_threads(threads)
+    with numba_threads(threads):
+        used_threads = numba.get_num_threads()
+        warm = RunArrays.empty(1000, 1, players)
+        play_into(seating, rules, seed, 0, warm, 0, 1000)
+        best = float("inf")
+        for _ in range(repeats):
+            arrays = RunArrays.empty(deals, 1, players)
+            start = time.perf_counter()
+            play_into(seating, rules, seed, 0, arrays, 0, deals)
+            best = min(best, time.perf_counter() - start)
+    return {
+        "deals_per_second": deals / best,
+        "deals": deals,
+        "threads": used_threads,
+        "strategy": strategy,
+        "players": players,
+        "cards": cards,
+        "seconds": best,
+        "machine": machine_description(),
+        "numba": numba.__version__,
+        "ohhell_sim": __version__,
+    }
