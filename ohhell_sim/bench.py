@@ -74,11 +74,11 @@ def bench(
     threads = check_threads(threads)
     with numba_threads(threads):
         used_threads = numba.get_num_threads()
-        warm = RunArrays.empty(1000, 1, players)
+        warm = RunArrays.empty(1000, rules)
         play_into(seating, rules, seed, 0, warm, 0, 1000)
         best = float("inf")
         for _ in range(repeats):
-            arrays = RunArrays.empty(deals, 1, players)
+            arrays = RunArrays.empty(deals, rules)
             start = time.perf_counter()
             play_into(seating, rules, seed, 0, arrays, 0, deals)
             best = min(best, time.perf_counter() - start)

@@ -8,8 +8,8 @@ is set when card ``c`` is in the set.  Masks stay below bit 63 so that signed
 
 Two text forms are used:
 
-* the *code* ``"TH"`` (rank ``23456789TJQKA`` + suit ``CDHS``), used in game logs
-  and accepted everywhere;
+* the *code* ``"TH"`` (rank ``23456789TJQKA`` + suit ``CDHS``; ``"JK"`` for the
+  joker, card 52), used in game logs and accepted everywhere;
 * the *pretty* form ``"10♥"`` used in human-readable output.
 
 ``parse_card`` also accepts ``"10h"``, ``"A♣"`` and lower case.
@@ -25,6 +25,9 @@ N_SUITS = 4
 N_RANKS = 13
 DECK_SIZE = 52
 NO_SUIT = -1
+#: The joker of the joker variant: the highest trump in every deal.
+JOKER = 52
+JOKER_CODE = "JK"
 
 SUIT_CODES = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -58,12 +61,16 @@ def make_card(suit: int, rank: int) -> int:
 def card_code(card: int) -> str:
     """Return the two-character code of ``card``, e.g. ``"TH"`` for the ten of hearts."""
     _check_card(card)
+    if card == JOKER:
+        return JOKER_CODE
     return RANK_CODES[card % N_RANKS] + SUIT_CODES[card // N_RANKS]
 
 
 def card_pretty(card: int) -> str:
     """Return ``card`` with a suit symbol, e.g. ``"10♥"``."""
     _check_card(card)
+    if card == JOKER:
+        return "Joker"
     return RANK_PRETTY[card % N_RANKS] + SUIT_SYMBOLS[card // N_RANKS]
 
 
@@ -84,6 +91,8 @@ def parse_card(text: str | int) -> int:
         _check_card(text)
         return text
     raw = text.strip()
+    if raw.upper() in (JOKER_CODE, "JOKER"):
+        return JOKER
     if len(raw) < 2:
         raise InvalidArgumentError(
             f"cannot parse card {text!r}: expected rank + suit like 'TH', '10h' or 'A♣'"
@@ -116,9 +125,11 @@ def mask_of(cards: Iterable[int]) -> int:
 
 def cards_of(mask: int) -> list[int]:
     """Return the cards in ``mask`` in increasing id order."""
-    return [c for c in range(DECK_SIZE) if (mask >> c) & 1]
+    return [c for c in range(JOKER + 1) if (mask >> c) & 1]
 
 
 def _check_card(card: int) -> None:
-    if not 0 <= card < DECK_SIZE:
-        raise InvalidArgumentError(f"card id must be in 0..{DECK_SIZE - 1}, got {card}")
+    if not 0 <= card <= JOKER:
+        raise InvalidArgumentError(
+            f"card id must be in 0..{DECK_SIZE - 1} (or {JOKER} for the joker), got {card}"
+        )

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ohhell_sim import view as V
-from ohhell_sim.cards import card_code, card_pretty, suit_pretty
+from ohhell_sim.cards import JOKER, SUIT_CODES, card_code, card_pretty, suit_pretty
 from ohhell_sim.errors import (
     ERR_BID_HOOK,
     ERR_BID_RANGE,
@@ -26,7 +26,7 @@ from ohhell_sim.errors import (
     IllegalMoveError,
     InvalidArgumentError,
 )
-from ohhell_sim.rules import RULES_SIZE, Rules
+from ohhell_sim.rules import RULES_SIZE, TIEBREAK_HAND_SIZE, Rules
 from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
 from ohhell_sim.validation import check_seed
 
@@ -81,13 +81,25 @@ class Stream:
 
 # --- the rules ------------------------------------------------------------------
 
+_FIXED_TRUMPS = {"SDCH": [3, 1, 0, 2], "CDHS": [0, 1, 2, 3], "CDHSN": [0, 1, 2, 3, None]}
 
-def suit_of(card: int) -> int:
-    return card // 13
+
+def suit_of(card: int) -> int | None:
+    """The suit of ``card``; None for the joker."""
+    return None if card == JOKER else card // 13
 
 
 def rank_of(card: int) -> int:
     return card % 13
+
+
+def clockwise(seat: int, seats: Sequence[int], players: int) -> int:
+    """The next seat after ``seat`` clockwise among ``seats``."""
+    for step in range(1, players + 1):
+        candidate = (seat + step) % players
+        if candidate in seats:
+            return candidate
+    raise ValueError("no seat to move to")
 
 
 def cut_for_dealer(stream: Stream, players: int) -> int:
@@ -105,33 +117,64 @@ def cut_for_dealer(stream: Stream, players: int) -> int:
     return contenders[0]
 
 
-def deal(stream: Stream, players: int, hand_size: int, dealer: int) -> tuple[list[list[int]], int]:
-    """Shuffle, deal one at a time clockwise from the dealer's left, turn up the next card."""
-    deck = list(range(52))
-    n_cards = players * hand_size + 1
-    for i in range(n_cards):
-        j = i + stream.below(52 - i)
+def deal(
+    stream: Stream, rules: Rules, seats: list[int], hand_size: int, dealer: int, turn: bool
+) -> tuple[list[list[int]], int | None]:
+    """Shuffle, deal one at a time clockwise from the dealer's left, maybe turn a card up.
+
+    The deck is 52 cards per deck in id order, then the joker; each deal draws
+    its cards with a partial Fisher-Yates shuffle of that fresh deck.
+    """
+    deck = [card for _ in range(rules.decks) for card in range(52)]
+    if rules.joker:
+        deck.append(JOKER)
+    n_dealt = len(seats) * hand_size
+    for i in range(n_dealt + int(turn)):
+        j = i + stream.below(len(deck) - i)
         deck[i], deck[j] = deck[j], deck[i]
-    hands: list[list[int]] = [[] for _ in range(players)]
-    for i in range(players * hand_size):
-        hands[(dealer + 1 + i) % players].append(deck[i])
-    return [sorted(h) for h in hands], deck[players * hand_size]
+    hands: list[list[int]] = [[] for _ in range(rules.players)]
+    seat = dealer
+    for i in range(n_dealt):
+        seat = clockwise(seat, seats, rules.players)
+        hands[seat].append(deck[i])
+    return [sorted(h) for h in hands], (deck[n_dealt] if turn else None)
 
 
-def legal_cards(hand: list[int], led_suit: int | None) -> list[int]:
+def trump_of_deal(rules: Rules, deal_index: int, hand_size: int, turned: int | None):
+    """Trump suit of a deal, or None for no trump."""
+    if rules.is_no_trump_size(hand_size):
+        return None
+    if rules.trump == "turn":
+        return suit_of(turned)
+    pattern = _FIXED_TRUMPS[rules.trump]
+    return pattern[deal_index % len(pattern)]
+
+
+def follows(card: int, led: int | None, trump: int | None) -> bool:
+    """Whether ``card`` follows the led suit (the joker counts as a trump)."""
+    if card == JOKER:
+        return led is not None and led == trump
+    return suit_of(card) == led
+
+
+def legal_cards(hand: list[int], led: int | None, trump: int | None) -> list[int]:
     """Follow the led suit when possible; otherwise anything."""
-    if led_suit is None:
-        return list(hand)
-    following = [c for c in hand if suit_of(c) == led_suit]
-    return following or list(hand)
+    following = [c for c in hand if follows(c, led, trump)]
+    return sorted(set(following or hand))
 
 
-def trick_winner(cards: Sequence[int], trump: int) -> int:
-    """Index (in play order) of the card that takes the trick."""
-    led = suit_of(cards[0])
+def trick_winner(cards: Sequence[int], trump: int | None) -> int:
+    """Index (in play order) of the card that takes the trick.
+
+    The joker wins; then the highest trump; then the highest card of the led suit;
+    of two identical cards the first played ranks higher.
+    """
+    if JOKER in cards:
+        return cards.index(JOKER)
     trumps = [i for i, c in enumerate(cards) if suit_of(c) == trump]
     if trumps:
-        return max(trumps, key=lambda i: rank_of(cards[i]))
+        return max(trumps, key=lambda i: rank_of(cards[i]))  # max keeps the first of equals
+    led = suit_of(cards[0])
     followers = [i for i, c in enumerate(cards) if suit_of(c) == led]
     return max(followers, key=lambda i: rank_of(cards[i]))
 
@@ -186,25 +229,29 @@ def score(rules: Rules, bid: int, tricks: int, hand_size: int) -> int:
 @dataclass
 class TrickLog:
     leader: int
+    seats: list[int] = field(default_factory=list)
     cards: list[int] = field(default_factory=list)
     winner: int = -1
 
 
 @dataclass
 class DealLog:
+    """One deal: ``bids`` is None for seats that sat it out."""
+
+    index: int
     dealer: int
     hand_size: int
     hands: list[list[int]]
-    trump_card: int
-    bids: list[int]
+    trump_card: int | None
+    trump: int | None
+    bids: list[int | None]
     forbidden_bid: int | None
     tricks: list[TrickLog]
     tricks_won: list[int]
     scores: list[int]
-
-    @property
-    def trump(self) -> int:
-        return suit_of(self.trump_card)
+    passed: list[list[int]] | None = None
+    faults: list[int] | None = None
+    tiebreak: bool = False
 
 
 @dataclass
@@ -217,10 +264,11 @@ class GameLog:
     game: int
     first_dealer: int
     deals: list[DealLog]
+    winners: list[int]
 
     @property
     def totals(self) -> list[int]:
-        """Final total per seat."""
+        """Final total per seat (tie-break points included)."""
         return [sum(d.scores[s] for d in self.deals) for s in range(self.rules.players)]
 
     def to_dict(self) -> dict:
@@ -230,28 +278,10 @@ class GameLog:
             "game": self.game,
             "players": self.rules.players,
             "strategies": list(self.strategies),
-            "deals": [
-                {
-                    "dealer": d.dealer,
-                    "hand_size": d.hand_size,
-                    "hands": [[card_code(c) for c in h] for h in d.hands],
-                    "trump_card": card_code(d.trump_card),
-                    "bids": list(d.bids),
-                    "forbidden_bid": d.forbidden_bid,
-                    "tricks": [
-                        {
-                            "leader": t.leader,
-                            "cards": [card_code(c) for c in t.cards],
-                            "winner": t.winner,
-                        }
-                        for t in d.tricks
-                    ],
-                    "tricks_won": list(d.tricks_won),
-                    "scores": list(d.scores),
-                }
-                for d in self.deals
-            ],
+            "rules": self.rules.to_dict(),
+            "deals": [_deal_dict(d) for d in self.deals],
             "totals": self.totals,
+            "winners": list(self.winners),
         }
 
     def __str__(self) -> str:
@@ -261,106 +291,371 @@ class GameLog:
             + ", ".join(f"seat {s} {name}" for s, name in enumerate(self.strategies)),
         ]
         running = [0] * n
-        for i, d in enumerate(self.deals):
+        for d in self.deals:
             lines.append("")
+            turned = "" if d.trump_card is None else f" (turned {card_pretty(d.trump_card)})"
+            title = "Tie-break deal" if d.tiebreak else f"Deal {d.index + 1}/{self.rules.n_deals}"
             lines.append(
-                f"Deal {i + 1}/{len(self.deals)}: {d.hand_size} card(s), dealer seat {d.dealer}, "
-                f"trump {card_pretty(d.trump_card)} ({suit_pretty(d.trump)})"
+                f"{title}: {d.hand_size} card(s), dealer seat {d.dealer}, "
+                f"trump {suit_pretty(-1 if d.trump is None else d.trump)}{turned}"
             )
             for s in range(n):
+                if d.bids[s] is None:
+                    continue
                 hand = " ".join(card_pretty(c) for c in d.hands[s])
-                lines.append(f"  seat {s}: {hand}")
+                passed = ""
+                if d.passed is not None:
+                    passed = " | passed " + " ".join(card_pretty(c) for c in d.passed[s])
+                lines.append(f"  seat {s}: {hand}{passed}")
             hook = "" if d.forbidden_bid is None else f" (dealer could not bid {d.forbidden_bid})"
-            lines.append("  bids: " + ", ".join(str(b) for b in d.bids) + hook)
+            bids = ", ".join("-" if b is None else str(b) for b in d.bids)
+            lines.append(f"  bids: {bids}{hook}")
             for t_index, trick in enumerate(d.tricks):
                 plays = " ".join(
-                    f"{(trick.leader + j) % n}:{card_pretty(c)}" for j, c in enumerate(trick.cards)
+                    f"{seat}:{card_pretty(c)}"
+                    for seat, c in zip(trick.seats, trick.cards, strict=True)
                 )
                 lines.append(f"  trick {t_index + 1}: {plays} -> seat {trick.winner}")
             for s in range(n):
                 running[s] += d.scores[s]
+            faults = "" if d.faults is None else " | faults: " + ", ".join(map(str, d.faults))
             lines.append(
-                "  tricks: "
-                + ", ".join(str(t) for t in d.tricks_won)
-                + " | points: "
-                + ", ".join(str(p) for p in d.scores)
-                + " | totals: "
-                + ", ".join(str(r) for r in running)
+                f"  tricks: {', '.join(map(str, d.tricks_won))}"
+                f" | points: {', '.join(map(str, d.scores))}"
+                f" | totals: {', '.join(map(str, running))}{faults}"
             )
         lines.append("")
         finals = ", ".join(f"seat {s} {t}" for s, t in enumerate(self.totals))
-        lines.append(f"Final totals: {finals}")
+        lines.append(f"Final totals: {finals}; winner(s): seat {', '.join(map(str, self.winners))}")
         return "\n".join(lines)
+
+
+def _deal_dict(d: DealLog) -> dict:
+    out = {
+        "dealer": d.dealer,
+        "hand_size": d.hand_size,
+        "hands": [[card_code(c) for c in h] for h in d.hands],
+        "trump_card": None if d.trump_card is None else card_code(d.trump_card),
+        "trump": None if d.trump is None else SUIT_CODES[d.trump],
+        "bids": list(d.bids),
+        "forbidden_bid": d.forbidden_bid,
+        "tricks": [
+            {"leader": t.leader, "cards": [card_code(c) for c in t.cards], "winner": t.winner}
+            for t in d.tricks
+        ],
+        "tricks_won": list(d.tricks_won),
+        "scores": list(d.scores),
+    }
+    if d.passed is not None:
+        out["passed"] = [[card_code(c) for c in p] for p in d.passed]
+    if d.faults is not None:
+        out["faults"] = list(d.faults)
+    if d.tiebreak:
+        out["tiebreak"] = True
+    return out
 
 
 # --- playing --------------------------------------------------------------------
 
 
-@dataclass
-class _DealState:
-    """What is public during a deal, plus the hands (which only the engine sees)."""
+def _mask(cards: Sequence[int]) -> int:
+    return sum(1 << c for c in set(cards))
 
+
+def _doubles_mask(cards: Sequence[int]) -> int:
+    return sum(1 << c for c in set(cards) if list(cards).count(c) > 1)
+
+
+@dataclass
+class _Table:
+    """Everything the engine knows during a deal; views are cut from it."""
+
+    rules: Rules
     deal_index: int
     dealer: int
     hand_size: int
-    trump_card: int
+    trump_card: int | None
+    trump: int | None
+    seats: list[int]
+    tiebreak: bool
+    totals: list[int]
+    faults: list[int]
     hands: list[list[int]]
-    bids: list[int | None]
-    tricks_won: list[int]
+    forehead: bool
+    bids: list[int | None] = field(default_factory=list)
+    bids_public: bool = True
+    tricks_won: list[int] = field(default_factory=list)
     played: list[int] = field(default_factory=list)
     voids: list[set[int]] = field(default_factory=list)
-    trick_index: int | None = None
+    passed: list[list[int]] = field(default_factory=list)
     trick: TrickLog | None = None
+    trick_index: int | None = None
+    visible: list[int | None] = field(default_factory=list)
 
 
 def _view(
-    rules: Rules,
-    state: _DealState,
-    totals: list[int],
-    seat: int,
-    legal: list[int] | None,
-    forbidden: int | None,
+    table: _Table, seat: int, phase: int, legal: list[int] | None, forbidden: int | None
 ) -> np.ndarray:
     """The view of ``seat``, built from scratch (see :mod:`ohhell_sim.view`)."""
+    rules = table.rules
     n = rules.players
     view = np.full(V.VIEW_SIZE, V.UNKNOWN, dtype=np.int64)
+    hand = table.hands[seat]
+    hidden = table.forehead and phase == V.PHASE_BID
     view[V.SEAT] = seat
-    view[V.HAND] = sum(1 << c for c in state.hands[seat])
-    view[V.LEGAL] = 0 if legal is None else sum(1 << c for c in legal)
+    view[V.HAND] = 0 if hidden else _mask(hand)
+    view[V.HAND2] = _doubles_mask(hand)
+    view[V.LEGAL] = 0 if legal is None else _mask(legal)
     view[V.FORBIDDEN_BID] = V.UNKNOWN if forbidden is None else forbidden
-    view[V.PHASE] = V.PHASE_BID if legal is None else V.PHASE_PLAY
+    view[V.PHASE] = phase
+    swapping = bool(table.passed) and rules.swap > 0
+    if phase == V.PHASE_SWAP:
+        view[V.PASSED] = _mask(table.passed[seat])
+        view[V.RECEIVED] = 0
+    elif swapping:
+        right = next(s for s in table.seats if clockwise(s, table.seats, n) == seat)
+        view[V.PASSED] = _mask(table.passed[seat])
+        view[V.RECEIVED] = _mask(table.passed[right])
+    else:
+        view[V.PASSED] = 0
+        view[V.RECEIVED] = 0
     view[V.N_PLAYERS] = n
-    view[V.DEALER] = state.dealer
-    view[V.HAND_SIZE] = state.hand_size
-    view[V.TRUMP] = suit_of(state.trump_card)
-    view[V.TRUMP_CARD] = state.trump_card
-    view[V.DEAL] = state.deal_index
+    view[V.DEALER] = table.dealer
+    view[V.HAND_SIZE] = table.hand_size
+    view[V.TRUMP] = V.UNKNOWN if table.trump is None else table.trump
+    view[V.TRUMP_CARD] = V.UNKNOWN if table.trump_card is None else table.trump_card
+    view[V.DEAL] = table.deal_index
     view[V.N_DEALS] = rules.n_deals
     view[V.HOOK] = int(rules.hook)
-    view[V.RULES_BASE : V.RULES_BASE + RULES_SIZE] = rules.to_array()
-    view[V.PLAYED] = sum(1 << c for c in state.played)
-    view[V.BID_TOTAL] = sum(b for b in state.bids if b is not None)
+    view[V.PLAYED] = _mask(table.played)
+    view[V.PLAYED2] = _doubles_mask(table.played)
+    view[V.MAX_BID] = 0 if rules.nullo else table.hand_size
+    view[V.ACTIVE] = _mask(table.seats)
+    view[V.N_ACTIVE] = len(table.seats)
+    view[V.TIEBREAK] = int(table.tiebreak)
+    public_bids = [b for b in table.bids if b is not None] if table.bids_public else []
+    view[V.BID_TOTAL] = sum(public_bids)
     view[V.N_IN_TRICK] = 0
-    trick = state.trick
+    trick = table.trick
     if trick is not None:
-        view[V.TRICK] = state.trick_index
+        view[V.TRICK] = table.trick_index
         view[V.LEADER] = trick.leader
         view[V.N_IN_TRICK] = len(trick.cards)
         if trick.cards:
-            view[V.LED_SUIT] = suit_of(trick.cards[0])
-            winner = trick_winner(trick.cards, suit_of(state.trump_card))
-            view[V.WINNING_SEAT] = (trick.leader + winner) % n
+            led = _led_suit(trick.cards[0], table.trump)
+            view[V.LED_SUIT] = V.UNKNOWN if led is None else led
+            winner = trick_winner(trick.cards, table.trump)
+            view[V.WINNING_SEAT] = trick.seats[winner]
             view[V.WINNING_CARD] = trick.cards[winner]
+        for s, card in zip(trick.seats, trick.cards, strict=True):
+            view[V.TRICK_CARDS_BASE + s] = card
     for s in range(n):
-        bid = state.bids[s]
+        bid = table.bids[s] if table.bids_public else None
         view[V.BIDS_BASE + s] = V.UNKNOWN if bid is None else bid
-        view[V.TRICKS_WON_BASE + s] = state.tricks_won[s]
-        view[V.VOIDS_BASE + s] = sum(1 << suit for suit in state.voids[s])
-        view[V.SCORES_BASE + s] = totals[s]
-    if trick is not None:
-        for j, card in enumerate(trick.cards):
-            view[V.TRICK_CARDS_BASE + (trick.leader + j) % n] = card
+        view[V.TRICKS_WON_BASE + s] = table.tricks_won[s]
+        view[V.VOIDS_BASE + s] = sum(1 << suit for suit in table.voids[s])
+        view[V.SCORES_BASE + s] = table.totals[s]
+        view[V.FAULTS_BASE + s] = table.faults[s]
+        card = table.visible[s] if table.forehead else None
+        if not (hidden and s == seat) and card is not None:
+            view[V.VISIBLE_BASE + s] = card
+    view[V.RULES_BASE : V.RULES_BASE + RULES_SIZE] = rules.to_array()
     return view
+
+
+def _led_suit(card: int, trump: int | None) -> int | None:
+    return trump if card == JOKER else suit_of(card)
+
+
+class _Game:
+    """Plays one game; raises IllegalMoveError at the first illegal move."""
+
+    def __init__(self, rules: Rules, seating: Seating, seed: int, game: int) -> None:
+        self.rules = rules
+        self.seating = seating
+        self.seed = seed
+        self.game = game
+        self.streams = [Stream(seed, game, _SEAT, s).as_array() for s in range(rules.players)]
+
+    def illegal(self, code: int, deal: int, seat: int, move: int, trick: int, hand_size: int):
+        name = self.seating.strategies[seat].name
+        return IllegalMoveError(name, self.game, deal, seat, move, code, trick, hand_size)
+
+    def decide(
+        self,
+        role: str,
+        table: _Table,
+        seat: int,
+        phase: int,
+        legal: list[int] | None = None,
+        forbidden: int | None = None,
+    ) -> int:
+        view = _view(table, seat, phase, legal, forbidden)
+        func = getattr(self.seating.strategies[seat], role)
+        return int(func(view, self.seating.params[seat], self.streams[seat]))
+
+    def play_deal(
+        self,
+        index: int,
+        hand_size: int,
+        dealer: int,
+        seats: list[int],
+        totals: list[int],
+        faults: list[int],
+        tiebreak: bool,
+    ) -> DealLog:
+        rules, n = self.rules, self.rules.players
+        turn = rules.turns_card(hand_size)
+        hands, turned = deal(
+            Stream(self.seed, self.game, _DEAL, index), rules, seats, hand_size, dealer, turn
+        )
+        trump = trump_of_deal(rules, index, hand_size, turned)
+        forehead = rules.forehead and hand_size == 1
+        table = _Table(
+            rules,
+            index,
+            dealer,
+            hand_size,
+            turned,
+            trump,
+            seats,
+            tiebreak,
+            totals,
+            faults,
+            [list(h) for h in hands],
+            forehead,
+            bids=[None] * n,
+            bids_public=not rules.closed_bids,
+            tricks_won=[0] * n,
+            voids=[set() for _ in range(n)],
+            passed=[[] for _ in range(n)],
+            visible=[h[0] if h else None for h in hands],
+        )
+        order = []
+        seat = dealer
+        for _ in seats:
+            seat = clockwise(seat, seats, n)
+            order.append(seat)
+
+        passed_log = None
+        k = min(rules.swap, hand_size)
+        if k:
+            for seat in order:
+                for _ in range(k):
+                    hand = table.hands[seat]
+                    card = self.decide("play", table, seat, V.PHASE_SWAP, legal=sorted(set(hand)))
+                    if card not in hand:
+                        raise self.illegal(ERR_CARD_NOT_IN_HAND, index, seat, card, -1, hand_size)
+                    hand.remove(card)
+                    table.passed[seat].append(card)
+            for seat in order:
+                table.hands[clockwise(seat, seats, n)].extend(table.passed[seat])
+            passed_log = [list(p) for p in table.passed]
+
+        forbidden = None
+        most = 0 if rules.nullo else hand_size
+        for seat in order:
+            seat_forbidden = None
+            if seat == dealer:
+                others = sum(b for b in table.bids if b is not None)
+                seat_forbidden = forbidden = forbidden_dealer_bid(rules, hand_size, others)
+            bid = self.decide("bid", table, seat, V.PHASE_BID, forbidden=seat_forbidden)
+            if not 0 <= bid <= most:
+                raise self.illegal(ERR_BID_RANGE, index, seat, bid, -1, hand_size)
+            if bid == seat_forbidden:
+                raise self.illegal(ERR_BID_HOOK, index, seat, bid, -1, hand_size)
+            table.bids[seat] = bid
+        table.bids_public = True
+
+        tricks: list[TrickLog] = []
+        leader = clockwise(dealer, seats, n)
+        for t in range(hand_size):
+            trick = TrickLog(leader=leader)
+            table.trick, table.trick_index = trick, t
+            seat = leader
+            for _ in seats:
+                led = _led_suit(trick.cards[0], trump) if trick.cards else None
+                hand = table.hands[seat]
+                legal = legal_cards(hand, led, trump)
+                card = self.decide("play", table, seat, V.PHASE_PLAY, legal=legal)
+                if card not in hand:
+                    raise self.illegal(ERR_CARD_NOT_IN_HAND, index, seat, card, t, hand_size)
+                if card not in legal:
+                    raise self.illegal(ERR_MUST_FOLLOW, index, seat, card, t, hand_size)
+                if (
+                    trick.cards
+                    and led is not None
+                    and not any(follows(c, led, trump) for c in hand)
+                ):
+                    table.voids[seat].add(led)
+                hand.remove(card)
+                table.played.append(card)
+                trick.seats.append(seat)
+                trick.cards.append(card)
+                seat = clockwise(seat, seats, n)
+            trick.winner = trick.seats[trick_winner(trick.cards, trump)]
+            table.tricks_won[trick.winner] += 1
+            tricks.append(trick)
+            leader = trick.winner
+
+        points = [
+            score(rules, table.bids[s], table.tricks_won[s], hand_size) if s in seats else 0
+            for s in range(n)
+        ]
+        return DealLog(
+            index,
+            dealer,
+            hand_size,
+            hands,
+            turned,
+            trump,
+            list(table.bids),
+            forbidden,
+            tricks,
+            list(table.tricks_won),
+            points,
+            passed=passed_log,
+            tiebreak=tiebreak,
+        )
+
+    def play(self) -> GameLog:
+        rules, n = self.rules, self.rules.players
+        first_dealer = dealer = cut_for_dealer(Stream(self.seed, self.game, _CUT, 0), n)
+        totals, faults = [0] * n, [0] * n
+        active = list(range(n))
+        last_active = active
+        deals: list[DealLog] = []
+        for index, hand_size in enumerate(rules.schedule):
+            if len(active) < 2:
+                break  # the catastrophe variant left too few players
+            if dealer not in active:
+                dealer = clockwise(dealer, active, n)
+            log = self.play_deal(index, hand_size, dealer, active, totals, faults, False)
+            deals.append(log)
+            totals = [t + p for t, p in zip(totals, log.scores, strict=True)]
+            if rules.fault_limit:
+                last_active = active
+                for s in active:
+                    faults[s] += abs(log.bids[s] - log.tricks_won[s])
+                faults = list(faults)
+                log.faults = list(faults)
+                active = [s for s in active if faults[s] < rules.fault_limit]
+            dealer = (dealer + 1) % n
+        candidates = active or last_active
+        top = max(totals[s] for s in candidates)
+        winners = [s for s in candidates if totals[s] == top]
+        if rules.tiebreak and len(winners) > 1:
+            if dealer not in winners:
+                dealer = clockwise(dealer, winners, n)
+            log = self.play_deal(
+                rules.n_deals, TIEBREAK_HAND_SIZE, dealer, winners, totals, faults, True
+            )
+            deals.append(log)
+            best = max(log.scores[s] for s in winners)
+            winners = [s for s in winners if log.scores[s] == best]
+        return GameLog(
+            rules, self.seating.names, self.seed, self.game, first_dealer, deals, winners
+        )
 
 
 def play_reference_game(rules: Rules, seating: Seating, seed: int, game: int) -> GameLog:
@@ -371,89 +666,7 @@ def play_reference_game(rules: Rules, seating: Seating, seed: int, game: int) ->
     IllegalMoveError
         When a strategy returns an illegal bid or card.
     """
-    n = rules.players
-    strategies = seating.strategies
-    seat_streams = [Stream(seed, game, _SEAT, s).as_array() for s in range(n)]
-    first_dealer = cut_for_dealer(Stream(seed, game, _CUT, 0), n)
-    dealer = first_dealer
-    totals = [0] * n
-    deals: list[DealLog] = []
-
-    def illegal(code: int, d: int, seat: int, move: int, trick: int, hand_size: int):
-        return IllegalMoveError(strategies[seat].name, game, d, seat, move, code, trick, hand_size)
-
-    for d, hand_size in enumerate(rules.schedule):
-        hands, trump_card = deal(Stream(seed, game, _DEAL, d), n, hand_size, dealer)
-        trump = suit_of(trump_card)
-        state = _DealState(
-            d,
-            dealer,
-            hand_size,
-            trump_card,
-            [list(h) for h in hands],
-            [None] * n,
-            [0] * n,
-            voids=[set() for _ in range(n)],
-        )
-        forbidden = None
-        for i in range(1, n + 1):
-            seat = (dealer + i) % n
-            seat_forbidden = None
-            if seat == dealer:
-                others = sum(b for b in state.bids if b is not None)
-                seat_forbidden = forbidden = forbidden_dealer_bid(rules, hand_size, others)
-            view = _view(rules, state, totals, seat, None, seat_forbidden)
-            bid = int(strategies[seat].bid(view, seating.params[seat], seat_streams[seat]))
-            if not 0 <= bid <= hand_size:
-                raise illegal(ERR_BID_RANGE, d, seat, bid, -1, hand_size)
-            if bid == seat_forbidden:
-                raise illegal(ERR_BID_HOOK, d, seat, bid, -1, hand_size)
-            state.bids[seat] = bid
-
-        tricks: list[TrickLog] = []
-        leader = (dealer + 1) % n
-        for t in range(hand_size):
-            trick = TrickLog(leader=leader)
-            state.trick, state.trick_index = trick, t
-            for j in range(n):
-                seat = (leader + j) % n
-                led = suit_of(trick.cards[0]) if trick.cards else None
-                legal = legal_cards(state.hands[seat], led)
-                view = _view(rules, state, totals, seat, legal, None)
-                card = int(strategies[seat].play(view, seating.params[seat], seat_streams[seat]))
-                if card not in state.hands[seat]:
-                    raise illegal(ERR_CARD_NOT_IN_HAND, d, seat, card, t, hand_size)
-                if card not in legal:
-                    raise illegal(ERR_MUST_FOLLOW, d, seat, card, t, hand_size)
-                if led is not None and suit_of(card) != led:
-                    state.voids[seat].add(led)
-                state.hands[seat].remove(card)
-                state.played.append(card)
-                trick.cards.append(card)
-            trick.winner = (leader + trick_winner(trick.cards, trump)) % n
-            state.tricks_won[trick.winner] += 1
-            tricks.append(trick)
-            leader = trick.winner
-
-        bids = [int(b) for b in state.bids]
-        points = [score(rules, bids[s], state.tricks_won[s], hand_size) for s in range(n)]
-        for s in range(n):
-            totals[s] += points[s]
-        deals.append(
-            DealLog(
-                dealer,
-                hand_size,
-                hands,
-                trump_card,
-                bids,
-                forbidden,
-                tricks,
-                list(state.tricks_won),
-                points,
-            )
-        )
-        dealer = (dealer + 1) % n
-    return GameLog(rules, [s.name for s in strategies], seed, game, first_dealer, deals)
+    return _Game(rules, seating, seed, game).play()
 
 
 def replay(rules: Rules, strategies: Sequence[SeatSpec], seed: int = 0, game: int = 0) -> GameLog:

@@ -6,10 +6,17 @@ Two long-format frames describe a run:
     one row per (game, deal, seat): ``game`` (int32), ``deal``, ``seat``,
     ``dealer``, ``hand_size``, ``trump`` (suit 0-3 clubs/diamonds/hearts/spades,
     -1 for none), ``bid``, ``tricks`` (int8), ``strategy`` (categorical) and
-    ``score`` (int16): 14 bytes a row.
+    ``score`` (int16): 14 bytes a row.  Variants add columns only when on:
+    ``faults`` (cumulative, catastrophe), ``passed1``/``passed2`` (cards passed
+    left, -1 for none; swap).  Under the catastrophe and tie-break variants, rows
+    exist only for the seats that played the deal; the tie-break deal is deal
+    number ``n_deals``.
 ``games``
-    one row per (game, seat): ``game``, ``seat``, ``strategy``, ``total`` (int32)
-    and ``win_share`` (1/k for each of the k players tied on the top total, else 0).
+    one row per (game, seat): ``game``, ``seat``, ``strategy``, ``total`` (int32,
+    tie-break points included) and ``win_share`` (1/k for each of the k winners:
+    the players tied on the top total, or, with the variants, the survivors'
+    best, or the best in the tie-break deal).  Variants add ``faults`` and
+    ``eliminated`` (catastrophe) and ``tiebreak`` (the seat played one).
 
 The rules, seed, strategies and package version travel in ``frame.attrs`` and in
 the Parquet file's metadata.
@@ -19,7 +26,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 from pathlib import Path
 
@@ -38,10 +45,10 @@ HANDS_FILE = "hands.parquet"
 GAMES_FILE = "games.parquet"
 
 
-def win_shares(totals: np.ndarray) -> np.ndarray:
-    """Win share per (game, seat): 1/k for each of k seats tied on the top total, else 0."""
-    top = totals == totals.max(axis=1, keepdims=True)
-    return top / top.sum(axis=1, keepdims=True)
+def win_shares(winners: np.ndarray, seats: int) -> np.ndarray:
+    """Win share per (game, seat) from the kernel's winner masks: 1/k for each of k winners."""
+    won = (winners[:, None] >> np.arange(seats)) & 1
+    return won / won.sum(axis=1, keepdims=True)
 
 
 def strategy_categorical(names: list[str], codes: np.ndarray) -> pd.Categorical:
@@ -53,22 +60,46 @@ def strategy_categorical(names: list[str], codes: np.ndarray) -> pd.Categorical:
 
 @dataclass
 class RunArrays:
-    """The raw output of the kernel for games ``first_game ..``, before framing."""
+    """The raw output of the kernel for a range of games, before framing.
 
-    dealers: np.ndarray  # (games, deals) int8
+    ``deals`` counts deal rows (:attr:`Rules.deal_rows`: the schedule plus a
+    tie-break deal when that variant is on).  ``faults`` and ``passed`` hold data
+    only under the catastrophe and swap variants; otherwise their first axis is
+    empty.  A seat that did not play a deal has bid ``NOT_PLAYED`` (-1).
+    """
+
+    dealers: np.ndarray  # (games, deals) int8; -1 for a deal not played
     trumps: np.ndarray  # (games, deals) int8
     bids: np.ndarray  # (games, deals, seats) int8
     tricks: np.ndarray  # (games, deals, seats) int8
     scores: np.ndarray  # (games, deals, seats) int16
+    winners: np.ndarray  # (games,) int16 seat mask
+    faults: np.ndarray  # (games or 0, deals, seats) int16, cumulative after each deal
+    passed: np.ndarray  # (games or 0, deals, seats, 2) int8 card ids, -1 for none
 
     @classmethod
-    def empty(cls, games: int, deals: int, seats: int) -> RunArrays:
+    def empty(cls, games: int, rules: Rules) -> RunArrays:
+        """Zeroed arrays for ``games`` games under ``rules``."""
+        deals, seats = rules.deal_rows, rules.players
         return cls(
             dealers=np.zeros((games, deals), dtype=np.int8),
             trumps=np.zeros((games, deals), dtype=np.int8),
             bids=np.zeros((games, deals, seats), dtype=np.int8),
             tricks=np.zeros((games, deals, seats), dtype=np.int8),
             scores=np.zeros((games, deals, seats), dtype=np.int16),
+            winners=np.zeros(games, dtype=np.int16),
+            faults=np.zeros((games if rules.fault_limit else 0, deals, seats), dtype=np.int16),
+            passed=np.full((games if rules.swap else 0, deals, seats, 2), -1, dtype=np.int8),
+        )
+
+    def rows(self, start: int, stop: int) -> RunArrays:
+        """Views of games ``start .. stop`` (the variant arrays too, when they hold data)."""
+        return RunArrays(
+            **{
+                f.name: (value[start:stop] if len(value) else value)
+                for f in fields(self)
+                for value in [getattr(self, f.name)]
+            }
         )
 
 
@@ -117,31 +148,36 @@ class SimulationResult:
 
     @cached_property
     def hands(self) -> pd.DataFrame:
-        """One row per (game, deal, seat); see the module docstring."""
+        """One row per (game, deal, seat) played; see the module docstring."""
         a = self._arrays
         games, deals, seats = a.bids.shape
         rows = games * deals * seats
         seat = np.tile(np.arange(seats, dtype=np.int8), games * deals)
         deal_dtype = np.int8 if deals <= 127 else np.int16
-        frame = pd.DataFrame(
-            {
-                "game": np.repeat(
-                    np.arange(self.first_game, self.first_game + games, dtype=np.int32),
-                    deals * seats,
-                ),
-                "deal": np.tile(np.repeat(np.arange(deals, dtype=deal_dtype), seats), games),
-                "seat": seat,
-                "dealer": np.repeat(a.dealers.reshape(-1), seats),
-                "hand_size": np.tile(
-                    np.repeat(self.rules.schedule_array().astype(np.int8), seats), games
-                ),
-                "trump": np.repeat(a.trumps.reshape(-1), seats),
-                "strategy": strategy_categorical(self.strategies, seat),
-                "bid": a.bids.reshape(rows),
-                "tricks": a.tricks.reshape(rows),
-                "score": a.scores.reshape(rows),
-            }
-        )
+        columns = {
+            "game": np.repeat(
+                np.arange(self.first_game, self.first_game + games, dtype=np.int32),
+                deals * seats,
+            ),
+            "deal": np.tile(np.repeat(np.arange(deals, dtype=deal_dtype), seats), games),
+            "seat": seat,
+            "dealer": np.repeat(a.dealers.reshape(-1), seats),
+            "hand_size": np.tile(np.repeat(self.rules.hand_sizes().astype(np.int8), seats), games),
+            "trump": np.repeat(a.trumps.reshape(-1), seats),
+            "strategy": strategy_categorical(self.strategies, seat),
+            "bid": a.bids.reshape(rows),
+            "tricks": a.tricks.reshape(rows),
+            "score": a.scores.reshape(rows),
+        }
+        if self.rules.fault_limit:
+            columns["faults"] = a.faults.reshape(rows)
+        if self.rules.swap:
+            columns["passed1"] = a.passed[..., 0].reshape(rows)
+            columns["passed2"] = a.passed[..., 1].reshape(rows)
+        frame = pd.DataFrame(columns)
+        if self.rules.fault_limit or self.rules.tiebreak:
+            # Eliminated players and those outside a tie-break sit these deals out.
+            frame = frame[frame["bid"].to_numpy() >= 0].reset_index(drop=True)
         frame.attrs.update(self.metadata)
         return frame
 
@@ -152,17 +188,22 @@ class SimulationResult:
         games, _, seats = a.bids.shape
         totals = a.scores.sum(axis=1, dtype=np.int32)
         seat = np.tile(np.arange(seats, dtype=np.int8), games)
-        frame = pd.DataFrame(
-            {
-                "game": np.repeat(
-                    np.arange(self.first_game, self.first_game + games, dtype=np.int32), seats
-                ),
-                "seat": seat,
-                "strategy": strategy_categorical(self.strategies, seat),
-                "total": totals.reshape(-1),
-                "win_share": win_shares(totals).reshape(-1),
-            }
-        )
+        columns = {
+            "game": np.repeat(
+                np.arange(self.first_game, self.first_game + games, dtype=np.int32), seats
+            ),
+            "seat": seat,
+            "strategy": strategy_categorical(self.strategies, seat),
+            "total": totals.reshape(-1),
+            "win_share": win_shares(a.winners, seats).reshape(-1),
+        }
+        if self.rules.fault_limit:
+            final_faults = a.faults[:, self.rules.n_deals - 1, :]
+            columns["faults"] = final_faults.reshape(-1)
+            columns["eliminated"] = (final_faults >= self.rules.fault_limit).reshape(-1)
+        if self.rules.tiebreak:
+            columns["tiebreak"] = (a.bids[:, -1, :] >= 0).reshape(-1)
+        frame = pd.DataFrame(columns)
         frame.attrs.update(self.metadata)
         return frame
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
@@ -16,6 +17,9 @@ from ohhell_sim.results import RunArrays, SimulationResult
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
 from ohhell_sim.validation import check_count, check_rules, check_seed, check_threads
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 #: Games per kernel call: the progress bar advances, and Ctrl-C lands, between calls.
 BATCH_GAMES = 1 << 16
@@ -52,21 +56,27 @@ def play_into(
         When a strategy made an illegal move in one of these games.
     """
     kernel = kernel_for(seating)
-    rows = slice(offset, offset + count)
+    part = arrays.rows(offset, offset + count)
+    # Off variants get one-game stand-ins, so the kernel's signature never changes.
+    faults = part.faults if len(part.faults) else np.zeros((1, *part.bids.shape[1:]), np.int16)
+    passed = part.passed if len(part.passed) else np.zeros((1, *part.bids.shape[1:], 2), np.int8)
     errors = np.zeros((count, ERROR_FIELDS), dtype=np.int64)
     abort = np.zeros(1, dtype=np.int64)
     kernel.run_games(
         first_game + offset,
         seed,
         rules.to_array(),
-        rules.schedule_array(),
+        rules.hand_sizes(),
         seating.dispatch_ids(N_BUILTIN),
         seating.params,
-        arrays.dealers[rows],
-        arrays.trumps[rows],
-        arrays.bids[rows],
-        arrays.tricks[rows],
-        arrays.scores[rows],
+        part.dealers,
+        part.trumps,
+        part.bids,
+        part.tricks,
+        part.scores,
+        faults,
+        passed,
+        part.winners,
         errors,
         abort,
     )
@@ -81,7 +91,7 @@ def play_into(
             move,
             code,
             trick,
-            rules.schedule[deal],
+            int(rules.hand_sizes()[deal]),
         )
 
 
@@ -94,6 +104,7 @@ def simulate(
     first_game: int = 0,
     threads: int | None = None,
     progress: bool = False,
+    client: Client | None = None,
 ) -> SimulationResult:
     """Play ``games`` games between ``strategies`` on the compiled kernel.
 
@@ -119,6 +130,10 @@ def simulate(
         Threads to use (default: all that Numba has).
     progress : bool
         Show a progress bar (terminal or Jupyter).
+    client : distributed.Client, optional
+        Play on this Dask cluster instead, in chunks of games (see
+        :mod:`ohhell_sim.distributed`); the result is identical.  ``threads`` is
+        then the Numba threads per task on the workers.
 
     Returns
     -------
@@ -138,8 +153,21 @@ def simulate(
     seed = check_seed(seed)
     first_game = check_count("first_game", first_game, minimum=0)
     threads = check_threads(threads)
+    if client is not None:
+        from ohhell_sim.distributed import run_on_client
 
-    arrays = RunArrays.empty(games, rules.n_deals, rules.players)
+        return run_on_client(
+            client,
+            rules,
+            seating,
+            games,
+            seed,
+            first_game=first_game,
+            threads=threads,
+            progress=progress,
+        )
+
+    arrays = RunArrays.empty(games, rules)
     with numba_threads(threads), _progress_bar(progress, games) as bar:
         for offset in range(0, games, BATCH_GAMES):
             count = min(BATCH_GAMES, games - offset)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from numba import njit
 
 from ohhell_sim import view as V
+from ohhell_sim.cards import JOKER
 from ohhell_sim.engine.bits import highest_card, lowest_card, nth_card, popcount, suit_mask
 from ohhell_sim.engine.core import beats, deal_points
 from ohhell_sim.engine.rng import below, uniform
@@ -16,6 +17,7 @@ from ohhell_sim.engine.rng import below, uniform
 __all__ = [
     "below",
     "card_power",
+    "cards_held",
     "highest_by_power",
     "highest_card",
     "lowest_by_power",
@@ -31,13 +33,15 @@ __all__ = [
 ]
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def card_power(card, led_suit, trump):
-    """How strong ``card`` is in a trick: trumps above the led suit above the rest.
+    """How strong ``card`` is in a trick: joker, trumps, the led suit, then the rest.
 
     Higher means stronger; cards of one suit keep their rank order.  Off-suit,
     non-trump cards can never win, but their rank still orders them for discards.
     """
+    if card == JOKER:
+        return 39
     suit = card // 13
     rank = card % 13
     if suit == trump:
@@ -47,7 +51,7 @@ def card_power(card, led_suit, trump):
     return rank
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def lowest_by_power(mask, led_suit, trump):
     """The weakest card of a non-empty ``mask`` by :func:`card_power` (-1 when empty)."""
     best = -1
@@ -63,7 +67,7 @@ def lowest_by_power(mask, led_suit, trump):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def highest_by_power(mask, led_suit, trump):
     """The strongest card of a non-empty ``mask`` by :func:`card_power` (-1 when empty)."""
     best = -1
@@ -79,7 +83,7 @@ def highest_by_power(mask, led_suit, trump):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def winning_cards(view):
     """Legal cards that would win the current trick if nobody after played higher.
 
@@ -100,24 +104,30 @@ def winning_cards(view):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
+def cards_held(view):
+    """Number of cards in the seated player's hand (both copies count with two decks)."""
+    return popcount(view[V.HAND]) + popcount(view[V.HAND2])
+
+
+@njit(inline="always")
 def points(view, bid, tricks):
     """Points this deal would give for ``bid`` and ``tricks`` under the active scoring rules."""
     return deal_points(bid, tricks, view[V.HAND_SIZE], view[V.RULES_BASE :])
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def random_legal_bid(view, rng):
-    """A bid drawn uniformly from the legal bids (0..hand size, less the forbidden one)."""
-    hand_size = view[V.HAND_SIZE]
+    """A bid drawn uniformly from the legal bids (0..``MAX_BID``, less the forbidden one)."""
+    most = view[V.MAX_BID]
     forbidden = view[V.FORBIDDEN_BID]
-    if forbidden < 0:
-        return below(rng, hand_size + 1)
-    bid = below(rng, hand_size)
+    if forbidden < 0 or forbidden > most:
+        return below(rng, most + 1)
+    bid = below(rng, most)
     return bid + 1 if bid >= forbidden else bid
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def random_legal_card(view, rng):
     """A card drawn uniformly from the legal cards."""
     legal = view[V.LEGAL]

@@ -34,7 +34,7 @@ KING = 11
 QUEEN = 10
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def likely_tricks(hand, trump):
     """Count the likely winners in ``hand`` (see the module docstring)."""
     count = 0.0
@@ -57,18 +57,18 @@ def likely_tricks(hand, trump):
     return count
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def bid(view, params, rng):
     """Bid the scaled count of likely winners, stepping off a forbidden bid."""
-    hand_size = view[V.HAND_SIZE]
+    most = view[V.MAX_BID]
     estimate = int(likely_tricks(view[V.HAND], view[V.TRUMP]) * params[0] + 0.5)
-    estimate = min(max(estimate, 0), hand_size)
+    estimate = min(max(estimate, 0), most)
     if estimate == view[V.FORBIDDEN_BID]:
         estimate = estimate - 1 if estimate > 0 else estimate + 1
     return estimate
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def play(view, params, rng):
     """Win while short of the bid, lose once it is made."""
     seat = view[V.SEAT]
@@ -91,7 +91,7 @@ def play(view, params, rng):
     return highest_by_power(legal, led, trump)
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def _highest_rank(mask, trump):
     # Among cards that lose anyway, the highest rank is the most dangerous to keep;
     # on equal rank keep the trump, which may still be needed to win later.

@@ -49,25 +49,25 @@ def _ctlz(typingctx, x):
     return x(x), codegen
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def popcount(mask):
     """Number of cards in ``mask``."""
     return _ctpop(np.int64(mask))
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def lowest_card(mask):
     """Lowest card id in a non-empty ``mask`` (64 when empty)."""
     return _cttz(np.int64(mask))
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def highest_card(mask):
     """Highest card id in a non-empty ``mask`` (-1 when empty)."""
     return 63 - _ctlz(np.int64(mask))
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def nth_card(mask, n):
     """The ``n``-th lowest card (0-based) of ``mask``; ``n`` must be below its size."""
     m = np.int64(mask)
@@ -76,7 +76,7 @@ def nth_card(mask, n):
     return _cttz(m)
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def suit_mask(suit):
     """Mask of every card of ``suit`` (0-3)."""
     return np.int64(FULL_SUIT) << np.int64(13 * suit)

@@ -2,29 +2,71 @@
 
 An if/elif over integer ids compiles once, caches on disk and lets LLVM inline
 each strategy into the game loop; the ids are positions in ``strategies.BUILTINS``
-(a test checks the two agree).
+(a test checks the two agree).  The sampling strategies (``mc_bidder``, ``pimc``,
+and ``learned``'s table look-up) inline only a thin entry that calls their
+non-inlined work functions: inlining their large loops would cost compile time
+and gain nothing.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from strategies import random_play, simple
+from strategies import (
+    card_counter,
+    expected_tricks,
+    learned,
+    mc_bidder,
+    pimc,
+    random_play,
+    simple,
+    sure_tricks,
+    zero,
+)
+from strategies._counting import counting_play
 
-N_BUILTIN = 2
+N_BUILTIN = 9
+#: Dispatch id of ``zero``, whose card-counting play passes its strongest cards.
+ZERO_ID = zero.STRATEGY.builtin_id
+PIMC_ID = pimc.STRATEGY.builtin_id
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def dispatch_bid(sid, view, params, rng):
     """Call strategy ``sid``'s bid function."""
     if sid == 0:
         return random_play.bid(view, params, rng)
-    return simple.bid(view, params, rng)
+    if sid == 1:
+        return simple.bid(view, params, rng)
+    if sid == 2:
+        return sure_tricks.bid(view, params, rng)
+    if sid == 3:
+        return expected_tricks.bid(view, params, rng)
+    if sid == 4:
+        return card_counter.bid(view, params, rng)
+    if sid == 5:
+        return zero.bid(view, params, rng)
+    if sid == 6:
+        return mc_bidder.bid(view, params, rng)
+    if sid == 7:
+        return pimc.bid(view, params, rng)
+    return learned.bid(view, params, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def dispatch_play(sid, view, params, rng):
-    """Call strategy ``sid``'s play function."""
+    """Call strategy ``sid``'s play function.
+
+    The strategies whose ``play`` is the card-counting play
+    (:func:`strategies._counting.counting_play`: ``sure_tricks``,
+    ``expected_tricks``, ``card_counter``, ``zero``, ``mc_bidder``, ``learned``)
+    share one inlined copy of it, rather than a copy each at every call site of
+    the kernel; a test checks that each of them plays as its own ``play``.
+    """
     if sid == 0:
         return random_play.play(view, params, rng)
-    return simple.play(view, params, rng)
+    if sid == 1:
+        return simple.play(view, params, rng)
+    if sid == PIMC_ID:
+        return pimc.play(view, params, rng)
+    return counting_play(view, sid == ZERO_ID)

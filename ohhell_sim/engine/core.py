@@ -3,6 +3,9 @@
 These functions know nothing of strategies; :mod:`ohhell_sim.engine.kernel` strings
 them into games.  :mod:`ohhell_sim.reference` implements the same rules again in
 plain Python, and the tests compare the two.
+
+Hands are two masks per seat: ``hands`` holds the cards held at least once and
+``hands2`` those held twice (only possible with two decks).  The joker is card 52.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ohhell_sim.cards import JOKER
 from ohhell_sim.engine.bits import lowest_card, suit_mask
 from ohhell_sim.engine.rng import below
 from ohhell_sim.rules import (
@@ -23,14 +27,19 @@ from ohhell_sim.rules import (
 )
 
 DECK_SIZE = 52
+JOKER_BIT = np.int64(1) << JOKER
+#: Trump suit of each deal under the fixed patterns (mode 1-3 of ``TRUMP_MODES``).
+_PATTERN_SDCH = (3, 1, 0, 2)
+_PATTERN_CDHS = (0, 1, 2, 3)
+_PATTERN_CDHSN = (0, 1, 2, 3, -1)
 
 
-@njit(cache=True)
+@njit
 def cut_for_dealer(state, n_players, deck):
     """Choose the first dealer: the highest cut deals; tied highest cuts cut again.
 
     Each round, the players still in contention cut one card each, in seat order,
-    from a freshly shuffled deck (cards drawn without replacement).
+    from a freshly shuffled 52-card deck (cards drawn without replacement).
     """
     tied = (np.int64(1) << n_players) - 1
     while tied & (tied - 1) != 0:
@@ -57,46 +66,103 @@ def cut_for_dealer(state, n_players, deck):
     return lowest_card(tied)
 
 
-@njit(cache=True, inline="always")
-def deal_cards(state, deck, n_players, hand_size, dealer, hands):
-    """Deal ``hand_size`` cards to each seat and return the turned-up card.
+@njit(inline="always")
+def next_seat(seat, active, n_players):
+    """The next seat clockwise from ``seat`` that is in the ``active`` mask."""
+    seat = seat + 1 if seat + 1 < n_players else 0
+    while (active >> seat) & 1 == 0:
+        seat = seat + 1 if seat + 1 < n_players else 0
+    return seat
 
-    Cards go one at a time clockwise from the dealer's left; the next card is
-    turned up for trump.  Only the cards dealt are shuffled into place (a partial
-    Fisher-Yates shuffle of a fresh deck), which draws them uniformly; the cut of a
-    uniformly shuffled deck changes nothing and is not simulated.
+
+@njit(inline="always")
+def add_card(hands, hands2, seat, card):
+    """Put ``card`` into ``seat``'s hand (a second copy goes to ``hands2``)."""
+    bit = np.int64(1) << card
+    if hands[seat] & bit:
+        hands2[seat] |= bit
+    else:
+        hands[seat] |= bit
+
+
+@njit(inline="always")
+def remove_card(hands, hands2, seat, card):
+    """Take one copy of ``card`` out of ``seat``'s hand."""
+    bit = np.int64(1) << card
+    if hands2[seat] & bit:
+        hands2[seat] ^= bit
+    else:
+        hands[seat] ^= bit
+
+
+@njit(inline="always")
+def deal_cards(state, deck, deck_size, n_players, active, hand_size, dealer, turn, hands, hands2):
+    """Deal ``hand_size`` cards to each active seat; return the turned-up card or -1.
+
+    ``deck_size`` cards (52 per deck, then the joker) are shuffled; cards go one at
+    a time clockwise from the dealer's left to the active seats, and when ``turn``
+    the next card is turned up.  Only the cards dealt are shuffled into place (a
+    partial Fisher-Yates shuffle of a fresh deck), which draws them uniformly; the
+    cut of a uniformly shuffled deck changes nothing and is not simulated.
     """
-    for i in range(DECK_SIZE):
-        deck[i] = i
+    for i in range(deck_size):
+        deck[i] = i % DECK_SIZE if i < deck_size - (deck_size % DECK_SIZE) else JOKER
     for s in range(n_players):
         hands[s] = 0
-    n_dealt = n_players * hand_size
+        hands2[s] = 0
+    n_active = 0
+    for s in range(n_players):
+        n_active += (active >> s) & 1
+    n_dealt = n_active * hand_size
     seat = dealer
-    for i in range(n_dealt + 1):
-        j = i + below(state, DECK_SIZE - i)
+    for i in range(n_dealt + turn):
+        j = i + below(state, deck_size - i)
         card = deck[j]
         deck[j] = deck[i]
         deck[i] = card
         if i < n_dealt:
-            seat += 1
-            if seat == n_players:
-                seat = 0
-            hands[seat] |= np.int64(1) << card
-    return deck[n_dealt]
+            seat = next_seat(seat, active, n_players)
+            add_card(hands, hands2, seat, card)
+    return deck[n_dealt] if turn else -1
 
 
-@njit(cache=True, inline="always")
-def legal_cards(hand, led_suit):
-    """Cards of ``hand`` that may be played: the led suit if held, else any."""
+@njit(inline="always")
+def fixed_trump(mode, deal):
+    """Trump suit of deal ``deal`` under fixed pattern ``mode`` (1 SDCH, 2 CDHS, 3 CDHSN)."""
+    if mode == 1:
+        return _PATTERN_SDCH[deal % 4]
+    if mode == 2:
+        return _PATTERN_CDHS[deal % 4]
+    return _PATTERN_CDHSN[deal % 5]
+
+
+@njit(inline="always")
+def led_suit_of(card, trump):
+    """The suit a lead calls for: the card's suit; trump for the joker (-1 at no trump)."""
+    return trump if card == JOKER else card // 13
+
+
+@njit(inline="always")
+def following_cards(hand, led_suit, trump):
+    """Cards of ``hand`` that follow ``led_suit`` (the joker follows trump)."""
     if led_suit < 0:
-        return hand
+        return np.int64(0)
     follow = hand & suit_mask(led_suit)
-    return follow if follow != 0 else hand
+    if led_suit == trump:
+        follow |= hand & JOKER_BIT
+    return follow
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def beats(card, best, trump):
-    """Whether ``card`` beats ``best``, the card currently winning the trick."""
+    """Whether ``card`` beats ``best``, the card currently winning the trick.
+
+    Of two identical cards (two decks) the first played stays ahead.
+    """
+    if best == JOKER:
+        return False
+    if card == JOKER:
+        return True
     # ``best`` is always of the led suit or a trump, so an off-suit card that is
     # not a trump never wins.
     suit = card // 13
@@ -105,7 +171,7 @@ def beats(card, best, trump):
     return suit == trump
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def forbidden_bid(hook, hand_size, bid_total):
     """The bid the hook forbids a dealer after ``bid_total`` from the others, or -1."""
     if hook == 0:
@@ -114,7 +180,7 @@ def forbidden_bid(hook, hand_size, bid_total):
     return missing if 0 <= missing <= hand_size else -1
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def deal_points(bid, tricks, hand_size, rules):
     """Points for one player in one deal under the scoring rules in ``rules``.
 

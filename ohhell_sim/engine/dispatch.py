@@ -16,6 +16,10 @@ are solved at once:
 The first run of a new package version or a new set of user strategies compiles
 its file (a few seconds); later runs, in any process, load it from Numba's
 on-disk cache, and every seating of the same strategies reuses it.
+
+For the same reason only the generated kernel is cached on disk: every other
+jitted function of the package (the rule primitives and the strategies, which are
+inlined into the kernel anyway) is compiled on demand in each process.
 """
 
 from __future__ import annotations

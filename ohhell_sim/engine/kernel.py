@@ -5,10 +5,9 @@ batch of games across threads.  Games are independent and each draws only from i
 own random streams (:mod:`ohhell_sim.engine.rng`), so the results do not depend on
 the number of threads or on how the games are chunked.
 
-This module is also a template: for seatings with user strategies,
-:mod:`ohhell_sim.engine.dispatch` writes a copy of it whose dispatch import (the
-line marked ``dispatch-import``) is replaced by a dispatch that includes them.  It
-must therefore use absolute imports only.
+This module is also a template: :mod:`ohhell_sim.engine.dispatch` writes a copy of
+it whose dispatch import (the line marked ``dispatch-import``) can be replaced by a
+dispatch that includes user strategies.  It must therefore use absolute imports.
 """
 
 from __future__ import annotations
@@ -17,14 +16,20 @@ import numpy as np
 from numba import njit, prange
 
 from ohhell_sim import view as V
+from ohhell_sim.engine.bits import lowest_card, popcount
 from ohhell_sim.engine.builtin_dispatch import dispatch_bid, dispatch_play  # dispatch-import
 from ohhell_sim.engine.core import (
+    add_card,
     beats,
     cut_for_dealer,
     deal_cards,
     deal_points,
+    fixed_trump,
+    following_cards,
     forbidden_bid,
-    legal_cards,
+    led_suit_of,
+    next_seat,
+    remove_card,
 )
 from ohhell_sim.engine.rng import STREAM_CUT, STREAM_DEAL, STREAM_SEAT, game_key, seed_stream
 from ohhell_sim.errors import (
@@ -34,12 +39,32 @@ from ohhell_sim.errors import (
     ERR_MUST_FOLLOW,
     ERR_NONE,
 )
-from ohhell_sim.rules import R_HOOK, R_N_DEALS, R_PLAYERS, RULES_SIZE
+from ohhell_sim.rules import (
+    R_CLOSED_BIDS,
+    R_DECKS,
+    R_FAULT_LIMIT,
+    R_FOREHEAD,
+    R_HOOK,
+    R_JOKER,
+    R_N_DEALS,
+    R_NO_TRUMP_EVERY,
+    R_NULLO,
+    R_PLAYERS,
+    R_SWAP,
+    R_TIEBREAK,
+    R_TRUMP_MODE,
+    RULES_SIZE,
+    TIEBREAK_HAND_SIZE,
+)
 
 #: Games per work unit of a thread; each unit allocates its workspace once.
 CHUNK_GAMES = 64
-#: Fields of an error record: code, deal, seat, move (bid or card), trick (-1 in bidding).
+#: Fields of an error record: code, deal, seat, move (bid or card), trick (-1 before play).
 ERROR_FIELDS = 5
+#: ``bids`` entry of a seat that did not play a deal (eliminated, or not in a tie-break).
+NOT_PLAYED = -1
+#: Largest deck: two decks and the joker.
+MAX_DECK = 105
 
 
 @njit(cache=True)
@@ -53,163 +78,457 @@ def _fail(err, code, deal, seat, move, trick):
 
 
 @njit(cache=True)
-def play_game(
-    game,
-    seed,
+def _swap_choice(sid, view, params, rng):
+    # An ordinary call, so that the strategies are not inlined a second time.
+    return dispatch_play(sid, view, params, rng)
+
+
+@njit(cache=True)
+def _choose_passes(
+    d, k, dealer, active, n, sids, params, rngs, view, hands, hands2, passed_out, passed_masks, err
+):
+    """Swap variant: every active seat chooses ``k`` cards; then each passes them left."""
+    view[V.PHASE] = V.PHASE_SWAP
+    view[V.RECEIVED] = 0
+    seat = dealer
+    for _ in range(popcount(active)):
+        seat = next_seat(seat, active, n)
+        passed_masks[seat] = 0
+        for i in range(k):
+            hand = hands[seat]
+            view[V.SEAT] = seat
+            view[V.HAND] = hand
+            view[V.HAND2] = hands2[seat]
+            view[V.LEGAL] = hand
+            view[V.PASSED] = passed_masks[seat]
+            card = _swap_choice(sids[seat], view, params[seat], rngs[seat])
+            if card < 0 or card > 52 or (hand >> card) & 1 == 0:
+                return _fail(err, ERR_CARD_NOT_IN_HAND, d, seat, card, -1)
+            remove_card(hands, hands2, seat, card)
+            passed_out[seat, i] = card
+            passed_masks[seat] |= np.int64(1) << card
+    for _ in range(popcount(active)):
+        seat = next_seat(seat, active, n)
+        left = next_seat(seat, active, n)
+        for i in range(k):
+            add_card(hands, hands2, left, passed_out[seat, i])
+    return ERR_NONE
+
+
+@njit(cache=True)
+def play_deal(
+    d,
+    hand_size,
+    dealer,
+    active,
+    is_tiebreak,
+    key,
     rules,
-    schedule,
     sids,
     params,
     rngs,
     deck,
     view,
     hands,
+    hands2,
+    passed_masks,
+    totals,
+    bids,
+    tricks,
+    scores,
+    passed_out,
+    err,
+):
+    """Deal, bid and play deal row ``d`` among the ``active`` seats; score it.
+
+    Writes the seat rows ``bids``, ``tricks``, ``scores`` (``NOT_PLAYED`` bids for
+    seats out of the deal), adds the points to ``totals`` and, under the swap rule,
+    fills ``passed_out``.  Returns the trump suit (-1 for none) and an error code.
+    """
+    n = rules[R_PLAYERS]
+    hook = rules[R_HOOK]
+    closed = rules[R_CLOSED_BIDS]
+    n_active = popcount(active)
+    table = rngs[V.MAX_SEATS]
+
+    no_trump_every = rules[R_NO_TRUMP_EVERY]
+    no_trump = no_trump_every > 0 and hand_size % no_trump_every == 0
+    mode = rules[R_TRUMP_MODE]
+    turn = 1 if mode == 0 and not no_trump else 0
+    deck_size = 52 * rules[R_DECKS] + rules[R_JOKER]
+    seed_stream(table, key, STREAM_DEAL, d)
+    trump_card = deal_cards(
+        table, deck, deck_size, n, active, hand_size, dealer, turn, hands, hands2
+    )
+    if turn:
+        trump = -1 if trump_card == 52 else trump_card // 13
+    elif no_trump:
+        trump = -1
+    else:
+        trump = fixed_trump(mode, d)
+    forehead = rules[R_FOREHEAD] != 0 and hand_size == 1
+
+    view[V.DEAL] = d
+    view[V.DEALER] = dealer
+    view[V.HAND_SIZE] = hand_size
+    view[V.TRUMP] = trump
+    view[V.TRUMP_CARD] = trump_card
+    view[V.TRICK] = V.UNKNOWN
+    view[V.LEADER] = V.UNKNOWN
+    view[V.LED_SUIT] = V.UNKNOWN
+    view[V.N_IN_TRICK] = 0
+    view[V.PLAYED] = 0
+    view[V.PLAYED2] = 0
+    view[V.WINNING_SEAT] = V.UNKNOWN
+    view[V.WINNING_CARD] = V.UNKNOWN
+    view[V.LEGAL] = 0
+    view[V.BID_TOTAL] = 0
+    view[V.MAX_BID] = 0 if rules[R_NULLO] != 0 else hand_size
+    view[V.ACTIVE] = active
+    view[V.N_ACTIVE] = n_active
+    view[V.TIEBREAK] = is_tiebreak
+    for s in range(n):
+        view[V.BIDS_BASE + s] = V.UNKNOWN
+        view[V.TRICKS_WON_BASE + s] = 0
+        view[V.TRICK_CARDS_BASE + s] = V.UNKNOWN
+        view[V.VOIDS_BASE + s] = 0
+        view[V.VISIBLE_BASE + s] = V.UNKNOWN
+        view[V.SCORES_BASE + s] = totals[s]
+        tricks[s] = 0
+        scores[s] = 0
+        bids[s] = NOT_PLAYED
+        passed_masks[s] = 0
+    if forehead:
+        for s in range(n):
+            if (active >> s) & 1:
+                view[V.VISIBLE_BASE + s] = lowest_card(hands[s])
+
+    k = min(rules[R_SWAP], hand_size)
+    if k > 0:
+        code = _choose_passes(
+            d,
+            k,
+            dealer,
+            active,
+            n,
+            sids,
+            params,
+            rngs,
+            view,
+            hands,
+            hands2,
+            passed_out,
+            passed_masks,
+            err,
+        )
+        if code != ERR_NONE:
+            return trump, code
+
+    # Bidding, from the dealer's left; the dealer bids last.
+    view[V.PHASE] = V.PHASE_BID
+    view[V.LEGAL] = 0
+    most = view[V.MAX_BID]
+    total = 0
+    seat = dealer
+    for _ in range(n_active):
+        seat = next_seat(seat, active, n)
+        forbidden = forbidden_bid(hook, hand_size, total) if seat == dealer else -1
+        view[V.SEAT] = seat
+        view[V.HAND] = 0 if forehead else hands[seat]
+        view[V.HAND2] = hands2[seat]
+        view[V.FORBIDDEN_BID] = forbidden
+        if k > 0:
+            view[V.PASSED] = passed_masks[seat]
+            view[V.RECEIVED] = passed_masks[_previous_seat(seat, active, n)]
+        if forehead:
+            own = view[V.VISIBLE_BASE + seat]
+            view[V.VISIBLE_BASE + seat] = V.UNKNOWN
+        bid = dispatch_bid(sids[seat], view, params[seat], rngs[seat])
+        if forehead:
+            view[V.VISIBLE_BASE + seat] = own
+        if bid < 0 or bid > most:
+            return trump, _fail(err, ERR_BID_RANGE, d, seat, bid, -1)
+        if bid == forbidden:
+            return trump, _fail(err, ERR_BID_HOOK, d, seat, bid, -1)
+        bids[seat] = bid
+        total += bid
+        if closed == 0:
+            view[V.BIDS_BASE + seat] = bid
+            view[V.BID_TOTAL] = total
+    if closed != 0:
+        for s in range(n):
+            if (active >> s) & 1:
+                view[V.BIDS_BASE + s] = bids[s]
+        view[V.BID_TOTAL] = total
+
+    # Play: the dealer's left leads the first trick, each winner the next.
+    view[V.PHASE] = V.PHASE_PLAY
+    view[V.FORBIDDEN_BID] = V.UNKNOWN
+    leader = next_seat(dealer, active, n)
+    played = np.int64(0)
+    played2 = np.int64(0)
+    for t in range(hand_size):
+        view[V.TRICK] = t
+        view[V.LEADER] = leader
+        view[V.LED_SUIT] = V.UNKNOWN
+        view[V.WINNING_SEAT] = V.UNKNOWN
+        view[V.WINNING_CARD] = V.UNKNOWN
+        for s in range(n):
+            view[V.TRICK_CARDS_BASE + s] = V.UNKNOWN
+        led = -1
+        best = -1
+        best_seat = -1
+        seat = leader
+        for j in range(n_active):
+            view[V.N_IN_TRICK] = j
+            hand = hands[seat]
+            follow = following_cards(hand, led, trump)
+            legal = follow if follow != 0 else hand
+            view[V.SEAT] = seat
+            view[V.HAND] = hand
+            view[V.HAND2] = hands2[seat]
+            view[V.LEGAL] = legal
+            if k > 0:
+                view[V.PASSED] = passed_masks[seat]
+                view[V.RECEIVED] = passed_masks[_previous_seat(seat, active, n)]
+            card = dispatch_play(sids[seat], view, params[seat], rngs[seat])
+            if card < 0 or card > 52 or (hand >> card) & 1 == 0:
+                return trump, _fail(err, ERR_CARD_NOT_IN_HAND, d, seat, card, t)
+            if (legal >> card) & 1 == 0:
+                return trump, _fail(err, ERR_MUST_FOLLOW, d, seat, card, t)
+            remove_card(hands, hands2, seat, card)
+            bit = np.int64(1) << card
+            if played & bit:
+                played2 |= bit
+            else:
+                played |= bit
+            if j == 0:
+                led = led_suit_of(card, trump)
+                best = card
+                best_seat = seat
+                view[V.LED_SUIT] = led
+            else:
+                if led >= 0 and follow == 0:
+                    view[V.VOIDS_BASE + seat] |= np.int64(1) << led
+                if beats(card, best, trump):
+                    best = card
+                    best_seat = seat
+            view[V.TRICK_CARDS_BASE + seat] = card
+            view[V.PLAYED] = played
+            view[V.PLAYED2] = played2
+            view[V.WINNING_SEAT] = best_seat
+            view[V.WINNING_CARD] = best
+            seat = next_seat(seat, active, n)
+        tricks[best_seat] += 1
+        view[V.TRICKS_WON_BASE + best_seat] += 1
+        leader = best_seat
+
+    for s in range(n):
+        if (active >> s) & 1:
+            points = deal_points(np.int64(bids[s]), np.int64(tricks[s]), hand_size, rules)
+            scores[s] = points
+            totals[s] += points
+            view[V.SCORES_BASE + s] = totals[s]
+    return trump, ERR_NONE
+
+
+@njit(cache=True, inline="always")
+def _previous_seat(seat, active, n):
+    # The active seat whose next active seat is ``seat`` (it passes to ``seat``).
+    prev = seat - 1 if seat > 0 else n - 1
+    while (active >> prev) & 1 == 0:
+        prev = prev - 1 if prev > 0 else n - 1
+    return prev
+
+
+@njit(cache=True)
+def play_game(
+    game,
+    seed,
+    rules,
+    hand_sizes,
+    sids,
+    params,
+    rngs,
+    deck,
+    view,
+    hands,
+    hands2,
+    passed_masks,
+    totals,
     dealers,
     trumps,
     bids,
     tricks,
     scores,
+    faults,
+    passed,
     err,
 ):
     """Play game number ``game`` and write its deals into the output rows.
 
-    ``dealers``/``trumps`` have one entry per deal; ``bids``/``tricks``/``scores``
-    are ``(deals, seats)``.  ``rngs`` is ``(MAX_SEATS + 1, 4)``: one stream per seat
-    and one for the cut and the deals.  Returns an error code (0 when the game
-    completed); on error, ``err`` holds the record described by ``ERROR_FIELDS``.
+    ``dealers``/``trumps`` have one entry per deal row; ``bids``/``tricks``/
+    ``scores``/``faults`` are ``(deal rows, seats)`` and ``passed`` is
+    ``(deal rows, seats, 2)`` (``faults`` and ``passed`` may be one-row dummies
+    when their variant is off).  ``rngs`` is ``(MAX_SEATS + 1, 4)``: one stream per
+    seat and one for the cut and the deals.
+
+    Returns the winners as a seat mask (> 0), or minus an error code; on error,
+    ``err`` holds the record described by ``ERROR_FIELDS``.
     """
     n = rules[R_PLAYERS]
-    hook = rules[R_HOOK]
+    n_deals = rules[R_N_DEALS]
+    fault_limit = rules[R_FAULT_LIMIT]
+    swap = rules[R_SWAP]
     table = rngs[V.MAX_SEATS]
     key = game_key(seed, game)
     for s in range(n):
         seed_stream(rngs[s], key, STREAM_SEAT, s)
-        view[V.SCORES_BASE + s] = 0
+        totals[s] = 0
+        view[V.FAULTS_BASE + s] = 0
     seed_stream(table, key, STREAM_CUT, 0)
     dealer = cut_for_dealer(table, n, deck)
 
     view[V.N_PLAYERS] = n
-    view[V.N_DEALS] = rules[R_N_DEALS]
-    view[V.HOOK] = hook
+    view[V.N_DEALS] = n_deals
+    view[V.HOOK] = rules[R_HOOK]
     for i in range(RULES_SIZE):
         view[V.RULES_BASE + i] = rules[i]
-    for d in range(rules[R_N_DEALS]):
-        hand_size = schedule[d]
-        seed_stream(table, key, STREAM_DEAL, d)
-        trump_card = deal_cards(table, deck, n, hand_size, dealer, hands)
-        trump = trump_card // 13
+    view[V.PASSED] = 0
+    view[V.RECEIVED] = 0
+    view[V.HAND2] = 0
+
+    everyone = (np.int64(1) << n) - 1
+    active = everyone
+    last_active = active
+    for d in range(n_deals):
+        if popcount(active) < 2:
+            # Too few players left (catastrophe variant): the game is over.
+            dealers[d] = -1
+            trumps[d] = -1
+            for s in range(n):
+                bids[d, s] = NOT_PLAYED
+                tricks[d, s] = 0
+                scores[d, s] = 0
+                if fault_limit:
+                    faults[d, s] = faults[d - 1, s]
+            continue
+        if (active >> dealer) & 1 == 0:
+            dealer = next_seat(dealer, active, n)
+        trump, code = play_deal(
+            d,
+            hand_sizes[d],
+            dealer,
+            active,
+            0,
+            key,
+            rules,
+            sids,
+            params,
+            rngs,
+            deck,
+            view,
+            hands,
+            hands2,
+            passed_masks,
+            totals,
+            bids[d],
+            tricks[d],
+            scores[d],
+            passed[d if swap else 0],
+            err,
+        )
+        if code != ERR_NONE:
+            return -code
         dealers[d] = dealer
         trumps[d] = trump
-
-        view[V.DEAL] = d
-        view[V.DEALER] = dealer
-        view[V.HAND_SIZE] = hand_size
-        view[V.TRUMP] = trump
-        view[V.TRUMP_CARD] = trump_card
-        view[V.PHASE] = V.PHASE_BID
-        view[V.TRICK] = V.UNKNOWN
-        view[V.LEADER] = V.UNKNOWN
-        view[V.LED_SUIT] = V.UNKNOWN
-        view[V.N_IN_TRICK] = 0
-        view[V.PLAYED] = 0
-        view[V.WINNING_SEAT] = V.UNKNOWN
-        view[V.WINNING_CARD] = V.UNKNOWN
-        view[V.LEGAL] = 0
-        view[V.BID_TOTAL] = 0
-        for s in range(n):
-            view[V.BIDS_BASE + s] = V.UNKNOWN
-            view[V.TRICKS_WON_BASE + s] = 0
-            view[V.TRICK_CARDS_BASE + s] = V.UNKNOWN
-            view[V.VOIDS_BASE + s] = 0
-            tricks[d, s] = 0
-
-        # Bidding, from the dealer's left; the dealer bids last.
-        total = 0
-        seat = dealer
-        for _ in range(n):
-            seat = seat + 1 if seat + 1 < n else 0
-            forbidden = forbidden_bid(hook, hand_size, total) if seat == dealer else -1
-            view[V.SEAT] = seat
-            view[V.HAND] = hands[seat]
-            view[V.FORBIDDEN_BID] = forbidden
-            bid = dispatch_bid(sids[seat], view, params[seat], rngs[seat])
-            if bid < 0 or bid > hand_size:
-                return _fail(err, ERR_BID_RANGE, d, seat, bid, -1)
-            if bid == forbidden:
-                return _fail(err, ERR_BID_HOOK, d, seat, bid, -1)
-            bids[d, seat] = bid
-            total += bid
-            view[V.BIDS_BASE + seat] = bid
-            view[V.BID_TOTAL] = total
-
-        # Play: the dealer's left leads the first trick, each winner the next.
-        view[V.PHASE] = V.PHASE_PLAY
-        view[V.FORBIDDEN_BID] = V.UNKNOWN
-        leader = dealer + 1 if dealer + 1 < n else 0
-        played = np.int64(0)
-        for t in range(hand_size):
-            view[V.TRICK] = t
-            view[V.LEADER] = leader
-            view[V.LED_SUIT] = V.UNKNOWN
-            view[V.WINNING_SEAT] = V.UNKNOWN
-            view[V.WINNING_CARD] = V.UNKNOWN
+        if fault_limit:
+            last_active = active
             for s in range(n):
-                view[V.TRICK_CARDS_BASE + s] = V.UNKNOWN
-            led = -1
-            best = -1
-            best_seat = -1
-            seat = leader
-            for j in range(n):
-                view[V.N_IN_TRICK] = j
-                hand = hands[seat]
-                legal = legal_cards(hand, led)
-                view[V.SEAT] = seat
-                view[V.HAND] = hand
-                view[V.LEGAL] = legal
-                card = dispatch_play(sids[seat], view, params[seat], rngs[seat])
-                if card < 0 or card >= 52 or (hand >> card) & 1 == 0:
-                    return _fail(err, ERR_CARD_NOT_IN_HAND, d, seat, card, t)
-                if (legal >> card) & 1 == 0:
-                    return _fail(err, ERR_MUST_FOLLOW, d, seat, card, t)
-                bit = np.int64(1) << card
-                hands[seat] = hand ^ bit
-                played |= bit
-                if j == 0:
-                    led = card // 13
-                    best = card
-                    best_seat = seat
-                    view[V.LED_SUIT] = led
-                else:
-                    if card // 13 != led:
-                        view[V.VOIDS_BASE + seat] |= np.int64(1) << led
-                    if beats(card, best, trump):
-                        best = card
-                        best_seat = seat
-                view[V.TRICK_CARDS_BASE + seat] = card
-                view[V.PLAYED] = played
-                view[V.WINNING_SEAT] = best_seat
-                view[V.WINNING_CARD] = best
-                seat = seat + 1 if seat + 1 < n else 0
-            tricks[d, best_seat] += 1
-            view[V.TRICKS_WON_BASE + best_seat] += 1
-            leader = best_seat
+                count = np.int64(faults[d - 1, s]) if d > 0 else np.int64(0)
+                if (active >> s) & 1 and bids[d, s] != tricks[d, s]:
+                    count += abs(np.int64(bids[d, s]) - np.int64(tricks[d, s]))
+                    if count >= fault_limit:
+                        active &= ~(np.int64(1) << s)
+                faults[d, s] = count
+                view[V.FAULTS_BASE + s] = count
+        dealer = next_seat(dealer, everyone, n)
 
+    # Eliminated players cannot win; if the last deal eliminated everyone left,
+    # those players are the candidates.
+    candidates = active if active != 0 else last_active
+    top = -(1 << 62)
+    for s in range(n):
+        if (candidates >> s) & 1 and totals[s] > top:
+            top = totals[s]
+    winners = np.int64(0)
+    for s in range(n):
+        if (candidates >> s) & 1 and totals[s] == top:
+            winners |= np.int64(1) << s
+
+    if rules[R_TIEBREAK] != 0:
+        d = n_deals
+        dealers[d] = -1
+        trumps[d] = -1
         for s in range(n):
-            points = deal_points(np.int64(bids[d, s]), np.int64(tricks[d, s]), hand_size, rules)
-            scores[d, s] = points
-            view[V.SCORES_BASE + s] += points
-        dealer = dealer + 1 if dealer + 1 < n else 0
-    return ERR_NONE
+            bids[d, s] = NOT_PLAYED
+            tricks[d, s] = 0
+            scores[d, s] = 0
+            if fault_limit:
+                faults[d, s] = faults[d - 1, s]
+        if popcount(winners) >= 2:
+            if (winners >> dealer) & 1 == 0:
+                dealer = next_seat(dealer, winners, n)
+            trump, code = play_deal(
+                d,
+                TIEBREAK_HAND_SIZE,
+                dealer,
+                winners,
+                1,
+                key,
+                rules,
+                sids,
+                params,
+                rngs,
+                deck,
+                view,
+                hands,
+                hands2,
+                passed_masks,
+                totals,
+                bids[d],
+                tricks[d],
+                scores[d],
+                passed[d if swap else 0],
+                err,
+            )
+            if code != ERR_NONE:
+                return -code
+            dealers[d] = dealer
+            trumps[d] = trump
+            best = -(1 << 62)
+            for s in range(n):
+                if (winners >> s) & 1 and scores[d, s] > best:
+                    best = scores[d, s]
+            tied = winners
+            winners = np.int64(0)
+            for s in range(n):
+                if (tied >> s) & 1 and scores[d, s] == best:
+                    winners |= np.int64(1) << s
+    return winners
 
 
 @njit(cache=True)
 def new_workspace():
-    """Scratch arrays for ``play_game``: streams, deck, view, hands."""
+    """Scratch arrays for ``play_game``: streams, deck, view, hands, passed masks, totals."""
     rngs = np.zeros((V.MAX_SEATS + 1, 4), dtype=np.uint64)
-    deck = np.empty(52, dtype=np.int64)
+    deck = np.empty(MAX_DECK, dtype=np.int64)
     view = np.full(V.VIEW_SIZE, V.UNKNOWN, dtype=np.int64)
     hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    return rngs, deck, view, hands
+    hands2 = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    passed_masks = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    totals = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    return rngs, deck, view, hands, hands2, passed_masks, totals
 
 
 @njit(cache=True, parallel=True)
@@ -217,7 +536,7 @@ def run_games(
     first_game,
     seed,
     rules,
-    schedule,
+    hand_sizes,
     sids,
     params,
     dealers,
@@ -225,41 +544,55 @@ def run_games(
     bids,
     tricks,
     scores,
+    faults,
+    passed,
+    winners,
     errors,
     abort,
 ):
     """Play games ``first_game .. first_game + len(bids) - 1`` into the output arrays.
 
-    Outputs: ``dealers``/``trumps`` ``(games, deals)``; ``bids``/``tricks``/``scores``
-    ``(games, deals, seats)``; ``errors`` ``(games, ERROR_FIELDS)``, zero where a
-    game completed.  ``abort`` (one element) is raised by the first failing game so
-    that the others stop early.
+    Outputs: ``dealers``/``trumps`` ``(games, deal rows)``; ``bids``/``tricks``/
+    ``scores``/``faults`` ``(games, deal rows, seats)``; ``passed`` ``(games, deal
+    rows, seats, 2)``; ``winners`` ``(games,)`` seat masks; ``errors`` ``(games,
+    ERROR_FIELDS)``, zero where a game completed.  ``faults`` and ``passed`` may be
+    dummies of one game when their variant is off.  ``abort`` (one element) is
+    raised by the first failing game so that the others stop early.
     """
     n_games = bids.shape[0]
+    with_faults = faults.shape[0] == n_games
+    with_passed = passed.shape[0] == n_games
     n_chunks = (n_games + CHUNK_GAMES - 1) // CHUNK_GAMES
     for c in prange(n_chunks):
-        rngs, deck, view, hands = new_workspace()
+        rngs, deck, view, hands, hands2, passed_masks, totals = new_workspace()
         stop = min(n_games, (c + 1) * CHUNK_GAMES)
         for g in range(c * CHUNK_GAMES, stop):
             if abort[0] != 0:
                 break
-            code = play_game(
+            result = play_game(
                 first_game + g,
                 seed,
                 rules,
-                schedule,
+                hand_sizes,
                 sids,
                 params,
                 rngs,
                 deck,
                 view,
                 hands,
+                hands2,
+                passed_masks,
+                totals,
                 dealers[g],
                 trumps[g],
                 bids[g],
                 tricks[g],
                 scores[g],
+                faults[g if with_faults else 0],
+                passed[g if with_passed else 0],
                 errors[g],
             )
-            if code != ERR_NONE:
+            if result < 0:
                 abort[0] = 1
+            else:
+                winners[g] = result

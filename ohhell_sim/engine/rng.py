@@ -28,12 +28,12 @@ STREAM_DEAL = 1
 STREAM_SEAT = 2
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def mix64(z):
     """Finalise ``z`` with the splitmix64 mixer (after adding the golden gamma)."""
     z = z + GOLDEN
@@ -42,13 +42,13 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def game_key(seed, game):
     """The key of game ``game`` of a run seeded with ``seed``; all its streams derive from it."""
     return mix64(mix64(np.uint64(seed)) ^ np.uint64(game))
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def seed_stream(state, key, purpose, index):
     """Fill ``state`` (``uint64[4]``) with stream ``(purpose, index)`` of the game ``key``."""
     k = mix64(key ^ ((np.uint64(purpose) << np.uint64(32)) | np.uint64(index)))
@@ -57,7 +57,7 @@ def seed_stream(state, key, purpose, index):
         state[i] = mix64(k)
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def next_u64(state):
     """Advance ``state`` and return the next 64 random bits (xoshiro256**)."""
     s0 = state[0]
@@ -79,14 +79,14 @@ def next_u64(state):
     return result
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def below(state, n):
     """Return a random integer in ``[0, n)`` for ``1 <= n < 2**32`` (multiply-shift)."""
     r = next_u64(state) >> np.uint64(32)
     return np.int64((r * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def uniform(state):
     """Return a random float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

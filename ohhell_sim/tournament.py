@@ -1,0 +1,360 @@
+"""Tournaments: strategies play each other on the same cards, with confidence intervals.
+
+:func:`tournament` seats one strategy per seat and plays ``games`` games in one of
+two ways:
+
+``"duplicate"`` (the default)
+    The games are split into deal sets, and each deal set is played once per
+    rotation of the strategies over the seats, with the same seed and game
+    indices, so with identical cards (the engine's random streams are keyed by
+    seed, game and deal, never by strategy).  Every strategy holds every hand
+    from every seat, and card luck cancels out of the comparisons, as in
+    duplicate bridge.  The unit of analysis is the deal set: a strategy's value
+    on a deal set is its average over the rotations.
+``"random"``
+    Each game draws a seat permutation of the strategies, deterministically from
+    the seed; the games are independent and each game is a unit.
+
+The result holds a long frame (one row per game x rotation x seat), a ranking
+table with 95% intervals (mean score per game, win share, made rate, zero-bid
+rate) and pairwise differences of mean score with paired intervals (paired on
+the unit, which every strategy plays).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from ohhell_sim.analysis.stats import format_summary, mean_ci, paired_difference_ci
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.rules import Rules
+from ohhell_sim.simulate import simulate
+from ohhell_sim.strategy import SeatSpec, Strategy, resolve_seating
+from ohhell_sim.validation import check_count, check_rules, check_seed
+
+__all__ = ["SEATINGS", "TournamentResult", "add_tournament_parser", "tournament"]
+
+SEATINGS = ("duplicate", "random")
+#: Per-unit quantities of the ranking, with their column names.
+_MEASURES = {
+    "mean_score": "score per game",
+    "win_share": "win share",
+    "made_rate": "made rate",
+    "zero_bid_rate": "zero-bid rate",
+}
+
+
+@dataclass
+class TournamentResult:
+    """What :func:`tournament` returns.
+
+    Attributes
+    ----------
+    games : pandas.DataFrame
+        One row per game x rotation x seat: ``unit`` (deal set under duplicate
+        seating, game under random), ``rotation`` (0 under random), ``game``
+        (engine game index), ``seat``, ``strategy`` (label), ``total``,
+        ``win_share``, ``deals`` (deals the seat played), ``made`` and
+        ``zero_bids`` (counts over those deals).
+    ranking : pandas.DataFrame
+        Per strategy, best first: ``units`` and ``mean_score``, ``win_share``,
+        ``made_rate``, ``zero_bid_rate``, each with ``_low``/``_high`` bounds.
+    pairwise : pandas.DataFrame
+        One row per pair ``(a, b)``: ``difference`` = mean score of ``a`` minus
+        ``b`` per game, with its paired ``_low``/``_high`` bounds.
+    rules : Rules
+    labels : list of str
+        Strategy labels in the order given.
+    seating : str
+    seed : int
+    confidence : float
+    """
+
+    games: pd.DataFrame
+    ranking: pd.DataFrame
+    pairwise: pd.DataFrame
+    rules: Rules
+    labels: list[str]
+    seating: str
+    seed: int
+    confidence: float = 0.95
+
+    def format(self, digits: int = 2) -> str:
+        """The ranking and the pairwise differences as plain text."""
+        units = "deal sets" if self.seating == "duplicate" else "games"
+        n_units = int(self.games["unit"].nunique())
+        head = (
+            f"{self.seating} tournament, {len(self.games) // len(self.labels)} games "
+            f"({n_units} {units}), {self.rules.players} players, seed {self.seed}; "
+            f"{self.confidence:.0%} intervals"
+        )
+        return "\n\n".join(
+            [
+                head,
+                format_summary(self.ranking, digits=digits),
+                format_summary(self.pairwise, digits=digits),
+            ]
+        )
+
+
+def _labels(strategies: Sequence[SeatSpec]) -> list[str]:
+    """A distinct label per entry: the strategy name, numbered when repeated."""
+    names = []
+    for spec in strategies:
+        if isinstance(spec, tuple):
+            spec = spec[0]
+        names.append(spec.name if isinstance(spec, Strategy) else str(spec))
+    seen: dict[str, int] = {}
+    labels = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        labels.append(name if names.count(name) == 1 else f"{name}#{seen[name]}")
+    return labels
+
+
+def _seat_rows(
+    rules: Rules,
+    seats: list[SeatSpec],
+    order: np.ndarray,
+    labels: list[str],
+    games: int,
+    seed: int,
+    first_game: int,
+    threads: int | None,
+) -> pd.DataFrame:
+    """Play ``games`` games with entry ``order[s]`` in seat ``s``; one row per (game, seat)."""
+    result = simulate(rules, seats, games, seed, first_game=first_game, threads=threads)
+    frame = result.games[["game", "seat", "total", "win_share"]].copy()
+    hands = result.hands
+    played = hands[hands["bid"] >= 0]
+    per_seat = (
+        played.assign(made=played["bid"] == played["tricks"], zero=played["bid"] == 0)
+        .groupby(["game", "seat"], observed=True)
+        .agg(deals=("bid", "size"), made=("made", "sum"), zero_bids=("zero", "sum"))
+        .reset_index()
+    )
+    frame = frame.merge(per_seat, on=["game", "seat"], how="left")
+    for column in ("deals", "made", "zero_bids"):
+        frame[column] = frame[column].fillna(0).astype(np.int32)
+    frame["entry"] = order[frame["seat"].to_numpy()]
+    frame["strategy"] = pd.Categorical.from_codes(frame["entry"], categories=labels)
+    return frame
+
+
+def tournament(
+    rules: Rules,
+    strategies: Sequence[SeatSpec],
+    games: int,
+    seed: int = 0,
+    seating: str = "duplicate",
+    *,
+    threads: int | None = None,
+    confidence: float = 0.95,
+) -> TournamentResult:
+    """Play a tournament between ``strategies``, one per seat.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules; ``rules.players`` strategies are needed.
+    strategies : sequence
+        One per seat, as for :func:`ohhell_sim.simulate`: a name, a
+        :class:`~ohhell_sim.strategy.Strategy` or ``(name, {param: value})``.  A
+        strategy may appear more than once (its entries are labelled ``name#1``,
+        ``name#2``...).
+    games : int
+        Games played in all.  Under duplicate seating it must be a multiple of
+        the number of players, ``games // players`` being the deal sets.
+    seed : int
+        Seed of the tournament: the cards, the random seatings and the
+        strategies' random streams all derive from it.
+    seating : {"duplicate", "random"}
+        See the module docstring.
+    threads : int, optional
+        Numba threads (default: all).
+    confidence : float
+        Coverage of the intervals.
+
+    Returns
+    -------
+    TournamentResult
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad argument, before any game is played.
+    """
+    rules = check_rules(rules)
+    seed = check_seed(seed)
+    games = check_count("games", games)
+    if seating not in SEATINGS:
+        raise InvalidArgumentError(
+            f"seating must be one of {', '.join(map(repr, SEATINGS))}, got {seating!r}"
+        )
+    if not 0.0 < confidence < 1.0:
+        raise InvalidArgumentError(f"confidence must be in (0, 1), got {confidence!r}")
+    if isinstance(strategies, str) or len(strategies) != rules.players:
+        raise InvalidArgumentError(
+            f"a tournament needs one strategy per seat: {rules.players} players, got "
+            f"{strategies!r}"
+        )
+    specs = list(strategies)
+    labels = _labels(specs)
+    # Built-in strategies that refuse these rules say so before anything runs.
+    from strategies import check_seating_rules
+
+    check_seating_rules(rules, resolve_seating(specs, rules.players).strategies)
+    n = rules.players
+    frames = []
+    if seating == "duplicate":
+        if games % n != 0 or games < 2 * n:
+            raise InvalidArgumentError(
+                f"duplicate seating plays each deal set once per rotation of the {n} "
+                f"strategies: games must be a multiple of {n} and at least {2 * n}, "
+                f"got {games}"
+            )
+        deal_sets = games // n
+        for rotation in range(n):
+            # Seat s holds entry (s + rotation) mod n: each entry visits every seat.
+            order = (np.arange(n) + rotation) % n
+            frame = _seat_rows(
+                rules, [specs[i] for i in order], order, labels, deal_sets, seed, 0, threads
+            )
+            frame["rotation"] = rotation
+            frame["unit"] = frame["game"]
+            frames.append(frame)
+    else:
+        rng = np.random.default_rng([seed, 0x5EA7])
+        orders = np.array([rng.permutation(n) for _ in range(games)])
+        # Games sharing a permutation are played in one run; each game keeps its
+        # own index, so the cards differ from game to game as they should.
+        keys = [tuple(o) for o in orders]
+        position = 0
+        for order in sorted(set(keys)):
+            count = keys.count(order)
+            order_arr = np.array(order)
+            frame = _seat_rows(
+                rules, [specs[i] for i in order_arr], order_arr, labels, count, seed,
+                position, threads,
+            )
+            frame["rotation"] = 0
+            frame["unit"] = frame["game"]
+            frames.append(frame)
+            position += count
+    long = pd.concat(frames, ignore_index=True)
+    long = long[
+        ["unit", "rotation", "game", "seat", "strategy", "total", "win_share", "deals",
+         "made", "zero_bids"]
+    ].sort_values(["unit", "rotation", "seat"], ignore_index=True)
+    units = _unit_values(long, labels)
+    ranking = _ranking(units, labels, confidence)
+    pairwise = _pairwise(units, labels, ranking.index.tolist(), confidence)
+    return TournamentResult(
+        games=long,
+        ranking=ranking,
+        pairwise=pairwise,
+        rules=rules,
+        labels=labels,
+        seating=seating,
+        seed=seed,
+        confidence=confidence,
+    )
+
+
+def _unit_values(long: pd.DataFrame, labels: list[str]) -> dict[str, pd.DataFrame]:
+    """Per measure, a (unit x strategy) frame of the strategy's value on each unit."""
+    grouped = long.groupby(["unit", "strategy"], observed=True)
+    sums = grouped[["total", "win_share", "deals", "made", "zero_bids"]].sum()
+    rows = grouped.size()
+    values = pd.DataFrame(
+        {
+            "mean_score": sums["total"] / rows,
+            "win_share": sums["win_share"] / rows,
+            "made_rate": sums["made"] / sums["deals"].where(sums["deals"] > 0),
+            "zero_bid_rate": sums["zero_bids"] / sums["deals"].where(sums["deals"] > 0),
+        }
+    )
+    return {m: values[m].unstack("strategy").reindex(columns=labels) for m in _MEASURES}
+
+
+def _ranking(units: dict[str, pd.DataFrame], labels: list[str], confidence: float):
+    rows = {}
+    for label in labels:
+        row: dict[str, float] = {"units": int(units["mean_score"][label].notna().sum())}
+        for measure in _MEASURES:
+            column = units[measure][label].dropna().to_numpy()
+            mean, low, high = mean_ci(column, confidence)
+            if measure != "mean_score":
+                low, high = max(low, 0.0), min(high, 1.0)
+            row[measure], row[f"{measure}_low"], row[f"{measure}_high"] = mean, low, high
+        rows[label] = row
+    ranking = pd.DataFrame.from_dict(rows, orient="index")
+    ranking.index.name = "strategy"
+    return ranking.sort_values("mean_score", ascending=False, kind="stable")
+
+
+def _pairwise(
+    units: dict[str, pd.DataFrame], labels: list[str], order: list[str], confidence: float
+) -> pd.DataFrame:
+    scores = units["mean_score"]
+    rows = []
+    for i, j in combinations(range(len(order)), 2):
+        a, b = order[i], order[j]
+        both = scores[[a, b]].dropna()
+        diff, low, high = paired_difference_ci(
+            both[a].to_numpy(), both[b].to_numpy(), confidence
+        )
+        rows.append({"pair": f"{a} - {b}", "difference": diff, "difference_low": low,
+                     "difference_high": high})
+    frame = pd.DataFrame(rows).set_index("pair")
+    return frame
+
+
+def add_tournament_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``tournament`` subcommand to the ``ohhell`` command's subparsers."""
+    from ohhell_sim.cli import _add_rules_options
+
+    p = sub.add_parser(
+        "tournament",
+        help="play strategies against each other (duplicate or random seating)",
+        description="Play a tournament and print the ranking and pairwise differences "
+        "with confidence intervals.",
+    )
+    _add_rules_options(p)
+    p.add_argument("--games", type=int, default=400, help="games in all (default 400)")
+    p.add_argument(
+        "--seating", choices=SEATINGS, default="duplicate", help="default duplicate"
+    )
+    p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
+    p.add_argument("--output", "-o", help="write the long frame to this Parquet file")
+    p.set_defaults(func=_cmd_tournament)
+    return p
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from ohhell_sim.cli import rules_from_args
+    from ohhell_sim.strategy import get_strategy
+
+    rules = rules_from_args(args)
+    names = [n.strip() for n in args.strategies.split(",") if n.strip()]
+    if len(names) == 1:
+        names = names * rules.players
+    for name in names:
+        get_strategy(name)
+    result = tournament(
+        rules, names, games=args.games, seed=args.seed, seating=args.seating,
+        threads=args.threads,
+    )
+    print(result.format())
+    if args.output:
+        from ohhell_sim.results import write_frame
+
+        write_frame(result.games, args.output)
+        print(f"long frame written to {args.output}")
+    return 0

@@ -1,0 +1,349 @@
+"""Numba helpers shared by the built-in strategies.
+
+Everything here reads the ``view`` array of :mod:`ohhell_sim.view` and follows the
+engine's own rule primitives (:func:`ohhell_sim.engine.core.beats` and friends), so
+that the joker, two decks and no-trump deals are handled in one place:
+
+* bids: a legal bid near an estimate (:func:`legal_bid_near`), the bid of highest
+  expected score for a distribution of trick counts (:func:`best_bid`), and the
+  exact bid of the one-card forehead deal, where a player sees every card but
+  their own (:func:`forehead_bid`);
+* card knowledge: the cards of which a copy may still be in another hand
+  (:func:`unseen_mask`), the cards that would beat a card (:func:`beaters`), and
+  whether the players still to play a trick could hold one (:func:`threats`);
+* the greedy play of ``simple`` (:func:`greedy_card`), also the fast policy of the
+  Monte Carlo playouts, and the choice of the cards to pass in the swap variant
+  (:func:`swap_card`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ohhell_sim import view as V
+from ohhell_sim.cards import JOKER
+from ohhell_sim.engine.core import beats, next_seat
+from ohhell_sim.rules import R_DECKS, R_JOKER
+from ohhell_sim.strategy_tools import (
+    highest_by_power,
+    lowest_by_power,
+    lowest_card,
+    points,
+    suit_mask,
+)
+
+ACE = 12
+KING = 11
+QUEEN = 10
+#: Every card of one 52-card deck.
+FULL_DECK = (np.int64(1) << np.int64(52)) - np.int64(1)
+JOKER_BIT = np.int64(1) << np.int64(JOKER)
+#: Rank the swap prefers to pass: cards around the jack are the hardest to count.
+_AMBIGUOUS_RANK = 9
+
+
+# --- bids -----------------------------------------------------------------------
+
+
+@njit(inline="always")
+def legal_bid_near(view, bid, up):
+    """``bid`` clamped to ``0..MAX_BID``, moved one step if the hook forbids it.
+
+    The step goes up when ``up`` (the caller's realistic count lies above the
+    bid), else down; the other way when that side is out of range.  This is the
+    001 tip: move one away from the realistic count, to the more likely side.
+    """
+    most = view[V.MAX_BID]
+    b = min(max(bid, 0), most)
+    if b != view[V.FORBIDDEN_BID]:
+        return b
+    if up and b + 1 <= most:
+        return b + 1
+    if b >= 1:
+        return b - 1
+    return b + 1 if b + 1 <= most else b
+
+
+@njit
+def best_bid(view, probs):
+    """The legal bid of highest expected points when ``probs[k]`` = P(k tricks).
+
+    Points come from :func:`ohhell_sim.strategy_tools.points`, so the choice follows
+    the active scoring tables.  Ties go to the lower bid.
+    """
+    most = view[V.MAX_BID]
+    forbidden = view[V.FORBIDDEN_BID]
+    best = -1
+    best_value = -np.inf
+    for b in range(most + 1):
+        if b == forbidden:
+            continue
+        value = 0.0
+        for k in range(probs.shape[0]):
+            if probs[k] > 0.0:
+                value += probs[k] * points(view, b, k)
+        if value > best_value + 1e-9:
+            best_value = value
+            best = b
+    return best
+
+
+@njit(inline="always")
+def is_forehead_bid(view):
+    """Whether this is a forehead bid: one card each, and our own card hidden from us."""
+    return view[V.PHASE] == V.PHASE_BID and view[V.HAND] == 0 and view[V.HAND2] == 0
+
+
+@njit
+def forehead_bid(view):
+    """Bid in the one-card forehead deal from the cards we see on the others.
+
+    Every other card is known, so each card we might hold decides the trick
+    alone.  Our card is one of the copies not seen (the others' cards and the
+    turned-up card); counting the copies that would win gives P(one trick)
+    exactly, and :func:`best_bid` turns it into the bid of highest expected score.
+    """
+    n = view[V.N_PLAYERS]
+    active = view[V.ACTIVE]
+    me = view[V.SEAT]
+    trump = view[V.TRUMP]
+    decks = view[V.RULES_BASE + R_DECKS]
+    copies = np.zeros(53, dtype=np.int64)
+    for c in range(52):
+        copies[c] = decks
+    copies[JOKER] = view[V.RULES_BASE + R_JOKER]
+    if view[V.TRUMP_CARD] >= 0:
+        copies[view[V.TRUMP_CARD]] -= 1
+    for s in range(n):
+        if s != me and (active >> s) & 1 and view[V.VISIBLE_BASE + s] >= 0:
+            copies[view[V.VISIBLE_BASE + s]] -= 1
+    leader = next_seat(view[V.DEALER], active, n)
+    wins = 0
+    total = 0
+    for own in range(53):
+        if copies[own] <= 0:
+            continue
+        total += copies[own]
+        seat = leader
+        best = -1
+        best_seat = -1
+        for _ in range(view[V.N_ACTIVE]):
+            card = own if seat == me else view[V.VISIBLE_BASE + seat]
+            if best < 0 or beats(card, best, trump):
+                best = card
+                best_seat = seat
+            seat = next_seat(seat, active, n)
+        if best_seat == me:
+            wins += copies[own]
+    probs = np.zeros(2)
+    p = wins / total if total > 0 else 0.0
+    probs[0] = 1.0 - p
+    probs[1] = p
+    return best_bid(view, probs)
+
+
+# --- what is known about the cards ------------------------------------------------
+
+
+@njit(inline="always")
+def deck_mask(view):
+    """The card ids in play: 52 cards, and the joker when it is in the deck."""
+    return FULL_DECK | (JOKER_BIT if view[V.RULES_BASE + R_JOKER] != 0 else np.int64(0))
+
+
+@njit(inline="always")
+def unseen_mask(view):
+    """Cards of which a copy may still be in another player's hand (or the stock).
+
+    A card is seen when we hold it, it was played, or it is the turned-up card;
+    with two decks it stays unseen until both copies are accounted for.
+    """
+    turned = view[V.TRUMP_CARD]
+    turned_bit = np.int64(1) << turned if turned >= 0 else np.int64(0)
+    if view[V.RULES_BASE + R_DECKS] == 1:
+        return deck_mask(view) & ~(view[V.HAND] | view[V.PLAYED] | turned_bit)
+    # Bit-parallel count of the known copies: ``twice`` collects the cards seen
+    # at least twice.  The single joker is gone once seen.
+    once = view[V.HAND]
+    twice = view[V.HAND2]
+    for seen in (view[V.PLAYED], view[V.PLAYED2], turned_bit):
+        twice |= once & seen
+        once |= seen
+    return deck_mask(view) & ~(twice | (once & JOKER_BIT))
+
+
+@njit(inline="always")
+def trump_mask(trump):
+    """The trump suit with the joker (which follows trump), or just the joker at no trump."""
+    if trump < 0:
+        return JOKER_BIT
+    return suit_mask(trump) | JOKER_BIT
+
+
+@njit(inline="always")
+def beaters(card, led, trump):
+    """The cards that would beat ``card`` in a trick led in suit ``led``.
+
+    Empty for the joker, and for an off-suit card that is no trump (it cannot
+    win, so nothing needs to beat it).
+    """
+    if card == JOKER:
+        return np.int64(0)
+    suit = card // 13
+    above = suit_mask(suit) & ~((np.int64(2) << card) - 1)
+    if suit == trump:
+        return above | JOKER_BIT
+    if suit == led:
+        return above | trump_mask(trump)
+    return np.int64(0)
+
+
+@njit(inline="always")
+def seat_may_hold(view, seat, trump):
+    """Cards ``seat`` may hold given the voids it showed (a void in trump rules out the joker)."""
+    voids = view[V.VOIDS_BASE + seat]
+    allowed = np.int64(-1)
+    for suit in range(4):
+        if (voids >> suit) & 1:
+            allowed &= ~suit_mask(suit)
+            if suit == trump:
+                allowed &= ~JOKER_BIT
+    return allowed
+
+
+@njit(inline="always")
+def later_may_hold(view, trump):
+    """Union of the cards the players still to play this trick may hold, by their voids."""
+    n = view[V.N_PLAYERS]
+    active = view[V.ACTIVE]
+    seat = view[V.SEAT]
+    out = np.int64(0)
+    for _ in range(view[V.N_ACTIVE] - view[V.N_IN_TRICK] - 1):
+        seat = next_seat(seat, active, n)
+        out |= seat_may_hold(view, seat, trump)
+    return out
+
+
+@njit(inline="always")
+def threats(card, led, trump, unseen, may_hold):
+    """Unseen cards that beat ``card`` and that a player still to play may hold.
+
+    When empty, ``card`` wins the trick if it is winning when played: a sure
+    winner.  ``led`` is the led suit, or the suit ``card`` calls for when it leads.
+    """
+    return beaters(card, led, trump) & unseen & may_hold
+
+
+# --- play -------------------------------------------------------------------------
+
+
+@njit(inline="always")
+def beating_cards(legal, best, trump):
+    """Cards of ``legal`` that beat ``best``, the card winning the trick so far."""
+    out = np.int64(0)
+    m = legal
+    while m != 0:
+        card = lowest_card(m)
+        m &= m - 1
+        if beats(card, best, trump):
+            out |= np.int64(1) << card
+    return out
+
+
+@njit(inline="always")
+def danger_card(mask, trump):
+    """The card of ``mask`` most likely to take an unwanted trick later.
+
+    The highest rank; of equal ranks the trump (or the joker, above all), which
+    wins wherever it is played.
+    """
+    best = -1
+    best_key = -1
+    m = mask
+    while m != 0:
+        card = lowest_card(m)
+        m &= m - 1
+        key = 99 if card == JOKER else 2 * (card % 13) + (1 if card // 13 == trump else 0)
+        if key > best_key:
+            best_key = key
+            best = card
+    return best
+
+
+@njit(inline="always")
+def keep_trump_card(mask, trump):
+    """Highest rank of ``mask``, keeping trumps on equal rank (they may still be needed)."""
+    best = -1
+    best_key = -1
+    m = mask
+    while m != 0:
+        card = lowest_card(m)
+        m &= m - 1
+        key = -1 if card == JOKER else 2 * (card % 13) + (0 if card // 13 == trump else 1)
+        if key > best_key:
+            best_key = key
+            best = card
+    return best
+
+
+@njit(inline="always")
+def greedy_card(legal, led, trump, n_in_trick, best, wants):
+    """``simple``'s play, also the fast policy of the Monte Carlo playouts.
+
+    While ``wants`` more tricks: lead the strongest card; follow with the cheapest
+    card that takes the trick, else throw the weakest.  Otherwise: lead the
+    weakest card; duck with the highest card that still loses (dangerous high
+    cards leave the hand while it is safe); when every card wins, take the trick
+    with the highest one.
+    """
+    if n_in_trick == 0:
+        if wants:
+            return highest_by_power(legal, -1, trump)
+        return lowest_by_power(legal, -1, trump)
+    winners = beating_cards(legal, best, trump)
+    if wants:
+        if winners != 0:
+            return lowest_by_power(winners, led, trump)
+        return lowest_by_power(legal, led, trump)
+    losers = legal & ~winners
+    if losers != 0:
+        return keep_trump_card(losers, trump)
+    return highest_by_power(legal, led, trump)
+
+
+@njit(inline="always")
+def swap_card(view, dangerous):
+    """A card to pass left in the swap variant (from ``view[LEGAL]``).
+
+    With ``dangerous`` (a player aiming at zero tricks) the strongest card goes.
+    Otherwise the side card nearest the middle ranks (around the jack) goes:
+    aces and low cards are easy to count, middling cards are what make a count
+    uncertain; with only trumps, the lowest trump.
+    """
+    legal = view[V.LEGAL]
+    trump = view[V.TRUMP]
+    if dangerous:
+        return highest_by_power(legal, -1, trump)
+    side = legal & ~trump_mask(trump)
+    if side == 0:
+        return lowest_by_power(legal, -1, trump)
+    best = -1
+    best_key = 99
+    m = side
+    while m != 0:
+        card = lowest_card(m)
+        m &= m - 1
+        key = 2 * abs(card % 13 - _AMBIGUOUS_RANK) - (1 if card % 13 > _AMBIGUOUS_RANK else 0)
+        if key < best_key:
+            best_key = key
+            best = card
+    return best
+
+
+@njit(inline="always")
+def wants_tricks(view):
+    """Whether the seated player is still short of their bid."""
+    seat = view[V.SEAT]
+    return view[V.TRICKS_WON_BASE + seat] < view[V.BIDS_BASE + seat]
+

@@ -1,0 +1,56 @@
+"""``card_counter``: card-counting play, with ``expected_tricks`` or ``simple`` bidding.
+
+It plays by what the table has shown: the cards played (so the trumps still
+out), and the voids each player revealed by failing to follow.  Short of its bid
+it wins as cheaply as possible, preferring a sure winner (no unseen higher card
+or trump that a player still to play may hold); it leads high and draws trumps
+when it needs many of the tricks left; at its bid it ducks as high as possible,
+discards its most dangerous cards when void, and leads the card most likely to
+lose (so it leads low when bidding zero).  These are the play tips of the
+French rules page (``001``: "count the trumps played", "lead high and draw
+trumps", "lead low and never win a trick by accident") made precise with the
+classic card-reading inferences of whist-family games; the details are in
+:mod:`strategies._counting`.
+
+Parameters: ``bidder`` = 1 (1: ``expected_tricks``'s bid; 0: ``simple``'s count),
+``risk`` = -0.2 (the ``expected_tricks`` shift; ``simple``'s count is not shifted).
+Deterministic.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ohhell_sim import view as V
+from ohhell_sim.strategy import Strategy
+from strategies._common import legal_bid_near
+from strategies._counting import counting_play
+from strategies.expected_tricks import DEFAULT_RISK, expected_bid
+from strategies.simple import likely_tricks
+
+
+@njit(inline="always")
+def bid(view, params, rng):
+    """``expected_tricks``'s bid (``bidder`` = 1) or ``simple``'s count (0)."""
+    if params[0] != 0.0:
+        return expected_bid(view, params[1])
+    estimate = likely_tricks(view[V.HAND], view[V.TRUMP])
+    b = int(estimate + 0.5)
+    return legal_bid_near(view, b, False)
+
+
+@njit(inline="always")
+def play(view, params, rng):
+    """The card-counting play of :mod:`strategies._counting`."""
+    return counting_play(view, False)
+
+
+STRATEGY = Strategy(
+    name="card_counter",
+    bid=bid,
+    play=play,
+    params={"bidder": 1.0, "risk": DEFAULT_RISK},
+    description=__doc__.split("\n\n", 1)[1].strip(),
+    stochastic=False,
+    builtin_id=4,
+)

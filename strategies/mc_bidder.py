@@ -1,0 +1,178 @@
+"""``mc_bidder``: Monte Carlo bidder; bids the legal bid of highest expected score.
+
+To bid, it deals the cards it cannot see at random, ``samples`` times,
+consistently with what it knows (its hand, the turned-up card, the cards it
+passed in the swap); fills in the bids not yet made with ``simple``'s count on
+the sampled hands (the dealer respecting the hook); and plays every sample out
+with a fast policy (``simple``'s greedy play in every seat, its own seat aiming
+at the candidate bid).  The trick counts it reaches give, for each candidate
+bid ``b``, a distribution P(k tricks | bid b), and it bids the legal ``b`` that
+maximises the expected points sum_k P(k | b) * points(b, k) under the active
+scoring tables (:func:`ohhell_sim.strategy_tools.points`), so it bids higher
+under ``made="10*bid"`` than under ``"10+bid"``.  The candidates are the bids
+within one of the trick counts reached when aiming at ``expected_tricks``'s
+bid, and zero; the same samples serve every candidate (common random numbers).
+This is the determinized ("perfect information") Monte Carlo evaluation of
+Ginsberg's GIB for bridge bidding and play, applied to the bid alone.  In a
+forehead deal the bid is exact (:func:`strategies._common.forehead_bid`).
+
+It plays like ``card_counter`` (:mod:`strategies._counting`).  Any other play
+policy pairs with it: a strategy may bid with :func:`mc_bid` (``pimc`` does) and
+play as it likes.
+
+Only one deck is sampled: :func:`check_rules` refuses ``decks=2``; should the
+kernel meet two decks anyway, the bid falls back to ``expected_tricks``'s.
+
+Parameters: ``samples`` = 64 (deals sampled per bid; 0 falls back to
+``expected_tricks``).  Stochastic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ohhell_sim import view as V
+from ohhell_sim.engine.core import next_seat
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.rules import R_DECKS, Rules
+from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy_tools import points
+from strategies._common import forehead_bid, is_forehead_bid, legal_bid_near
+from strategies._counting import counting_play
+from strategies._playout import estimate_bids, play_out, sample_hidden
+from strategies.expected_tricks import DEFAULT_RISK, expected_bid
+
+
+def check_rules(rules: Rules, name: str = "mc_bidder") -> None:
+    """Raise if ``rules`` hold a variant the sampling strategies cannot play well.
+
+    The sampler deals hidden cards from one deck; two decks are refused.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For ``decks=2``, naming the strategy and the alternative.
+    """
+    if rules.decks != 1:
+        raise InvalidArgumentError(
+            f"strategy {name!r} samples hidden hands from one deck and does not support "
+            f"decks={rules.decks}; use a rule-based strategy (card_counter, expected_tricks, "
+            "sure_tricks, zero) with two decks"
+        )
+
+
+@njit
+def _trick_counts(view, bid, hands, base_bids, won_out):
+    # Play one sampled deal out with our seat aiming at ``bid``; return our tricks.
+    n = view[V.N_PLAYERS]
+    active = view[V.ACTIVE]
+    me = view[V.SEAT]
+    bids = base_bids.copy()
+    bids[me] = bid
+    estimate_bids(
+        n,
+        active,
+        view[V.DEALER],
+        view[V.HAND_SIZE],
+        view[V.MAX_BID],
+        view[V.HOOK],
+        view[V.TRUMP],
+        hands,
+        bids,
+    )
+    work = hands.copy()
+    won_out[:] = 0
+    first = next_seat(view[V.DEALER], active, n)
+    play_out(
+        n, active, view[V.TRUMP], work, bids, won_out, first, 0, -1, -1, -1,
+        view[V.HAND_SIZE], np.empty(0, dtype=np.int64),
+    )
+    return won_out[me]
+
+
+@njit
+def mc_bid(view, samples, rng):
+    """The Monte Carlo bid of the module docstring (callable by any strategy).
+
+    ``samples`` deals are sampled; with none, or a view the sampler does not
+    support, the bid is ``expected_tricks``'s.
+    """
+    if is_forehead_bid(view):
+        return forehead_bid(view)
+    most = view[V.MAX_BID]
+    if most == 0:
+        return 0
+    if samples < 1 or view[V.RULES_BASE + R_DECKS] != 1:
+        return expected_bid(view, DEFAULT_RISK)
+    n = view[V.N_PLAYERS]
+    h = view[V.HAND_SIZE]
+    pool = np.empty(53, dtype=np.int64)
+    sampled = np.zeros((samples, V.MAX_SEATS), dtype=np.int64)
+    for i in range(samples):
+        if not sample_hidden(view, rng, sampled[i], pool):
+            return expected_bid(view, DEFAULT_RISK)
+    base_bids = np.full(V.MAX_SEATS, -1, dtype=np.int64)
+    for s in range(n):
+        base_bids[s] = view[V.BIDS_BASE + s]
+    won = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    counts = np.zeros((most + 1, h + 1), dtype=np.float64)
+    tried = np.zeros(most + 1, dtype=np.bool_)
+
+    # First pass: aim at expected_tricks's bid; its spread of trick counts bounds
+    # the candidates worth evaluating.
+    aim = min(max(expected_bid(view, DEFAULT_RISK), 0), most)
+    low = h
+    high = 0
+    for i in range(samples):
+        k = _trick_counts(view, aim, sampled[i], base_bids, won)
+        counts[aim, k] += 1.0
+        low = min(low, k)
+        high = max(high, k)
+    tried[aim] = True
+    for b in range(most + 1):
+        if tried[b] or not (b == 0 or low - 1 <= b <= high + 1):
+            continue
+        for i in range(samples):
+            counts[b, _trick_counts(view, b, sampled[i], base_bids, won)] += 1.0
+        tried[b] = True
+
+    forbidden = view[V.FORBIDDEN_BID]
+    best = -1
+    best_value = -np.inf
+    for b in range(most + 1):
+        if not tried[b] or b == forbidden:
+            continue
+        value = 0.0
+        for k in range(h + 1):
+            if counts[b, k] > 0.0:
+                value += counts[b, k] * points(view, b, k)
+        if value > best_value + 1e-9:
+            best_value = value
+            best = b
+    if best < 0:
+        return legal_bid_near(view, aim, False)
+    return best
+
+
+@njit(inline="always")
+def bid(view, params, rng):
+    """Thin entry: the Monte Carlo bid with ``samples`` = ``params[0]``."""
+    return mc_bid(view, np.int64(params[0]), rng)
+
+
+@njit(inline="always")
+def play(view, params, rng):
+    """Play like ``card_counter``."""
+    return counting_play(view, False)
+
+
+STRATEGY = Strategy(
+    name="mc_bidder",
+    bid=bid,
+    play=play,
+    params={"samples": 64.0},
+    description=__doc__.split("\n\n", 1)[1].strip(),
+    stochastic=True,
+    builtin_id=6,
+)

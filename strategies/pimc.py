@@ -1,0 +1,173 @@
+"""``pimc``: perfect-information Monte Carlo play, with the Monte Carlo bid.
+
+At every card it must choose, it deals the cards it cannot see at random,
+``samples`` times, consistently with the play so far: each player gets as many
+cards as they still hold, no card of a suit they have shown void in, and the
+neighbour on its left keeps the cards it passed in the swap.  For every sample
+and every legal card (cards that are equivalent, adjacent in a suit with no
+unseen card between them, are tried once), it plays the card and plays the rest
+of the deal out with a fast policy (``simple``'s greedy play for every seat,
+each aiming at its bid), and scores the deal for itself under the active
+scoring tables.  It plays the card with the best average score; the same samples
+serve every card.  This is Ginsberg's determinized Monte Carlo search of the
+bridge program GIB (2001), the baseline of most trick-taking game programs;
+its known flaw (it assumes it will know the hidden cards later, "strategy
+fusion") matters little when the playout policy is itself a simple one.
+
+It bids with ``mc_bidder``'s :func:`strategies.mc_bidder.mc_bid`
+(``bid_samples`` samples).  With two decks (refused by :func:`check_rules`) it
+falls back to ``card_counter``'s play and ``expected_tricks``'s bid.
+
+Parameters: ``samples`` = 24 (deals sampled per card choice), ``bid_samples``
+= 64.  Stochastic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ohhell_sim import view as V
+from ohhell_sim.engine.core import beats, led_suit_of, next_seat
+from ohhell_sim.rules import R_DECKS, Rules
+from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy_tools import card_power, lowest_card, points, popcount
+from strategies import mc_bidder
+from strategies._common import unseen_mask
+from strategies._counting import counting_play
+from strategies._playout import estimate_bids, play_out, sample_hidden
+
+
+def check_rules(rules: Rules) -> None:
+    """Raise :class:`~ohhell_sim.errors.InvalidArgumentError` for rules ``pimc`` refuses.
+
+    See :func:`strategies.mc_bidder.check_rules` (two decks are refused).
+    """
+    mc_bidder.check_rules(rules, name="pimc")
+
+
+@njit(inline="always")
+def distinct_cards(legal, live):
+    """``legal`` less the cards equivalent to a lower legal card of the same suit.
+
+    Two cards are equivalent when no ``live`` card (one that might still be
+    played against them) lies between them in rank.
+    """
+    out = np.int64(0)
+    prev = -1
+    m = legal
+    while m != 0:
+        card = lowest_card(m)
+        m &= m - 1
+        if prev >= 0 and prev // 13 == card // 13 and card < 52:
+            between = ((np.int64(1) << card) - 1) & ~((np.int64(2) << prev) - 1)
+            if live & between == 0:
+                prev = card
+                continue
+        out |= np.int64(1) << card
+        prev = card
+    return out
+
+
+@njit
+def pimc_card(view, samples, rng):
+    """The card of best average playout score (module docstring)."""
+    legal = view[V.LEGAL]
+    if view[V.PHASE] != V.PHASE_PLAY or legal & (legal - 1) == 0:
+        return counting_play(view, False)
+    if samples < 1 or view[V.RULES_BASE + R_DECKS] != 1:
+        return counting_play(view, False)
+    n = view[V.N_PLAYERS]
+    active = view[V.ACTIVE]
+    me = view[V.SEAT]
+    trump = view[V.TRUMP]
+    in_trick = np.int64(0)
+    for s in range(n):
+        if view[V.TRICK_CARDS_BASE + s] >= 0:
+            in_trick |= np.int64(1) << view[V.TRICK_CARDS_BASE + s]
+    choices = distinct_cards(legal, unseen_mask(view) | in_trick)
+    if choices & (choices - 1) == 0:
+        return lowest_card(choices)
+    n_choices = popcount(choices)
+    cards = np.empty(n_choices, dtype=np.int64)
+    m = choices
+    for i in range(n_choices):
+        cards[i] = lowest_card(m)
+        m &= m - 1
+    totals = np.zeros(n_choices, dtype=np.float64)
+
+    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    work = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    pool = np.empty(53, dtype=np.int64)
+    bids = np.full(V.MAX_SEATS, -1, dtype=np.int64)
+    won = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    no_record = np.empty(0, dtype=np.int64)
+    n_in_trick = view[V.N_IN_TRICK]
+    tricks_left = view[V.HAND_SIZE] - view[V.TRICK]
+    my_bid = view[V.BIDS_BASE + me]
+    following = next_seat(me, active, n)
+    for _ in range(samples):
+        if not sample_hidden(view, rng, hands, pool):
+            return counting_play(view, False)
+        for s in range(n):
+            bids[s] = view[V.BIDS_BASE + s]
+        # Bids are public in play; this covers only a view without them.
+        estimate_bids(
+            n, active, view[V.DEALER], view[V.HAND_SIZE], view[V.MAX_BID], view[V.HOOK],
+            trump, hands, bids,
+        )
+        for i in range(n_choices):
+            card = cards[i]
+            for s in range(n):
+                work[s] = hands[s]
+                won[s] = view[V.TRICKS_WON_BASE + s]
+            work[me] ^= np.int64(1) << card
+            if n_in_trick == 0:
+                led = led_suit_of(card, trump)
+                best = card
+                best_seat = me
+            else:
+                led = view[V.LED_SUIT]
+                best = view[V.WINNING_CARD]
+                best_seat = view[V.WINNING_SEAT]
+                if beats(card, best, trump):
+                    best = card
+                    best_seat = me
+            play_out(
+                n, active, trump, work, bids, won, following, n_in_trick + 1, led, best,
+                best_seat, tricks_left, no_record,
+            )
+            totals[i] += points(view, my_bid, won[me])
+    # Best average; on ties the weaker card (cards are scanned weakest first).
+    led_now = view[V.LED_SUIT]
+    choice = -1
+    for i in range(n_choices):
+        if choice < 0 or totals[i] > totals[choice] + 1e-9 or (
+            abs(totals[i] - totals[choice]) <= 1e-9
+            and card_power(cards[i], led_now, trump) < card_power(cards[choice], led_now, trump)
+        ):
+            choice = i
+    return cards[choice]
+
+
+@njit(inline="always")
+def bid(view, params, rng):
+    """Thin entry: ``mc_bidder``'s bid with ``bid_samples`` samples."""
+    return mc_bidder.mc_bid(view, np.int64(params[1]), rng)
+
+
+@njit(inline="always")
+def play(view, params, rng):
+    """Thin entry: the Monte Carlo card with ``samples`` samples."""
+    return pimc_card(view, np.int64(params[0]), rng)
+
+
+STRATEGY = Strategy(
+    name="pimc",
+    bid=bid,
+    play=play,
+    params={"samples": 24.0, "bid_samples": 64.0},
+    description=__doc__.split("\n\n", 1)[1].strip(),
+    stochastic=True,
+    builtin_id=7,
+)

@@ -1,0 +1,312 @@
+"""Bad input fails fast and clearly; illegal moves stop a run with a precise error."""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+import pytest
+import scripted_strategies as ss
+
+import ohhell_sim as oh
+from ohhell_sim.errors import (
+    ERR_BID_RANGE,
+    ERR_CARD_NOT_IN_HAND,
+    ERR_MUST_FOLLOW,
+)
+from ohhell_sim.results import check_output_folder
+from ohhell_sim.rules import Rules
+
+RULES = Rules(players=4)
+SEATS = ["random", "simple", "random", "simple"]
+
+
+@pytest.fixture
+def no_kernel(monkeypatch):
+    """Fail the test if anything reaches the kernel."""
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("a kernel was requested although the arguments are bad")
+
+    simulate_module = importlib.import_module("ohhell_sim.simulate")
+    dispatch_module = importlib.import_module("ohhell_sim.engine.dispatch")
+    patched = 0
+    for module, name in (
+        (simulate_module, "kernel_for"),
+        (simulate_module, "play_into"),
+        (dispatch_module, "kernel_for"),
+    ):
+        if hasattr(module, name):
+            monkeypatch.setattr(module, name, forbidden)
+            patched += 1
+    assert patched, "found nothing to guard: update this fixture to the new kernel entry"
+
+
+def _bad(no_kernel_fixture, words, **overrides):
+    kwargs = {"rules": RULES, "strategies": SEATS, "games": 3, "seed": 0}
+    kwargs.update(overrides)
+    with pytest.raises((ValueError, TypeError)) as info:
+        oh.simulate(**kwargs)
+    message = str(info.value)
+    for word in words:
+        assert word in message, (word, message)
+    return message
+
+
+# --- rules ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 8, 0, -3])
+def test_players_outside_3_to_7(players):
+    with pytest.raises(ValueError) as info:
+        Rules(players=players)
+    assert "players" in str(info.value) and str(players) in str(info.value)
+
+
+def test_schedule_needing_more_cards_than_the_deck():
+    with pytest.raises(ValueError) as info:
+        Rules(players=5, schedule=[10, 11])
+    message = str(info.value)
+    assert "schedule[1]" in message and "11" in message and "5 players" in message
+
+
+def test_rules_must_be_rules(no_kernel):
+    _bad(no_kernel, ["rules", "dict"], rules={"players": 4})
+    _bad(no_kernel, ["rules", "int"], rules=4)
+
+
+# --- games, seed, first_game, threads -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("games", "shown"),
+    [(0, "0"), (-1, "-1"), (2.5, "2.5"), ("10", "'10'"), (True, "True"), (None, "None")],
+)
+def test_bad_games(no_kernel, games, shown):
+    _bad(no_kernel, ["games", shown], games=games)
+
+
+@pytest.mark.parametrize(
+    ("seed", "shown"),
+    [
+        (-1, "-1"),
+        (1.5, "1.5"),
+        ("7", "'7'"),
+        (2**63, str(2**63)),
+        (2**64, str(2**64)),
+        (True, "True"),
+        (None, "None"),
+    ],
+)
+def test_bad_seed(no_kernel, seed, shown):
+    message = _bad(no_kernel, ["seed", shown], seed=seed)
+    assert str(2**63 - 1) in message  # the allowed range is stated
+
+
+def test_largest_seed_is_accepted():
+    result = oh.simulate(Rules(players=3, schedule=[1]), ["random"] * 3, games=1, seed=2**63 - 1)
+    assert result.seed == 2**63 - 1
+
+
+@pytest.mark.parametrize(("first_game", "shown"), [(-1, "-1"), (0.5, "0.5"), ("3", "'3'")])
+def test_bad_first_game(no_kernel, first_game, shown):
+    _bad(no_kernel, ["first_game", shown], first_game=first_game)
+
+
+@pytest.mark.parametrize(
+    ("threads", "shown"), [(0, "0"), (-2, "-2"), (1.5, "1.5"), (10_000, "10000"), ("2", "'2'")]
+)
+def test_bad_threads(no_kernel, threads, shown):
+    _bad(no_kernel, ["threads", shown], threads=threads)
+
+
+def test_first_game_beyond_the_frames_game_column(no_kernel):
+    # PACKAGE BUG: ``first_game`` has no upper bound, but the frames store ``game`` as
+    # int32.  simulate(..., first_game=2**31) plays every game and only then fails
+    # with OverflowError when ``.hands``/``.games`` is built (results.py, np.arange
+    # with dtype=np.int32).  It should be rejected up front, naming first_game.
+    _bad(no_kernel, ["first_game"], first_game=2**31)
+
+
+def test_results_near_the_int32_limit_can_be_framed():
+    # Companion of the test above, for the largest games that do fit in int32.
+    last = 2**31 - 1
+    result = oh.simulate(
+        Rules(players=3, schedule=[1]), ["random"] * 3, games=2, first_game=last - 1
+    )
+    assert result.games["game"].tolist() == [last - 1] * 3 + [last] * 3
+
+
+# --- strategies -----------------------------------------------------------------------
+
+
+def test_unknown_strategy_lists_known_ones(no_kernel):
+    message = _bad(
+        no_kernel,
+        ["'nonesuch'", "random", "simple"],
+        strategies=["random", "nonesuch", "simple", "random"],
+    )
+    assert "known" in message
+
+
+@pytest.mark.parametrize("count", [0, 3, 5])
+def test_wrong_number_of_strategies(no_kernel, count):
+    _bad(no_kernel, ["4 players", str(count)], strategies=["random"] * count)
+
+
+def test_strategies_must_be_a_list(no_kernel):
+    _bad(no_kernel, ["strategies", "'random'"], strategies="random")
+
+
+def test_unknown_strategy_parameter(no_kernel):
+    _bad(
+        no_kernel,
+        ["'simple'", "'risk'", "scale"],
+        strategies=["random", ("simple", {"risk": 2.0}), "random", "simple"],
+    )
+
+
+def test_malformed_seat_tuple(no_kernel):
+    _bad(no_kernel, ["tuple"], strategies=["random", ("simple",), "random", "simple"])
+
+
+def test_non_numeric_strategy_parameter_value(no_kernel):
+    # PACKAGE BUG (strategy.py Strategy.param_row): ``float(value)`` raises a bare
+    # "could not convert string to float: 'high'" that names neither the strategy
+    # nor the parameter.
+    _bad(
+        no_kernel,
+        ["'scale'", "'high'"],
+        strategies=["random", ("simple", {"scale": "high"}), "random", "simple"],
+    )
+
+
+# --- output folder -----------------------------------------------------------------
+
+
+def test_output_folder_that_is_a_file(tmp_path):
+    existing = tmp_path / "results.parquet"
+    existing.write_text("not a folder")
+    with pytest.raises(ValueError) as info:
+        check_output_folder(existing)
+    assert str(existing) in str(info.value)
+
+
+def test_output_folder_below_a_file(tmp_path):
+    existing = tmp_path / "a-file"
+    existing.write_text("x")
+    target = existing / "run" / "out"
+    with pytest.raises(ValueError) as info:
+        check_output_folder(target)
+    assert str(target) in str(info.value)
+    assert not target.exists()
+
+
+def test_output_folder_not_writable(tmp_path, monkeypatch):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    target = locked / "run"
+    real_access = os.access
+    monkeypatch.setattr(
+        os,
+        "access",
+        lambda path, mode, **kw: (
+            False if str(path) == str(locked) else real_access(path, mode, **kw)
+        ),
+    )
+    with pytest.raises(ValueError) as info:
+        check_output_folder(target)
+    assert str(target) in str(info.value) and "writ" in str(info.value)
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root may write anywhere")
+def test_output_folder_read_only_permissions(tmp_path):
+    locked = tmp_path / "ro"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        with pytest.raises(ValueError):
+            check_output_folder(locked / "run")
+    finally:
+        locked.chmod(0o700)
+
+
+def test_output_folder_ok(tmp_path):
+    assert check_output_folder(tmp_path / "new" / "deeper") == tmp_path / "new" / "deeper"
+    assert check_output_folder(tmp_path) == tmp_path
+
+
+# --- illegal moves ---------------------------------------------------------------------
+
+ILLEGAL = {
+    "bid-too-high": (ss.MODE_BID_TOO_HIGH, ERR_BID_RANGE, "bid"),
+    "bid-negative": (ss.MODE_NEGATIVE_BID, ERR_BID_RANGE, "bid"),
+    "card-not-in-hand": (ss.MODE_NOT_IN_HAND, ERR_CARD_NOT_IN_HAND, "card"),
+    "revoke": (ss.MODE_NO_FOLLOW, ERR_MUST_FOLLOW, "card"),
+}
+
+
+def _attrs(err):
+    return (err.strategy, err.game, err.deal, err.seat, err.move, err.code, err.trick)
+
+
+@pytest.mark.parametrize("case", sorted(ILLEGAL))
+@pytest.mark.parametrize("seat", [0, 2])
+def test_illegal_moves_raise_from_simulate_and_replay(tester, case, seat):
+    mode, code, kind = ILLEGAL[case]
+    seats = ["random", "simple", "random", "simple"]
+    seats[seat] = ss.mode(mode)
+    with pytest.raises(oh.IllegalMoveError) as info:
+        oh.simulate(RULES, seats, games=10, seed=3, first_game=5, threads=1)
+    err = info.value
+    assert err.code == code
+    assert err.strategy == "tester" and err.seat == seat
+    assert err.game == 5  # every game goes wrong; one thread reports the first
+    message = str(err)
+    for part in ("'tester'", f"seat {seat}", f"game {err.game}", f"deal {err.deal}"):
+        assert part in message, (part, message)
+    if kind == "bid":
+        assert err.trick == -1
+        assert f"bid {err.move}" in message
+        assert err.move in (-1, RULES.schedule[err.deal] + 1)
+    else:
+        assert err.trick >= 0 and f"trick {err.trick}" in message
+        from ohhell_sim.cards import card_code
+
+        assert card_code(err.move) in message
+    # The reference engine stops at the very same move.
+    with pytest.raises(oh.IllegalMoveError) as again:
+        oh.replay(RULES, seats, seed=3, game=err.game)
+    assert _attrs(again.value) == _attrs(err)
+    assert str(again.value) == message
+
+
+def test_illegal_move_in_a_later_game_is_located(tester):
+    # Seat 1 bids 0 except as dealer, when it bids 3: out of range with 2 cards
+    # (deal 1), forbidden by the hook with 3 cards when the others bid 0 (deal 0),
+    # legal otherwise.  It deals deal 0 or 1 only when the first dealer is seat 1
+    # or seat 0, so some games fail and others do not.
+    rules = Rules(players=4, schedule=[3, 2])
+    seats = ["random", ss.scripted([0, 0, 0, 3]), "random", "simple"]
+    with pytest.raises(oh.IllegalMoveError) as info:
+        oh.simulate(rules, seats, games=40, seed=12, threads=1)
+    err = info.value
+    assert err.seat == 1 and err.move == 3 and err.deal in (0, 1)
+    # With one thread the first failing game is reported: replay finds the same.
+    first_failing = None
+    for game in range(40):
+        try:
+            oh.replay(rules, seats, seed=12, game=game)
+        except oh.IllegalMoveError as again:
+            first_failing = game
+            assert _attrs(again) == _attrs(err)
+            break
+    assert first_failing == err.game
+
+
+def test_no_results_after_an_illegal_move(tester):
+    seats = [ss.mode(ss.MODE_NOT_IN_HAND), "random", "random", "random"]
+    result = None
+    with pytest.raises(oh.IllegalMoveError):
+        result = oh.simulate(RULES, seats, games=500, seed=1)
+    assert result is None

@@ -1,0 +1,168 @@
+"""Results depend only on (rules, strategies, seed, game index): not on threads, on
+``NUMBA_NUM_THREADS``, on how a run is split with ``first_game``, nor (for the cards)
+on the strategies."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+
+import ohhell_sim as oh
+from ohhell_sim.rules import Rules
+
+RULES = Rules(players=5)
+SEATS = ["simple", "random", ("simple", {"scale": 1.3}), "random", "simple"]
+GAMES = 300  # several of the kernel's 64-game work units
+SEED = 8675309
+
+
+def frames_digest(result) -> str:
+    digest = hashlib.sha256()
+    for frame in (result.hands, result.games):
+        digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+    return digest.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def reference_run():
+    return oh.simulate(RULES, SEATS, games=GAMES, seed=SEED)
+
+
+def test_threads_one_and_two_give_identical_frames(reference_run):
+    one = oh.simulate(RULES, SEATS, games=GAMES, seed=SEED, threads=1)
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("Numba has a single thread here")
+    two = oh.simulate(RULES, SEATS, games=GAMES, seed=SEED, threads=2)
+    pd.testing.assert_frame_equal(one.hands, two.hands)
+    pd.testing.assert_frame_equal(one.games, two.games)
+    pd.testing.assert_frame_equal(one.hands, reference_run.hands)
+    assert frames_digest(one) == frames_digest(two) == frames_digest(reference_run)
+
+
+def test_threads_setting_is_restored():
+    before = numba.get_num_threads()
+    oh.simulate(RULES, SEATS, games=5, seed=1, threads=1)
+    assert numba.get_num_threads() == before
+
+
+def test_repeat_runs_identical(reference_run):
+    again = oh.simulate(RULES, SEATS, games=GAMES, seed=SEED)
+    pd.testing.assert_frame_equal(again.hands, reference_run.hands)
+    pd.testing.assert_frame_equal(again.games, reference_run.games)
+
+
+def test_seed_changes_results(reference_run):
+    other = oh.simulate(RULES, SEATS, games=GAMES, seed=SEED + 1)
+    assert frames_digest(other) != frames_digest(reference_run)
+
+
+@pytest.mark.parametrize("split", [1, 37, 64, 150, GAMES - 1])
+def test_split_runs_concatenate_to_the_whole(reference_run, split):
+    first = oh.simulate(RULES, SEATS, games=split, seed=SEED)
+    second = oh.simulate(RULES, SEATS, games=GAMES - split, seed=SEED, first_game=split)
+    assert second.first_game == split
+    assert second.hands["game"].iloc[0] == split
+    for attr in ("hands", "games"):
+        whole = pd.concat([getattr(first, attr), getattr(second, attr)], ignore_index=True)
+        pd.testing.assert_frame_equal(whole, getattr(reference_run, attr))
+
+
+def test_three_way_split_out_of_order(reference_run):
+    parts = [(200, 100), (0, 120), (120, 80)]
+    results = {
+        start: oh.simulate(RULES, SEATS, games=count, seed=SEED, first_game=start)
+        for start, count in parts
+    }
+    whole = pd.concat([results[s].hands for s in sorted(results)], ignore_index=True)
+    pd.testing.assert_frame_equal(whole, reference_run.hands)
+
+
+def test_cards_do_not_depend_on_the_strategies():
+    """Common random numbers: same seed, other strategies, same dealers and trumps."""
+    rules = Rules(players=4)
+    a = oh.simulate(rules, ["random"] * 4, games=200, seed=5)
+    b = oh.simulate(rules, ["simple"] * 4, games=200, seed=5)
+    for column in ("dealer", "trump", "hand_size"):
+        np.testing.assert_array_equal(a.hands[column], b.hands[column])
+    assert not np.array_equal(a.hands["bid"], b.hands["bid"])
+    log_a = oh.replay(rules, ["random"] * 4, seed=5, game=17)
+    log_b = oh.replay(rules, ["simple"] * 4, seed=5, game=17)
+    assert [d.hands for d in log_a.deals] == [d.hands for d in log_b.deals]
+    assert [d.trump_card for d in log_a.deals] == [d.trump_card for d in log_b.deals]
+
+
+def test_cards_do_not_depend_on_the_hook():
+    a = oh.simulate(Rules(players=4), ["random"] * 4, games=100, seed=9)
+    b = oh.simulate(Rules(players=4, hook=False), ["random"] * 4, games=100, seed=9)
+    np.testing.assert_array_equal(a.hands["trump"], b.hands["trump"])
+    np.testing.assert_array_equal(a.hands["dealer"], b.hands["dealer"])
+
+
+_CHILD = textwrap.dedent(
+    """
+    import hashlib
+    import sys
+    import numba
+    import pandas as pd
+    import ohhell_sim as oh
+    rules = oh.Rules(players=5)
+    seats = ["simple", "random", ("simple", {"scale": 1.3}), "random", "simple"]
+    result = oh.simulate(rules, seats, games=int(sys.argv[1]), seed=int(sys.argv[2]))
+    digest = hashlib.sha256()
+    for frame in (result.hands, result.games):
+        digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+    print(numba.config.NUMBA_NUM_THREADS, digest.hexdigest())
+    """
+)
+
+
+def test_numba_num_threads_in_subprocesses(reference_run, kernel_cache_dir):
+    expected = frames_digest(reference_run)
+    procs = {}
+    for threads in (1, 2):
+        env = dict(os.environ)
+        env["NUMBA_NUM_THREADS"] = str(threads)
+        env["OHHELL_CACHE_DIR"] = str(kernel_cache_dir)
+        procs[threads] = subprocess.Popen(
+            [sys.executable, "-c", _CHILD, str(GAMES), str(SEED)],
+            env=env,
+            cwd=Path(__file__).parent,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    for threads, proc in procs.items():
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        reported_threads, digest = out.split()
+        assert reported_threads == str(threads)
+        assert digest == expected, f"NUMBA_NUM_THREADS={threads} gave other results"
+
+
+def test_illegal_move_report_does_not_depend_on_threads(tester):
+    # PACKAGE BUG (engine/kernel.py run_games + simulate.py play_into): with several
+    # threads the first game to *fail in wall-clock time* raises ``abort`` and the
+    # other work units stop before playing their earlier games, so the error names
+    # whichever game failed first on some thread (e.g. game 128 with 2 threads while
+    # game 0 fails too, and 1 thread reports game 0).  The error of a run should be
+    # as reproducible as its results: the lowest failing game.
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("Numba has a single thread here")
+    import scripted_strategies as ss
+
+    seats = [ss.mode(ss.MODE_NOT_IN_HAND), "random", "random", "random"]
+    reports = []
+    for threads in (1, 2):
+        with pytest.raises(oh.IllegalMoveError) as info:
+            oh.simulate(Rules(players=4), seats, games=256, seed=1, threads=threads)
+        reports.append(info.value.game)
+    assert reports == [0, 0]

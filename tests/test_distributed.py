@@ -1,0 +1,176 @@
+"""Runs on a real Dask cluster (two worker processes) equal local runs, bit for bit."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import scripted_strategies as ss
+
+import ohhell_sim as oh
+from ohhell_sim import distributed as ohd
+from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
+from ohhell_sim.runner import read_manifest, run_chunked
+
+distributed = pytest.importorskip("distributed")
+
+RULES = oh.Rules(players=4)
+BUILTINS = ["simple", "random", "simple", "random"]
+# ``tester`` is the tests' shared user strategy (one kernel compile per session);
+# in view-hash mode any difference in what a seat sees changes the game.
+USERS = [ss.mode(ss.MODE_VIEW_HASH), "simple", ss.mode(ss.MODE_LEAD_TRUMP), "random"]
+
+
+def assert_same(result: oh.SimulationResult, expected: oh.SimulationResult) -> None:
+    pd.testing.assert_frame_equal(result.hands, expected.hands, check_exact=True)
+    pd.testing.assert_frame_equal(result.games, expected.games, check_exact=True)
+    assert result.hands.attrs == expected.hands.attrs
+    assert result.games.attrs == expected.games.attrs
+
+
+@contextmanager
+def without_tests_on_path():
+    """Hide this folder from processes started inside: like workers on other machines.
+
+    Worker processes inherit ``sys.path`` and ``PYTHONPATH`` when they start; without
+    this folder they cannot import ``scripted_strategies``, so the user-strategy
+    tests prove that strategies reach workers by value.
+    """
+    here = Path(__file__).resolve().parent
+    saved_path, saved_env = list(sys.path), os.environ.get("PYTHONPATH")
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
+    if saved_env is not None:
+        kept = [p for p in saved_env.split(os.pathsep) if Path(p or ".").resolve() != here]
+        os.environ["PYTHONPATH"] = os.pathsep.join(kept)
+    try:
+        yield
+    finally:
+        sys.path[:] = saved_path
+        if saved_env is not None:
+            os.environ["PYTHONPATH"] = saved_env
+
+
+@pytest.fixture(scope="module")
+def client():
+    # Processes, not threads: strategies must really be pickled, shipped and
+    # registered in other interpreters.  The workers load the kernels that this
+    # process compiled from Numba's on-disk cache ($OHHELL_CACHE_DIR is inherited).
+    with without_tests_on_path():
+        cluster = distributed.LocalCluster(
+            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+        )
+    with cluster, distributed.Client(cluster) as dask_client:
+        yield dask_client
+
+
+@pytest.fixture(scope="module")
+def builtin_reference():
+    return oh.simulate(RULES, BUILTINS, 400, seed=11, first_game=5)
+
+
+@pytest.fixture(scope="module")
+def user_reference(tester):
+    return oh.simulate(RULES, USERS, 400, seed=12)
+
+
+def test_builtin_strategies_match_local_run(client, builtin_reference):
+    result = oh.simulate(RULES, BUILTINS, 400, seed=11, first_game=5, client=client)
+    assert_same(result, builtin_reference)
+
+
+@pytest.mark.parametrize("chunk_games", [1, 7, 10_000])
+def test_chunk_size_does_not_change_results(client, builtin_reference, chunk_games):
+    games = 60 if chunk_games == 1 else 400
+    expected = builtin_reference
+    if games != 400:
+        expected = oh.simulate(RULES, BUILTINS, games, seed=11, first_game=5)
+    result = ohd.simulate_on_client(
+        client,
+        RULES,
+        BUILTINS,
+        games,
+        seed=11,
+        first_game=5,
+        chunk_games=chunk_games,
+        progress=True,
+    )
+    assert_same(result, expected)
+
+
+def test_user_strategy_matches_local_run(client, user_reference):
+    importable = client.run(lambda: importlib.util.find_spec("scripted_strategies") is not None)
+    assert not any(importable.values()), "the workers must not see the strategy's module"
+    result = ohd.simulate_on_client(client, RULES, USERS, 400, seed=12, chunk_games=37)
+    assert_same(result, user_reference)
+
+
+def test_illegal_move_on_a_worker_raises_on_the_client(client, tester):
+    cheating = ["simple", ss.mode(ss.MODE_BID_TOO_HIGH), "simple", "simple"]
+    with pytest.raises(IllegalMoveError) as local:
+        oh.simulate(RULES, cheating, 20, seed=3)
+    with pytest.raises(IllegalMoveError) as remote:
+        oh.simulate(RULES, cheating, 20, seed=3, client=client)
+    # Which failing game is reported first depends on timing, here as locally.
+    assert isinstance(remote.value.game, int) and 0 <= remote.value.game < 20
+    same = ("strategy", "deal", "seat", "move", "code", "trick")
+    assert [getattr(remote.value, k) for k in same] == [getattr(local.value, k) for k in same]
+    assert "illegal move" in str(remote.value)
+
+
+def test_arguments_are_checked_before_any_task(client):
+    with pytest.raises(InvalidArgumentError, match="games"):
+        oh.simulate(RULES, BUILTINS, 0, client=client)
+    with pytest.raises(InvalidArgumentError, match="chunk_games"):
+        ohd.simulate_on_client(client, RULES, BUILTINS, 10, chunk_games=0)
+    with pytest.raises(InvalidArgumentError, match="Client"):
+        oh.simulate(RULES, BUILTINS, 10, client="tcp://127.0.0.1:8786")
+
+
+def test_default_chunk_size(client):
+    assert ohd.default_chunk_games(client, 10) == 2  # 2 workers x 1 thread x 4 tasks
+    assert ohd.default_chunk_games(client, 10**9) == ohd.MAX_CHUNK_GAMES
+    assert ohd.chunk_ranges(10, 4) == [(0, 4), (4, 4), (8, 2)]
+
+
+def test_connect_checks_workers(client):
+    address = client.scheduler.address
+    with ohd.connect(address) as other:
+        assert set(ohd.check_workers(other).values()) == {oh.__version__}
+    with pytest.raises(InvalidArgumentError, match="scheduler address"):
+        ohd.connect("")
+    with pytest.raises(ConnectionError, match="cannot reach"):
+        ohd.connect("tcp://127.0.0.1:9", timeout=1)
+
+
+def test_worker_refuses_another_version():
+    with pytest.raises(RuntimeError, match="same version"):
+        ohd._play_chunk(RULES, BUILTINS, np.zeros((4, 1)), b"", "0.0.0-other", 0, 0, 1, None)
+
+
+def test_chunked_run_on_the_cluster(client, builtin_reference, tmp_path):
+    result = run_chunked(
+        RULES,
+        BUILTINS,
+        400,
+        11,
+        tmp_path / "run",
+        first_game=5,
+        chunk_games=90,
+        client=client,
+        progress=False,
+    )
+    assert_same(result, builtin_reference)
+    assert result.stats.computed == 5
+    assert len(read_manifest(tmp_path / "run")["chunks"]) == 5
+    # Chunks written from the cluster's results serve a local call, and vice versa.
+    again = run_chunked(
+        RULES, BUILTINS, 400, 11, tmp_path / "run", first_game=5, chunk_games=90, progress=False
+    )
+    assert_same(again, builtin_reference)
+    assert again.stats.reused == 5

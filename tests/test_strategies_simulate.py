@@ -1,0 +1,152 @@
+"""Every built-in strategy plays whole games legally, at several table sizes and variants.
+
+The kernel raises :class:`~ohhell_sim.errors.IllegalMoveError` on any illegal
+bid or card, so a run that completes is the check.  The sampling strategies run
+with few samples here: legality does not depend on the sample count, and speed
+does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_strategies_common import make_view, params_of, rng
+
+import ohhell_sim as oh
+import strategies
+from ohhell_sim import view as V
+from ohhell_sim.engine.builtin_dispatch import N_BUILTIN, PIMC_ID, ZERO_ID
+from ohhell_sim.errors import InvalidArgumentError
+from strategies._counting import counting_play
+
+CHEAP_MC = ("mc_bidder", {"samples": 6.0})
+CHEAP_PIMC = ("pimc", {"samples": 3.0, "bid_samples": 3.0})
+RULE_BASED = ["sure_tricks", "expected_tricks", "card_counter", "zero", "learned"]
+ALL = [*RULE_BASED, CHEAP_MC, CHEAP_PIMC]
+
+
+def seats_for(players: int, offset: int = 0, pool: list | None = None) -> list:
+    """A seating cycling through ``pool`` (default: every new strategy)."""
+    pool = pool or ALL
+    return [pool[(offset + i) % len(pool)] for i in range(players)]
+
+
+def test_builtin_ids_are_positions_and_stable():
+    names = [s.name for s in strategies.BUILTINS]
+    assert names[:2] == ["random", "simple"]
+    assert names == [
+        "random", "simple", "sure_tricks", "expected_tricks", "card_counter", "zero",
+        "mc_bidder", "pimc", "learned",
+    ]
+    assert [s.builtin_id for s in strategies.BUILTINS] == list(range(len(names)))
+    assert N_BUILTIN == len(names)
+
+
+def test_every_strategy_documents_itself():
+    for strategy in strategies.BUILTINS[2:]:
+        assert len(strategy.description) > 200, strategy.name
+        module = __import__(strategy.bid.py_func.__module__, fromlist=["_"])
+        doc = module.__doc__
+        assert doc.startswith(f"``{strategy.name}``"), strategy.name
+        for param in strategy.params:
+            assert f"``{param}``" in doc, (strategy.name, param)
+        assert ("Stochastic" in doc) == strategy.stochastic, strategy.name
+
+
+def _views():
+    """A few positions: bids, leads, follows, a swap."""
+    yield make_view("AS KD 7H 2C 9C", "S", seat=1, dealer=0)
+    yield make_view("AS KD 7H 2C 9C", "S", seat=0, dealer=0, bids=[-1, 1, 2, 0])
+    yield make_view("AS KD 7H 2C 9C", "S", phase=V.PHASE_PLAY, bids=[2, 1, 1, 0])
+    yield make_view("AS KD 7H 2C 9C", "S", seat=2, phase=V.PHASE_PLAY, trick=["5C", "KC"],
+                    bids=[0, 1, 0, 1])
+    yield make_view("KD 7H 2C", "H", seat=3, phase=V.PHASE_PLAY, trick=["5S", "QS", "2S"],
+                    bids=[0, 1, 0, 0], trick_index=2, played="AS KS 3S 4S AC KC QC 9C")
+    yield make_view("AS KD 7H 2C 9C", "S", phase=V.PHASE_SWAP)
+
+
+def test_counting_strategies_play_as_the_shared_dispatch_copy():
+    """The dispatch plays ``counting_play(view, sid == ZERO_ID)`` for every strategy
+    but random, simple and pimc; each such strategy's own ``play`` must agree.
+
+    (Compiling the dispatch itself from Python would cost as much as the kernel,
+    which the simulation tests run anyway.)
+    """
+    shared = [s for s in strategies.BUILTINS if s.builtin_id not in (0, 1, PIMC_ID)]
+    assert [s.name for s in shared] == [
+        "sure_tricks", "expected_tricks", "card_counter", "zero", "mc_bidder", "learned",
+    ]
+    for strategy in shared:
+        params = params_of(strategy.name)
+        for view in _views():
+            if view[V.PHASE] == V.PHASE_BID:
+                continue
+            expected = counting_play(view, strategy.builtin_id == ZERO_ID)
+            assert strategy.play(view, params, rng(7)) == expected, (
+                strategy.name, V.describe(view),
+            )
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_new_strategies_play_canonical_games_legally(players):
+    rules = oh.Rules(players=players)
+    result = oh.simulate(rules, seats_for(players, players), games=200, seed=players)
+    summary = result.summary()
+    assert (summary["made_rate"] > 0.2).all()
+
+
+def test_rule_based_strategies_beat_random_and_simple_holds_its_own():
+    rules = oh.Rules(players=4, schedule=[7, 5, 3, 1])
+    result = oh.simulate(rules, ["card_counter", "random", "expected_tricks", "simple"],
+                         games=400, seed=3)
+    mean = result.summary()["mean_total"]
+    assert mean["card_counter"] > mean["random"] + 10
+    assert mean["expected_tricks"] > mean["random"] + 10
+
+
+VARIANTS = {
+    "nullo": dict(nullo=True),
+    "joker": dict(joker=True),
+    "joker_no_trump": dict(joker=True, trump="CDHSN"),
+    "no_trump_every_2": dict(no_trump_every=2),
+    "swap_2": dict(swap=2),
+    "swap_1_joker": dict(swap=1, joker=True),
+    "forehead": dict(forehead=True),
+    "closed_bids": dict(closed_bids=True, hook=False),
+    "no_hook": dict(hook=False),
+    "catastrophe": dict(fault_limit=6),
+    "tiebreak": dict(tiebreak=True),
+    "scoring": dict(made="10*bid", zero="5+cards", over="-diff", under="-10*diff"),
+    "online": dict(over="taken", under="taken", all_bonus=10, double_all=True),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_new_strategies_play_every_variant_legally(variant):
+    rules = oh.Rules(players=4, max_cards=6, **VARIANTS[variant])
+    for offset in (0, 3):
+        oh.simulate(rules, seats_for(4, offset), games=40, seed=offset + 11)
+
+
+@pytest.mark.parametrize("players", [5, 8])
+def test_rule_based_strategies_play_two_decks_legally(players):
+    rules = oh.Rules(players=players, decks=2, joker=True, max_cards=8)
+    oh.simulate(rules, seats_for(players, 0, RULE_BASED), games=60, seed=players)
+
+
+def test_sampling_strategies_refuse_two_decks_and_fall_back_in_the_kernel():
+    rules = oh.Rules(players=5, decks=2, max_cards=5)
+    with pytest.raises(InvalidArgumentError, match="pimc"):
+        strategies.check_seating_rules(rules, ["simple", "pimc"])
+    strategies.check_seating_rules(oh.Rules(players=4, joker=True), ["mc_bidder", "pimc"])
+    # Should a run reach the kernel anyway, the moves stay legal.
+    oh.simulate(rules, seats_for(5, 0, [CHEAP_MC, CHEAP_PIMC, "zero"]), games=20, seed=1)
+
+
+def test_pimc_and_mc_bidder_are_reproducible():
+    rules = oh.Rules(players=4, schedule=[5, 3])
+    seats = [CHEAP_PIMC, CHEAP_MC, "card_counter", "zero"]
+    a = oh.simulate(rules, seats, games=30, seed=9)
+    b = oh.simulate(rules, seats, games=30, seed=9)
+    assert np.array_equal(a.hands["bid"], b.hands["bid"])
+    assert np.array_equal(a.hands["tricks"], b.hands["tricks"])

@@ -1,0 +1,126 @@
+"""Tests of :func:`ohhell_sim.tournament.tournament` and its command-line glue."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import pytest
+
+import ohhell_sim as oh
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.tournament import add_tournament_parser, tournament
+
+SHORT = oh.Rules(players=4, schedule=[5, 3, 1, 3, 5])
+FOUR = ["card_counter", "simple", "expected_tricks", "random"]
+
+
+@pytest.fixture(scope="module")
+def duplicate():
+    return tournament(SHORT, FOUR, games=400, seed=5, seating="duplicate")
+
+
+@pytest.fixture(scope="module")
+def random_seating():
+    return tournament(SHORT, FOUR, games=400, seed=5, seating="random")
+
+
+def test_duplicate_rotates_every_strategy_through_every_seat(duplicate):
+    games = duplicate.games
+    assert len(games) == 400 * 4
+    assert set(games["rotation"]) == {0, 1, 2, 3}
+    assert games["unit"].nunique() == 100
+    seats = games.groupby(["unit", "strategy"], observed=True)["seat"].agg(sorted)
+    assert all(list(s) == [0, 1, 2, 3] for s in seats)
+    # Each rotation replays the same game indices.
+    per_rotation = games.groupby("rotation")["game"].agg(lambda g: tuple(sorted(set(g))))
+    assert per_rotation.nunique() == 1
+
+
+def test_duplicate_deals_identical_cards_to_every_rotation():
+    # Four copies of one deterministic strategy: every rotation plays the same
+    # cards from the same seats, so seat totals repeat exactly.
+    result = tournament(SHORT, ["simple"] * 4, games=40, seed=2)
+    totals = result.games.pivot_table(index=["unit", "seat"], columns="rotation",
+                                      values="total")
+    assert (totals.nunique(axis=1) == 1).all()
+    assert list(result.labels) == ["simple#1", "simple#2", "simple#3", "simple#4"]
+
+
+def test_random_seating_is_deterministic_and_mixed(random_seating):
+    games = random_seating.games
+    assert len(games) == 400 * 4 and games["unit"].nunique() == 400
+    first_seat = games[games["seat"] == 0]["strategy"].value_counts()
+    assert (first_seat > 50).all()
+    again = tournament(SHORT, FOUR, games=400, seed=5, seating="random")
+    assert again.games.equals(games)
+
+
+def test_ranking_and_pairwise_tables(duplicate):
+    ranking = duplicate.ranking
+    assert list(ranking.index)[-1] == "random"
+    for measure in ("mean_score", "win_share", "made_rate", "zero_bid_rate"):
+        assert (ranking[f"{measure}_low"] <= ranking[measure]).all()
+        assert (ranking[measure] <= ranking[f"{measure}_high"]).all()
+    assert ranking["win_share"].sum() == pytest.approx(1.0)
+    assert len(duplicate.pairwise) == 6
+    best, worst = ranking.index[0], ranking.index[-1]
+    row = duplicate.pairwise.loc[f"{best} - {worst}"]
+    assert row["difference_low"] > 0
+    text = duplicate.format()
+    assert "duplicate tournament" in text and "card_counter" in text
+
+
+def test_duplicate_seating_narrows_the_interval_of_a_difference(duplicate, random_seating):
+    # Equal game counts (400): duplicate seating cancels the luck of the cards,
+    # which random seating leaves in every game.  card_counter and
+    # expected_tricks play alike and differ in bidding, so their difference is
+    # the one where the cards' luck weighs most.
+    def width(result, a="card_counter", b="expected_tricks"):
+        table = result.pairwise
+        row = table.loc[f"{a} - {b}"] if f"{a} - {b}" in table.index else table.loc[f"{b} - {a}"]
+        return row["difference_high"] - row["difference_low"]
+
+    assert width(duplicate) < 0.9 * width(random_seating)
+    assert width(duplicate, "card_counter", "simple") < width(random_seating, "card_counter",
+                                                              "simple")
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(games=10), "multiple of 4"),
+        (dict(games=8, seating="round robin"), "seating"),
+        (dict(games=8, strategies=["simple"] * 3), "one strategy per seat"),
+        (dict(games=8, confidence=1.5), "confidence"),
+    ],
+)
+def test_bad_arguments(kwargs, match):
+    args = dict(rules=SHORT, strategies=FOUR, games=8) | kwargs
+    with pytest.raises(InvalidArgumentError, match=match):
+        tournament(**args)
+
+
+def test_tournament_refuses_rules_a_strategy_cannot_play():
+    rules = oh.Rules(players=5, decks=2, max_cards=5)
+    with pytest.raises(InvalidArgumentError, match="mc_bidder"):
+        tournament(rules, ["mc_bidder", "simple", "simple", "simple", "simple"], games=10)
+
+
+def test_cli_glue(capsys, tmp_path):
+    parser = argparse.ArgumentParser(prog="ohhell")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_tournament_parser(sub)
+    out = tmp_path / "t.parquet"
+    args = parser.parse_args(
+        ["tournament", "--players", "4", "--strategies", "simple,random,zero,card_counter",
+         "--games", "16", "--seed", "3", "--seating", "duplicate", "--schedule", "3,2,1",
+         "--output", str(out)]
+    )
+    assert args.func(args) == 0
+    printed = capsys.readouterr().out
+    assert "duplicate tournament" in printed and "zero" in printed
+    frame = oh.read_frame(out)
+    assert len(frame) == 16 * 4
+    assert np.isin(frame["strategy"].astype(str), ["simple", "random", "zero",
+                                                    "card_counter"]).all()
