@@ -58,14 +58,14 @@ def parse_int_list(text: str, option: str) -> list[int]:
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
-    """Build :class:`Rules` from ``--players``, ``--schedule`` and ``--rule`` options."""
+    """Build :class:`Rules` from ``--preset``, ``--players``, ``--schedule`` and ``--rule``."""
     kwargs: dict[str, object] = {"players": args.players}
     if args.schedule:
         kwargs["schedule"] = parse_int_list(args.schedule, "--schedule")
     for item in args.rule or []:
         name, value = parse_rule(item)
         kwargs[name] = value
-    return Rules(**kwargs)
+    return Rules.preset(args.preset, **kwargs)
 
 
 def seating_from_args(args: argparse.Namespace) -> list[str]:
@@ -79,7 +79,10 @@ def seating_from_args(args: argparse.Namespace) -> list[str]:
 
 
 def _add_rules_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=4, help="players, 3-7 (default 4)")
+    parser.add_argument("--players", type=int, default=4, help="players, 3-10 (default 4)")
+    parser.add_argument(
+        "--preset", default="canonical", help="rules profile: canonical, online, openspiel"
+    )
     parser.add_argument(
         "--schedule", help="hand size of each deal, e.g. 10,9,8 (default: canonical 10..1..10)"
     )
@@ -103,14 +106,24 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     strategies = seating_from_args(args)
     output = check_output_folder(args.output) if args.output else None
-    result = simulate(
-        rules,
-        strategies,
-        games=args.games,
-        seed=args.seed,
-        threads=args.threads,
-        progress=not args.quiet,
-    )
+    client = None
+    if args.scheduler:
+        from ohhell_sim.distributed import connect
+
+        client = connect(args.scheduler)
+    try:
+        result = simulate(
+            rules,
+            strategies,
+            games=args.games,
+            seed=args.seed,
+            threads=args.threads,
+            progress=not args.quiet,
+            client=client,
+        )
+    finally:
+        if client is not None:
+            client.close()
     print(
         f"{args.games} games of {rules.n_deals} deals, {rules.players} players, "
         f"seed {args.seed}: {', '.join(strategies)}"
@@ -130,6 +143,43 @@ _SUMMARY_COLUMNS = [
         for s in ("", "_low", "_high")
     ),
 ]
+
+
+QUICKSTART_SEATS = ["simple", "card_counter", "sure_tricks", "random"]
+
+
+def cmd_quickstart(args: argparse.Namespace) -> int:
+    from ohhell_sim.analysis.report import write_report
+    from ohhell_sim.simulate import simulate
+
+    output = check_output_folder(args.output)
+    rules = Rules(players=4)
+    print(f"Playing {args.games} canonical games: {', '.join(QUICKSTART_SEATS)} (seed {args.seed})")
+    result = simulate(rules, QUICKSTART_SEATS, games=args.games, seed=args.seed, progress=True)
+    print(format_summary(result.summary()[_SUMMARY_COLUMNS], digits=3))
+    result.to_parquet(output)
+    command = f"ohhell quickstart --games {args.games} --seed {args.seed} --output {output}"
+    md, page = write_report(
+        result.hands,
+        result.games,
+        output,
+        title="Which built-in strategy wins the canonical game?",
+        command=command,
+    )
+    print(f"data and report written to {output}/ ({md.name}, {page.name})")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from ohhell_sim.analysis.report import write_report
+    from ohhell_sim.results import read_results
+
+    hands, games = read_results(args.folder)
+    md, page = write_report(
+        hands, games, args.folder, title=args.title, command=f"ohhell report {args.folder}"
+    )
+    print(f"report written to {md} and {page}")
+    return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -188,7 +238,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
     p.add_argument("--output", "-o", help="folder for hands.parquet and games.parquet")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument("--scheduler", help="address of a Dask scheduler to run the games on")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("quickstart", help="run the default study and write its report")
+    p.add_argument("--games", type=int, default=2000, help="number of games (default 2000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--output", "-o", default="runs/quickstart", help="output folder")
+    p.set_defaults(func=cmd_quickstart)
+
+    p = sub.add_parser("report", help="write report.md and report.html for a run folder")
+    p.add_argument("folder", help="folder with hands.parquet and games.parquet")
+    p.add_argument("--title", default="Strategy report", help="the question the run answers")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("replay", help="print one game of a run, step by step")
     _add_rules_options(p)

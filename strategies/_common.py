@@ -23,13 +23,12 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER
-from ohhell_sim.engine.core import beats, next_seat
-from ohhell_sim.rules import R_DECKS, R_JOKER
+from ohhell_sim.engine.core import beats, deal_points, next_seat
+from ohhell_sim.rules import R_DECKS, R_JOKER, R_OVER, R_UNDER
 from ohhell_sim.strategy_tools import (
     highest_by_power,
     lowest_by_power,
     lowest_card,
-    points,
     suit_mask,
 )
 
@@ -66,27 +65,45 @@ def legal_bid_near(view, bid, up):
 
 
 @njit
-def best_bid(view, probs):
-    """The legal bid of highest expected points when ``probs[k]`` = P(k tricks).
+def best_bid_by_row(view, probs, allowed):
+    """The legal, ``allowed`` bid ``b`` of highest expected points.
 
-    Points come from :func:`ohhell_sim.strategy_tools.points`, so the choice follows
-    the active scoring tables.  Ties go to the lower bid.
+    ``probs[b, k]`` is P(k tricks) when bidding ``b`` (a table with a single row
+    serves every bid).  Points are those of
+    :func:`ohhell_sim.strategy_tools.points`, so the choice follows the active
+    scoring tables.  Ties go to the lower bid; -1 when no bid is allowed.
     """
     most = view[V.MAX_BID]
     forbidden = view[V.FORBIDDEN_BID]
+    hand_size = view[V.HAND_SIZE]
+    # The scoring rules are sliced once: ``points`` would slice them per call.
+    rules = view[V.RULES_BASE :]
+    # With the canonical miss tables only the made bid scores: one term a bid.
+    misses_score_nothing = rules[R_OVER] == 0 and rules[R_UNDER] == 0
     best = -1
     best_value = -np.inf
-    for b in range(most + 1):
-        if b == forbidden:
+    for b in range(min(most + 1, allowed.shape[0])):
+        if b == forbidden or not allowed[b]:
             continue
-        value = 0.0
-        for k in range(probs.shape[0]):
-            if probs[k] > 0.0:
-                value += probs[k] * points(view, b, k)
+        row = probs[b if probs.shape[0] > 1 else 0]
+        if misses_score_nothing:
+            value = row[b] * deal_points(b, b, hand_size, rules) if b < row.shape[0] else 0.0
+        else:
+            value = 0.0
+            for k in range(row.shape[0]):
+                if row[k] > 1e-12:
+                    value += row[k] * deal_points(b, k, hand_size, rules)
         if value > best_value + 1e-9:
             best_value = value
             best = b
     return best
+
+
+@njit
+def best_bid(view, probs):
+    """The legal bid of highest expected points when ``probs[k]`` = P(k tricks)."""
+    allowed = np.ones(view[V.MAX_BID] + 1, dtype=np.bool_)
+    return best_bid_by_row(view, probs.reshape(1, probs.shape[0]), allowed)
 
 
 @njit(inline="always")

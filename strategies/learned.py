@@ -256,6 +256,8 @@ def train_bid_table(
         "policy": "simple's bids and greedy play in every seat (strategies._playout)",
         "features": "trumps 0-4+/no-trump, high trumps 0-3+, side aces 0-3+, "
         "side kings 0-2+, position first/middle/dealer",
+        "made_by": f"ohhell train-bids --players {','.join(map(str, sizes))} --deals {deals} "
+        f"--seed {seed}" + (f" --max-hand {max_hand}" if max_hand else ""),
     }
     return {
         "probs": probs,

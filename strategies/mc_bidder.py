@@ -37,8 +37,7 @@ from ohhell_sim.engine.core import next_seat
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import R_DECKS, Rules
 from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import points
-from strategies._common import forehead_bid, is_forehead_bid, legal_bid_near
+from strategies._common import best_bid_by_row, forehead_bid, is_forehead_bid, legal_bid_near
 from strategies._counting import counting_play
 from strategies._playout import estimate_bids, play_out, sample_hidden
 from strategies.expected_tricks import DEFAULT_RISK, expected_bid
@@ -137,19 +136,7 @@ def mc_bid(view, samples, rng):
             counts[b, _trick_counts(view, b, sampled[i], base_bids, won)] += 1.0
         tried[b] = True
 
-    forbidden = view[V.FORBIDDEN_BID]
-    best = -1
-    best_value = -np.inf
-    for b in range(most + 1):
-        if not tried[b] or b == forbidden:
-            continue
-        value = 0.0
-        for k in range(h + 1):
-            if counts[b, k] > 0.0:
-                value += counts[b, k] * points(view, b, k)
-        if value > best_value + 1e-9:
-            best_value = value
-            best = b
+    best = best_bid_by_row(view, counts / samples, tried)
     if best < 0:
         return legal_bid_near(view, aim, False)
     return best

@@ -68,17 +68,14 @@ def _test_kernel_folder() -> Path:
     ``$OHHELL_TEST_KERNEL_CACHE`` when set; otherwise a folder in the system temp
     directory, kept between sessions because a kernel compile takes long.  Kernel
     files are named by a hash of the package sources and of the user strategies'
-    code, so a changed package compiles afresh.  The folder name also hashes the
-    test helpers' source, because a user strategy's hash does not see the helper
-    functions it calls (see ``test_replace_with_changed_global_constant``).
+    code, so a changed package compiles afresh.  The folder name also hashes
+    ``scripted_strategies.py``, because a user strategy's hash does not see the
+    helper functions it calls (see ``test_replace_with_changed_global_constant``).
     """
     root = os.environ.get("OHHELL_TEST_KERNEL_CACHE")
     if root:
         return Path(root)
-    digest = hashlib.sha256()
-    here = Path(__file__).parent
-    for name in ("scripted_strategies.py", "test_user_strategy.py", "conftest.py"):
-        digest.update((here / name).read_bytes())
+    digest = hashlib.sha256((Path(__file__).parent / "scripted_strategies.py").read_bytes())
     return Path(tempfile.gettempdir()) / f"ohhell-sim-test-kernels-{digest.hexdigest()[:12]}"
 
 

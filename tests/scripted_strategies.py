@@ -208,10 +208,11 @@ def tester_bid(view, params, rng):
     if m == MODE_NEGATIVE_BID:
         return -1
     if m == MODE_VIEW_HASH:
+        most = view[V.MAX_BID]
         forbidden = view[V.FORBIDDEN_BID]
-        count = hand_size + 1 if forbidden < 0 else hand_size
-        b = _view_hash(view, params, rng) % count
-        return b + 1 if forbidden >= 0 and b >= forbidden else b
+        excluded = 0 <= forbidden <= most
+        b = _view_hash(view, params, rng) % (most if excluded else most + 1)
+        return b + 1 if excluded and b >= forbidden else b
     if m == MODE_VIEW_CHECK and not _bid_view_ok(view):
         return VIEW_ERROR
     return random_legal_bid(view, rng)

@@ -161,8 +161,10 @@ def test_illegal_move_report_does_not_depend_on_threads(tester):
 
     seats = [ss.mode(ss.MODE_NOT_IN_HAND), "random", "random", "random"]
     reports = []
-    for threads in (1, 2):
+    # Every game fails in its first trick; which one is reported is a race, so try
+    # a few times.
+    for threads in (1, 2, 2, 2, 2, 2, 2, 2, 2):
         with pytest.raises(oh.IllegalMoveError) as info:
             oh.simulate(Rules(players=4), seats, games=256, seed=1, threads=threads)
         reports.append(info.value.game)
-    assert reports == [0, 0]
+    assert reports == [0] * len(reports)

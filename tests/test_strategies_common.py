@@ -196,6 +196,16 @@ def test_best_bid_follows_the_scoring_table():
     # Under 10*bid a made zero still scores 10 but a made two scores 20.
     ten_times = make_view("AS KS", "S", rules=Rules(players=4, made="10*bid"))
     assert C.best_bid(ten_times, probs) == 2
+    # All or nothing: the whole hand is worth more than a zero...
+    split = np.array([0.5, 0.0, 0.0, 0.5])
+    assert C.best_bid(make_view("AS KS QS", "S"), split) == 3
+    # ...unless falling short costs 10 a trick while overshooting is free.
+    harsh = make_view("AS KS QS", "S", rules=Rules(players=4, under="-10*diff"))
+    assert C.best_bid(harsh, split) == 0
+    # Per-bid rows, and bids left out.
+    rows = np.array([[1.0, 0, 0, 0], [0, 1.0, 0, 0], [0, 0, 1.0, 0], [0, 0, 0, 1.0]])
+    allowed = np.array([True, True, False, False])
+    assert C.best_bid_by_row(make_view("AS KS QS", "S"), rows, allowed) == 1
 
 
 def test_unseen_mask_one_and_two_decks():

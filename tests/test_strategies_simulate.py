@@ -150,3 +150,19 @@ def test_pimc_and_mc_bidder_are_reproducible():
     b = oh.simulate(rules, seats, games=30, seed=9)
     assert np.array_equal(a.hands["bid"], b.hands["bid"])
     assert np.array_equal(a.hands["tricks"], b.hands["tricks"])
+
+
+@pytest.mark.parametrize(
+    "variant", ["canonical", "joker", "swap_2", "forehead", "no_trump_every_2", "nullo"]
+)
+def test_kernel_and_reference_engine_agree_on_the_new_strategies(variant):
+    """The reference engine builds its own views; the strategies must play the same."""
+    from conftest import assert_result_matches_replays
+
+    rules = oh.Rules(players=4, schedule=[4, 1, 3], **VARIANTS.get(variant, {}))
+    seats = seats_for(4, 2)
+    result = oh.simulate(rules, seats, games=2, seed=21)
+    assert_result_matches_replays(result, rules, seats, 21, [0, 1])
+    seats = seats_for(4, 5)
+    result = oh.simulate(rules, seats, games=2, seed=22)
+    assert_result_matches_replays(result, rules, seats, 22, [0, 1])

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit, prange
 
 from ohhell_sim import view as V
-from ohhell_sim.engine.bits import lowest_card, popcount
+from ohhell_sim.engine.bits import borrow, lowest_card, popcount
 from ohhell_sim.engine.builtin_dispatch import dispatch_bid, dispatch_play  # dispatch-import
 from ohhell_sim.engine.core import (
     add_card,
@@ -67,7 +67,7 @@ NOT_PLAYED = -1
 MAX_DECK = 105
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fail(err, code, deal, seat, move, trick):
     err[0] = code
     err[1] = deal
@@ -145,10 +145,17 @@ def play_deal(
     seats out of the deal), adds the points to ``totals`` and, under the swap rule,
     fills ``passed_out``.  Returns the trump suit (-1 for none) and an error code.
     """
+    # Borrowed views: the decisions below pass slices of these to strategies that
+    # may not be inlined, and counted references would cost atomics per decision.
+    params = borrow(params)
+    rngs = borrow(rngs)
+    view = borrow(view)
     n = rules[R_PLAYERS]
     hook = rules[R_HOOK]
     closed = rules[R_CLOSED_BIDS]
     n_active = popcount(active)
+    full_table = n_active == n
+    two_decks = rules[R_DECKS] > 1
     table = rngs[V.MAX_SEATS]
 
     no_trump_every = rules[R_NO_TRUMP_EVERY]
@@ -296,11 +303,15 @@ def play_deal(
                 return trump, _fail(err, ERR_CARD_NOT_IN_HAND, d, seat, card, t)
             if (legal >> card) & 1 == 0:
                 return trump, _fail(err, ERR_MUST_FOLLOW, d, seat, card, t)
-            remove_card(hands, hands2, seat, card)
             bit = np.int64(1) << card
-            if played & bit:
-                played2 |= bit
+            if two_decks:
+                remove_card(hands, hands2, seat, card)
+                if played & bit:
+                    played2 |= bit
+                else:
+                    played |= bit
             else:
+                hands[seat] = hand ^ bit
                 played |= bit
             if j == 0:
                 led = led_suit_of(card, trump)
@@ -318,7 +329,10 @@ def play_deal(
             view[V.PLAYED2] = played2
             view[V.WINNING_SEAT] = best_seat
             view[V.WINNING_CARD] = best
-            seat = next_seat(seat, active, n)
+            if full_table:
+                seat = seat + 1 if seat + 1 < n else 0
+            else:
+                seat = next_seat(seat, active, n)
         tricks[best_seat] += 1
         view[V.TRICKS_WON_BASE + best_seat] += 1
         leader = best_seat
