@@ -48,8 +48,11 @@ def deals_per_second(quick: bool) -> list[dict]:
             deals = max(20, deals // 10)
         result = bench(players=4, cards=10, strategy=strategy.name, deals=deals, threads=1)
         rows.append(
-            {"strategy": strategy.name, "deals_per_second": result["deals_per_second"],
-             "deals": deals}
+            {
+                "strategy": strategy.name,
+                "deals_per_second": result["deals_per_second"],
+                "deals": deals,
+            }
         )
         print(f"{strategy.name:16s} {result['deals_per_second']:>14,.0f} deals/s", flush=True)
     return rows
@@ -70,17 +73,32 @@ def decisions_per_second(quick: bool) -> list[dict]:
     mc_samples = get_strategy("mc_bidder").params["samples"]
     deals = 100 if quick else 1000
     seconds = _time_games(["mc_bidder"] * 4, deals)
-    rows.append({"strategy": "mc_bidder", "decision": "bid", "samples": mc_samples,
-                 "decisions_per_second": 4 * deals / seconds})
+    rows.append(
+        {
+            "strategy": "mc_bidder",
+            "decision": "bid",
+            "samples": mc_samples,
+            "decisions_per_second": 4 * deals / seconds,
+        }
+    )
     pimc_samples = get_strategy("pimc").params["samples"]
     deals = 20 if quick else 200
     seats = [("pimc", {"bid_samples": 0.0})] * 4
     seconds = _time_games(seats, deals)
-    rows.append({"strategy": "pimc", "decision": "card", "samples": pimc_samples,
-                 "decisions_per_second": 40 * deals / seconds})
+    rows.append(
+        {
+            "strategy": "pimc",
+            "decision": "card",
+            "samples": pimc_samples,
+            "decisions_per_second": 40 * deals / seconds,
+        }
+    )
     for row in rows:
-        print(f"{row['strategy']:10s} {row['decision']:5s} samples={row['samples']:g}: "
-              f"{row['decisions_per_second']:,.0f} decisions/s", flush=True)
+        print(
+            f"{row['strategy']:10s} {row['decision']:5s} samples={row['samples']:g}: "
+            f"{row['decisions_per_second']:,.0f} decisions/s",
+            flush=True,
+        )
     return rows
 
 
@@ -88,26 +106,41 @@ def strength_vs_samples(quick: bool) -> list[dict]:
     """Measurement 3: tournament score of the samplers against card_counter, by samples."""
     rules = oh.Rules(players=4, schedule=[8, 6, 4, 2, 1])
     rows = []
-    plans = [("mc_bidder", "samples", (4, 16, 64, 256), 400),
-             ("pimc", "samples", (2, 8, 24, 64), 200)]
+    plans = [
+        ("mc_bidder", "samples", (4, 16, 64, 256), 400),
+        ("pimc", "samples", (2, 8, 24, 64), 200),
+    ]
     for name, param, counts, games in plans:
         if quick:
             counts, games = counts[:2], 40
         for count in counts:
-            seats = [(name, {param: float(count)}), "card_counter", "card_counter",
-                     "card_counter"]
+            seats = [(name, {param: float(count)}), "card_counter", "card_counter", "card_counter"]
             start = time.perf_counter()
             result = tournament(rules, seats, games=games, seed=11, threads=1)
-            units = result.games.assign(
-                ours=result.games["strategy"] == f"{name}"
-            ).groupby(["unit", "ours"])["total"].mean().unstack()
+            units = (
+                result.games.assign(ours=result.games["strategy"] == f"{name}")
+                .groupby(["unit", "ours"])["total"]
+                .mean()
+                .unstack()
+            )
             diff = units[True] - units[False]
             mean, low, high = mean_ci(diff.to_numpy())
-            rows.append({"strategy": name, param: count, "games": games,
-                         "score_minus_card_counter": mean, "low": low, "high": high,
-                         "seconds": time.perf_counter() - start})
-            print(f"{name:10s} {param}={count:<4d} {mean:+7.2f} [{low:+.2f}, {high:+.2f}] "
-                  f"per game vs card_counter ({games} games)", flush=True)
+            rows.append(
+                {
+                    "strategy": name,
+                    param: count,
+                    "games": games,
+                    "score_minus_card_counter": mean,
+                    "low": low,
+                    "high": high,
+                    "seconds": time.perf_counter() - start,
+                }
+            )
+            print(
+                f"{name:10s} {param}={count:<4d} {mean:+7.2f} [{low:+.2f}, {high:+.2f}] "
+                f"per game vs card_counter ({games} games)",
+                flush=True,
+            )
     return rows
 
 
@@ -116,8 +149,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller counts (smoke run)")
     parser.add_argument("--json", help="also write the figures to this JSON file")
-    parser.add_argument("--skip", default="", help="comma list of parts to skip: "
-                        "deals,decisions,strength")
+    parser.add_argument(
+        "--skip", default="", help="comma list of parts to skip: deals,decisions,strength"
+    )
     args = parser.parse_args(argv)
     skip = set(args.skip.split(","))
     print(machine_description(), flush=True)

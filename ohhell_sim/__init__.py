@@ -18,6 +18,7 @@ from ohhell_sim.strategy import (
     register_strategy,
     unregister_strategy,
 )
+from ohhell_sim.tournament import TournamentResult, tournament
 
 __all__ = [
     "GameLog",
@@ -25,6 +26,7 @@ __all__ = [
     "Rules",
     "SimulationResult",
     "Strategy",
+    "TournamentResult",
     "__version__",
     "available_strategies",
     "get_strategy",
@@ -33,5 +35,6 @@ __all__ = [
     "register_strategy",
     "replay",
     "simulate",
+    "tournament",
     "unregister_strategy",
 ]

@@ -19,6 +19,8 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import available_strategies, get_strategy
+from ohhell_sim.tournament import add_tournament_parser
+from strategies.learned import add_train_bids_parser
 
 _RULE_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 
@@ -268,6 +270,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_bench)
+
+    add_tournament_parser(sub)
+    add_train_bids_parser(sub)
 
     p = sub.add_parser("strategies", help="list the registered strategies")
     p.add_argument("--verbose", "-v", action="store_true", help="print descriptions")

@@ -52,9 +52,8 @@ from ohhell_sim.strategy import (
     Strategy,
     get_strategy,
     register_strategy,
-    resolve_seating,
 )
-from ohhell_sim.validation import check_count, check_rules, check_seed, check_threads
+from ohhell_sim.validation import check_count, check_rules, check_seating, check_seed, check_threads
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -625,7 +624,7 @@ def simulate_on_client(
         If a worker runs another ohhell-sim version.
     """
     rules = check_rules(rules)
-    seating = resolve_seating(strategies, rules.players)
+    seating = check_seating(rules, strategies)
     games = check_count("games", games)
     seed = check_seed(seed)
     first_game = check_count("first_game", first_game, minimum=0)

@@ -212,16 +212,24 @@ class Rules:
                 f"deck, got {players}; 8 to {MAX_PLAYERS} players need decks=2"
             )
         setter(self, "players", players)
-        for name in ("hook", "closed_bids", "nullo", "joker", "forehead", "tiebreak",
-                     "double_all"):
+        for name in ("hook", "closed_bids", "nullo", "joker", "forehead", "tiebreak", "double_all"):
             setter(self, name, _check_bool(name, getattr(self, name)))
-        for name, choices in (("made", MADE_TABLES), ("zero", ZERO_TABLES),
-                              ("over", MISS_TABLES), ("under", MISS_TABLES),
-                              ("trump", TRUMP_MODES), ("deal_order", DEAL_ORDERS)):
+        for name, choices in (
+            ("made", MADE_TABLES),
+            ("zero", ZERO_TABLES),
+            ("over", MISS_TABLES),
+            ("under", MISS_TABLES),
+            ("trump", TRUMP_MODES),
+            ("deal_order", DEAL_ORDERS),
+        ):
             _check_choice(name, getattr(self, name), choices)
-        for name, low, high in (("no_trump_every", 0, 52), ("swap", 0, 2),
-                                ("fault_limit", 0, 10_000), ("all_bonus", 0, 1000),
-                                ("trick_points", 1, 100)):
+        for name, low, high in (
+            ("no_trump_every", 0, 52),
+            ("swap", 0, 2),
+            ("fault_limit", 0, 10_000),
+            ("all_bonus", 0, 1000),
+            ("trick_points", 1, 100),
+        ):
             setter(self, name, _check_int(name, getattr(self, name), low, high))
         self._check_combinations()
         setter(self, "schedule", self._resolve_schedule())
@@ -360,9 +368,7 @@ class Rules:
             For an unknown preset name or parameter.
         """
         if name not in PRESETS:
-            raise InvalidArgumentError(
-                f"unknown preset {name!r}; presets: {', '.join(PRESETS)}"
-            )
+            raise InvalidArgumentError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(overrides) - names)
         if unknown:

@@ -57,8 +57,8 @@ from ohhell_sim.results import (
 )
 from ohhell_sim.rules import Rules
 from ohhell_sim.simulate import numba_threads
-from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
-from ohhell_sim.validation import check_count, check_rules, check_seed, check_threads
+from ohhell_sim.strategy import Seating, SeatSpec
+from ohhell_sim.validation import check_count, check_rules, check_seating, check_seed, check_threads
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -194,7 +194,7 @@ def run_chunked(
         When a strategy returns an illegal bid or card.
     """
     rules = check_rules(rules)
-    seating = resolve_seating(strategies, rules.players)
+    seating = check_seating(rules, strategies)
     games = check_count("games", games)
     seed = check_seed(seed)
     first_game = check_count("first_game", first_game, minimum=0)

@@ -15,8 +15,8 @@ from ohhell_sim.engine.kernel import ERROR_FIELDS
 from ohhell_sim.errors import IllegalMoveError
 from ohhell_sim.results import RunArrays, SimulationResult
 from ohhell_sim.rules import Rules
-from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
-from ohhell_sim.validation import check_count, check_rules, check_seed, check_threads
+from ohhell_sim.strategy import Seating, SeatSpec
+from ohhell_sim.validation import check_count, check_rules, check_seating, check_seed, check_threads
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -148,7 +148,7 @@ def simulate(
         When a strategy returns an illegal bid or card.
     """
     rules = check_rules(rules)
-    seating = resolve_seating(strategies, rules.players)
+    seating = check_seating(rules, strategies)
     games = check_count("games", games)
     seed = check_seed(seed)
     first_game = check_count("first_game", first_game, minimum=0)

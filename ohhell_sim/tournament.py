@@ -201,8 +201,7 @@ def tournament(
         raise InvalidArgumentError(f"confidence must be in (0, 1), got {confidence!r}")
     if isinstance(strategies, str) or len(strategies) != rules.players:
         raise InvalidArgumentError(
-            f"a tournament needs one strategy per seat: {rules.players} players, got "
-            f"{strategies!r}"
+            f"a tournament needs one strategy per seat: {rules.players} players, got {strategies!r}"
         )
     specs = list(strategies)
     labels = _labels(specs)
@@ -240,8 +239,14 @@ def tournament(
             count = keys.count(order)
             order_arr = np.array(order)
             frame = _seat_rows(
-                rules, [specs[i] for i in order_arr], order_arr, labels, count, seed,
-                position, threads,
+                rules,
+                [specs[i] for i in order_arr],
+                order_arr,
+                labels,
+                count,
+                seed,
+                position,
+                threads,
             )
             frame["rotation"] = 0
             frame["unit"] = frame["game"]
@@ -249,8 +254,18 @@ def tournament(
             position += count
     long = pd.concat(frames, ignore_index=True)
     long = long[
-        ["unit", "rotation", "game", "seat", "strategy", "total", "win_share", "deals",
-         "made", "zero_bids"]
+        [
+            "unit",
+            "rotation",
+            "game",
+            "seat",
+            "strategy",
+            "total",
+            "win_share",
+            "deals",
+            "made",
+            "zero_bids",
+        ]
     ].sort_values(["unit", "rotation", "seat"], ignore_index=True)
     units = _unit_values(long, labels)
     ranking = _ranking(units, labels, confidence)
@@ -283,7 +298,7 @@ def _unit_values(long: pd.DataFrame, labels: list[str]) -> dict[str, pd.DataFram
     return {m: values[m].unstack("strategy").reindex(columns=labels) for m in _MEASURES}
 
 
-def _ranking(units: dict[str, pd.DataFrame], labels: list[str], confidence: float):
+def _ranking(units: dict[str, pd.DataFrame], labels: list[str], confidence: float) -> pd.DataFrame:
     rows = {}
     for label in labels:
         row: dict[str, float] = {"units": int(units["mean_score"][label].notna().sum())}
@@ -307,11 +322,15 @@ def _pairwise(
     for i, j in combinations(range(len(order)), 2):
         a, b = order[i], order[j]
         both = scores[[a, b]].dropna()
-        diff, low, high = paired_difference_ci(
-            both[a].to_numpy(), both[b].to_numpy(), confidence
+        diff, low, high = paired_difference_ci(both[a].to_numpy(), both[b].to_numpy(), confidence)
+        rows.append(
+            {
+                "pair": f"{a} - {b}",
+                "difference": diff,
+                "difference_low": low,
+                "difference_high": high,
+            }
         )
-        rows.append({"pair": f"{a} - {b}", "difference": diff, "difference_low": low,
-                     "difference_high": high})
     frame = pd.DataFrame(rows).set_index("pair")
     return frame
 
@@ -328,9 +347,7 @@ def add_tournament_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentP
     )
     _add_rules_options(p)
     p.add_argument("--games", type=int, default=400, help="games in all (default 400)")
-    p.add_argument(
-        "--seating", choices=SEATINGS, default="duplicate", help="default duplicate"
-    )
+    p.add_argument("--seating", choices=SEATINGS, default="duplicate", help="default duplicate")
     p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
     p.add_argument("--output", "-o", help="write the long frame to this Parquet file")
     p.set_defaults(func=_cmd_tournament)
@@ -338,17 +355,16 @@ def add_tournament_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentP
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    from ohhell_sim.cli import rules_from_args
-    from ohhell_sim.strategy import get_strategy
+    from ohhell_sim.cli import rules_from_args, seating_from_args
 
     rules = rules_from_args(args)
-    names = [n.strip() for n in args.strategies.split(",") if n.strip()]
-    if len(names) == 1:
-        names = names * rules.players
-    for name in names:
-        get_strategy(name)
+    names = seating_from_args(args)
     result = tournament(
-        rules, names, games=args.games, seed=args.seed, seating=args.seating,
+        rules,
+        names,
+        games=args.games,
+        seed=args.seed,
+        seating=args.seating,
         threads=args.threads,
     )
     print(result.format())

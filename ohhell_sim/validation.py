@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 
 import numba
 
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
+from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
 
 MAX_SEED = 2**63 - 1
 
@@ -51,3 +53,20 @@ def check_threads(threads: object) -> int | None:
             f"threads must be an integer in 1..{most} (NUMBA_NUM_THREADS), got {threads!r}"
         )
     return int(threads)
+
+
+def check_seating(rules: Rules, specs: Sequence[SeatSpec]) -> Seating:
+    """Resolve one strategy spec per seat and check that each strategy plays ``rules``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a wrong number of seats, an unknown strategy or parameter, or a
+        strategy that refuses a variant of ``rules`` (the message names both).
+    """
+    # The strategies package imports the engine, which imports this module.
+    from strategies import check_seating_rules
+
+    seating = resolve_seating(specs, rules.players)
+    check_seating_rules(rules, seating.strategies)
+    return seating

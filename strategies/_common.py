@@ -5,7 +5,8 @@ engine's own rule primitives (:func:`ohhell_sim.engine.core.beats` and friends),
 that the joker, two decks and no-trump deals are handled in one place:
 
 * bids: a legal bid near an estimate (:func:`legal_bid_near`), the bid of highest
-  expected score for a distribution of trick counts (:func:`best_bid`), and the
+  expected score for a distribution of trick counts (:func:`best_bid`, and
+  :func:`best_bid_by_row` for one distribution per bid), and the
   exact bid of the one-card forehead deal, where a player sees every card but
   their own (:func:`forehead_bid`);
 * card knowledge: the cards of which a copy may still be in another hand
@@ -363,4 +364,3 @@ def wants_tricks(view):
     """Whether the seated player is still short of their bid."""
     seat = view[V.SEAT]
     return view[V.TRICKS_WON_BASE + seat] < view[V.BIDS_BASE + seat]
-

@@ -10,7 +10,9 @@ plain arrays rather than the view:
 * :func:`estimate_bids` fills in the bids not yet known with ``simple``'s count;
 * :func:`sample_hidden` deals the cards a player cannot see to the other seats,
   consistent with what the view shows: hand counts, shown voids, the cards this
-  seat passed left in the swap, the others' cards in a forehead deal.
+  seat passed left in the swap, the others' cards in a forehead deal;
+* :func:`simulated_deal` deals a random deal and plays it out this way, for the
+  table generators.
 
 Only one deck is supported here (a hand is one mask): the strategies that sample
 refuse two decks (see their ``check_rules``) and fall back to rule-based play if
@@ -29,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
-from ohhell_sim.engine.core import beats, following_cards, led_suit_of, next_seat
+from ohhell_sim.engine.core import beats, deal_cards, following_cards, led_suit_of, next_seat
 from ohhell_sim.engine.rng import below
 from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategy_tools import lowest_card, popcount
@@ -69,8 +71,21 @@ def estimate_bids(n, active, dealer, hand_size, most, hook, trump, hands, bids):
 
 
 @njit
-def play_out(n, active, trump, hands, bids, won, turn, n_in_trick, led, best, best_seat,
-             tricks_left, winning_cards):
+def play_out(
+    n,
+    active,
+    trump,
+    hands,
+    bids,
+    won,
+    turn,
+    n_in_trick,
+    led,
+    best,
+    best_seat,
+    tricks_left,
+    winning_cards,
+):
     """Finish a deal with the greedy policy for every seat.
 
     ``turn`` is the seat to play next and ``n_in_trick`` the cards already in the
@@ -212,3 +227,32 @@ def sample_hidden(view, rng, hands, pool):
             return True
     return False
 
+
+@njit
+def simulated_deal(
+    state, deck, hands, hands2, players, hand_size, no_trump, dealt, bids, won, winning_cards
+):
+    """Deal a random deal and play it out with ``simple``'s bids and greedy play.
+
+    Draws the dealer, then the deal (the engine's :func:`deal_cards`, with a card
+    turned up for trump unless ``no_trump``), from the stream ``state``.  Fills
+    ``dealt`` (each seat's hand as dealt), ``bids``, ``won`` (tricks taken) and
+    ``winning_cards`` (the card that took each trick, when long enough); ``deck``,
+    ``hands`` and ``hands2`` are scratch.  Returns ``(dealer, trump)``.
+    """
+    active = (np.int64(1) << players) - 1
+    dealer = below(state, players)
+    turned = deal_cards(
+        state, deck, 52, players, active, hand_size, dealer, 0 if no_trump else 1, hands, hands2
+    )
+    trump = -1 if no_trump else turned // 13
+    for s in range(players):
+        bids[s] = -1
+        won[s] = 0
+        dealt[s] = hands[s]
+    estimate_bids(players, active, dealer, hand_size, hand_size, 1, trump, hands, bids)
+    first = next_seat(dealer, active, players)
+    play_out(
+        players, active, trump, hands, bids, won, first, 0, -1, -1, -1, hand_size, winning_cards
+    )
+    return dealer, trump

@@ -103,6 +103,7 @@ def play(view, params, rng):
     """Play like ``card_counter``."""
     return counting_play(view, False)
 
+
 STRATEGY = Strategy(
     name="expected_tricks",
     bid=bid,

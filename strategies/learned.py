@@ -40,8 +40,8 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER
-from ohhell_sim.engine.core import deal_cards, next_seat
-from ohhell_sim.engine.rng import below, game_key, seed_stream
+from ohhell_sim.engine.core import next_seat
+from ohhell_sim.engine.rng import game_key, seed_stream
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import canonical_start
 from ohhell_sim.strategy import Strategy
@@ -56,7 +56,7 @@ from strategies._common import (
     trump_mask,
 )
 from strategies._counting import counting_play
-from strategies._playout import estimate_bids, play_out
+from strategies._playout import simulated_deal
 from strategies.expected_tricks import card_probability
 from strategies.tables import TABLES_DIR
 
@@ -175,19 +175,8 @@ def _train_cells(players, hand_size, deals, no_trump, seed, index, counts):
     active = (np.int64(1) << players) - 1
     no_record = np.empty(0, dtype=np.int64)
     for _ in range(deals):
-        dealer = below(state, players)
-        turned = deal_cards(
-            state, deck, 52, players, active, hand_size, dealer, 0 if no_trump else 1, hands, hands2
-        )
-        trump = -1 if no_trump else turned // 13
-        for s in range(players):
-            bids[s] = -1
-            won[s] = 0
-            dealt[s] = hands[s]
-        estimate_bids(players, active, dealer, hand_size, hand_size, 1, trump, hands, bids)
-        first = next_seat(dealer, active, players)
-        play_out(
-            players, active, trump, hands, bids, won, first, 0, -1, -1, -1, hand_size, no_record
+        dealer, trump = simulated_deal(
+            state, deck, hands, hands2, players, hand_size, no_trump, dealt, bids, won, no_record
         )
         for s in range(players):
             position = bid_position(s, dealer, active, players)
@@ -334,9 +323,7 @@ def add_train_bids_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentP
     p.add_argument(
         "--players", default="3,4,5,6,7", help="table sizes, comma-separated (default 3-7)"
     )
-    p.add_argument(
-        "--deals", type=int, default=200_000, help="deals per table size and hand size"
-    )
+    p.add_argument("--deals", type=int, default=200_000, help="deals per table size and hand size")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-hand", type=int, help="largest hand size (default: canonical start)")
     p.add_argument(

@@ -84,8 +84,19 @@ def _trick_counts(view, bid, hands, base_bids, won_out):
     won_out[:] = 0
     first = next_seat(view[V.DEALER], active, n)
     play_out(
-        n, active, view[V.TRUMP], work, bids, won_out, first, 0, -1, -1, -1,
-        view[V.HAND_SIZE], np.empty(0, dtype=np.int64),
+        n,
+        active,
+        view[V.TRUMP],
+        work,
+        bids,
+        won_out,
+        first,
+        0,
+        -1,
+        -1,
+        -1,
+        view[V.HAND_SIZE],
+        np.empty(0, dtype=np.int64),
     )
     return won_out[me]
 

@@ -113,8 +113,15 @@ def pimc_card(view, samples, rng):
             bids[s] = view[V.BIDS_BASE + s]
         # Bids are public in play; this covers only a view without them.
         estimate_bids(
-            n, active, view[V.DEALER], view[V.HAND_SIZE], view[V.MAX_BID], view[V.HOOK],
-            trump, hands, bids,
+            n,
+            active,
+            view[V.DEALER],
+            view[V.HAND_SIZE],
+            view[V.MAX_BID],
+            view[V.HOOK],
+            trump,
+            hands,
+            bids,
         )
         for i in range(n_choices):
             card = cards[i]
@@ -134,17 +141,32 @@ def pimc_card(view, samples, rng):
                     best = card
                     best_seat = me
             play_out(
-                n, active, trump, work, bids, won, following, n_in_trick + 1, led, best,
-                best_seat, tricks_left, no_record,
+                n,
+                active,
+                trump,
+                work,
+                bids,
+                won,
+                following,
+                n_in_trick + 1,
+                led,
+                best,
+                best_seat,
+                tricks_left,
+                no_record,
             )
             totals[i] += points(view, my_bid, won[me])
     # Best average; on ties the weaker card (cards are scanned weakest first).
     led_now = view[V.LED_SUIT]
     choice = -1
     for i in range(n_choices):
-        if choice < 0 or totals[i] > totals[choice] + 1e-9 or (
-            abs(totals[i] - totals[choice]) <= 1e-9
-            and card_power(cards[i], led_now, trump) < card_power(cards[choice], led_now, trump)
+        if (
+            choice < 0
+            or totals[i] > totals[choice] + 1e-9
+            or (
+                abs(totals[i] - totals[choice]) <= 1e-9
+                and card_power(cards[i], led_now, trump) < card_power(cards[choice], led_now, trump)
+            )
         ):
             choice = i
     return cards[choice]

@@ -2,7 +2,7 @@
 
 Bidding follows the counting tips of the French rules page (``001``): a side-suit
 ace is almost always a trick, the ace and king of trumps are tricks, the queen of
-trumps is one with two more trumps beside it, a king is good with support (at
+trumps is one with two more trumps beside it (the joker always is), a king is good with support (at
 least one other card of its suit), and every trump beyond the third is a trick by
 length.  The count is scaled by the ``scale`` parameter and rounded.  As dealer,
 when the hook forbids the count, it moves one away (down when it can).
@@ -19,15 +19,14 @@ from __future__ import annotations
 from numba import njit
 
 from ohhell_sim import view as V
+from ohhell_sim.cards import JOKER
 from ohhell_sim.strategy import Strategy
 from ohhell_sim.strategy_tools import (
-    highest_by_power,
-    lowest_by_power,
     lowest_card,
     popcount,
     suit_mask,
-    winning_cards,
 )
+from strategies._common import greedy_card
 
 ACE = 12
 KING = 11
@@ -43,6 +42,9 @@ def likely_tricks(hand, trump):
     while m != 0:
         card = lowest_card(m)
         m &= m - 1
+        if card == JOKER:
+            count += 1.0
+            continue
         suit = card // 13
         rank = card % 13
         if suit == trump:
@@ -72,40 +74,9 @@ def bid(view, params, rng):
 def play(view, params, rng):
     """Win while short of the bid, lose once it is made."""
     seat = view[V.SEAT]
-    legal = view[V.LEGAL]
-    trump = view[V.TRUMP]
-    led = view[V.LED_SUIT]
-    wants_tricks = view[V.TRICKS_WON_BASE + seat] < view[V.BIDS_BASE + seat]
-    if view[V.N_IN_TRICK] == 0:
-        if wants_tricks:
-            return highest_by_power(legal, -1, trump)
-        return lowest_by_power(legal, -1, trump)
-    winners = winning_cards(view)
-    losers = legal & ~winners
-    if wants_tricks:
-        if winners != 0:
-            return lowest_by_power(winners, led, trump)
-        return lowest_by_power(legal, led, trump)
-    if losers != 0:
-        return _highest_rank(losers, trump)
-    return highest_by_power(legal, led, trump)
-
-
-@njit(inline="always")
-def _highest_rank(mask, trump):
-    # Among cards that lose anyway, the highest rank is the most dangerous to keep;
-    # on equal rank keep the trump, which may still be needed to win later.
-    best = -1
-    best_key = -1
-    m = mask
-    while m != 0:
-        card = lowest_card(m)
-        m &= m - 1
-        key = 2 * (card % 13) + (0 if card // 13 == trump else 1)
-        if key > best_key:
-            best_key = key
-            best = card
-    return best
+    wants = view[V.TRICKS_WON_BASE + seat] < view[V.BIDS_BASE + seat]
+    return greedy_card(view[V.LEGAL], view[V.LED_SUIT], view[V.TRUMP], view[V.N_IN_TRICK],
+                       view[V.WINNING_CARD], wants)
 
 
 STRATEGY = Strategy(

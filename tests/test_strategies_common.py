@@ -214,8 +214,7 @@ def test_unseen_mask_one_and_two_decks():
     for gone in ("AS", "KS", "2C", "3C", "4C"):
         assert not (unseen >> card(gone)) & 1
     assert bin(unseen).count("1") == 47
-    two = make_view("AS KS", "S", rules=Rules(players=4, decks=2), phase=V.PHASE_PLAY,
-                    played="2C")
+    two = make_view("AS KS", "S", rules=Rules(players=4, decks=2), phase=V.PHASE_PLAY, played="2C")
     unseen2 = C.unseen_mask(two)
     # One copy of each is seen; the other may be anywhere.
     assert (unseen2 >> card("AS")) & 1 and (unseen2 >> card("2C")) & 1
@@ -227,8 +226,14 @@ def test_unseen_mask_one_and_two_decks():
 
 def test_threats_respect_voids_and_trumps():
     # Hearts led, we play the king; the ace of hearts and trumps are out.
-    view = make_view("KH 2C", "S", seat=1, phase=V.PHASE_PLAY, trick=["5H"],
-                     played="AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S")
+    view = make_view(
+        "KH 2C",
+        "S",
+        seat=1,
+        phase=V.PHASE_PLAY,
+        trick=["5H"],
+        played="AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S",
+    )
     unseen = C.unseen_mask(view)
     may = C.later_may_hold(view, 3)
     assert C.threats(card("KH"), 2, 3, unseen, may) == 1 << card("AH")
@@ -242,12 +247,28 @@ def test_forehead_bid_counts_the_winning_cards():
     rules = Rules(players=3, schedule=[1], forehead=True)
     # We see the two of clubs and the three of clubs; trump is spades (turned 4S).
     # We lead (the dealer is seat 2): almost any card of ours wins.
-    view = make_view("", "S", rules=rules, seat=0, dealer=2, hand_size=1,
-                     visible={1: "2C", 2: "3C"}, trump_card="4S")
+    view = make_view(
+        "",
+        "S",
+        rules=rules,
+        seat=0,
+        dealer=2,
+        hand_size=1,
+        visible={1: "2C", 2: "3C"},
+        trump_card="4S",
+    )
     assert C.forehead_bid(view) == 1
     # Facing the ace of trumps we cannot win.
-    view = make_view("", "S", rules=rules, seat=0, dealer=2, hand_size=1,
-                     visible={1: "AS", 2: "3C"}, trump_card="4S")
+    view = make_view(
+        "",
+        "S",
+        rules=rules,
+        seat=0,
+        dealer=2,
+        hand_size=1,
+        visible={1: "AS", 2: "3C"},
+        trump_card="4S",
+    )
     assert C.forehead_bid(view) == 0
 
 

@@ -77,8 +77,16 @@ def test_nullo_bids_zero(name):
 @pytest.mark.parametrize("name", sorted(BIDDERS))
 def test_forehead_bid_reads_the_others_cards(name):
     rules = Rules(players=3, schedule=[1], forehead=True)
-    view = make_view("", "S", rules=rules, seat=0, dealer=2, hand_size=1,
-                     visible={1: "AS", 2: "KS"}, trump_card="4S")
+    view = make_view(
+        "",
+        "S",
+        rules=rules,
+        seat=0,
+        dealer=2,
+        hand_size=1,
+        visible={1: "AS", 2: "KS"},
+        trump_card="4S",
+    )
     assert bid_of(name, view) == 0
 
 
@@ -103,8 +111,14 @@ def test_sure_tricks_small_hands_are_zero_or_one():
 
 @pytest.mark.parametrize(
     "hand, trump, threshold, expected",
-    [("6H", "S", 12, 0), ("AH", "S", 12, 1), ("TH", "S", 12, 0), ("TH", "S", 8, 1),
-     ("2S", "S", 12, 1), ("2S", "S", 14, 0)],
+    [
+        ("6H", "S", 12, 0),
+        ("AH", "S", 12, 1),
+        ("TH", "S", 12, 0),
+        ("TH", "S", 8, 1),
+        ("2S", "S", 12, 1),
+        ("2S", "S", 14, 0),
+    ],
 )
 def test_sure_tricks_one_card_threshold(hand, trump, threshold, expected):
     view = make_view(hand, trump, seat=1, dealer=0)
@@ -137,15 +151,33 @@ def test_expected_tricks_table_is_monotone_in_rank():
 def test_card_counter_wins_with_the_cheapest_sure_winner():
     # Hearts led; the ace of hearts is gone and nobody can trump (all spades out).
     played = "AH AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"
-    view = make_view("KH QH 2C", "S", seat=1, phase=V.PHASE_PLAY, trick=["5H"], played=played,
-                     bids=[0, 2, 0, 0], hand_size=5, trick_index=2)
+    view = make_view(
+        "KH QH 2C",
+        "S",
+        seat=1,
+        phase=V.PHASE_PLAY,
+        trick=["5H"],
+        played=played,
+        bids=[0, 2, 0, 0],
+        hand_size=5,
+        trick_index=2,
+    )
     # KH and QH are both sure winners (the jack is below the queen): take it with the queen.
     assert play_of("card_counter", view) == card("QH")
 
 
 def test_card_counter_ducks_as_high_as_possible_at_its_bid():
-    view = make_view("KH 9H 2H", "S", seat=1, phase=V.PHASE_PLAY, trick=["TH"],
-                     bids=[0, 1, 0, 0], won=[0, 1, 0, 0], hand_size=4, trick_index=1)
+    view = make_view(
+        "KH 9H 2H",
+        "S",
+        seat=1,
+        phase=V.PHASE_PLAY,
+        trick=["TH"],
+        bids=[0, 1, 0, 0],
+        won=[0, 1, 0, 0],
+        hand_size=4,
+        trick_index=1,
+    )
     assert play_of("card_counter", view) == card("9H")
 
 
@@ -155,8 +187,16 @@ def test_card_counter_draws_trumps_when_it_needs_many():
 
 
 def test_card_counter_leads_a_sure_side_winner_first():
-    view = make_view("AD KS 4C", "S", seat=0, phase=V.PHASE_PLAY, bids=[1, 0, 0, 0],
-                     played="AS", hand_size=4, trick_index=1)
+    view = make_view(
+        "AD KS 4C",
+        "S",
+        seat=0,
+        phase=V.PHASE_PLAY,
+        bids=[1, 0, 0, 0],
+        played="AS",
+        hand_size=4,
+        trick_index=1,
+    )
     # AD may be trumped, KS (the ace of spades gone) cannot be beaten.
     assert play_of("card_counter", view) == card("KS")
 
@@ -167,8 +207,9 @@ def test_card_counter_leads_low_when_bidding_zero():
 
 
 def test_card_counter_discards_its_most_dangerous_card_when_void():
-    view = make_view("AD KS 2H", "S", seat=2, phase=V.PHASE_PLAY, trick=["5C", "9C"],
-                     bids=[1, 1, 0, 1])
+    view = make_view(
+        "AD KS 2H", "S", seat=2, phase=V.PHASE_PLAY, trick=["5C", "9C"], bids=[1, 1, 0, 1]
+    )
     assert play_of("card_counter", view) == card("AD")
 
 
@@ -183,8 +224,9 @@ def test_zero_bids_zero_with_a_weak_hand_and_not_with_a_strong_one():
 
 
 def test_zero_bidder_holding_the_lowest_card_of_the_led_suit_plays_it():
-    view = make_view("KH 9H 2H AS", "S", seat=1, phase=V.PHASE_PLAY, trick=["5H"],
-                     bids=[1, 0, 1, 1])
+    view = make_view(
+        "KH 9H 2H AS", "S", seat=1, phase=V.PHASE_PLAY, trick=["5H"], bids=[1, 0, 1, 1]
+    )
     assert play_of("zero", view) == card("2H")
 
 
@@ -220,8 +262,9 @@ def test_mc_bidder_refuses_two_decks():
 def test_pimc_trumps_when_short_and_discards_when_made():
     # Hearts led, pimc (seat 1) is void in hearts with a trump and a diamond left,
     # one trick short of its bid of 2: ruff now rather than hope for the last trick.
-    kwargs = dict(seat=1, phase=V.PHASE_PLAY, trick=["5H"], hand_size=3, trick_index=1,
-                  played="KH 2C 3C 4C")
+    kwargs = dict(
+        seat=1, phase=V.PHASE_PLAY, trick=["5H"], hand_size=3, trick_index=1, played="KH 2C 3C 4C"
+    )
     view = make_view("2S 3D", "S", bids=[0, 2, 0, 0], won=[1, 1, 0, 0], **kwargs)
     assert play_of("pimc", view) == card("2S")
     # At its bid, it throws the diamond instead of taking the trick.
@@ -270,8 +313,9 @@ def test_train_bids_fits_saves_and_loads(tmp_path, capsys):
     parser = argparse.ArgumentParser(prog="ohhell")
     learned.add_train_bids_parser(parser.add_subparsers(dest="command", required=True))
     out = tmp_path / "bids.npz"
-    args = parser.parse_args(["train-bids", "--players", "3", "--deals", "200",
-                              "--max-hand", "2", "--output", str(out)])
+    args = parser.parse_args(
+        ["train-bids", "--players", "3", "--deals", "200", "--max-hand", "2", "--output", str(out)]
+    )
     assert args.func(args) == 0
     assert "written" in capsys.readouterr().out
     probs, counts, max_hand = learned.load_bid_table(out)

@@ -41,8 +41,7 @@ def test_duplicate_deals_identical_cards_to_every_rotation():
     # Four copies of one deterministic strategy: every rotation plays the same
     # cards from the same seats, so seat totals repeat exactly.
     result = tournament(SHORT, ["simple"] * 4, games=40, seed=2)
-    totals = result.games.pivot_table(index=["unit", "seat"], columns="rotation",
-                                      values="total")
+    totals = result.games.pivot_table(index=["unit", "seat"], columns="rotation", values="total")
     assert (totals.nunique(axis=1) == 1).all()
     assert list(result.labels) == ["simple#1", "simple#2", "simple#3", "simple#4"]
 
@@ -82,8 +81,9 @@ def test_duplicate_seating_narrows_the_interval_of_a_difference(duplicate, rando
         return row["difference_high"] - row["difference_low"]
 
     assert width(duplicate) < 0.9 * width(random_seating)
-    assert width(duplicate, "card_counter", "simple") < width(random_seating, "card_counter",
-                                                              "simple")
+    assert width(duplicate, "card_counter", "simple") < width(
+        random_seating, "card_counter", "simple"
+    )
 
 
 @pytest.mark.parametrize(
@@ -113,14 +113,29 @@ def test_cli_glue(capsys, tmp_path):
     add_tournament_parser(sub)
     out = tmp_path / "t.parquet"
     args = parser.parse_args(
-        ["tournament", "--players", "4", "--strategies", "simple,random,zero,card_counter",
-         "--games", "16", "--seed", "3", "--seating", "duplicate", "--schedule", "3,2,1",
-         "--output", str(out)]
+        [
+            "tournament",
+            "--players",
+            "4",
+            "--strategies",
+            "simple,random,zero,card_counter",
+            "--games",
+            "16",
+            "--seed",
+            "3",
+            "--seating",
+            "duplicate",
+            "--schedule",
+            "3,2,1",
+            "--output",
+            str(out),
+        ]
     )
     assert args.func(args) == 0
     printed = capsys.readouterr().out
     assert "duplicate tournament" in printed and "zero" in printed
     frame = oh.read_frame(out)
     assert len(frame) == 16 * 4
-    assert np.isin(frame["strategy"].astype(str), ["simple", "random", "zero",
-                                                    "card_counter"]).all()
+    assert np.isin(
+        frame["strategy"].astype(str), ["simple", "random", "zero", "card_counter"]
+    ).all()

@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scripted_strategies import MODE_VIEW_HASH, mode
 
 import ohhell_sim as oh
 from ohhell_sim import reference
 from ohhell_sim.engine.core import deal_points
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from scripted_strategies import MODE_VIEW_HASH, mode
-
-from conftest import examples
 
 
 def both_scores(rules: Rules, bid: int, tricks: int, hand_size: int) -> tuple[int, int]:
@@ -188,7 +187,7 @@ def test_rejected_combinations_name_parameters(kwargs, words):
 
 
 def test_unknown_preset_and_parameter():
-    with pytest.raises(InvalidArgumentError, match="unknown preset 'house'.*canonical"):
+    with pytest.raises(InvalidArgumentError, match=r"unknown preset 'house'.*canonical"):
         Rules.preset("house")
     with pytest.raises(InvalidArgumentError, match="colour"):
         Rules.preset("online", colour=3)

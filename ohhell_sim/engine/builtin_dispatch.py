@@ -1,11 +1,12 @@
 """Dispatch from a strategy id to the built-in strategies' compiled functions.
 
-An if/elif over integer ids compiles once, caches on disk and lets LLVM inline
-each strategy into the game loop; the ids are positions in ``strategies.BUILTINS``
-(a test checks the two agree).  The sampling strategies (``mc_bidder``, ``pimc``,
-and ``learned``'s table look-up) inline only a thin entry that calls their
-non-inlined work functions: inlining their large loops would cost compile time
-and gain nothing.
+An if/elif over integer ids compiles once and caches on disk; the ids are
+positions in ``strategies.BUILTINS`` (a test checks the two agree).  ``random``
+and ``simple`` are inlined into the game loop; the others sit behind one ordinary
+call (``_other_bid``/``_other_play``, see below).  Their own entries are thin:
+the sampling strategies (``mc_bidder``, ``pimc``, and ``learned``'s table
+look-up) and the card-counting play call non-inlined work functions, since
+inlining their large loops would cost compile time and gain nothing.
 """
 
 from __future__ import annotations

@@ -60,7 +60,9 @@ def _package_digest() -> str:
     digest = hashlib.sha256()
     for package in (ohhell_sim, strategies):
         root = Path(package.__file__).parent
-        for path in sorted(root.rglob("*.py")):
+        # Sources, and the tables that strategies load into compiled constants.
+        paths = [p for p in root.rglob("*") if p.suffix in (".py", ".npy", ".npz", ".json")]
+        for path in sorted(paths):
             digest.update(str(path.relative_to(root)).encode() + b"\x00" + path.read_bytes())
     return digest.hexdigest()
 

@@ -26,10 +26,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ohhell_sim.engine.core import deal_cards, next_seat
-from ohhell_sim.engine.rng import below, game_key, seed_stream
+from ohhell_sim.engine.rng import game_key, seed_stream
 from ohhell_sim.strategy_tools import lowest_card
-from strategies._playout import estimate_bids, play_out
+from strategies._playout import simulated_deal
 from strategies.tables import TABLES_DIR
 
 MIN_PLAYERS = 3
@@ -52,27 +51,20 @@ def _count_tricks(players, hand_size, no_trump, deals, seed, index, dealt, took)
     deck = np.empty(53, dtype=np.int64)
     hands = np.zeros(10, dtype=np.int64)
     hands2 = np.zeros(10, dtype=np.int64)
+    held = np.zeros(10, dtype=np.int64)
     bids = np.empty(10, dtype=np.int64)
     won = np.zeros(10, dtype=np.int64)
     winners = np.empty(hand_size, dtype=np.int64)
-    active = (np.int64(1) << players) - 1
     for _ in range(deals):
-        dealer = below(state, players)
-        turned = deal_cards(
-            state, deck, 52, players, active, hand_size, dealer, 0 if no_trump else 1, hands, hands2
+        _, trump = simulated_deal(
+            state, deck, hands, hands2, players, hand_size, no_trump, held, bids, won, winners
         )
-        trump = -1 if no_trump else turned // 13
         for s in range(players):
-            bids[s] = -1
-            won[s] = 0
-            m = hands[s]
+            m = held[s]
             while m != 0:
                 card = lowest_card(m)
                 m &= m - 1
                 dealt[_kind(card, trump), card % 13] += 1
-        estimate_bids(players, active, dealer, hand_size, hand_size, 1, trump, hands, bids)
-        first = next_seat(dealer, active, players)
-        play_out(players, active, trump, hands, bids, won, first, 0, -1, -1, -1, hand_size, winners)
         for t in range(hand_size):
             took[_kind(winners[t], trump), winners[t] % 13] += 1
 
