@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 import numba
 import numpy as np
 
-from ohhell_sim.engine.builtin_dispatch import N_BUILTIN
 from ohhell_sim.engine.dispatch import kernel_for
 from ohhell_sim.engine.kernel import ERROR_FIELDS
 from ohhell_sim.errors import IllegalMoveError
@@ -67,7 +66,7 @@ def play_into(
         seed,
         rules.to_array(),
         rules.hand_sizes(),
-        seating.dispatch_ids(N_BUILTIN),
+        seating.dispatch_ids(),
         seating.params,
         part.dealers,
         part.trumps,

@@ -215,14 +215,16 @@ class Seating:
         seen = {s.name: s for s in self.strategies if s.builtin_id is None}
         return tuple(seen[n] for n in sorted(seen))
 
-    def dispatch_ids(self, n_builtin: int) -> np.ndarray:
-        """Dispatch id per seat: built-in ids, then user strategies after ``n_builtin``."""
-        user_index = {s.name: i for i, s in enumerate(self.user_strategies)}
-        ids = [
-            s.builtin_id if s.builtin_id is not None else n_builtin + user_index[s.name]
-            for s in self.strategies
-        ]
-        return np.array(ids, dtype=np.int64)
+    @property
+    def distinct_strategies(self) -> tuple[Strategy, ...]:
+        """The distinct strategies of this seating, sorted by name: the kernel's dispatch."""
+        seen = {s.name: s for s in self.strategies}
+        return tuple(seen[n] for n in sorted(seen))
+
+    def dispatch_ids(self) -> np.ndarray:
+        """Dispatch id per seat: the position of its strategy in ``distinct_strategies``."""
+        index = {s.name: i for i, s in enumerate(self.distinct_strategies)}
+        return np.array([index[s.name] for s in self.strategies], dtype=np.int64)
 
 
 def resolve_seating(specs: Sequence[SeatSpec], players: int) -> Seating:

@@ -1,10 +1,10 @@
 """``simple``: count likely winners to bid, then play to make the bid exactly.
 
 Bidding follows the counting tips of the French rules page (``001``): a side-suit
-ace is almost always a trick, the ace and king of trumps are tricks, the queen of
-trumps is one with two more trumps beside it (the joker always is), a king is good with support (at
-least one other card of its suit), and every trump beyond the third is a trick by
-length.  The count is scaled by the ``scale`` parameter and rounded.  As dealer,
+ace is almost always a trick, the ace and king of trumps are tricks (so is the
+joker), the queen of trumps is one with two more trumps beside it, a king is good
+with support (at least one other card of its suit), and every trump beyond the
+third is a trick by length.  The count is scaled by the ``scale`` parameter and rounded.  As dealer,
 when the hook forbids the count, it moves one away (down when it can).
 
 Play: while short of its bid it tries to win (lead its strongest card; follow with
@@ -75,8 +75,14 @@ def play(view, params, rng):
     """Win while short of the bid, lose once it is made."""
     seat = view[V.SEAT]
     wants = view[V.TRICKS_WON_BASE + seat] < view[V.BIDS_BASE + seat]
-    return greedy_card(view[V.LEGAL], view[V.LED_SUIT], view[V.TRUMP], view[V.N_IN_TRICK],
-                       view[V.WINNING_CARD], wants)
+    return greedy_card(
+        view[V.LEGAL],
+        view[V.LED_SUIT],
+        view[V.TRUMP],
+        view[V.N_IN_TRICK],
+        view[V.WINNING_CARD],
+        wants,
+    )
 
 
 STRATEGY = Strategy(

@@ -206,9 +206,32 @@ def seat_spec_st(user: bool = False):
     return st.one_of(*options)
 
 
-def seating_st(players: int, user: bool = False):
-    """A strategy mix for ``players`` seats."""
-    return st.lists(seat_spec_st(user), min_size=players, max_size=players)
+#: Every generated kernel is specific to the *set* of strategies of a seating and
+#: takes tens of seconds to compile, so drawn seatings always hold both built-ins
+#: (and ``tester`` when ``user``): two kernels serve every draw.
+@st.composite
+def seating_st(draw, players: int, user: bool = False):
+    """A strategy mix for ``players`` seats holding ``random`` and ``simple`` (and
+    ``tester`` when ``user``) in drawn seats, the other seats drawn freely."""
+    seats = draw(st.lists(seat_spec_st(user), min_size=players, max_size=players))
+    order = draw(st.permutations(range(players)))
+    required = ["random", draw(seat_spec_st().filter(lambda s: s != "random"))]
+    if user:
+        import scripted_strategies as ss
+
+        required.append(
+            (
+                "tester",
+                {
+                    "mode": draw(
+                        st.sampled_from([ss.MODE_VIEW_HASH, ss.MODE_LEAD_TRUMP, ss.MODE_VIEW_CHECK])
+                    )
+                },
+            )
+        )
+    for seat, spec in zip(order, required, strict=False):
+        seats[seat] = spec
+    return seats
 
 
 # --- adapters to functions whose signatures grew with the scoring variants -------

@@ -104,7 +104,8 @@ def test_bad_seed(no_kernel, seed, shown):
 
 
 def test_largest_seed_is_accepted():
-    result = oh.simulate(Rules(players=3, schedule=[1]), ["random"] * 3, games=1, seed=2**63 - 1)
+    seats = ["random", "simple", "random"]
+    result = oh.simulate(Rules(players=3, schedule=[1]), seats, games=1, seed=2**63 - 1)
     assert result.seed == 2**63 - 1
 
 
@@ -131,9 +132,8 @@ def test_first_game_beyond_the_frames_game_column(no_kernel):
 def test_results_near_the_int32_limit_can_be_framed():
     # Companion of the test above, for the largest games that do fit in int32.
     last = 2**31 - 1
-    result = oh.simulate(
-        Rules(players=3, schedule=[1]), ["random"] * 3, games=2, first_game=last - 1
-    )
+    seats = ["random", "simple", "random"]
+    result = oh.simulate(Rules(players=3, schedule=[1]), seats, games=2, first_game=last - 1)
     assert result.games["game"].tolist() == [last - 1] * 3 + [last] * 3
 
 
@@ -305,7 +305,7 @@ def test_illegal_move_in_a_later_game_is_located(tester):
 
 
 def test_no_results_after_an_illegal_move(tester):
-    seats = [ss.mode(ss.MODE_NOT_IN_HAND), "random", "random", "random"]
+    seats = [ss.mode(ss.MODE_NOT_IN_HAND), "random", "simple", "random"]
     result = None
     with pytest.raises(oh.IllegalMoveError):
         result = oh.simulate(RULES, seats, games=500, seed=1)

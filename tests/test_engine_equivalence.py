@@ -129,16 +129,7 @@ def test_simulate_equals_replay_builtin(rules, data, seed, first_game, games):
 @given(rules_st(max_deals=5), st.data(), seeds_st, game_indices_st)
 def test_simulate_equals_replay_with_user_strategy(tester, rules, data, seed, first_game):
     seats = data.draw(seating_st(rules.players, user=True))
-    # At least one seat is the user strategy.
-    seat = data.draw(st.integers(0, rules.players - 1))
-    seats[seat] = (
-        "tester",
-        {
-            "mode": data.draw(
-                st.sampled_from([ss.MODE_VIEW_HASH, ss.MODE_LEAD_TRUMP, ss.MODE_VIEW_CHECK])
-            )
-        },
-    )
+    assert any(isinstance(s, tuple) and s[0] == "tester" for s in seats)
     result = oh.simulate(rules, seats, games=2, seed=seed, first_game=first_game)
     assert_result_matches_replays(result, rules, seats, seed, [first_game, first_game + 1])
 
@@ -147,7 +138,7 @@ def test_view_hash_games_match_across_chunk_boundaries(tester):
     # Every seat decides from a hash of its whole view; games 40..119 cross the
     # kernel's work-unit boundary at game 64 and run on both threads.
     rules = Rules(players=4)
-    seats = [ss.mode(ss.MODE_VIEW_HASH)] * 3 + ["simple"]
+    seats = [ss.mode(ss.MODE_VIEW_HASH)] * 2 + ["random", "simple"]
     result = oh.simulate(rules, seats, games=80, seed=99, first_game=40)
     assert_result_matches_replays(result, rules, seats, 99, [40, 63, 64, 65, 100, 119])
 

@@ -125,7 +125,7 @@ def test_to_parquet_overwrites(result, tmp_path):
 
 def test_long_schedule_uses_a_wider_deal_column():
     rules = Rules(players=3, schedule=[1] * 130)
-    result = oh.simulate(rules, ["random"] * 3, games=2, seed=0)
+    result = oh.simulate(rules, ["random", "simple", "random"], games=2, seed=0)
     deal = result.hands["deal"]
     assert deal.max() == 129
     assert (deal.to_numpy().reshape(2, 130, 3)[:, :, 0] == np.arange(130)).all()

@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_strategies_common import make_view, params_of, rng
 
 import ohhell_sim as oh
 import strategies
-from ohhell_sim import view as V
-from ohhell_sim.engine.builtin_dispatch import N_BUILTIN, PIMC_ID, ZERO_ID
 from ohhell_sim.errors import InvalidArgumentError
-from strategies._counting import counting_play
 
 CHEAP_MC = ("mc_bidder", {"samples": 6.0})
 CHEAP_PIMC = ("pimc", {"samples": 3.0, "bid_samples": 3.0})
@@ -46,7 +42,6 @@ def test_builtin_ids_are_positions_and_stable():
         "learned",
     ]
     assert [s.builtin_id for s in strategies.BUILTINS] == list(range(len(names)))
-    assert N_BUILTIN == len(names)
 
 
 def test_every_strategy_documents_itself():
@@ -58,55 +53,6 @@ def test_every_strategy_documents_itself():
         for param in strategy.params:
             assert f"``{param}``" in doc, (strategy.name, param)
         assert ("Stochastic" in doc) == strategy.stochastic, strategy.name
-
-
-def _views():
-    """A few positions: bids, leads, follows, a swap."""
-    yield make_view("AS KD 7H 2C 9C", "S", seat=1, dealer=0)
-    yield make_view("AS KD 7H 2C 9C", "S", seat=0, dealer=0, bids=[-1, 1, 2, 0])
-    yield make_view("AS KD 7H 2C 9C", "S", phase=V.PHASE_PLAY, bids=[2, 1, 1, 0])
-    yield make_view(
-        "AS KD 7H 2C 9C", "S", seat=2, phase=V.PHASE_PLAY, trick=["5C", "KC"], bids=[0, 1, 0, 1]
-    )
-    yield make_view(
-        "KD 7H 2C",
-        "H",
-        seat=3,
-        phase=V.PHASE_PLAY,
-        trick=["5S", "QS", "2S"],
-        bids=[0, 1, 0, 0],
-        trick_index=2,
-        played="AS KS 3S 4S AC KC QC 9C",
-    )
-    yield make_view("AS KD 7H 2C 9C", "S", phase=V.PHASE_SWAP)
-
-
-def test_counting_strategies_play_as_the_shared_dispatch_copy():
-    """The dispatch plays ``counting_play(view, sid == ZERO_ID)`` for every strategy
-    but random, simple and pimc; each such strategy's own ``play`` must agree.
-
-    (Compiling the dispatch itself from Python would cost as much as the kernel,
-    which the simulation tests run anyway.)
-    """
-    shared = [s for s in strategies.BUILTINS if s.builtin_id not in (0, 1, PIMC_ID)]
-    assert [s.name for s in shared] == [
-        "sure_tricks",
-        "expected_tricks",
-        "card_counter",
-        "zero",
-        "mc_bidder",
-        "learned",
-    ]
-    for strategy in shared:
-        params = params_of(strategy.name)
-        for view in _views():
-            if view[V.PHASE] == V.PHASE_BID:
-                continue
-            expected = counting_play(view, strategy.builtin_id == ZERO_ID)
-            assert strategy.play(view, params, rng(7)) == expected, (
-                strategy.name,
-                V.describe(view),
-            )
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])

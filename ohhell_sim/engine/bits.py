@@ -80,25 +80,3 @@ def nth_card(mask, n):
 def suit_mask(suit):
     """Mask of every card of ``suit`` (0-3)."""
     return np.int64(FULL_SUIT) << np.int64(13 * suit)
-
-
-@intrinsic
-def borrow(typingctx, arr):
-    """The same array without its reference count (a NULL meminfo).
-
-    Slices of a borrowed array are borrowed too, so passing them to a function
-    that is not inlined costs no atomic reference counting.  Only for arrays that
-    outlive every use of the borrowed copy.
-    """
-    if not isinstance(arr, types.Array):
-        return None
-
-    def codegen(context, builder, sig, args):
-        source = context.make_array(sig.args[0])(context, builder, args[0])
-        out = context.make_array(sig.return_type)(context, builder)
-        for name in ("nitems", "itemsize", "data", "shape", "strides", "parent"):
-            setattr(out, name, getattr(source, name))
-        out.meminfo = context.get_constant_null(types.MemInfoPointer(types.voidptr))
-        return out._getvalue()
-
-    return arr(arr), codegen

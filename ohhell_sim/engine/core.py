@@ -105,14 +105,21 @@ def deal_cards(state, deck, deck_size, n_players, active, hand_size, dealer, tur
     partial Fisher-Yates shuffle of a fresh deck), which draws them uniformly; the
     cut of a uniformly shuffled deck changes nothing and is not simulated.
     """
-    for i in range(deck_size):
-        deck[i] = i % DECK_SIZE if i < deck_size - (deck_size % DECK_SIZE) else JOKER
+    plain = deck_size == DECK_SIZE
+    if plain:
+        for i in range(DECK_SIZE):
+            deck[i] = i
+    else:
+        for i in range(deck_size):
+            deck[i] = i % DECK_SIZE if i < deck_size - (deck_size % DECK_SIZE) else JOKER
     for s in range(n_players):
         hands[s] = 0
         hands2[s] = 0
     n_active = 0
     for s in range(n_players):
         n_active += (active >> s) & 1
+    # The common table (one deck, everyone in) takes the short path.
+    simple_table = plain and n_active == n_players
     n_dealt = n_active * hand_size
     seat = dealer
     for i in range(n_dealt + turn):
@@ -121,8 +128,12 @@ def deal_cards(state, deck, deck_size, n_players, active, hand_size, dealer, tur
         deck[j] = deck[i]
         deck[i] = card
         if i < n_dealt:
-            seat = next_seat(seat, active, n_players)
-            add_card(hands, hands2, seat, card)
+            if simple_table:
+                seat = seat + 1 if seat + 1 < n_players else 0
+                hands[seat] |= np.int64(1) << card
+            else:
+                seat = next_seat(seat, active, n_players)
+                add_card(hands, hands2, seat, card)
     return deck[n_dealt] if turn else -1
 
 

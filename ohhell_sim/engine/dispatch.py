@@ -1,25 +1,24 @@
-"""Find the compiled kernel for a seating, generating one for user strategies.
+"""Generate, load and cache the compiled kernel for a seating.
 
-The kernel actually run is a copy of :mod:`ohhell_sim.engine.kernel` written to
-the cache folder, under a name that hashes the source of the whole package (and
-of the built-in strategies) and the code of any user strategies.  Two problems
-are solved at once:
+The kernel actually run is a file written to the cache folder: the source of the
+template :mod:`ohhell_sim.engine.kernel`, followed by a dispatch over the
+seating's distinct strategies (built-in or user).  Its name hashes the source of the
+whole package (and the strategies' tables) and each strategy's code, which
+solves three problems at once:
 
-* Numba caches a function only when it lives in a source file, and a seating
-  with user strategies needs a dispatch that can call them: in the copy, the
-  dispatch import (the line marked ``dispatch-import``) is replaced by an if/elif
-  over the built-ins and the user strategies.
-* Numba checks only the caller's own file before reusing a cached compile, so an
+* Numba caches a function only when it lives in a source file, and a user
+  strategy in a notebook has none: the dispatch refers to it through the registry.
+* Numba checks only a function's own file before reusing a cached compile, so an
   edited rule primitive or strategy would otherwise run stale machine code; a new
   source hash gives a new file and a fresh compile.
-
-The first run of a new package version or a new set of user strategies compiles
-its file (a few seconds); later runs, in any process, load it from Numba's
-on-disk cache, and every seating of the same strategies reuses it.
+* The kernel holds only the strategies it plays, which keeps the compile short:
+  the first run of a new set of strategies compiles its file (seconds); later
+  runs, in any process, load it from Numba's on-disk cache, and every seating of
+  the same strategies reuses it.
 
 For the same reason only the generated kernel is cached on disk: every other
 jitted function of the package (the rule primitives and the strategies, which are
-inlined into the kernel anyway) is compiled on demand in each process.
+inlined into the kernel) is compiled on demand in each process.
 """
 
 from __future__ import annotations
@@ -35,10 +34,8 @@ from types import ModuleType
 import ohhell_sim
 import strategies
 from ohhell_sim.engine import kernel as template_kernel
-from ohhell_sim.engine.builtin_dispatch import N_BUILTIN
 from ohhell_sim.strategy import Seating, Strategy
 
-_MARKER = "# dispatch-import"
 _LOADED: dict[str, ModuleType] = {}
 
 
@@ -52,7 +49,7 @@ def cache_dir() -> Path:
 
 def kernel_for(seating: Seating) -> ModuleType:
     """The kernel module able to play ``seating`` (see the module docstring)."""
-    return _generated_kernel(seating.user_strategies)
+    return _generated_kernel(seating.distinct_strategies)
 
 
 @functools.cache
@@ -67,10 +64,10 @@ def _package_digest() -> str:
     return digest.hexdigest()
 
 
-def _generated_kernel(users: tuple[Strategy, ...]) -> ModuleType:
+def _generated_kernel(strategies_used: tuple[Strategy, ...]) -> ModuleType:
     template = Path(template_kernel.__file__).read_text(encoding="utf-8")
     digest = hashlib.sha256(_package_digest().encode())
-    for strategy in users:
+    for strategy in strategies_used:
         digest.update(strategy.fingerprint().encode())
     name = f"ohhell_kernel_{digest.hexdigest()[:20]}"
     if name in _LOADED:
@@ -79,9 +76,8 @@ def _generated_kernel(users: tuple[Strategy, ...]) -> ModuleType:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.py"
     if not path.exists():
-        source = template
-        if users:
-            source = template.replace(_dispatch_import_line(template), _dispatch_source(users))
+        dispatch = _dispatch_source(strategies_used)
+        source = f"{template}\n\n# --- generated dispatch ---\n\n{dispatch}\n"
         # Write then rename, so that a concurrent process never imports half a file.
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(source, encoding="utf-8")
@@ -94,42 +90,29 @@ def _generated_kernel(users: tuple[Strategy, ...]) -> ModuleType:
     return module
 
 
-def _dispatch_import_line(template: str) -> str:
-    for line in template.splitlines():
-        if line.rstrip().endswith(_MARKER):
-            return line
-    raise RuntimeError("kernel template lost its dispatch-import marker")
-
-
-def _dispatch_source(users: tuple[Strategy, ...]) -> str:
-    # User functions are re-jitted with inline="always" from their Python source,
-    # so they are inlined into the game loop exactly like the built-ins.
+def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
+    # Every strategy is inlined into the game loop, where a call would cost more
+    # than a simple decision; user functions are re-jitted with inline="always"
+    # from their Python source, built-ins are inlined as they declare.
     lines = [
-        "from ohhell_sim.engine.builtin_dispatch import dispatch_bid as _builtin_bid",
-        "from ohhell_sim.engine.builtin_dispatch import dispatch_play as _builtin_play",
+        "from numba import njit",
+        "",
         "from ohhell_sim.strategy import get_strategy as _get_strategy",
         "",
     ]
-    for i, strategy in enumerate(users):
-        lines += [
-            f"_user_{i} = _get_strategy({strategy.name!r})",
-            f"_user_{i}_bid = njit(inline='always')(_user_{i}.bid.py_func)",
-            f"_user_{i}_play = njit(inline='always')(_user_{i}.play.py_func)",
-        ]
-    for role in ("bid", "play"):
-        lines += [
-            "",
-            "",
-            "@njit(cache=True, inline='always')",
-            f"def dispatch_{role}(sid, view, params, rng):",
-            f"    if sid < {N_BUILTIN}:",
-            f"        return _builtin_{role}(sid, view, params, rng)",
-        ]
-        for i in range(len(users)):
-            keyword = "if" if i == 0 else "elif"
+    for i, strategy in enumerate(strategies_used):
+        lines.append(f"_s{i} = _get_strategy({strategy.name!r})")
+        if strategy.builtin_id is None:
             lines += [
-                f"    {keyword} sid == {N_BUILTIN + i}:",
-                f"        return _user_{i}_{role}(view, params, rng)",
+                f"_s{i}_bid = njit(inline='always')(_s{i}.bid.py_func)",
+                f"_s{i}_play = njit(inline='always')(_s{i}.play.py_func)",
             ]
-        lines.append("    return -1")
+        else:
+            lines += [f"_s{i}_bid = _s{i}.bid", f"_s{i}_play = _s{i}.play"]
+    for role in ("bid", "play"):
+        lines += ["", "", "@njit(inline='always')", f"def dispatch_{role}(sid, view, params, rng):"]
+        last = len(strategies_used) - 1
+        for i in range(last):
+            lines += [f"    if sid == {i}:", f"        return _s{i}_{role}(view, params, rng)"]
+        lines.append(f"    return _s{last}_{role}(view, params, rng)")
     return "\n".join(lines)

@@ -5,9 +5,11 @@ batch of games across threads.  Games are independent and each draws only from i
 own random streams (:mod:`ohhell_sim.engine.rng`), so the results do not depend on
 the number of threads or on how the games are chunked.
 
-This module is also a template: :mod:`ohhell_sim.engine.dispatch` writes a copy of
-it whose dispatch import (the line marked ``dispatch-import``) can be replaced by a
-dispatch that includes user strategies.  It must therefore use absolute imports.
+This module is a template: :mod:`ohhell_sim.engine.dispatch` writes it into a
+kernel file followed by a generated ``dispatch_bid``/``dispatch_play`` over the
+seating's strategies (the names this module uses without defining them).  It
+must therefore use absolute imports, and be run through
+:func:`ohhell_sim.engine.dispatch.kernel_for`.
 """
 
 from __future__ import annotations
@@ -16,8 +18,7 @@ import numpy as np
 from numba import njit, prange
 
 from ohhell_sim import view as V
-from ohhell_sim.engine.bits import borrow, lowest_card, popcount
-from ohhell_sim.engine.builtin_dispatch import dispatch_bid, dispatch_play  # dispatch-import
+from ohhell_sim.engine.bits import lowest_card, popcount
 from ohhell_sim.engine.core import (
     add_card,
     beats,
@@ -145,11 +146,6 @@ def play_deal(
     seats out of the deal), adds the points to ``totals`` and, under the swap rule,
     fills ``passed_out``.  Returns the trump suit (-1 for none) and an error code.
     """
-    # Borrowed views: the decisions below pass slices of these to strategies that
-    # may not be inlined, and counted references would cost atomics per decision.
-    params = borrow(params)
-    rngs = borrow(rngs)
-    view = borrow(view)
     n = rules[R_PLAYERS]
     hook = rules[R_HOOK]
     closed = rules[R_CLOSED_BIDS]
