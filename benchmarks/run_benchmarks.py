@@ -23,8 +23,17 @@ import textwrap
 import time
 from pathlib import Path
 
-SMALL_RUN = [sys.executable, "-m", "ohhell_sim.cli", "simulate", "--games", "200", "--quiet",
-             "--strategies", "simple,random,simple,random"]
+SMALL_RUN = [
+    sys.executable,
+    "-m",
+    "ohhell_sim.cli",
+    "simulate",
+    "--games",
+    "200",
+    "--quiet",
+    "--strategies",
+    "simple,random,simple,random",
+]
 
 USER_STRATEGY = textwrap.dedent(
     """

@@ -29,7 +29,7 @@ from strategies.expected_tricks import DEFAULT_RISK, expected_bid
 from strategies.simple import likely_tricks
 
 
-@njit(inline="always")
+@njit
 def bid(view, params, rng):
     """``expected_tricks``'s bid (``bidder`` = 1) or ``simple``'s count (0)."""
     if params[0] != 0.0:
@@ -39,7 +39,7 @@ def bid(view, params, rng):
     return legal_bid_near(view, b, False)
 
 
-@njit(inline="always")
+@njit
 def play(view, params, rng):
     """The card-counting play of :mod:`strategies._counting`."""
     return counting_play(view, False)

@@ -92,13 +92,13 @@ def expected_bid(view, risk):
     return legal_bid_near(view, b, estimate > b)
 
 
-@njit(inline="always")
+@njit
 def bid(view, params, rng):
     """Bid the rounded sum of the cards' trick probabilities plus ``risk``."""
     return expected_bid(view, params[0])
 
 
-@njit(inline="always")
+@njit
 def play(view, params, rng):
     """Play like ``card_counter``."""
     return counting_play(view, False)

@@ -301,13 +301,13 @@ def _shipped_bid(view, prior_weight):
     return learned_bid(view, PROBS, COUNTS, MAX_HAND, prior_weight)
 
 
-@njit(inline="always")
+@njit
 def bid(view, params, rng):
     """Thin entry: the learned bid from the shipped table."""
     return _shipped_bid(view, params[0])
 
 
-@njit(inline="always")
+@njit
 def play(view, params, rng):
     """Play like ``card_counter``."""
     return counting_play(view, False)

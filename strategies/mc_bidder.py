@@ -153,13 +153,13 @@ def mc_bid(view, samples, rng):
     return best
 
 
-@njit(inline="always")
+@njit
 def bid(view, params, rng):
     """Thin entry: the Monte Carlo bid with ``samples`` = ``params[0]``."""
     return mc_bid(view, np.int64(params[0]), rng)
 
 
-@njit(inline="always")
+@njit
 def play(view, params, rng):
     """Play like ``card_counter``."""
     return counting_play(view, False)

@@ -172,13 +172,13 @@ def pimc_card(view, samples, rng):
     return cards[choice]
 
 
-@njit(inline="always")
+@njit
 def bid(view, params, rng):
     """Thin entry: ``mc_bidder``'s bid with ``bid_samples`` samples."""
     return mc_bidder.mc_bid(view, np.int64(params[1]), rng)
 
 
-@njit(inline="always")
+@njit
 def play(view, params, rng):
     """Thin entry: the Monte Carlo card with ``samples`` samples."""
     return pimc_card(view, np.int64(params[0]), rng)

@@ -79,7 +79,7 @@ def one_card_strength(card, trump):
     return card % 13 + (13 if card // 13 == trump else 0)
 
 
-@njit(inline="always")
+@njit
 def bid(view, params, rng):
     """Bid the count of sure winners (see the module docstring)."""
     if is_forehead_bid(view):
@@ -98,7 +98,7 @@ def bid(view, params, rng):
     return legal_bid_near(view, b, estimate >= b)
 
 
-@njit(inline="always")
+@njit
 def play(view, params, rng):
     """The card-counting play of :mod:`strategies._counting`."""
     return counting_play(view, False)

@@ -27,7 +27,7 @@ from strategies._counting import counting_play
 from strategies.expected_tricks import DEFAULT_RISK, expected_bid, expected_tricks
 
 
-@njit(inline="always")
+@njit
 def bid(view, params, rng):
     """Zero when the expected count is at most ``threshold`` (and 0 is legal)."""
     if is_forehead_bid(view):
@@ -37,7 +37,7 @@ def bid(view, params, rng):
     return expected_bid(view, params[1])
 
 
-@njit(inline="always")
+@njit
 def play(view, params, rng):
     """Card-counting play; passes its strongest cards in the swap."""
     return counting_play(view, True)

@@ -91,9 +91,9 @@ def _generated_kernel(strategies_used: tuple[Strategy, ...]) -> ModuleType:
 
 
 def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
-    # Every strategy is inlined into the game loop, where a call would cost more
-    # than a simple decision; user functions are re-jitted with inline="always"
-    # from their Python source, built-ins are inlined as they declare.
+    # A strategy declared @njit(inline="always") is inlined into the game loop,
+    # where a call would cost more than a simple decision; any other is an
+    # ordinary call, compiled once per process whatever the set of strategies.
     lines = [
         "from numba import njit",
         "",
@@ -101,14 +101,11 @@ def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
         "",
     ]
     for i, strategy in enumerate(strategies_used):
-        lines.append(f"_s{i} = _get_strategy({strategy.name!r})")
-        if strategy.builtin_id is None:
-            lines += [
-                f"_s{i}_bid = njit(inline='always')(_s{i}.bid.py_func)",
-                f"_s{i}_play = njit(inline='always')(_s{i}.play.py_func)",
-            ]
-        else:
-            lines += [f"_s{i}_bid = _s{i}.bid", f"_s{i}_play = _s{i}.play"]
+        lines += [
+            f"_s{i} = _get_strategy({strategy.name!r})",
+            f"_s{i}_bid = _s{i}.bid",
+            f"_s{i}_play = _s{i}.play",
+        ]
     for role in ("bid", "play"):
         lines += ["", "", "@njit(inline='always')", f"def dispatch_{role}(sid, view, params, rng):"]
         last = len(strategies_used) - 1
