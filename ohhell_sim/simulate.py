@@ -15,7 +15,13 @@ from ohhell_sim.errors import IllegalMoveError
 from ohhell_sim.results import RunArrays, SimulationResult
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, SeatSpec
-from ohhell_sim.validation import check_count, check_rules, check_seating, check_seed, check_threads
+from ohhell_sim.validation import (
+    check_game_range,
+    check_rules,
+    check_seating,
+    check_seed,
+    check_threads,
+)
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -148,9 +154,8 @@ def simulate(
     """
     rules = check_rules(rules)
     seating = check_seating(rules, strategies)
-    games = check_count("games", games)
+    first_game, games = check_game_range(first_game, games)
     seed = check_seed(seed)
-    first_game = check_count("first_game", first_game, minimum=0)
     threads = check_threads(threads)
     if client is not None:
         from ohhell_sim.distributed import run_on_client

@@ -32,6 +32,22 @@ def check_count(name: str, value: object, minimum: int = 1) -> int:
     return int(value)
 
 
+#: Largest game index: frames store ``game`` as int32.
+MAX_GAME = 2**31 - 1
+
+
+def check_game_range(first_game: object, games: object) -> tuple[int, int]:
+    """Return ``(first_game, games)`` or raise if the games do not fit the int32 index."""
+    games = check_count("games", games)
+    first_game = check_count("first_game", first_game, minimum=0)
+    if first_game + games - 1 > MAX_GAME:
+        raise InvalidArgumentError(
+            f"first_game={first_game} with games={games} goes past game {MAX_GAME}, the "
+            "largest game index the frames hold (int32); use a smaller first_game"
+        )
+    return first_game, games
+
+
 def check_rules(rules: object) -> Rules:
     """Return ``rules`` if it is a :class:`Rules`, else raise."""
     if not isinstance(rules, Rules):
