@@ -17,6 +17,7 @@ Two text forms are used:
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable
 
 from ohhell_sim.errors import InvalidArgumentError
@@ -87,9 +88,13 @@ def parse_card(text: str | int) -> int:
     ValueError
         If ``text`` is not a card, with the accepted forms in the message.
     """
-    if isinstance(text, int):
-        _check_card(text)
-        return text
+    if isinstance(text, numbers.Integral) and not isinstance(text, bool):
+        _check_card(int(text))
+        return int(text)
+    if not isinstance(text, str):
+        raise InvalidArgumentError(
+            f"cannot parse card {text!r}: expected a card id 0..52 or a string like 'TH'"
+        )
     raw = text.strip()
     if raw.upper() in (JOKER_CODE, "JOKER"):
         return JOKER

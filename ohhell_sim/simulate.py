@@ -66,7 +66,7 @@ def play_into(
     faults = part.faults if len(part.faults) else np.zeros((1, *part.bids.shape[1:]), np.int16)
     passed = part.passed if len(part.passed) else np.zeros((1, *part.bids.shape[1:], 2), np.int8)
     errors = np.zeros((count, ERROR_FIELDS), dtype=np.int64)
-    abort = np.zeros(1, dtype=np.int64)
+    abort = np.full(1, count, dtype=np.int64)
     kernel.run_games(
         first_game + offset,
         seed,
@@ -85,7 +85,7 @@ def play_into(
         errors,
         abort,
     )
-    if abort[0]:
+    if abort[0] < count:
         failed = int(np.flatnonzero(errors[:, 0])[0])
         code, deal, seat, move, trick = (int(x) for x in errors[failed])
         raise IllegalMoveError(

@@ -68,14 +68,25 @@ class Strategy:
                 raise InvalidArgumentError(
                     f"strategy {self.name!r} has no parameter {key!r}; its parameters: {known}"
                 )
-            values[key] = float(value)
+            try:
+                values[key] = float(value)
+            except (TypeError, ValueError):
+                raise InvalidArgumentError(
+                    f"strategy {self.name!r} parameter {key!r} must be a number, got {value!r}"
+                ) from None
         return np.array(list(values.values()), dtype=np.float64)
 
     def fingerprint(self) -> str:
-        """A hash of the compiled functions' code, so a changed strategy gets a new kernel."""
+        """A hash of the functions' code and of what they read from their module.
+
+        It covers the bytecode, the module-level constants the code names and the
+        jitted helpers it calls (recursively), so that a changed strategy gets a
+        new kernel.
+        """
         digest = hashlib.sha256(self.name.encode())
+        seen: set[int] = set()
         for func in (self.bid, self.play):
-            digest.update(_code_bytes(func.py_func.__code__))
+            _hash_function(func.py_func, digest, seen)
         return digest.hexdigest()[:16]
 
 
@@ -265,6 +276,31 @@ def resolve_seating(specs: Sequence[SeatSpec], players: int) -> Seating:
     for seat, row in enumerate(rows):
         params[seat, : len(row)] = row
     return Seating(strategies=tuple(resolved), params=params)
+
+
+def _hash_function(func: object, digest, seen: set[int]) -> None:
+    if id(func) in seen:
+        return
+    seen.add(id(func))
+    code = func.__code__
+    digest.update(_code_bytes(code))
+    namespace = getattr(func, "__globals__", {})
+    for name in _names(code):
+        value = namespace.get(name)
+        if hasattr(value, "py_func"):  # a jitted helper: its code matters too
+            _hash_function(value.py_func, digest, seen)
+        elif isinstance(value, np.ndarray):
+            digest.update(name.encode() + value.tobytes())
+        elif isinstance(value, bool | int | float | str | bytes | tuple | np.generic):
+            digest.update(name.encode() + repr(value).encode())
+
+
+def _names(code: CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _names(const)
+    return names
 
 
 def _code_bytes(code: CodeType) -> bytes:

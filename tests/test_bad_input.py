@@ -122,11 +122,11 @@ def test_bad_threads(no_kernel, threads, shown):
 
 
 def test_first_game_beyond_the_frames_game_column(no_kernel):
-    # PACKAGE BUG: ``first_game`` has no upper bound, but the frames store ``game`` as
-    # int32.  simulate(..., first_game=2**31) plays every game and only then fails
-    # with OverflowError when ``.hands``/``.games`` is built (results.py, np.arange
-    # with dtype=np.int32).  It should be rejected up front, naming first_game.
-    _bad(no_kernel, ["first_game"], first_game=2**31)
+    # Regression: ``first_game`` had no upper bound while the frames store ``game``
+    # as int32, so simulate(..., first_game=2**31) played every game and only then
+    # failed with OverflowError when ``.hands``/``.games`` was built.
+    _bad(no_kernel, ["first_game", str(2**31)], first_game=2**31)
+    _bad(no_kernel, ["first_game", str(2**31 - 2)], first_game=2**31 - 2, games=5)
 
 
 def test_results_near_the_int32_limit_can_be_framed():

@@ -103,13 +103,14 @@ def test_rule_based_strategies_play_two_decks_legally(players):
     oh.simulate(rules, seats_for(players, 0, RULE_BASED), games=60, seed=players)
 
 
-def test_sampling_strategies_refuse_two_decks_and_fall_back_in_the_kernel():
+def test_sampling_strategies_refuse_two_decks():
     rules = oh.Rules(players=5, decks=2, max_cards=5)
     with pytest.raises(InvalidArgumentError, match="pimc"):
         strategies.check_seating_rules(rules, ["simple", "pimc"])
     strategies.check_seating_rules(oh.Rules(players=4, joker=True), ["mc_bidder", "pimc"])
-    # Should a run reach the kernel anyway, the moves stay legal.
-    oh.simulate(rules, seats_for(5, 0, [CHEAP_MC, CHEAP_PIMC, "zero"]), games=20, seed=1)
+    # simulate refuses such a seating before compiling anything.
+    with pytest.raises(InvalidArgumentError, match="mc_bidder"):
+        oh.simulate(rules, seats_for(5, 0, [CHEAP_MC, CHEAP_PIMC, "zero"]), games=20, seed=1)
 
 
 def test_pimc_and_mc_bidder_are_reproducible():

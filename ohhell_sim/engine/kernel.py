@@ -566,8 +566,9 @@ def run_games(
     ``scores``/``faults`` ``(games, deal rows, seats)``; ``passed`` ``(games, deal
     rows, seats, 2)``; ``winners`` ``(games,)`` seat masks; ``errors`` ``(games,
     ERROR_FIELDS)``, zero where a game completed.  ``faults`` and ``passed`` may be
-    dummies of one game when their variant is off.  ``abort`` (one element) is
-    raised by the first failing game so that the others stop early.
+    dummies of one game when their variant is off.  ``abort`` (one element,
+    the number of games on entry) receives the index of a failing game, and games
+    after it stop early; every game before the first failure still runs.
     """
     n_games = bids.shape[0]
     with_faults = faults.shape[0] == n_games
@@ -577,7 +578,7 @@ def run_games(
         rngs, deck, view, hands, hands2, passed_masks, totals = new_workspace()
         stop = min(n_games, (c + 1) * CHUNK_GAMES)
         for g in range(c * CHUNK_GAMES, stop):
-            if abort[0] != 0:
+            if g > abort[0]:
                 break
             result = play_game(
                 first_game + g,
@@ -603,6 +604,10 @@ def run_games(
                 errors[g],
             )
             if result < 0:
-                abort[0] = 1
+                # Later games stop; earlier ones still run, so the first failing
+                # game is always found, whatever the threads (a lost race between
+                # two failures only stops the others later).
+                if g < abort[0]:
+                    abort[0] = g
             else:
                 winners[g] = result
