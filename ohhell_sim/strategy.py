@@ -285,14 +285,21 @@ def _hash_function(func: object, digest, seen: set[int]) -> None:
     code = func.__code__
     digest.update(_code_bytes(code))
     namespace = getattr(func, "__globals__", {})
-    for name in _names(code):
+    for name in sorted(_names(code)):
         value = namespace.get(name)
         if hasattr(value, "py_func"):  # a jitted helper: its code matters too
             _hash_function(value.py_func, digest, seen)
         elif isinstance(value, np.ndarray):
             digest.update(name.encode() + value.tobytes())
-        elif isinstance(value, bool | int | float | str | bytes | tuple | np.generic):
+        elif _is_plain_constant(value):
             digest.update(name.encode() + repr(value).encode())
+
+
+def _is_plain_constant(value: object) -> bool:
+    # Only values whose repr is the same in every process (no object addresses).
+    if isinstance(value, tuple):
+        return all(_is_plain_constant(v) for v in value)
+    return isinstance(value, bool | int | float | str | bytes | np.generic)
 
 
 def _names(code: CodeType) -> set[str]:
