@@ -130,6 +130,7 @@ _CHILD = textwrap.dedent(
 
 def test_numba_num_threads_in_subprocesses(reference_run, kernel_cache_dir):
     expected = frames_digest(reference_run)
+    kernels_before = sorted(p.name for p in kernel_cache_dir.glob("ohhell_kernel_*.py"))
     procs = {}
     for threads in (1, 2):
         env = dict(os.environ)
@@ -149,6 +150,9 @@ def test_numba_num_threads_in_subprocesses(reference_run, kernel_cache_dir):
         reported_threads, digest = out.split()
         assert reported_threads == str(threads)
         assert digest == expected, f"NUMBA_NUM_THREADS={threads} gave other results"
+    # The children reused this process's kernel file (loaded from Numba's cache).
+    kernels_after = sorted(p.name for p in kernel_cache_dir.glob("ohhell_kernel_*.py"))
+    assert kernels_after == kernels_before
 
 
 def test_illegal_move_report_does_not_depend_on_threads(tester):

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from numba import njit
@@ -247,3 +252,29 @@ def test_unregister(registered):
     # The name is free again.
     registered("ut_gone", zero_bid, lowest_play)
     assert oh.get_strategy("ut_gone").bid is zero_bid
+
+
+_FINGERPRINTS = """
+import scripted_strategies as ss
+import ohhell_sim as oh
+ss.register_tester()
+print(*(oh.get_strategy(n).fingerprint() for n in ("random", "simple", "tester")))
+"""
+
+
+def test_fingerprints_are_stable_across_processes(tester):
+    """Kernel files are named by fingerprints: they must not change between processes
+    (hash randomisation, object addresses), or every process compiles anew."""
+    here = [oh.get_strategy(n).fingerprint() for n in ("random", "simple", "tester")]
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        out = subprocess.run(
+            [sys.executable, "-c", _FINGERPRINTS],
+            cwd=Path(__file__).parent,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        ).stdout.split()
+        assert out == here, f"PYTHONHASHSEED={hash_seed}"
