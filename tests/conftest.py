@@ -69,8 +69,8 @@ def _test_kernel_folder() -> Path:
     directory, kept between sessions because a kernel compile takes long.  Kernel
     files are named by a hash of the package sources and of the user strategies'
     code, so a changed package compiles afresh.  The folder name also hashes
-    ``scripted_strategies.py``, because a user strategy's hash does not see the
-    helper functions it calls (see ``test_replace_with_changed_global_constant``).
+    ``scripted_strategies.py``, so that an edit there never meets a kernel compiled
+    from an older version of its helpers.
     """
     root = os.environ.get("OHHELL_TEST_KERNEL_CACHE")
     if root:

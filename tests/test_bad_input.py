@@ -171,9 +171,8 @@ def test_malformed_seat_tuple(no_kernel):
 
 
 def test_non_numeric_strategy_parameter_value(no_kernel):
-    # PACKAGE BUG (strategy.py Strategy.param_row): ``float(value)`` raises a bare
-    # "could not convert string to float: 'high'" that names neither the strategy
-    # nor the parameter.
+    # Regression: Strategy.param_row's bare ``float(value)`` once raised "could not
+    # convert string to float: 'high'", naming neither the strategy nor the parameter.
     _bad(
         no_kernel,
         ["'scale'", "'high'"],

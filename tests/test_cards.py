@@ -139,9 +139,8 @@ def test_parse_cards_error_names_the_bad_card():
 
 
 def test_numpy_integer_card_ids_parse():
-    # PACKAGE BUG (cards.py parse_card): only ``int`` is accepted as an id; a numpy
-    # integer (what card arrays hold) falls through to ``text.strip()`` and raises
-    # AttributeError.
+    # Regression: parse_card once accepted only ``int`` ids; a numpy integer (what
+    # card arrays hold) fell through to ``text.strip()`` and raised AttributeError.
     import numpy as np
 
     assert parse_card(np.int64(34)) == 34
@@ -150,9 +149,9 @@ def test_numpy_integer_card_ids_parse():
 
 @pytest.mark.parametrize("bad", [None, 3.5, True, ["TH"]])
 def test_non_card_objects_are_rejected_by_name(bad):
-    # PACKAGE BUG (cards.py parse_card): None / floats / lists raise AttributeError
-    # ("object has no attribute 'strip'") instead of a ValueError/TypeError naming
-    # the input, and ``True`` is returned unchanged as if it were a card id.
+    # Regression: None / floats / lists once raised AttributeError ("object has no
+    # attribute 'strip'") instead of an error naming the input, and ``True`` was
+    # returned unchanged as if it were a card id.
     with pytest.raises((ValueError, TypeError)) as info:
         parse_card(bad)
     assert repr(bad) in str(info.value)

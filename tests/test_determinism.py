@@ -156,12 +156,11 @@ def test_numba_num_threads_in_subprocesses(reference_run, kernel_cache_dir):
 
 
 def test_illegal_move_report_does_not_depend_on_threads(tester):
-    # PACKAGE BUG (engine/kernel.py run_games + simulate.py play_into): with several
-    # threads the first game to fail *in wall-clock time* raises ``abort``, and the
-    # other threads stop before their next game, so the error names whichever game
-    # failed first on some thread, not the first failing game of the run: one
-    # thread reports game g, two threads report a game of another work unit (64,
-    # 128 or 192 here).  The error of a run should be as reproducible as its results.
+    # Regression: with several threads the first game to fail *in wall-clock time*
+    # raised ``abort`` and the other threads stopped before their next game, so the
+    # error named whichever game failed first on some thread, not the first failing
+    # game of the run (one thread reported game g, two threads game 128).  The error
+    # of a run must be as reproducible as its results.
     #
     # Seat 0 bids the forbidden 2 when it deals the 5-card first deal; every other
     # game plays 201 deals without fault.  The seed is chosen so that games 0-3 are

@@ -217,14 +217,12 @@ def test_replace_changes_what_is_played(pair, restore_ut_high):
 
 
 def test_replace_with_changed_global_constant(pair, restore_ut_high):
-    # PACKAGE BUG (engine/dispatch.py _generated_kernel + strategy.py
-    # Strategy.fingerprint): the generated kernel is named by a hash of the
-    # strategy's bytecode, names and constants only.  A strategy whose behaviour
-    # comes from a module global (or from a helper function it calls) hashes the
-    # same after that global/helper changes, so after ``register_strategy(...,
-    # replace=True)`` simulate keeps running the old machine code (in this process
-    # via dispatch._LOADED; in later processes via the Numba cache of the same
-    # generated file) while replay runs the new code.
+    # Regression: the generated kernel was named by a hash of the strategy's
+    # bytecode, names and constants only, so a strategy whose behaviour comes from a
+    # module global (or a helper it calls) hashed the same after that global/helper
+    # changed: after ``register_strategy(..., replace=True)`` simulate kept running
+    # the old machine code (in-process via dispatch._LOADED, and in later processes
+    # via the Numba cache of the same generated file) while replay ran the new code.
     import scripted_strategies as ss
 
     seats = ["ut_high", "ut_low", "ut_low", "ut_low"]
