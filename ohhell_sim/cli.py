@@ -1,6 +1,7 @@
 """The ``ohhell`` command.
 
-Subcommands: ``simulate``, ``replay``, ``bench``, ``strategies``.  Every option is
+Subcommands: ``simulate``, ``quickstart``, ``experiment``, ``report``, ``replay``,
+``bench``, ``tournament``, ``train-bids``, ``strategies``.  Every option is
 checked (by the same validators as the Python API) before anything compiles or
 runs; a bad option prints one line naming it and exits with status 2.
 """
@@ -21,6 +22,7 @@ from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import available_strategies, get_strategy
 from ohhell_sim.tournament import add_tournament_parser
 from strategies.learned import add_train_bids_parser
+from studies.cli import add_experiment_parser, add_quickstart_parser, add_report_parser
 
 _RULE_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 
@@ -104,6 +106,7 @@ def _add_rules_options(parser: argparse.ArgumentParser) -> None:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from ohhell_sim.simulate import simulate
+    from ohhell_sim.summary import summarise
 
     rules = rules_from_args(args)
     strategies = seating_from_args(args)
@@ -113,8 +116,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         from ohhell_sim.distributed import connect
 
         client = connect(args.scheduler)
+    run = summarise if args.summary else simulate
     try:
-        result = simulate(
+        result = run(
             rules,
             strategies,
             games=args.games,
@@ -130,6 +134,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         f"{args.games} games of {rules.n_deals} deals, {rules.players} players, "
         f"seed {args.seed}: {', '.join(strategies)}"
     )
+    if args.summary:
+        table = result.standings().join(result.table(["strategy"]))
+        print(format_summary(table[_SUMMARY_COLUMNS], digits=3))
+        if output is not None:
+            print(f"summary written to {result.to_parquet(output)}")
+        return 0
     print(format_summary(result.summary()[_SUMMARY_COLUMNS], digits=3))
     if output is not None:
         result.to_parquet(output)
@@ -145,43 +155,6 @@ _SUMMARY_COLUMNS = [
         for s in ("", "_low", "_high")
     ),
 ]
-
-
-QUICKSTART_SEATS = ["simple", "card_counter", "sure_tricks", "random"]
-
-
-def cmd_quickstart(args: argparse.Namespace) -> int:
-    from ohhell_sim.analysis.report import write_report
-    from ohhell_sim.simulate import simulate
-
-    output = check_output_folder(args.output)
-    rules = Rules(players=4)
-    print(f"Playing {args.games} canonical games: {', '.join(QUICKSTART_SEATS)} (seed {args.seed})")
-    result = simulate(rules, QUICKSTART_SEATS, games=args.games, seed=args.seed, progress=True)
-    print(format_summary(result.summary()[_SUMMARY_COLUMNS], digits=3))
-    result.to_parquet(output)
-    command = f"ohhell quickstart --games {args.games} --seed {args.seed} --output {output}"
-    md, page = write_report(
-        result.hands,
-        result.games,
-        output,
-        title="Which built-in strategy wins the canonical game?",
-        command=command,
-    )
-    print(f"data and report written to {output}/ ({md.name}, {page.name})")
-    return 0
-
-
-def cmd_report(args: argparse.Namespace) -> int:
-    from ohhell_sim.analysis.report import write_report
-    from ohhell_sim.results import read_results
-
-    hands, games = read_results(args.folder)
-    md, page = write_report(
-        hands, games, args.folder, title=args.title, command=f"ohhell report {args.folder}"
-    )
-    print(f"report written to {md} and {page}")
-    return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -241,18 +214,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", "-o", help="folder for hands.parquet and games.parquet")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--scheduler", help="address of a Dask scheduler to run the games on")
+    p.add_argument(
+        "--summary",
+        action="store_true",
+        help="keep only summary counts, in constant memory (writes summary.parquet)",
+    )
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("quickstart", help="run the default study and write its report")
-    p.add_argument("--games", type=int, default=2000, help="number of games (default 2000)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--output", "-o", default="runs/quickstart", help="output folder")
-    p.set_defaults(func=cmd_quickstart)
-
-    p = sub.add_parser("report", help="write report.md and report.html for a run folder")
-    p.add_argument("folder", help="folder with hands.parquet and games.parquet")
-    p.add_argument("--title", default="Strategy report", help="the question the run answers")
-    p.set_defaults(func=cmd_report)
+    add_quickstart_parser(sub)
+    add_report_parser(sub)
+    add_experiment_parser(sub)
 
     p = sub.add_parser("replay", help="print one game of a run, step by step")
     _add_rules_options(p)

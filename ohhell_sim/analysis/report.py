@@ -55,7 +55,7 @@ def _figure_made_rate(table: pd.DataFrame) -> bytes:
     ax.set_ylabel("made rate (bid = tricks)")
     ax.set_title("Made rate by hand size (95% CI, clustered by game)")
     ax.legend()
-    return _png(fig)
+    return png_bytes(fig)
 
 
 def _figure_totals(games: pd.DataFrame) -> bytes:
@@ -66,10 +66,11 @@ def _figure_totals(games: pd.DataFrame) -> bytes:
     ax.set_ylabel("games")
     ax.set_title("Distribution of final totals")
     ax.legend()
-    return _png(fig)
+    return png_bytes(fig)
 
 
-def _png(fig) -> bytes:
+def png_bytes(fig) -> bytes:
+    """The figure as PNG bytes (layout tightened); the figure is closed."""
     buffer = io.BytesIO()
     fig.tight_layout()
     fig.savefig(buffer, format="png", dpi=110)

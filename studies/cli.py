@@ -1,0 +1,158 @@
+"""The ``experiment``, ``report`` and ``quickstart`` subcommands of ``ohhell``."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+from ohhell_sim.errors import InvalidArgumentError
+from studies.experiment import DEFAULT_STUDY, STUDY_NAMES, render_report, run_experiment
+from studies.runs import MANIFEST_FILE
+
+#: The quick start's size: a small version of the default study that finishes in
+#: about a minute on a fresh machine, kernel compile included.
+QUICKSTART_GAMES = 400
+QUICKSTART_PLAYERS = (4, 5)
+
+
+def _parse_players(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    try:
+        return tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise InvalidArgumentError(
+            f"--players expects comma-separated table sizes, e.g. 3,4,5; got {text!r}"
+        ) from None
+
+
+def _parse_names(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def _done(md: Path, page: Path) -> int:
+    print(f"data, figures and report written to {md.parent}/ ({md.name}, {page.name})")
+    return 0
+
+
+def cmd_experiment(args: argparse.Namespace) -> int:
+    """Run one study and write its data and report."""
+    out = args.out or f"runs/{args.name}"
+    md, page = run_experiment(
+        args.name,
+        out,
+        args.games,
+        args.seed,
+        players=_parse_players(args.players),
+        progress=not args.quiet,
+        strategies=_parse_names(args.strategies),
+    )
+    return _done(md, page)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Render a study's report from its data, or the strategy report of a plain run."""
+    target = args.target
+    if target in STUDY_NAMES:
+        folder = Path(args.input or f"runs/{target}")
+        return _done(*render_report(folder, args.out, name=target))
+    folder = Path(args.input or target)
+    if (folder / MANIFEST_FILE).is_file():
+        return _done(*render_report(folder, args.out))
+    if (folder / "hands.parquet").is_file():
+        from ohhell_sim.analysis.report import write_report
+        from ohhell_sim.results import read_results
+
+        hands, games = read_results(folder)
+        out = Path(args.out) if args.out else folder
+        md, page = write_report(
+            hands,
+            games,
+            out,
+            title=args.title,
+            command=f"ohhell report {shlex.quote(str(folder))}",
+        )
+        print(f"report written to {md} and {page}")
+        return 0
+    raise InvalidArgumentError(
+        f"report target {target!r} is neither a study ({', '.join(STUDY_NAMES)}) nor a "
+        "folder holding study output or hands.parquet/games.parquet"
+    )
+
+
+def cmd_quickstart(args: argparse.Namespace) -> int:
+    """Run a small version of the default study and write its report."""
+    command = f"ohhell quickstart --games {args.games} --seed {args.seed} --output {args.output}"
+    print(
+        f"Running study {DEFAULT_STUDY} on {args.games} games per condition "
+        f"({', '.join(map(str, QUICKSTART_PLAYERS))} players), seed {args.seed}"
+    )
+    md, page = run_experiment(
+        DEFAULT_STUDY,
+        args.output,
+        args.games,
+        args.seed,
+        players=QUICKSTART_PLAYERS,
+        command=command,
+    )
+    text = md.read_text(encoding="utf-8")
+    findings = text.split("## Findings", 1)[1].split("\n### ", 1)[0]
+    print(findings.strip())
+    return _done(md, page)
+
+
+def add_experiment_parser(sub: argparse._SubParsersAction) -> None:
+    """Add ``ohhell experiment``."""
+    p = sub.add_parser(
+        "experiment",
+        help="run a study, write its Parquet data, figures and report",
+        description="Studies: " + ", ".join(STUDY_NAMES) + ".",
+    )
+    p.add_argument("name", help="the study: " + ", ".join(STUDY_NAMES))
+    p.add_argument("--games", type=int, help="games per condition (default: the study's)")
+    p.add_argument("--seed", type=int, default=0, help="seed of every condition (default 0)")
+    p.add_argument("--players", help="table sizes, e.g. 3,4,5 (default: the study's)")
+    p.add_argument(
+        "--strategies",
+        help="strategy_ladder only: the challengers, e.g. simple,random (default: every built-in)",
+    )
+    p.add_argument("--out", "-o", help="output folder (default runs/NAME)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_experiment)
+
+
+def add_report_parser(sub: argparse._SubParsersAction) -> None:
+    """Add ``ohhell report``."""
+    p = sub.add_parser(
+        "report",
+        help="write report.md and report.html for a study or a run folder",
+        description="ohhell report NAME --input DIR renders a study's report from its data; "
+        "ohhell report DIR does the same for a folder of study output, or writes the "
+        "strategy report of a plain `ohhell simulate --output DIR` run.",
+    )
+    p.add_argument("target", help="a study name, or a folder of study or simulate output")
+    p.add_argument("--input", "-i", help="folder of the study's data (default runs/NAME)")
+    p.add_argument("--out", "-o", help="folder for the report (default: the input folder)")
+    p.add_argument(
+        "--title",
+        default="Strategy report",
+        help="the question a plain run answers (simulate output only)",
+    )
+    p.set_defaults(func=cmd_report)
+
+
+def add_quickstart_parser(sub: argparse._SubParsersAction) -> None:
+    """Add ``ohhell quickstart``."""
+    p = sub.add_parser("quickstart", help=f"run a small {DEFAULT_STUDY} study and its report")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=QUICKSTART_GAMES,
+        help=f"games per condition (default {QUICKSTART_GAMES})",
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--output", "-o", default="runs/quickstart", help="output folder")
+    p.set_defaults(func=cmd_quickstart)

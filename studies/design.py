@@ -1,0 +1,105 @@
+"""What the studies share: the strategy mixes, bidding positions and argument checks.
+
+Every distinct *set* of strategies in a seating compiles its own kernel (tens of
+seconds), so the studies that play mixed tables draw every seating from one set,
+:data:`MIX_STRATEGIES`, and vary only how many seats each strategy holds: one
+kernel serves every mix, player count and rule variant.  ``learned`` bids the
+legal bid of highest expected points under the active scoring tables (so it
+reacts to scoring variants), ``simple`` counts high cards and trumps, and
+``zero`` bids nothing whenever it expects under one trick.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.rules import MAX_PLAYERS_ONE_DECK, MIN_PLAYERS
+
+#: The strategy set of every mixed table (one kernel for all of them).
+MIX_STRATEGIES = ("learned", "simple", "zero")
+
+
+def mixes(players: int) -> dict[str, tuple[str, ...]]:
+    """The strategy mixes of a table: one seat each of :data:`MIX_STRATEGIES`, the rest
+    filled with one of them (``"learned-heavy"`` ...); with three players the one mix
+    ``"one-each"``.
+
+    Parameters
+    ----------
+    players : int
+        Seats at the table, at least 3.
+
+    Returns
+    -------
+    dict
+        Mix name -> strategy per seat.
+    """
+    base = MIX_STRATEGIES
+    if players == len(base):
+        return {"one-each": base}
+    return {f"{name}-heavy": base + (name,) * (players - len(base)) for name in base}
+
+
+def bidding_position(hands: pd.DataFrame) -> np.ndarray:
+    """Position of each row in the bidding: 0 bids first (and leads), ``players - 1`` is
+    the dealer.
+
+    Parameters
+    ----------
+    hands : pandas.DataFrame
+        Rows with ``seat``, ``dealer`` and ``players``.
+    """
+    players = hands["players"].to_numpy(dtype=np.int64)
+    seat = hands["seat"].to_numpy(dtype=np.int64)
+    dealer = hands["dealer"].to_numpy(dtype=np.int64)
+    return (seat - dealer - 1) % players
+
+
+def position_label(position: np.ndarray, players: np.ndarray) -> np.ndarray:
+    """Names of bidding positions: ``"1st (leads)"``, ``"2nd"``, ..., ``"dealer"``."""
+    names = {0: "1st (leads)", 1: "2nd", 2: "3rd"}
+    labels = [
+        "dealer" if p == n - 1 else names.get(p, f"{p + 1}th")
+        for p, n in zip(position.tolist(), players.tolist(), strict=True)
+    ]
+    return np.array(labels, dtype=object)
+
+
+#: Order of the position labels in tables and figures.
+POSITION_ORDER = ("1st (leads)", "2nd", "3rd", "4th", "5th", "6th", "dealer")
+
+
+def check_players(players: object) -> tuple[int, ...]:
+    """Return ``players`` as a sorted tuple of distinct table sizes, or raise.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Unless ``players`` is a non-empty collection of integers in 3..7 (one
+        deck, which every study plays), naming the value.
+    """
+    allowed = f"{MIN_PLAYERS}..{MAX_PLAYERS_ONE_DECK}"
+    if isinstance(players, numbers.Integral) and not isinstance(players, bool):
+        players = (players,)
+    if not isinstance(players, Iterable) or isinstance(players, str | bytes):
+        raise InvalidArgumentError(
+            f"players must be a list of table sizes in {allowed}, got {players!r}"
+        )
+    values = list(players)
+    if not values:
+        raise InvalidArgumentError(f"players must name at least one table size in {allowed}")
+    for value in values:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, numbers.Integral)
+            or not MIN_PLAYERS <= int(value) <= MAX_PLAYERS_ONE_DECK
+        ):
+            raise InvalidArgumentError(
+                f"players must be table sizes in {allowed}, got {value!r} in {values!r}"
+            )
+    return tuple(sorted({int(v) for v in values}))

@@ -1,0 +1,149 @@
+"""Running a study end to end: check the arguments, play, write the data, render the report."""
+
+from __future__ import annotations
+
+import importlib
+import shlex
+from pathlib import Path
+from types import ModuleType
+
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.results import check_output_folder
+from ohhell_sim.validation import check_count, check_seed
+from studies.design import check_players
+from studies.report import Report, Table, conditions_table, write_report
+from studies.runs import StudyData, read_study, write_study
+
+STUDY_NAMES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder")
+#: The study the README's quick start runs.
+DEFAULT_STUDY = "hook_rule"
+
+
+def get_study(name: object) -> ModuleType:
+    """The module of study ``name``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an unknown name, listing the studies.
+    """
+    if name not in STUDY_NAMES:
+        raise InvalidArgumentError(f"unknown study {name!r}; studies: {', '.join(STUDY_NAMES)}")
+    return importlib.import_module(f"studies.{name}")
+
+
+def experiment_command(
+    name: str,
+    games: int,
+    seed: int,
+    out: Path,
+    players: tuple[int, ...],
+    strategies: tuple[str, ...] | None,
+) -> str:
+    """The ``ohhell experiment`` command line that reproduces a run."""
+    chosen = f" --strategies {','.join(strategies)}" if strategies else ""
+    return (
+        f"ohhell experiment {name} --games {games} --seed {seed} "
+        f"--players {','.join(map(str, players))}{chosen} --out {shlex.quote(str(out))}"
+    )
+
+
+def run_experiment(
+    name: str,
+    out: str | Path,
+    games: int | None = None,
+    seed: int = 0,
+    *,
+    players: object = None,
+    progress: bool = True,
+    command: str | None = None,
+    strategies: tuple[str, ...] | None = None,
+) -> tuple[Path, Path]:
+    """Play study ``name``, write its Parquet data into ``out`` and render its report there.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`STUDY_NAMES`.
+    out : path
+        Output folder (created): ``hands.parquet``, ``games.parquet``,
+        ``study.json``, ``report.md``, ``report.html`` and the figures.
+    games : int, optional
+        Games per condition (the study's ``DEFAULT_GAMES`` when None).
+    seed : int
+        Seed of every condition (common random numbers).
+    players : int or list of int, optional
+        Table sizes to play (the study's ``DEFAULT_PLAYERS`` when None).
+    progress : bool
+        Show a progress bar.
+    command : str, optional
+        The command recorded in the report (the equivalent ``ohhell experiment``
+        line when None).
+    strategies : tuple of str, optional
+        The challengers of ``strategy_ladder`` (default: every built-in); the
+        other studies play fixed strategy mixes and refuse it.
+
+    Returns
+    -------
+    (Path, Path)
+        The Markdown and HTML reports.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad argument, before anything is played.
+    """
+    study = get_study(name)
+    games = check_count("games", study.DEFAULT_GAMES if games is None else games)
+    seed = check_seed(seed)
+    players = check_players(study.DEFAULT_PLAYERS if players is None else players)
+    check_games = getattr(study, "check_games", None)
+    if check_games is not None:
+        check_games(games, players)
+    options = {}
+    if strategies is not None:
+        if name != "strategy_ladder":
+            raise InvalidArgumentError(
+                f"strategies applies to strategy_ladder only; study {name!r} plays fixed "
+                "strategy mixes"
+            )
+        options["strategies"] = tuple(strategies)
+    out = check_output_folder(out)
+    data = study.play(games, seed, players, progress=progress, **options)
+    data.manifest.update(
+        study=name,
+        games=games,
+        players=list(players),
+        command=command or experiment_command(name, games, seed, out, players, strategies),
+    )
+    write_study(data, out)
+    return write_report(build_report(data), out)
+
+
+def build_report(data: StudyData) -> Report:
+    """The report of a study's data (its manifest names the study)."""
+    study = get_study(data.manifest.get("study"))
+    report = study.analyse(data)
+    report.tables.append(Table("Conditions played", conditions_table(data.manifest)))
+    return report
+
+
+def render_report(
+    folder: str | Path, out: str | Path | None = None, name: str | None = None
+) -> tuple[Path, Path]:
+    """Render the report of the study output in ``folder`` into ``out`` (default: ``folder``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        When ``name`` is given and the folder holds another study's output.
+    """
+    data = read_study(folder)
+    found = data.manifest.get("study")
+    if name is not None and found != name:
+        get_study(name)
+        raise InvalidArgumentError(
+            f"--input {str(folder)!r} holds output of study {found!r}, not {name!r}"
+        )
+    target = check_output_folder(Path(folder) if out is None else Path(out))
+    return write_report(build_report(data), target)

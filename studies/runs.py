@@ -1,0 +1,178 @@
+"""Playing a study's conditions and storing them: one long frame per kind, with labels.
+
+A study is a list of :class:`Condition` s (rules, seats, a label such as
+``{"players": 4, "hook": True}``), each played for the same game indices with the
+same seed, so that conditions which share a deal schedule share the cards
+(common random numbers): the engine keys every shuffle by ``(seed, game,
+deal)``, never by the rules' scoring or the strategies.  The results of all
+conditions are stacked into one ``hands`` and one ``games`` frame, with the label
+values as extra columns and a ``condition`` number, and written to Parquet with
+the study's metadata (rules and seats of every condition, sizes, seed, package
+version).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ohhell_sim import __version__
+from ohhell_sim.results import read_frame, write_frame
+from ohhell_sim.rules import Rules
+from ohhell_sim.simulate import simulate
+from ohhell_sim.strategy import SeatSpec
+
+HANDS_FILE = "hands.parquet"
+GAMES_FILE = "games.parquet"
+MANIFEST_FILE = "study.json"
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One cell of a study's design: rules and seats, named by ``label``.
+
+    Attributes
+    ----------
+    label : dict
+        Column name -> value added to every row of this condition (e.g.
+        ``{"players": 4, "hook": False}``); every condition of a study has the
+        same label keys.
+    rules : Rules
+    seats : tuple
+        One strategy spec per seat, as for :func:`ohhell_sim.simulate`.
+    games : int
+        Games played, indices ``0 .. games - 1``.
+    """
+
+    label: dict[str, object]
+    rules: Rules
+    seats: tuple[SeatSpec, ...]
+    games: int
+
+    def describe(self) -> dict:
+        """JSON-serialisable record of the condition, for the metadata."""
+        return {
+            "label": self.label,
+            "rules": self.rules.to_dict(),
+            "seats": [seat_text(s) for s in self.seats],
+            "games": self.games,
+        }
+
+
+def seat_text(spec: SeatSpec) -> str:
+    """A seat spec as text: ``"simple"`` or ``"zero(threshold=1e+09)"``."""
+    if isinstance(spec, tuple):
+        name, params = spec
+        inner = ", ".join(f"{k}={v:g}" for k, v in params.items())
+        return f"{name}({inner})"
+    return str(spec)
+
+
+@dataclass
+class StudyData:
+    """The stacked frames of a study and its manifest (see :func:`play_conditions`)."""
+
+    hands: pd.DataFrame
+    games: pd.DataFrame
+    manifest: dict = field(default_factory=dict)
+
+
+def play_conditions(
+    conditions: Sequence[Condition],
+    seed: int,
+    *,
+    progress: bool = True,
+    description: str = "games",
+) -> StudyData:
+    """Play every condition with ``seed`` and stack the results.
+
+    Parameters
+    ----------
+    conditions : sequence of Condition
+        The design; label keys must be the same for all.
+    seed : int
+        Seed shared by every condition (common random numbers).
+    progress : bool
+        Show one progress bar over all games (terminal or Jupyter).
+    description : str
+        The progress bar's label.
+
+    Returns
+    -------
+    StudyData
+        ``hands`` and ``games`` with the label columns and ``condition`` (its
+        position in ``conditions``) in front; the manifest lists the conditions.
+    """
+    from tqdm.auto import tqdm
+
+    hands, games = [], []
+    total = sum(c.games for c in conditions)
+    with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
+        for index, condition in enumerate(conditions):
+            result = simulate(condition.rules, list(condition.seats), condition.games, seed)
+            hands.append(_labelled(result.hands, index, condition.label))
+            games.append(_labelled(result.games, index, condition.label))
+            bar.update(condition.games)
+    manifest = {
+        "version": __version__,
+        "seed": seed,
+        "conditions": [c.describe() for c in conditions],
+    }
+    return StudyData(_stack(hands), _stack(games), manifest)
+
+
+def _labelled(frame: pd.DataFrame, index: int, label: dict[str, object]) -> pd.DataFrame:
+    extra = {"condition": np.full(len(frame), index, dtype=np.int16)}
+    for key, value in label.items():
+        extra[key] = np.full(len(frame), value)
+    out = pd.concat([pd.DataFrame(extra), frame.reset_index(drop=True)], axis=1)
+    # Strategy categories differ between seatings; plain strings stack cleanly.
+    out["strategy"] = out["strategy"].astype(str)
+    return out
+
+
+def _stack(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    stacked = pd.concat(frames, ignore_index=True)
+    for column in stacked.columns:
+        if stacked[column].dtype == object:
+            stacked[column] = stacked[column].astype("category")
+    return stacked
+
+
+def write_study(data: StudyData, folder: Path) -> Path:
+    """Write ``hands.parquet``, ``games.parquet`` and ``study.json`` into ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for frame, name in ((data.hands, HANDS_FILE), (data.games, GAMES_FILE)):
+        frame.attrs = dict(data.manifest)
+        write_frame(frame, folder / name)
+    (folder / MANIFEST_FILE).write_text(json.dumps(data.manifest, indent=1), encoding="utf-8")
+    return folder
+
+
+def read_manifest(folder: str | Path) -> dict:
+    """The ``study.json`` of a study folder.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``folder`` holds no study output, naming the folder.
+    """
+    path = Path(folder) / MANIFEST_FILE
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{str(folder)!r} holds no study output ({MANIFEST_FILE} is missing); "
+            "run `ohhell experiment NAME --out FOLDER` first"
+        )
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def read_study(folder: str | Path) -> StudyData:
+    """Read what :func:`write_study` wrote."""
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    return StudyData(read_frame(folder / HANDS_FILE), read_frame(folder / GAMES_FILE), manifest)
