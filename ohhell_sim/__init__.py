@@ -18,12 +18,14 @@ from ohhell_sim.strategy import (
     register_strategy,
     unregister_strategy,
 )
+from ohhell_sim.summary import RunSummary, summarise
 from ohhell_sim.tournament import TournamentResult, tournament
 
 __all__ = [
     "GameLog",
     "IllegalMoveError",
     "Rules",
+    "RunSummary",
     "SimulationResult",
     "Strategy",
     "TournamentResult",
@@ -35,6 +37,7 @@ __all__ = [
     "register_strategy",
     "replay",
     "simulate",
+    "summarise",
     "tournament",
     "unregister_strategy",
 ]

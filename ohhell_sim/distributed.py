@@ -45,7 +45,7 @@ from ohhell_sim._version import __version__
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
 from ohhell_sim.results import RunArrays, SimulationResult
 from ohhell_sim.rules import Rules
-from ohhell_sim.simulate import BATCH_GAMES, numba_threads, play_into
+from ohhell_sim.simulate import BATCH_GAMES, numba_threads, play_into, progress_bar
 from ohhell_sim.strategy import (
     Seating,
     SeatSpec,
@@ -53,6 +53,7 @@ from ohhell_sim.strategy import (
     get_strategy,
     register_strategy,
 )
+from ohhell_sim.summary import SummaryCounts, count_games
 from ohhell_sim.validation import check_count, check_rules, check_seating, check_seed, check_threads
 
 if TYPE_CHECKING:
@@ -345,8 +346,12 @@ def _play_chunk(
     first_game: int,
     count: int,
     threads: int | None,
-) -> RunArrays | _IllegalMove:
-    """The Dask task: play games ``first_game .. first_game + count - 1``."""
+    summary: bool = False,
+) -> RunArrays | SummaryCounts | _IllegalMove:
+    """The Dask task: play games ``first_game .. first_game + count - 1``.
+
+    Returns their rows, or with ``summary`` only their summary counts.
+    """
     if version != __version__:
         raise RuntimeError(
             f"this Dask worker has ohhell-sim {__version__} but the client has {version}; "
@@ -354,9 +359,11 @@ def _play_chunk(
         )
     _ensure_registered(blob)
     seating = Seating(strategies=tuple(get_strategy(n) for n in names), params=params)
-    arrays = RunArrays.empty(count, rules)
     with _kernel_guard(), numba_threads(_worker_threads(threads)):
         try:
+            if summary:
+                return count_games(seating, rules, seed, first_game, count)
+            arrays = RunArrays.empty(count, rules)
             play_games(seating, rules, seed, first_game, arrays)
         except IllegalMoveError as err:
             return _IllegalMove.wrap(err)
@@ -479,7 +486,8 @@ def play_chunks(
     first_game: int,
     chunks: Sequence[tuple[int, int]],
     threads: int | None = None,
-) -> Iterator[tuple[int, RunArrays]]:
+    summary: bool = False,
+) -> Iterator[tuple[int, RunArrays | SummaryCounts]]:
     """Play ``chunks`` on the cluster; yield ``(chunk index, arrays)`` as each one finishes.
 
     Parameters
@@ -493,10 +501,13 @@ def play_chunks(
         Chunk ``i`` is games ``first_game + start .. first_game + start + count - 1``.
     threads : int, optional
         Numba threads per task (default: the worker's cores shared among its Dask threads).
+    summary : bool
+        Have each task return its games' :class:`~ohhell_sim.summary.SummaryCounts`
+        instead of their rows.
 
     Yields
     ------
-    (int, RunArrays)
+    (int, RunArrays or SummaryCounts)
         In completion order, not chunk order.
 
     Raises
@@ -521,6 +532,7 @@ def play_chunks(
             first_game + start,
             count,
             threads,
+            summary,
             key=f"ohhell-chunk-{run}-{i}",
             pure=False,
         )
@@ -561,26 +573,71 @@ def run_on_client(
     Arguments as :func:`simulate_on_client`, already checked, except ``client`` and
     ``chunk_games`` which are checked here.
     """
+    arrays = RunArrays.empty(games, rules)
+    for start, part in _finished_chunks(
+        client, rules, seating, games, seed, first_game, chunk_games, threads, progress, False
+    ):
+        copy_rows(arrays, start, part)
+    return SimulationResult(rules, seating.names, seating.params, seed, first_game, arrays)
+
+
+def count_on_client(
+    client: Client,
+    rules: Rules,
+    seating: Seating,
+    games: int,
+    seed: int,
+    *,
+    first_game: int = 0,
+    chunk_games: int | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+) -> SummaryCounts:
+    """Summary counts of a validated run played on a Dask cluster (``summarise(..., client=)``).
+
+    Each task returns only its games' counts, which are added up here: integer
+    sums, so the total equals a local run's whatever the chunks.
+    """
+    counts = SummaryCounts.zeros(rules)
+    for _, part in _finished_chunks(
+        client, rules, seating, games, seed, first_game, chunk_games, threads, progress, True
+    ):
+        counts = counts + part
+    return counts
+
+
+def _finished_chunks(
+    client: Client,
+    rules: Rules,
+    seating: Seating,
+    games: int,
+    seed: int,
+    first_game: int,
+    chunk_games: int | None,
+    threads: int | None,
+    progress: bool,
+    summary: bool,
+) -> Iterator[tuple[int, RunArrays | SummaryCounts]]:
+    # Checks the client and chunk size, then yields (first row, chunk output) as
+    # the chunks finish, advancing the progress bar.
     client = check_client(client)
     if chunk_games is None:
         if not client.nthreads():
             warnings.warn(
                 "no Dask worker is connected yet: the tasks wait until one joins",
                 RuntimeWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
         chunk_games = default_chunk_games(client, games)
     chunk_games = check_count("chunk_games", chunk_games)
-    from tqdm.auto import tqdm
-
     chunks = chunk_ranges(games, chunk_games)
-    arrays = RunArrays.empty(games, rules)
-    with tqdm(total=games, unit="game", disable=not progress, smoothing=0.1) as bar:
-        for index, part in play_chunks(client, rules, seating, seed, first_game, chunks, threads):
+    with progress_bar(progress, games, rules.n_deals) as advance:
+        for index, part in play_chunks(
+            client, rules, seating, seed, first_game, chunks, threads, summary
+        ):
             start, count = chunks[index]
-            copy_rows(arrays, start, part)
-            bar.update(count)
-    return SimulationResult(rules, seating.names, seating.params, seed, first_game, arrays)
+            yield start, part
+            advance(count)
 
 
 def simulate_on_client(

@@ -134,6 +134,11 @@ class SimulationResult:
         self._arrays = arrays
 
     @property
+    def arrays(self) -> RunArrays:
+        """The kernel's raw output arrays, one row per game."""
+        return self._arrays
+
+    @property
     def metadata(self) -> dict:
         """Rules, seed, strategies, parameters and version, JSON-serialisable."""
         return {

@@ -56,7 +56,7 @@ from ohhell_sim.results import (
     check_output_folder,
 )
 from ohhell_sim.rules import Rules
-from ohhell_sim.simulate import numba_threads
+from ohhell_sim.simulate import numba_threads, progress_bar
 from ohhell_sim.strategy import Seating, SeatSpec
 from ohhell_sim.validation import check_count, check_rules, check_seating, check_seed, check_threads
 
@@ -230,15 +230,7 @@ def run_chunked(
             len(todo),
             games_todo,
         )
-        from tqdm.auto import tqdm
-
-        with tqdm(
-            total=games,
-            initial=games - games_todo,
-            unit="game",
-            disable=not progress,
-            smoothing=0.1,
-        ) as bar:
+        with progress_bar(progress, games, rules.n_deals, done=games - games_todo) as advance:
             for index, part in _play(
                 client, rules, seating, seed, first_game, ranges, todo, arrays, threads
             ):
@@ -253,7 +245,7 @@ def run_chunked(
                     "sha256": hashlib.sha256(data).hexdigest(),
                 }
                 _save_manifest(folder, manifest)
-                bar.update(count)
+                advance(count)
 
         stats = RunStats(
             chunks=len(ranges),

@@ -87,17 +87,22 @@ def play_into(
     )
     if abort[0] < count:
         failed = int(np.flatnonzero(errors[:, 0])[0])
-        code, deal, seat, move, trick = (int(x) for x in errors[failed])
-        raise IllegalMoveError(
-            seating.strategies[seat].name,
-            first_game + offset + failed,
-            deal,
-            seat,
-            move,
-            code,
-            trick,
-            int(rules.hand_sizes()[deal]),
-        )
+        raise illegal_move(seating, rules, first_game + offset + failed, errors[failed])
+
+
+def illegal_move(seating: Seating, rules: Rules, game: int, record: np.ndarray) -> IllegalMoveError:
+    """The error for the kernel's error ``record`` (``ERROR_FIELDS`` values) of ``game``."""
+    code, deal, seat, move, trick = (int(x) for x in record[:ERROR_FIELDS])
+    return IllegalMoveError(
+        seating.strategies[seat].name,
+        game,
+        deal,
+        seat,
+        move,
+        code,
+        trick,
+        int(rules.hand_sizes()[deal]),
+    )
 
 
 def simulate(
@@ -172,18 +177,29 @@ def simulate(
         )
 
     arrays = RunArrays.empty(games, rules)
-    with numba_threads(threads), _progress_bar(progress, games) as bar:
+    with numba_threads(threads), progress_bar(progress, games, rules.n_deals) as advance:
         for offset in range(0, games, BATCH_GAMES):
             count = min(BATCH_GAMES, games - offset)
             play_into(seating, rules, seed, first_game, arrays, offset, count)
-            bar.update(count)
+            advance(count)
     return SimulationResult(rules, seating.names, seating.params, seed, first_game, arrays)
 
 
 @contextmanager
-def _progress_bar(enabled: bool, total: int):
+def progress_bar(enabled: bool, games: int, deals_per_game: int, done: int = 0):
+    """Yield ``advance(games)``, which moves a bar counting deals (with rate and time left).
+
+    ``done`` games of the ``games`` are finished already (a resumed run).
+    """
     # tqdm.auto picks the Jupyter widget or the terminal bar; imported late as it is slow.
     from tqdm.auto import tqdm
 
-    with tqdm(total=total, unit="game", disable=not enabled, smoothing=0.1) as bar:
-        yield bar
+    with tqdm(
+        total=games * deals_per_game,
+        initial=done * deals_per_game,
+        unit="deal",
+        unit_scale=True,
+        disable=not enabled,
+        smoothing=0.1,
+    ) as bar:
+        yield lambda finished: bar.update(finished * deals_per_game)

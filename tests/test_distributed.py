@@ -174,3 +174,12 @@ def test_chunked_run_on_the_cluster(client, builtin_reference, tmp_path):
     )
     assert_same(again, builtin_reference)
     assert again.stats.reused == 5
+
+
+def test_summary_on_the_cluster_equals_a_local_summary(client, builtin_reference):
+    from ohhell_sim.summary import RunSummary, summarise
+
+    summary = summarise(RULES, BUILTINS, 400, seed=11, first_game=5, client=client)
+    assert summary.counts == RunSummary.from_result(builtin_reference).counts
+    assert summary.counts == summarise(RULES, BUILTINS, 400, seed=11, first_game=5).counts
+    assert (summary.games, summary.first_game, summary.seed) == (400, 5, 11)

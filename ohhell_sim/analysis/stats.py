@@ -24,9 +24,11 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = [
     "clustered_mean_ci",
     "format_summary",
+    "frequency_mean_ci",
     "mean_ci",
     "paired_difference_ci",
     "proportion_ci",
+    "store_interval",
     "strategy_summary",
     "t_quantile",
 ]
@@ -184,7 +186,60 @@ def mean_ci(values: ArrayLike, confidence: float = 0.95) -> tuple[float, float, 
     mean = float(x.mean())
     if x.size < 2:
         return mean, math.nan, math.nan
-    half = t_quantile(0.5 + confidence / 2.0, x.size - 1) * float(x.std(ddof=1)) / math.sqrt(x.size)
+    return _t_interval(mean, float(x.std(ddof=1)), x.size, confidence)
+
+
+def frequency_mean_ci(
+    values: ArrayLike, counts: ArrayLike, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """Mean with a Student-t confidence interval, for a sample given as a histogram.
+
+    The same interval as :func:`mean_ci` on the sample in which ``values[i]``
+    occurs ``counts[i]`` times, computed without expanding it (a summary run's
+    histograms hold millions of observations).
+
+    Parameters
+    ----------
+    values : array_like
+        One-dimensional distinct observed values.
+    counts : array_like
+        Non-negative integer count of each value, same length.
+    confidence : float, default 0.95
+        Coverage of the two-sided interval, in (0, 1).
+
+    Returns
+    -------
+    tuple of float
+        ``(mean, low, high)``, NaN as in :func:`mean_ci` for fewer than two
+        observations.
+
+    Raises
+    ------
+    ValueError
+        If ``confidence`` is not in (0, 1), the arrays differ in shape or a count
+        is negative.
+    """
+    confidence = _check_confidence(confidence)
+    v = _as_1d(values, "values")
+    c = _as_1d(counts, "counts")
+    if v.shape != c.shape:
+        raise ValueError(f"values and counts must have the same shape, got {v.shape} and {c.shape}")
+    if np.any(c < 0):
+        raise ValueError("counts must be non-negative")
+    n = float(c.sum())
+    if n == 0:
+        return _NAN3
+    mean = float((v * c).sum() / n)
+    if n < 2:
+        return mean, math.nan, math.nan
+    sd = math.sqrt(float((c * (v - mean) ** 2).sum()) / (n - 1.0))
+    return _t_interval(mean, sd, n, confidence)
+
+
+def _t_interval(
+    mean: float, sd: float, n: float, confidence: float
+) -> tuple[float, float, float]:
+    half = t_quantile(0.5 + confidence / 2.0, n - 1) * sd / math.sqrt(n)
     return mean, mean - half, mean + half
 
 
@@ -387,7 +442,7 @@ def strategy_summary(
         row = rows.setdefault(strategy, {})
         row["seats"] = int(block[("total", "size")].sum())
         for column, base in (("total", "mean_total"), ("win_share", "win_share")):
-            _store(row, base, mean_ci(block[(column, "mean")].to_numpy(), confidence))
+            store_interval(row, base, mean_ci(block[(column, "mean")].to_numpy(), confidence))
 
     for strategy, block in hands.groupby("strategy", observed=True, sort=True):
         row = rows.setdefault(strategy, {})
@@ -398,7 +453,7 @@ def strategy_summary(
             ("made_rate", bid == block["tricks"].to_numpy()),
             ("zero_bid_rate", bid == 0),
         ):
-            _store(row, base, clustered_mean_ci(values, game, confidence))
+            store_interval(row, base, clustered_mean_ci(values, game, confidence))
 
     summary = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=list(_SUMMARY_COLUMNS))
     summary.index.name = "strategy"
@@ -409,8 +464,11 @@ def strategy_summary(
     return summary
 
 
-def _store(row: dict[str, float], base: str, interval: tuple[float, float, float]) -> None:
-    row[base], row[f"{base}_low"], row[f"{base}_high"] = interval
+def store_interval(
+    row: dict[str, float], base: str, interval: tuple[float, float, float]
+) -> None:
+    """Put ``(estimate, low, high)`` into ``row`` as ``base``, ``base_low``, ``base_high``."""
+    row[base], row[f"{base}_low"], row[f"{base}_high"] = (float(x) for x in interval)
 
 
 def format_summary(summary: pd.DataFrame, digits: int = 3) -> str:

@@ -15,7 +15,7 @@ must therefore use absolute imports, and be run through
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import get_thread_id, njit, prange
 
 from ohhell_sim import view as V
 from ohhell_sim.engine.bits import lowest_card, popcount
@@ -611,3 +611,141 @@ def run_games(
                     abort[0] = g
             else:
                 winners[g] = result
+
+
+@njit(cache=True)
+def add_to_summary(
+    rules,
+    hand_sizes,
+    dealers,
+    bids,
+    tricks,
+    scores,
+    winners,
+    total_low,
+    outcomes,
+    deals,
+    totals,
+    wins,
+):
+    """Add one game's rows to a summary (see :mod:`ohhell_sim.summary` for the arrays).
+
+    Scheduled deals only go into ``outcomes`` and ``deals``; a tie-break deal's
+    points count in the game totals, as in the results frames.
+    """
+    n = rules[R_PLAYERS]
+    for d in range(rules[R_N_DEALS]):
+        dealer = dealers[d]
+        if dealer < 0:
+            continue
+        h = hand_sizes[d]
+        others = 0
+        for s in range(n):
+            bid = bids[d, s]
+            if bid == NOT_PLAYED:
+                continue
+            position = s - dealer - 1 if s > dealer else s - dealer - 1 + n
+            outcomes[h, position, s, bid, tricks[d, s]] += 1
+            if s != dealer:
+                others += bid
+        deals[h, bids[d, dealer], others] += 1
+    for s in range(n):
+        total = 0
+        for d in range(scores.shape[0]):
+            total += scores[d, s]
+        totals[s, total - total_low] += 1
+    tied = popcount(winners)
+    for s in range(n):
+        if (winners >> s) & 1:
+            wins[s, tied] += 1
+
+
+@njit(cache=True, parallel=True)
+def run_summary(
+    first_game,
+    n_games,
+    seed,
+    rules,
+    hand_sizes,
+    sids,
+    params,
+    total_low,
+    outcomes,
+    deals,
+    totals,
+    wins,
+    errors,
+    abort,
+):
+    """Play games ``first_game .. first_game + n_games - 1`` into per-thread summaries.
+
+    ``outcomes``, ``deals``, ``totals`` and ``wins`` have a leading axis of one
+    slot per Numba thread; a thread adds only to its slot, and the caller sums the
+    slots.  The counts are integers, so the sum does not depend on which thread
+    played which game.  Memory does not grow with ``n_games``: each chunk of games
+    reuses one game's output rows.  ``errors`` ``(threads, ERROR_FIELDS + 1)``
+    keeps each thread's lowest failing game (last field, ``n_games`` when none)
+    and its error record; ``abort`` works as in :func:`run_games`.
+    """
+    n = rules[R_PLAYERS]
+    rows = hand_sizes.shape[0]
+    n_chunks = (n_games + CHUNK_GAMES - 1) // CHUNK_GAMES
+    for c in prange(n_chunks):
+        slot = get_thread_id()
+        rngs, deck, view, hands, hands2, passed_masks, totals_now = new_workspace()
+        dealers = np.zeros(rows, dtype=np.int8)
+        trumps = np.zeros(rows, dtype=np.int8)
+        bids = np.zeros((rows, n), dtype=np.int8)
+        tricks = np.zeros((rows, n), dtype=np.int8)
+        scores = np.zeros((rows, n), dtype=np.int16)
+        faults = np.zeros((rows, n), dtype=np.int16)
+        passed = np.full((rows, n, 2), -1, dtype=np.int8)
+        err = np.zeros(ERROR_FIELDS, dtype=np.int64)
+        stop = min(n_games, (c + 1) * CHUNK_GAMES)
+        for g in range(c * CHUNK_GAMES, stop):
+            if g > abort[0]:
+                break
+            result = play_game(
+                first_game + g,
+                seed,
+                rules,
+                hand_sizes,
+                sids,
+                params,
+                rngs,
+                deck,
+                view,
+                hands,
+                hands2,
+                passed_masks,
+                totals_now,
+                dealers,
+                trumps,
+                bids,
+                tricks,
+                scores,
+                faults,
+                passed,
+                err,
+            )
+            if result < 0:
+                if g < errors[slot, ERROR_FIELDS]:
+                    errors[slot, :ERROR_FIELDS] = err
+                    errors[slot, ERROR_FIELDS] = g
+                if g < abort[0]:
+                    abort[0] = g
+            else:
+                add_to_summary(
+                    rules,
+                    hand_sizes,
+                    dealers,
+                    bids,
+                    tricks,
+                    scores,
+                    result,
+                    total_low,
+                    outcomes[slot],
+                    deals[slot],
+                    totals[slot],
+                    wins[slot],
+                )

@@ -1,0 +1,556 @@
+"""Summary runs: counts aggregated inside the kernel, in memory that does not grow.
+
+:func:`summarise` plays games like :func:`ohhell_sim.simulate` but keeps no
+per-deal rows: each Numba thread adds every finished game into its own set of
+count arrays, and the sets are summed at the end.  All counts are integers, so
+the sum is the same whatever the threads and the batching; memory depends on the
+rules (hand sizes, seats), never on the number of games.
+
+The count arrays (:class:`SummaryCounts`) hold everything the studies need:
+
+``outcomes[hand_size, position, seat, bid, tricks]``
+    deals played by ``seat`` at ``position`` (0 = first to bid, the dealer's
+    left; ``players - 1`` = the dealer) with that bid and trick count.  Bids,
+    tricks, made and zero-bid rates follow, and so do scores, which are a
+    function of bid, tricks and hand size under every scoring table.
+``deals[hand_size, dealer_bid, others_total]``
+    deals by the dealer's bid and the sum of the other bids: the hook's
+    forbidden bid, how often it binds, and over- and under-bid totals.
+``totals[seat, total - total_low]``
+    histogram of game totals (tie-break points included).
+``wins[seat, k]``
+    games the seat won as one of ``k`` tied winners (its win share is 1/k).
+
+Only scheduled deals are counted in ``outcomes`` and ``deals``; the tie-break
+deal of that variant shows in the totals and wins.  A seat eliminated under the
+catastrophe rule counts no deals after its elimination, and its position is
+still its distance from the dealer round the table.
+
+:meth:`RunSummary.from_result` computes the same counts from a full
+:class:`~ohhell_sim.results.SimulationResult`, with NumPy instead of the kernel.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numba
+import numpy as np
+import pandas as pd
+
+from ohhell_sim._version import __version__
+from ohhell_sim.analysis.stats import frequency_mean_ci, proportion_ci, store_interval
+from ohhell_sim.engine.dispatch import kernel_for
+from ohhell_sim.engine.kernel import ERROR_FIELDS, NOT_PLAYED
+from ohhell_sim.reference import forbidden_dealer_bid, score
+from ohhell_sim.results import SimulationResult, read_frame, strategy_categorical, write_frame
+from ohhell_sim.rules import Rules
+from ohhell_sim.simulate import BATCH_GAMES, illegal_move, numba_threads, progress_bar
+from ohhell_sim.strategy import Seating, SeatSpec
+from ohhell_sim.validation import (
+    check_game_range,
+    check_rules,
+    check_seating,
+    check_seed,
+    check_threads,
+)
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+SUMMARY_FILE = "summary.parquet"
+#: Groupings accepted by :meth:`RunSummary.table`.
+TABLE_KEYS = ("strategy", "seat", "position", "hand_size", "bid")
+
+
+def total_bounds(rules: Rules) -> tuple[int, int]:
+    """Lowest and highest game total possible under ``rules`` (bounds of the histogram)."""
+    low = high = 0
+    for hand_size in rules.hand_sizes():
+        h = int(hand_size)
+        points = [score(rules, b, t, h) for b in range(h + 1) for t in range(h + 1)]
+        # A seat that sits a deal out scores 0 in it.
+        low += min(0, *points)
+        high += max(0, *points)
+    return low, high
+
+
+@dataclass
+class SummaryCounts:
+    """The count arrays of a summary (see the module docstring), ``int64``."""
+
+    outcomes: np.ndarray
+    deals: np.ndarray
+    totals: np.ndarray
+    wins: np.ndarray
+
+    @classmethod
+    def zeros(cls, rules: Rules, slots: int = 0) -> SummaryCounts:
+        """Empty counts; with ``slots`` > 0, one set per slot on a leading axis."""
+        n = rules.players
+        size = rules.max_hand_size + 1
+        low, high = total_bounds(rules)
+        lead = (slots,) if slots else ()
+        return cls(
+            outcomes=np.zeros((*lead, size, n, n, size, size), dtype=np.int64),
+            deals=np.zeros((*lead, size, size, (n - 1) * (size - 1) + 1), dtype=np.int64),
+            totals=np.zeros((*lead, n, high - low + 1), dtype=np.int64),
+            wins=np.zeros((*lead, n, n + 1), dtype=np.int64),
+        )
+
+    def collapse(self) -> SummaryCounts:
+        """Sum the per-thread slots (the leading axis)."""
+        return SummaryCounts(**{f.name: getattr(self, f.name).sum(axis=0) for f in fields(self)})
+
+    def __add__(self, other: SummaryCounts) -> SummaryCounts:
+        return SummaryCounts(
+            **{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)}
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SummaryCounts):
+            return NotImplemented
+        return all(
+            np.array_equal(getattr(self, f.name), getattr(other, f.name)) for f in fields(self)
+        )
+
+
+def summarise(
+    rules: Rules,
+    strategies: Sequence[SeatSpec],
+    games: int,
+    seed: int = 0,
+    *,
+    first_game: int = 0,
+    threads: int | None = None,
+    progress: bool = False,
+    client: Client | None = None,
+) -> RunSummary:
+    """Play ``games`` games like :func:`ohhell_sim.simulate`, keeping only summary counts.
+
+    The games, and so the counts, are exactly those of ``simulate`` with the same
+    arguments (:meth:`RunSummary.from_result` of its result is equal), but memory
+    stays flat however many games are played: use it for runs of 10**7 deals and
+    more.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules to play.
+    strategies : sequence
+        One spec per seat, as for :func:`ohhell_sim.simulate`.
+    games : int
+        Number of games, at least 1.
+    seed : int
+        Seed of the run, ``0 .. 2**63 - 1``.
+    first_game : int
+        Index of the first game.
+    threads : int, optional
+        Threads to use (default: all that Numba has).
+    progress : bool
+        Show a progress bar (terminal or Jupyter) with deals per second.
+    client : distributed.Client, optional
+        Play on this Dask cluster instead, in chunks of games, and add up the
+        chunks' counts; the result is identical.
+
+    Returns
+    -------
+    RunSummary
+
+    Raises
+    ------
+    ValueError, TypeError
+        For bad arguments, before anything is compiled or played.
+    IllegalMoveError
+        When a strategy returns an illegal bid or card (the first such game).
+    """
+    rules = check_rules(rules)
+    seating = check_seating(rules, strategies)
+    first_game, games = check_game_range(first_game, games)
+    seed = check_seed(seed)
+    threads = check_threads(threads)
+
+    if client is not None:
+        from ohhell_sim.distributed import count_on_client
+
+        counts = count_on_client(
+            client,
+            rules,
+            seating,
+            games,
+            seed,
+            first_game=first_game,
+            threads=threads,
+            progress=progress,
+        )
+        return RunSummary(rules, seating.names, seed, first_game, games, counts)
+    with numba_threads(threads), progress_bar(progress, games, rules.n_deals) as advance:
+        counts = count_games(seating, rules, seed, first_game, games, advance)
+    return RunSummary(rules, seating.names, seed, first_game, games, counts)
+
+
+def count_games(
+    seating: Seating,
+    rules: Rules,
+    seed: int,
+    first_game: int,
+    games: int,
+    advance: Callable[[int], object] | None = None,
+) -> SummaryCounts:
+    """Summary counts of games ``first_game .. first_game + games - 1`` (validated arguments).
+
+    Plays in kernel batches on the current Numba threads, calling ``advance(n)``
+    after each batch of ``n`` games.
+
+    Raises
+    ------
+    IllegalMoveError
+        When a strategy made an illegal move (the first such game).
+    """
+    kernel = kernel_for(seating)
+    # numba.get_thread_id() ranges over the whole pool, whatever set_num_threads says.
+    slots = numba.config.NUMBA_NUM_THREADS
+    counts = SummaryCounts.zeros(rules, slots)
+    total_low = total_bounds(rules)[0]
+    for offset in range(0, games, BATCH_GAMES):
+        count = min(BATCH_GAMES, games - offset)
+        errors = np.zeros((slots, ERROR_FIELDS + 1), dtype=np.int64)
+        errors[:, ERROR_FIELDS] = count
+        abort = np.full(1, count, dtype=np.int64)
+        kernel.run_summary(
+            first_game + offset,
+            count,
+            seed,
+            rules.to_array(),
+            rules.hand_sizes(),
+            seating.dispatch_ids(),
+            seating.params,
+            total_low,
+            counts.outcomes,
+            counts.deals,
+            counts.totals,
+            counts.wins,
+            errors,
+            abort,
+        )
+        if abort[0] < count:
+            slot = int(np.argmin(errors[:, ERROR_FIELDS]))
+            game = first_game + offset + int(errors[slot, ERROR_FIELDS])
+            raise illegal_move(seating, rules, game, errors[slot])
+        if advance is not None:
+            advance(count)
+    return counts.collapse()
+
+
+class RunSummary:
+    """Counts of a run (see the module docstring) and the tables built from them.
+
+    Attributes
+    ----------
+    rules : Rules
+    strategies : list of str
+        Strategy name per seat.
+    seed, first_game, games : int
+    counts : SummaryCounts
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        strategies: Sequence[str],
+        seed: int,
+        first_game: int,
+        games: int,
+        counts: SummaryCounts,
+    ) -> None:
+        self.rules = rules
+        self.strategies = list(strategies)
+        self.seed = seed
+        self.first_game = first_game
+        self.games = games
+        self.counts = counts
+
+    @classmethod
+    def from_result(cls, result: SimulationResult) -> RunSummary:
+        """The summary of a full run, computed from its arrays with NumPy."""
+        rules = result.rules
+        a = result.arrays
+        counts = SummaryCounts.zeros(rules)
+        n = rules.players
+        scheduled = slice(0, rules.n_deals)
+        bids = a.bids[:, scheduled].astype(np.int64)
+        tricks = a.tricks[:, scheduled].astype(np.int64)
+        dealers = a.dealers[:, scheduled].astype(np.int64)
+        hand_size = np.broadcast_to(rules.hand_sizes()[scheduled][None, :, None], bids.shape)
+        seat = np.broadcast_to(np.arange(n)[None, None, :], bids.shape)
+        position = (seat - dealers[..., None] - 1) % n
+        played = bids != NOT_PLAYED
+        np.add.at(
+            counts.outcomes,
+            (
+                hand_size[played],
+                position[played],
+                seat[played],
+                bids[played],
+                tricks[played],
+            ),
+            1,
+        )
+        dealt = dealers >= 0
+        dealer_bid = np.take_along_axis(bids, np.maximum(dealers, 0)[..., None], axis=2)[..., 0]
+        others = np.where(played, bids, 0).sum(axis=2) - dealer_bid
+        np.add.at(
+            counts.deals,
+            (hand_size[..., 0][dealt], dealer_bid[dealt], others[dealt]),
+            1,
+        )
+        totals = a.scores.astype(np.int64).sum(axis=1)
+        low = total_bounds(rules)[0]
+        np.add.at(counts.totals, (seat[:, 0, :].ravel(), (totals - low).ravel()), 1)
+        won = (a.winners[:, None].astype(np.int64) >> np.arange(n)) & 1
+        tied = np.broadcast_to(won.sum(axis=1, keepdims=True), won.shape)
+        winner = won == 1
+        np.add.at(counts.wins, (seat[:, 0, :][winner], tied[winner]), 1)
+        return cls(
+            rules, result.strategies, result.seed, result.first_game, result.games_played, counts
+        )
+
+    @property
+    def metadata(self) -> dict:
+        """Rules, seed, strategies, games and version, JSON-serialisable."""
+        return {
+            "version": __version__,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "first_game": self.first_game,
+            "games": self.games,
+            "strategies": self.strategies,
+        }
+
+    @property
+    def deals_played(self) -> int:
+        """Scheduled deals played (one per game and schedule entry, when nobody is eliminated)."""
+        return int(self.counts.deals.sum())
+
+    @cached_property
+    def outcomes(self) -> pd.DataFrame:
+        """Long frame of the non-empty outcome cells with their score.
+
+        Columns ``hand_size, position, seat, strategy, bid, tricks, score,
+        count``: ``count`` seat-deals took ``tricks`` after bidding ``bid``.
+        """
+        cells = np.nonzero(self.counts.outcomes)
+        hand_size, position, seat, bid, tricks = cells
+        points = np.array(
+            [
+                score(self.rules, int(b), int(t), int(h))
+                for h, b, t in zip(hand_size, bid, tricks, strict=True)
+            ],
+            dtype=np.int64,
+        )
+        frame = pd.DataFrame(
+            {
+                "hand_size": hand_size.astype(np.int16),
+                "position": position.astype(np.int8),
+                "seat": seat.astype(np.int8),
+                "strategy": strategy_categorical(self.strategies, seat),
+                "bid": bid.astype(np.int16),
+                "tricks": tricks.astype(np.int16),
+                "score": points,
+                "count": self.counts.outcomes[cells],
+            }
+        )
+        frame.attrs.update(self.metadata)
+        return frame
+
+    @cached_property
+    def deals(self) -> pd.DataFrame:
+        """One row per (hand size, dealer's bid, others' total) seen, with the hook's effect.
+
+        Columns ``hand_size, dealer_bid, others_total, count``, then
+        ``bid_total`` and ``over`` (bids minus hand size: > 0 overbid, < 0
+        underbid), ``forbidden`` (the dealer's forbidden bid under these rules,
+        -1 for none) and ``hook_binds`` (the forbidden bid was one the dealer
+        could otherwise have made).
+        """
+        hand_size, dealer_bid, others = np.nonzero(self.counts.deals)
+        forbidden = np.array(
+            [
+                _forbidden_or_none(self.rules, int(h), int(o))
+                for h, o in zip(hand_size, others, strict=True)
+            ],
+            dtype=np.int64,
+        )
+        most = 0 if self.rules.nullo else hand_size
+        frame = pd.DataFrame(
+            {
+                "hand_size": hand_size.astype(np.int16),
+                "dealer_bid": dealer_bid.astype(np.int16),
+                "others_total": others.astype(np.int16),
+                "count": self.counts.deals[hand_size, dealer_bid, others],
+                "bid_total": (dealer_bid + others).astype(np.int16),
+                "over": (dealer_bid + others - hand_size).astype(np.int16),
+                "forbidden": forbidden,
+                "hook_binds": (forbidden >= 0) & (forbidden <= most),
+            }
+        )
+        frame.attrs.update(self.metadata)
+        return frame
+
+    @cached_property
+    def totals(self) -> pd.DataFrame:
+        """Histogram of game totals: columns ``seat, strategy, total, count`` (non-zero counts)."""
+        seat, offset = np.nonzero(self.counts.totals)
+        frame = pd.DataFrame(
+            {
+                "seat": seat.astype(np.int8),
+                "strategy": strategy_categorical(self.strategies, seat),
+                "total": (offset + total_bounds(self.rules)[0]).astype(np.int32),
+                "count": self.counts.totals[seat, offset],
+            }
+        )
+        frame.attrs.update(self.metadata)
+        return frame
+
+    def table(self, by: Sequence[str] = ("strategy",), confidence: float = 0.95) -> pd.DataFrame:
+        """Per-group deal statistics with confidence intervals.
+
+        Parameters
+        ----------
+        by : sequence of str
+            Grouping columns, from ``strategy``, ``seat``, ``position``,
+            ``hand_size`` and ``bid``.
+        confidence : float, default 0.95
+            Coverage of the intervals.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by ``by``: ``deals``, ``mean_bid``, ``mean_tricks``,
+            ``made_rate``, ``zero_bid_rate``, ``zero_made_rate`` (made rate of
+            zero bids) and ``mean_score``, the rates and the mean score with
+            ``_low``/``_high`` bounds (Wilson and Student-t intervals that treat
+            seat-deals as independent).
+        """
+        keys = list(by)
+        unknown = [k for k in keys if k not in TABLE_KEYS]
+        if not keys or unknown:
+            raise ValueError(f"by must name columns among {TABLE_KEYS}, got {keys!r}")
+        cells = self.outcomes.assign(
+            made=lambda f: (f["bid"] == f["tricks"]) * f["count"],
+            zero=lambda f: (f["bid"] == 0) * f["count"],
+            zero_made=lambda f: ((f["bid"] == 0) & (f["tricks"] == 0)) * f["count"],
+            bid_sum=lambda f: f["bid"] * f["count"],
+            tricks_sum=lambda f: f["tricks"] * f["count"],
+        )
+        rows = {}
+        for key, group in cells.groupby(keys, observed=True, sort=True):
+            n = int(group["count"].sum())
+            row = {
+                "deals": n,
+                "mean_bid": group["bid_sum"].sum() / n,
+                "mean_tricks": group["tricks_sum"].sum() / n,
+            }
+            for name, hits, trials in (
+                ("made_rate", group["made"].sum(), n),
+                ("zero_bid_rate", group["zero"].sum(), n),
+                ("zero_made_rate", group["zero_made"].sum(), group["zero"].sum()),
+            ):
+                store_interval(row, name, proportion_ci(hits, trials, confidence))
+            store_interval(
+                row,
+                "mean_score",
+                frequency_mean_ci(group["score"].to_numpy(), group["count"].to_numpy(), confidence),
+            )
+            rows[key] = row
+        index = pd.MultiIndex.from_tuples(list(rows), names=keys)
+        if len(keys) == 1:
+            index = index.get_level_values(0)
+        return pd.DataFrame(list(rows.values()), index=index)
+
+    def standings(self, confidence: float = 0.95) -> pd.DataFrame:
+        """Per-strategy game totals and win shares with confidence intervals.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by ``strategy``: ``seats`` (seat-games), ``mean_total`` and
+            ``win_share`` with ``_low``/``_high`` Student-t bounds over seat-games.
+        """
+        totals = self.totals
+        win_values = np.zeros(self.counts.wins.shape, dtype=np.float64)
+        ties = np.arange(1, win_values.shape[1])
+        win_values[:, 1:] = 1.0 / ties
+        rows = {}
+        for strategy in dict.fromkeys(self.strategies):
+            seats = [s for s, name in enumerate(self.strategies) if name == strategy]
+            block = totals[totals["seat"].isin(seats)]
+            seat_games = int(block["count"].sum())
+            row: dict[str, float] = {"seats": seat_games}
+            store_interval(
+                row,
+                "mean_total",
+                frequency_mean_ci(block["total"].to_numpy(), block["count"].to_numpy(), confidence),
+            )
+            wins = self.counts.wins[seats]
+            won = int(wins.sum())
+            values = np.append(win_values[seats].ravel(), 0.0)
+            counts = np.append(wins.ravel(), seat_games - won)
+            store_interval(row, "win_share", frequency_mean_ci(values, counts, confidence))
+            rows[strategy] = row
+        return pd.DataFrame.from_dict(rows, orient="index").rename_axis("strategy")
+
+    def to_parquet(self, folder: str | os.PathLike) -> Path:
+        """Write the counts to ``folder/summary.parquet`` (metadata included); return the path."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        arrays = {f.name: getattr(self.counts, f.name) for f in fields(self.counts)}
+        frame = pd.DataFrame(
+            {
+                "array": list(arrays),
+                "shape": [json.dumps(list(v.shape)) for v in arrays.values()],
+                "values": [v.ravel() for v in arrays.values()],
+            }
+        )
+        frame.attrs.update(self.metadata)
+        path = folder / SUMMARY_FILE
+        write_frame(frame, path)
+        return path
+
+    @classmethod
+    def read_parquet(cls, path: str | os.PathLike) -> RunSummary:
+        """Read a summary written by :meth:`to_parquet` (a file, or the folder holding it)."""
+        path = Path(path)
+        if path.is_dir():
+            path = path / SUMMARY_FILE
+        frame = read_frame(path)
+        arrays = {
+            row.array: np.asarray(row.values, dtype=np.int64).reshape(json.loads(row.shape))
+            for row in frame.itertuples()
+        }
+        meta = frame.attrs
+        return cls(
+            Rules.from_dict(meta["rules"]),
+            meta["strategies"],
+            meta["seed"],
+            meta["first_game"],
+            meta["games"],
+            SummaryCounts(**arrays),
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"RunSummary({self.games} games, {self.deals_played} deals, "
+            f"{self.rules.players} players: {', '.join(self.strategies)}; seed {self.seed})"
+        )
+
+
+def _forbidden_or_none(rules: Rules, hand_size: int, others_total: int) -> int:
+    forbidden = forbidden_dealer_bid(rules, hand_size, others_total)
+    return -1 if forbidden is None else forbidden
