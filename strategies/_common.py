@@ -259,14 +259,11 @@ def threats(card, led, trump, unseen, may_hold):
 @njit(inline="always")
 def beating_cards(legal, best, trump):
     """Cards of ``legal`` that beat ``best``, the card winning the trick so far."""
-    out = np.int64(0)
-    m = legal
-    while m != 0:
-        card = lowest_card(m)
-        m &= m - 1
-        if beats(card, best, trump):
-            out |= np.int64(1) << card
-    return out
+    # ``best`` is a trump or of the led suit (or the joker), so ``beaters`` with
+    # its own suit as the led one gives exactly the cards that beat it.
+    if best == JOKER:
+        return np.int64(0)
+    return legal & beaters(best, best // 13, trump)
 
 
 @njit(inline="always")

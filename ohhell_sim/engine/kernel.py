@@ -116,7 +116,7 @@ def _choose_passes(
     return ERR_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_deal(
     d,
     hand_size,
@@ -411,9 +411,23 @@ def play_game(
     everyone = (np.int64(1) << n) - 1
     active = everyone
     last_active = active
-    for d in range(n_deals):
-        if popcount(active) < 2:
-            # Too few players left (catastrophe variant): the game is over.
+    winners = np.int64(0)
+    # One call site for play_deal, which is inlined: the scheduled deals, then
+    # the tie-break deal (its own row) when that variant is on.
+    for d in range(n_deals + (rules[R_TIEBREAK] != 0)):
+        tiebreak = 1 if d == n_deals else 0
+        if tiebreak:
+            # Eliminated players cannot win; if the last deal eliminated
+            # everyone left, those players are the candidates.
+            winners = _top_seats(totals, active if active != 0 else last_active, n)
+            players = winners
+            hand_size = TIEBREAK_HAND_SIZE
+        else:
+            players = active
+            hand_size = hand_sizes[d]
+        if popcount(players) < 2:
+            # Nobody to play: too few players left (catastrophe variant), or a
+            # single winner needs no tie-break.
             dealers[d] = -1
             trumps[d] = -1
             for s in range(n):
@@ -423,14 +437,14 @@ def play_game(
                 if fault_limit:
                     faults[d, s] = faults[d - 1, s]
             continue
-        if (active >> dealer) & 1 == 0:
-            dealer = next_seat(dealer, active, n)
+        if (players >> dealer) & 1 == 0:
+            dealer = next_seat(dealer, players, n)
         trump, code = play_deal(
             d,
-            hand_sizes[d],
+            hand_size,
             dealer,
-            active,
-            0,
+            players,
+            tiebreak,
             key,
             rules,
             sids,
@@ -453,79 +467,37 @@ def play_game(
         dealers[d] = dealer
         trumps[d] = trump
         if fault_limit:
-            last_active = active
+            if not tiebreak:
+                last_active = active
             for s in range(n):
                 count = np.int64(faults[d - 1, s]) if d > 0 else np.int64(0)
-                if (active >> s) & 1 and bids[d, s] != tricks[d, s]:
+                if not tiebreak and (active >> s) & 1 and bids[d, s] != tricks[d, s]:
                     count += abs(np.int64(bids[d, s]) - np.int64(tricks[d, s]))
                     if count >= fault_limit:
                         active &= ~(np.int64(1) << s)
                 faults[d, s] = count
                 view[V.FAULTS_BASE + s] = count
-        dealer = next_seat(dealer, everyone, n)
+        if tiebreak:
+            winners = _top_seats(scores[d], winners, n)
+        else:
+            dealer = next_seat(dealer, everyone, n)
+    if rules[R_TIEBREAK] == 0:
+        winners = _top_seats(totals, active if active != 0 else last_active, n)
+    return winners
 
-    # Eliminated players cannot win; if the last deal eliminated everyone left,
-    # those players are the candidates.
-    candidates = active if active != 0 else last_active
+
+@njit(cache=True)
+def _top_seats(points, candidates, n):
+    # Seat mask of the candidates with the most points.
     top = -(1 << 62)
     for s in range(n):
-        if (candidates >> s) & 1 and totals[s] > top:
-            top = totals[s]
-    winners = np.int64(0)
+        if (candidates >> s) & 1 and points[s] > top:
+            top = points[s]
+    best = np.int64(0)
     for s in range(n):
-        if (candidates >> s) & 1 and totals[s] == top:
-            winners |= np.int64(1) << s
-
-    if rules[R_TIEBREAK] != 0:
-        d = n_deals
-        dealers[d] = -1
-        trumps[d] = -1
-        for s in range(n):
-            bids[d, s] = NOT_PLAYED
-            tricks[d, s] = 0
-            scores[d, s] = 0
-            if fault_limit:
-                faults[d, s] = faults[d - 1, s]
-        if popcount(winners) >= 2:
-            if (winners >> dealer) & 1 == 0:
-                dealer = next_seat(dealer, winners, n)
-            trump, code = play_deal(
-                d,
-                TIEBREAK_HAND_SIZE,
-                dealer,
-                winners,
-                1,
-                key,
-                rules,
-                sids,
-                params,
-                rngs,
-                deck,
-                view,
-                hands,
-                hands2,
-                passed_masks,
-                totals,
-                bids[d],
-                tricks[d],
-                scores[d],
-                passed[d if swap else 0],
-                err,
-            )
-            if code != ERR_NONE:
-                return -code
-            dealers[d] = dealer
-            trumps[d] = trump
-            best = -(1 << 62)
-            for s in range(n):
-                if (winners >> s) & 1 and scores[d, s] > best:
-                    best = scores[d, s]
-            tied = winners
-            winners = np.int64(0)
-            for s in range(n):
-                if (tied >> s) & 1 and scores[d, s] == best:
-                    winners |= np.int64(1) << s
-    return winners
+        if (candidates >> s) & 1 and points[s] == top:
+            best |= np.int64(1) << s
+    return best
 
 
 @njit(cache=True)
