@@ -148,11 +148,13 @@ def analyse(data: StudyData) -> Report:
         data.games[data.games["hook"]],
         data.games.loc[data.games["hook"], "win_share"],
         ["players", "strategy"],
+        bounded=True,
     )
     share_off = with_pooled(
         data.games[~data.games["hook"]],
         data.games.loc[~data.games["hook"], "win_share"],
         ["players", "strategy"],
+        bounded=True,
     )
     share_diff = with_pooled(
         data.games,

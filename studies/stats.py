@@ -32,6 +32,7 @@ def grouped_mean(
     values: pd.Series | np.ndarray,
     by: Sequence[str],
     cluster: str = "game",
+    bounded: bool = False,
 ) -> pd.DataFrame:
     """Mean of ``values`` per group of ``by``, with an interval clustered by ``cluster``.
 
@@ -40,11 +41,14 @@ def grouped_mean(
     frame : pandas.DataFrame
         Rows to group; holds the ``by`` columns and ``cluster``.
     values : Series or ndarray
-        One value per row of ``frame`` (booleans give a rate).
+        One value per row of ``frame``; booleans give a rate, whose interval is
+        clipped to [0, 1].
     by : sequence of str
         Grouping columns (may be empty: one overall row).
     cluster : str
         Column whose equal values are one independent cluster.
+    bounded : bool
+        Clip the interval to [0, 1] (a share; automatic for booleans).
 
     Returns
     -------
@@ -52,6 +56,7 @@ def grouped_mean(
         The ``by`` columns, ``n`` (rows), ``estimate``, ``low`` and ``high``.
     """
     data = frame[[*by, cluster]].copy()
+    is_rate = bounded or np.asarray(values).dtype == np.bool_
     data["_value"] = np.asarray(values, dtype=np.float64)
     rows = []
     groups = data.groupby(list(by), observed=True, sort=True) if by else [((), data)]
@@ -59,6 +64,9 @@ def grouped_mean(
         estimate, low, high = clustered_mean_ci(
             group["_value"].to_numpy(), group[cluster].to_numpy()
         )
+        if is_rate:
+            # The t interval of a rate can cross 0 or 1 in small samples.
+            low, high = max(low, 0.0), min(high, 1.0)
         rows.append(
             {**_key_dict(by, key), "n": len(group), "estimate": estimate, "low": low, "high": high}
         )

@@ -162,6 +162,9 @@ def ranking_table(values: pd.DataFrame) -> pd.DataFrame:
         row = {"strategy": name, "deal_sets": len(group)}
         for measure in MEASURES:
             mean, low, high = mean_ci(group[measure].to_numpy())
+            if measure != "mean_score":
+                # Rates: the t interval can cross 0 or 1 with few deal sets.
+                low, high = max(low, 0.0), min(high, 1.0)
             row[measure], row[f"{measure}_low"], row[f"{measure}_high"] = mean, low, high
         rows.append(row)
     return pd.DataFrame(rows).sort_values("mean_score", ascending=False, ignore_index=True)

@@ -143,7 +143,7 @@ def analyse(data: StudyData) -> Report:
         )
     )
 
-    wins = grouped_mean(games, games["win_share"], ["players", "variant", "strategy"])
+    wins = grouped_mean(games, games["win_share"], ["players", "variant", "strategy"], bounded=True)
     totals = grouped_mean(games, games["total"], ["players", "variant", "strategy"])
     ranking = wins[["players", "variant", "strategy"]].assign(
         win_share=wins["estimate"],
@@ -164,7 +164,7 @@ def analyse(data: StudyData) -> Report:
         sd = bootstrap_by_game(rows, _sd)
         relative = bootstrap_by_game(rows, _sd_relative)
         per_game = decisive[(decisive["players"] == n) & (decisive["variant"] == name)]
-        dec = grouped_mean(per_game, per_game["decisive"], [])
+        dec = grouped_mean(per_game, per_game["decisive"], [], bounded=True)
         spread_rows.append(
             {
                 "players": n,

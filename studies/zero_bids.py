@@ -105,7 +105,13 @@ def probe_pairs(data: StudyData) -> pd.DataFrame:
         arm: probe[probe["arm"] == arm][[*keys, "hand_size", "bid", "score"]].set_index(keys)
         for arm in PROBE_ARMS
     }
-    pairs = arms["alternative"].join(arms["zero"][["bid", "score"]], rsuffix="_zero")
+    pairs = arms["alternative"].merge(
+        arms["zero"][["bid", "score"]],
+        left_index=True,
+        right_index=True,
+        how="left",
+        suffixes=("", "_zero"),
+    )
     pairs = pairs.rename(
         columns={
             "bid": "alt_bid",

@@ -1,0 +1,12 @@
+"""Run the ``strategy_ladder`` study and write its data, figures and report.
+
+Usage: ``python experiments/strategy_ladder.py [--games N] [--seed S] [--players 3,4] [--out DIR]``,
+the same as ``ohhell experiment strategy_ladder ...`` (see ``studies/strategy_ladder.py``).
+"""
+
+import sys
+
+from ohhell_sim.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main(["experiment", "strategy_ladder", *sys.argv[1:]]))

@@ -1,0 +1,12 @@
+"""Run the ``zero_bids`` study and write its data, figures and report.
+
+Usage: ``python experiments/zero_bids.py [--games N] [--seed S] [--players 3,4] [--out DIR]``,
+the same as ``ohhell experiment zero_bids ...`` (see ``studies/zero_bids.py``).
+"""
+
+import sys
+
+from ohhell_sim.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main(["experiment", "zero_bids", *sys.argv[1:]]))

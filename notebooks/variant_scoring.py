@@ -1,0 +1,82 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Scoring variants: bids, rankings, spread and decisiveness
+#
+# Every scoring table of the sources played on the same cards: how the score-maximising
+# bids of `learned` shift, whether the strategies' ranking changes, how spread out the
+# final totals are, and how often the leader at half-time wins.
+#
+# The study lives in `studies/variant_scoring.py`; this notebook runs it at the size below (or
+# loads the Parquet output of `ohhell experiment variant_scoring --out DIR` when `data_dir` is
+# set), then shows its findings, tables and figures.  Every number in the text is read
+# from the data.
+
+# %% tags=["parameters"]
+games = 100  # games per condition; the committed report used more (see reports/variant_scoring/)
+seed = 0
+players = (4,)
+data_dir = None  # a folder of `ohhell experiment variant_scoring` output; None runs the study here
+out_dir = "runs/notebook_variant_scoring"
+
+# %%
+from IPython.display import Image, Markdown, display
+
+import studies
+from studies import variant_scoring
+from studies.runs import read_study
+
+if data_dir is None:
+    studies.run_experiment("variant_scoring", out_dir, games, seed, players=players)
+    data_dir = out_dir
+data = read_study(data_dir)
+report = studies.build_report(data)
+display(Markdown("\n".join(f"* {item}" for item in report.setup)))
+
+# %% [markdown]
+# ## Findings (95% confidence intervals)
+
+# %%
+display(Markdown("\n".join(f"* {finding}" for finding in report.findings)))
+
+# %% [markdown]
+# ## Tables
+
+# %%
+for table in report.tables:
+    display(Markdown(f"### {table.title}\n\n{table.note}"))
+    display(table.frame)
+
+# %% [markdown]
+# ## Figures
+
+# %%
+for figure in report.figures:
+    display(Markdown(f"**{figure.caption}**"))
+    display(Image(figure.png))
+
+# %% [markdown]
+# ## A closer look: decisiveness game by game
+
+# %%
+decisive = variant_scoring.halftime_decisiveness(data.hands, data.games)
+table = decisive.groupby("variant", observed=True)["decisive"].agg(["mean", "size"])
+best = table["mean"].idxmax()
+display(
+    Markdown(
+        f"The half-time leader keeps the most of the win under **{best}** "
+        f"({table.loc[best, 'mean']:.3f} over {table.loc[best, 'size']} games)."
+    )
+)
+display(table.sort_values("mean", ascending=False))

@@ -1,0 +1,85 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Zero bids: when they are bid, when they work, when they should be
+#
+# Zero-bid rates and success by hand size, table size, position, trump holding and
+# strategy, and a measured counterfactual: the same hands played with a zero bid and
+# with the alternative bid, under each zero-bid table.
+#
+# The study lives in `studies/zero_bids.py`; this notebook runs it at the size below (or
+# loads the Parquet output of `ohhell experiment zero_bids --out DIR` when `data_dir` is
+# set), then shows its findings, tables and figures.  Every number in the text is read
+# from the data.
+
+# %% tags=["parameters"]
+games = 100  # games per condition; the committed report used more (see reports/zero_bids/)
+seed = 0
+players = (3, 4)
+data_dir = None  # a folder of `ohhell experiment zero_bids` output; None runs the study here
+out_dir = "runs/notebook_zero_bids"
+
+# %%
+from IPython.display import Image, Markdown, display
+
+import studies
+from studies import zero_bids
+from studies.runs import read_study
+
+if data_dir is None:
+    studies.run_experiment("zero_bids", out_dir, games, seed, players=players)
+    data_dir = out_dir
+data = read_study(data_dir)
+report = studies.build_report(data)
+display(Markdown("\n".join(f"* {item}" for item in report.setup)))
+
+# %% [markdown]
+# ## Findings (95% confidence intervals)
+
+# %%
+display(Markdown("\n".join(f"* {finding}" for finding in report.findings)))
+
+# %% [markdown]
+# ## Tables
+
+# %%
+for table in report.tables:
+    display(Markdown(f"### {table.title}\n\n{table.note}"))
+    display(table.frame)
+
+# %% [markdown]
+# ## Figures
+
+# %%
+for figure in report.figures:
+    display(Markdown(f"**{figure.caption}**"))
+    display(Image(figure.png))
+
+# %% [markdown]
+# ## A closer look: the probe's paired hands
+#
+# Each row is one hand of the probe seat, played once bidding 0 and once bidding the
+# alternative, on the same cards.
+
+# %%
+pairs = zero_bids.probe_pairs(data)
+decisions = pairs[pairs["decision"]]
+better = (decisions["diff"] > 0).mean()
+display(
+    Markdown(
+        f"Of {len(decisions)} hands that could choose, bidding 0 scored more in {better:.1%} "
+        f"and less in {(decisions['diff'] < 0).mean():.1%}."
+    )
+)
+display(decisions.groupby(["zero_table", "alt_bid_label"])["diff"].describe())

@@ -1,0 +1,373 @@
+"""The studies: each experiment at a tiny size, its data's invariants, its report.
+
+One module-scoped fixture runs every study once (the mixed-table studies share
+one kernel, ``learned``/``simple``/``zero``; the ladder runs ``simple`` and
+``random`` only, whose kernels the engine tests compile anyway).  The report
+checks recompute headline numbers from the Parquet files with plain pandas and
+look for them, formatted, in the HTML findings.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ohhell_sim import read_results, simulate
+from ohhell_sim.analysis.stats import clustered_mean_ci, mean_ci
+from ohhell_sim.cli import main
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.rules import Rules
+from studies import render_report, run_experiment
+from studies.holdings import trump_holdings
+from studies.report import HTML_FILE, MARKDOWN_FILE
+from studies.runs import read_study
+from studies.zero_bids import PROBE_ARMS, probe_pairs
+
+TINY = {
+    "hook_rule": {"games": 12, "players": (3, 4)},
+    "zero_bids": {"games": 12, "players": (3, 4)},
+    "variant_scoring": {"games": 12, "players": (4,)},
+    "strategy_ladder": {"games": 8, "players": (4,), "strategies": ("simple", "random")},
+}
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory) -> dict[str, Path]:
+    """Every study run once at a tiny size: name -> output folder."""
+    root = tmp_path_factory.mktemp("studies")
+    folders = {}
+    for name, size in TINY.items():
+        folders[name] = root / name
+        run_experiment(name, folders[name], seed=7, progress=False, **size)
+    return folders
+
+
+# --- bad input ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"name": "hook"}, "unknown study 'hook'; studies: hook_rule"),
+        ({"games": 0}, "games must be an integer >= 1, got 0"),
+        ({"seed": -1}, "seed must be an integer"),
+        ({"players": [9]}, "players must be table sizes in 3..7, got 9"),
+        ({"players": []}, "players must name at least one table size"),
+        ({"strategies": ("simple",)}, "strategies applies to strategy_ladder only"),
+        ({"name": "strategy_ladder", "games": 10}, "games must be a multiple of 4"),
+        ({"name": "strategy_ladder", "players": [3, 4]}, "plays one table size"),
+    ],
+)
+def test_bad_arguments_are_refused_before_any_work(tmp_path, kwargs, message):
+    args = {"name": "hook_rule", "out": tmp_path / "out", "games": 4, **kwargs}
+    with pytest.raises(InvalidArgumentError, match=re.escape(message)):
+        run_experiment(**args)
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_names_the_bad_option(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["experiment", "nope", "--out", str(tmp_path / "x")])
+    assert exit_info.value.code == 2
+    assert "unknown study 'nope'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["experiment", "hook_rule", "--players", "4,x", "--out", str(tmp_path / "x")])
+    assert "--players expects comma-separated table sizes" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["report", str(tmp_path / "missing")])
+    assert "neither a study" in capsys.readouterr().err
+
+
+# --- data: schema and invariants ------------------------------------------------
+
+
+def test_every_output_has_data_metadata_and_report(outputs):
+    for name, folder in outputs.items():
+        data = read_study(folder)
+        manifest = data.manifest
+        assert manifest["study"] == name
+        assert manifest["seed"] == 7
+        assert manifest["version"]
+        assert manifest["command"].startswith(f"ohhell experiment {name} ")
+        assert data.games.attrs["conditions"] == manifest["conditions"]
+        for condition in manifest["conditions"]:
+            assert Rules.from_dict(condition["rules"]).players == condition["rules"]["players"]
+        for file in (MARKDOWN_FILE, HTML_FILE):
+            assert (folder / file).stat().st_size > 1000
+
+
+def _deal_keys(hands: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    return hands.drop_duplicates(["condition", "game", "deal"]).set_index([*by, "game", "deal"])
+
+
+def test_hook_rule_pairs_the_same_cards_and_the_hook_holds(outputs):
+    hands = read_study(outputs["hook_rule"]).hands
+    expected = {
+        "condition",
+        "players",
+        "mix",
+        "hook",
+        "game",
+        "deal",
+        "seat",
+        "dealer",
+        "hand_size",
+        "trump",
+        "strategy",
+        "bid",
+        "tricks",
+        "score",
+    }
+    assert expected <= set(hands.columns)
+    deals = _deal_keys(hands, ["players", "mix", "hook"])[["dealer", "trump"]]
+    on = deals.xs(True, level="hook")
+    off = deals.xs(False, level="hook").loc[on.index]
+    # Common random numbers: same dealer and trump in every paired deal.
+    assert on.equals(off)
+    totals = hands.groupby(["condition", "game", "deal"], observed=True).agg(
+        bids=("bid", "sum"), size=("hand_size", "first"), hook=("hook", "first")
+    )
+    assert not (totals["hook"] & (totals["bids"] == totals["size"])).any()
+    assert (~totals["hook"] & (totals["bids"] == totals["size"])).any()
+
+
+def test_zero_bids_probe_arms_share_cards_and_bid_as_designed(outputs):
+    data = read_study(outputs["zero_bids"])
+    hands = data.hands
+    assert set(hands["arm"].astype(str)) == {"-", *PROBE_ARMS}
+    pairs = probe_pairs(data)
+    assert len(pairs) == len(hands[(hands["arm"] == "zero") & (hands["seat"] == 0)])
+    probe = hands[hands["part"] == "probe"]
+    deals = _deal_keys(probe, ["players", "zero_table", "arm"])[["dealer", "trump"]]
+    assert deals.xs("zero", level="arm").equals(
+        deals.xs("alternative", level="arm").loc[deals.xs("zero", level="arm").index]
+    )
+    # The zero arm bids 0 unless 0 is the dealer's forbidden bid.
+    zero_arm = probe[(probe["arm"] == "zero")]
+    others = (
+        zero_arm.groupby(["condition", "game", "deal"], observed=True)["bid"].transform("sum")
+        - zero_arm["bid"]
+    )
+    seat0 = (zero_arm["seat"] == 0).to_numpy()
+    nonzero = seat0 & (zero_arm["bid"] != 0).to_numpy()
+    forbidden = (
+        (zero_arm["seat"] == zero_arm["dealer"]) & (others == zero_arm["hand_size"])
+    ).to_numpy()
+    assert not (nonzero & ~forbidden).any()
+    assert (pairs["diff"] == pairs["zero_score"] - pairs["alt_score"]).all()
+    assert (pairs.loc[pairs["alt_bid"] == 0, "diff"] == 0).all()
+
+
+def test_trump_holdings_recreate_the_deals():
+    result = simulate(Rules(players=4), ["learned", "simple", "zero", "learned"], 3, seed=11)
+    hands = result.hands
+    held = trump_holdings(hands, seed=11, players=4)
+    per_deal = held.groupby(["game", "deal"])["trumps"].sum()
+    sizes = hands.drop_duplicates(["game", "deal"]).set_index(["game", "deal"])["hand_size"]
+    # At most 12 trumps are dealt (the 13th is turned up), never more than the cards dealt.
+    assert (per_deal <= np.minimum(12, 4 * sizes)).all()
+    assert (held["trumps"] <= hands["hand_size"].to_numpy()).all()
+    with pytest.raises(AssertionError, match="recreated deal"):
+        trump_holdings(hands.assign(trump=(hands["trump"] + 1) % 4), seed=11, players=4)
+
+
+def test_variant_scoring_plays_every_variant_on_the_same_cards(outputs):
+    hands = read_study(outputs["variant_scoring"]).hands
+    deals = _deal_keys(hands, ["players", "variant"])[["dealer", "trump", "hand_size"]]
+    first = None
+    for _, frame in deals.groupby(level="variant", observed=True):
+        frame = frame.droplevel("variant")
+        if first is None:
+            first = frame
+        assert frame.equals(first)
+    canonical = hands[hands["variant"] == "canonical"]
+    made = canonical["bid"] == canonical["tricks"]
+    assert (canonical.loc[made, "score"] == 10 + canonical.loc[made, "bid"]).all()
+    assert (canonical.loc[~made, "score"] == 0).all()
+
+
+def test_ladder_challengers_meet_the_same_deal_sets(outputs):
+    games = read_study(outputs["strategy_ladder"]).games
+    units = games.groupby("challenger", observed=True)["unit"].agg(lambda u: sorted(set(u)))
+    assert units.map(tuple).nunique() == 1
+    challenger_rows = games[games["challenger_seat"]]
+    # Each challenger holds every seat once per deal set (duplicate seating).
+    seats = challenger_rows.groupby(["challenger", "unit"], observed=True)["seat"].nunique()
+    assert (seats == 4).all()
+
+
+# --- reports ----------------------------------------------------------------------
+
+
+class _Page(HTMLParser):
+    """Collects image sources, other resource links, the text of each section and the
+    cells of every table (with their column headers)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.images: list[str] = []
+        self.links: list[str] = []
+        self.sections: dict[str, str] = {}
+        self.cells: list[tuple[str, str]] = []
+        self._section: str | None = None
+        self._headers: list[str] = []
+        self._column = -1
+        self._tag: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "img":
+            self.images.append(attrs.get("src", ""))
+        for key in ("href", "src"):
+            if key in attrs and tag != "img":
+                self.links.append(attrs[key])
+        if tag == "section":
+            self._section = attrs.get("id")
+            self.sections[self._section] = ""
+        if tag == "table":
+            self._headers = []
+        if tag == "tr":
+            self._column = -1
+        if tag in ("th", "td"):
+            self._column += 1
+            self._tag = tag
+
+    def handle_endtag(self, tag):
+        if tag == "section":
+            self._section = None
+        if tag in ("th", "td"):
+            self._tag = None
+
+    def handle_data(self, data):
+        if self._section:
+            self.sections[self._section] += data + " "
+        if self._tag == "th":
+            self._headers.append(data)
+        elif self._tag == "td":
+            self.cells.append((self._headers[self._column], data))
+
+
+def _page(folder: Path) -> _Page:
+    page = _Page()
+    page.feed((folder / HTML_FILE).read_text(encoding="utf-8"))
+    return page
+
+
+def test_reports_are_self_contained_with_ci_tables(outputs):
+    for name, folder in outputs.items():
+        page = _page(folder)
+        assert page.images, name
+        assert all(src.startswith("data:image/png;base64,") for src in page.images), name
+        assert not page.links, name
+        assert {"setup", "method", "findings", "tables", "figures", "reproduce"} <= set(
+            page.sections
+        )
+        assert "ohhell experiment" in page.sections["reproduce"]
+        intervals = 0
+        for column, cell in page.cells:
+            numbers = re.fullmatch(r"(-?[\d.]+) \[(-?[\d.]+), (-?[\d.]+)\]", cell)
+            if numbers:
+                intervals += 1
+                estimate, low, high = map(float, numbers.groups())
+                assert low <= estimate <= high, (name, column, cell)
+                if "rate" in column or "share" in column:
+                    assert 0.0 <= low and high <= 1.0, (name, column, cell)
+        assert intervals >= 5, name
+
+
+def test_finding_numbers_come_from_the_tables(outputs):
+    # Every decimal number a finding states is a table cell computed from the data.
+    for name, folder in outputs.items():
+        page = _page(folder)
+        cells = set(re.findall(r"-?\d+\.\d+", page.sections["tables"]))
+        stated = re.findall(r"-?\d+\.\d+", page.sections["findings"])
+        assert stated, name
+        assert set(stated) <= cells, (name, set(stated) - cells)
+
+
+def _interval(values, clusters) -> str:
+    estimate, low, high = clustered_mean_ci(np.asarray(values, float), np.asarray(clusters))
+    return f"{estimate:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def test_findings_match_numbers_recomputed_from_parquet(outputs):
+    hands, _ = read_results(outputs["hook_rule"])
+    off = hands[~hands["hook"]]
+    deals = (
+        off.groupby(["condition", "game", "deal"], observed=True)
+        .agg(bids=("bid", "sum"), size=("hand_size", "first"))
+        .reset_index()
+    )
+    binds = _interval(deals["bids"] == deals["size"], deals["game"])
+    assert f"hand size in {binds} of deals" in _page(outputs["hook_rule"]).sections["findings"]
+
+    hands, _ = read_results(outputs["zero_bids"])
+    learned = hands[(hands["part"] == "observed") & (hands["strategy"] == "learned")]
+    rate = _interval(learned["bid"] == 0, learned["game"])
+    assert f"learned bids 0 in {rate} of deals" in _page(outputs["zero_bids"]).sections["findings"]
+
+    _, games = read_results(outputs["variant_scoring"])
+    canonical = games[games["variant"] == "canonical"]
+    order = canonical.groupby("strategy", observed=True)["win_share"].mean()
+    ranking = " > ".join(order.sort_values(ascending=False, kind="stable").index)
+    assert (
+        f"canonical win-share ranking is {ranking}"
+        in _page(outputs["variant_scoring"]).sections["findings"]
+    )
+
+    _, games = read_results(outputs["strategy_ladder"])
+    rows = games[games["challenger_seat"] & (games["challenger"] == "random")]
+    per_unit = rows.groupby("unit")["total"].mean().to_numpy()
+    estimate, low, high = mean_ci(per_unit)
+    assert (
+        f"random ranks last with {estimate:.3f} [{low:.3f}, {high:.3f}]"
+        in _page(outputs["strategy_ladder"]).sections["findings"]
+    )
+
+
+def test_report_command_rerenders_from_the_data(outputs, tmp_path, capsys):
+    folder = outputs["variant_scoring"]
+    assert main(["report", "variant_scoring", "--input", str(folder), "--out", str(tmp_path)]) == 0
+    assert (tmp_path / HTML_FILE).read_text() == (folder / HTML_FILE).read_text()
+    with pytest.raises(InvalidArgumentError, match="holds output of study 'variant_scoring'"):
+        render_report(folder, tmp_path, name="hook_rule")
+
+
+def test_report_of_a_plain_simulate_run_still_works(tmp_path):
+    out = tmp_path / "run"
+    assert (
+        main(
+            [
+                "simulate",
+                "--players",
+                "4",
+                "--strategies",
+                "simple,random,simple,random",
+                "--games",
+                "20",
+                "--output",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    assert main(["report", str(out), "--title", "Plain run"]) == 0
+    text = (out / HTML_FILE).read_text()
+    assert "<h1>Plain run</h1>" in text and "data:image/png;base64," in text
+
+
+def test_quickstart_runs_the_default_study(tmp_path, capsys):
+    out = tmp_path / "quick"
+    assert main(["quickstart", "--games", "6", "--output", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "Running study hook_rule" in printed and "of deals" in printed
+    manifest = read_study(out).manifest
+    assert manifest["study"] == "hook_rule"
+    assert manifest["command"] == f"ohhell quickstart --games 6 --seed 0 --output {out}"
+    assert {c["rules"]["players"] for c in manifest["conditions"]} == {4, 5}
