@@ -146,4 +146,10 @@ def render_report(
             f"--input {str(folder)!r} holds output of study {found!r}, not {name!r}"
         )
     target = check_output_folder(Path(folder) if out is None else Path(out))
-    return write_report(build_report(data), target)
+    report = build_report(data)
+    if Path(target).resolve() != Path(folder).resolve():
+        report.command += (
+            f"\nohhell report {found} --input {shlex.quote(str(folder))} "
+            f"--out {shlex.quote(str(target))}"
+        )
+    return write_report(report, target)

@@ -181,6 +181,38 @@ def bootstrap_by_game(
     return estimate, float(low), float(high)
 
 
+def bootstrap_matrix(
+    matrix: np.ndarray,
+    statistic: Callable[[np.ndarray], float],
+    *,
+    resamples: int = 200,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> tuple[float, float, float]:
+    """:func:`bootstrap_by_game` for data already shaped one row per game (fast path).
+
+    Parameters
+    ----------
+    matrix : ndarray
+        One row per game (e.g. the seats' final totals).
+    statistic : callable
+        Array of rows -> float.
+    resamples, seed, confidence
+        As for :func:`bootstrap_by_game`.
+
+    Returns
+    -------
+    tuple of float
+        ``(statistic(matrix), low, high)``.
+    """
+    rng = np.random.default_rng(seed)
+    rows = matrix.shape[0]
+    replicates = [statistic(matrix[rng.integers(0, rows, rows)]) for _ in range(resamples)]
+    tail = (1.0 - confidence) / 2.0
+    low, high = np.nanquantile(replicates, [tail, 1.0 - tail])
+    return float(statistic(matrix)), float(low), float(high)
+
+
 def fmt_ci(estimate: float, low: float, high: float, digits: int = 3) -> str:
     """``"0.123 [0.110, 0.136]"``: an estimate and its interval, ``digits`` decimals."""
     return f"{estimate:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"

@@ -10,6 +10,7 @@ who does not adapt gains or loses.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ohhell_sim.rules import Rules
@@ -17,7 +18,7 @@ from studies.design import MIX_STRATEGIES
 from studies.figures import interval_plot
 from studies.report import Figure, Report, Table, display_table, setup_lines
 from studies.runs import Condition, StudyData, play_conditions
-from studies.stats import bootstrap_by_game, fmt_ci, fmt_row, grouped_mean, paired_by_game
+from studies.stats import bootstrap_matrix, fmt_ci, fmt_row, grouped_mean, paired_by_game
 
 NAME = "variant_scoring"
 QUESTION = "How do the scoring tables change bids, rankings, score spread and decisiveness?"
@@ -88,13 +89,13 @@ def halftime_decisiveness(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFr
     return leaders.groupby(level=keys, observed=True).mean().rename("decisive").reset_index()
 
 
-def _sd(frame: pd.DataFrame) -> float:
-    return float(frame["total"].std(ddof=1))
+def _sd(totals: np.ndarray) -> float:
+    return float(totals.std(ddof=1))
 
 
-def _sd_relative(frame: pd.DataFrame) -> float:
+def _sd_relative(totals: np.ndarray) -> float:
     # Scale-free spread: totals can be negative on average under penalties.
-    return _sd(frame) / float(frame["total"].abs().mean())
+    return _sd(totals) / float(np.abs(totals).mean())
 
 
 def analyse(data: StudyData) -> Report:
@@ -161,8 +162,11 @@ def analyse(data: StudyData) -> Report:
     decisive = halftime_decisiveness(hands, games)
     spread_rows = []
     for (n, name), rows in games.groupby(["players", "variant"], sort=False):
-        sd = bootstrap_by_game(rows, _sd)
-        relative = bootstrap_by_game(rows, _sd_relative)
+        # One row of seat totals per game: games are the resampling unit.
+        totals = rows.sort_values(["game", "seat"])["total"].to_numpy(float)
+        totals = totals.reshape(rows["game"].nunique(), -1)
+        sd = bootstrap_matrix(totals, _sd)
+        relative = bootstrap_matrix(totals, _sd_relative)
         per_game = decisive[(decisive["players"] == n) & (decisive["variant"] == name)]
         dec = grouped_mean(per_game, per_game["decisive"], [], bounded=True)
         spread_rows.append(
