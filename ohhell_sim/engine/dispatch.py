@@ -90,10 +90,18 @@ def _generated_kernel(strategies_used: tuple[Strategy, ...]) -> ModuleType:
     return module
 
 
+#: Kernels of at most this many distinct strategies inline every one of them.
+INLINE_ALL_UP_TO = 2
+
+
 def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
-    # A strategy declared @njit(inline="always") is inlined into the game loop,
-    # where a call would cost more than a simple decision; any other is an
-    # ordinary call, compiled once per process whatever the set of strategies.
+    # Inlining a strategy into the game loop saves a call per decision, with its
+    # array reference counting (up to 40% of a counting strategy's time), but
+    # costs compile time.  So a strategy declared @njit(inline="always") is always
+    # inlined, and in a kernel of few strategies (a benchmark, a head-to-head, a
+    # big single-strategy study) every strategy is; a larger mix (a tournament)
+    # calls the others, and compiles in a fraction of the time.
+    inline_all = len(strategies_used) <= INLINE_ALL_UP_TO
     lines = [
         "from numba import njit",
         "",
@@ -101,11 +109,14 @@ def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
         "",
     ]
     for i, strategy in enumerate(strategies_used):
-        lines += [
-            f"_s{i} = _get_strategy({strategy.name!r})",
-            f"_s{i}_bid = _s{i}.bid",
-            f"_s{i}_play = _s{i}.play",
-        ]
+        lines.append(f"_s{i} = _get_strategy({strategy.name!r})")
+        for role in ("bid", "play"):
+            function = getattr(strategy, role)
+            declared = function.targetoptions.get("inline") == "always"
+            if inline_all and not declared:
+                lines.append(f"_s{i}_{role} = njit(inline='always')(_s{i}.{role}.py_func)")
+            else:
+                lines.append(f"_s{i}_{role} = _s{i}.{role}")
     for role in ("bid", "play"):
         lines += ["", "", "@njit(inline='always')", f"def dispatch_{role}(sid, view, params, rng):"]
         last = len(strategies_used) - 1
