@@ -54,7 +54,7 @@ from ohhell_sim.strategy import (
     register_strategy,
 )
 from ohhell_sim.summary import SummaryCounts, count_games
-from ohhell_sim.validation import check_count, check_rules, check_seating, check_seed, check_threads
+from ohhell_sim.validation import check_count, check_run
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -680,12 +680,9 @@ def simulate_on_client(
     RuntimeError
         If a worker runs another ohhell-sim version.
     """
-    rules = check_rules(rules)
-    seating = check_seating(rules, strategies)
-    games = check_count("games", games)
-    seed = check_seed(seed)
-    first_game = check_count("first_game", first_game, minimum=0)
-    threads = check_threads(threads)
+    rules, seating, first_game, games, seed, threads = check_run(
+        rules, strategies, first_game, games, seed, threads
+    )
     if chunk_games is not None:
         chunk_games = check_count("chunk_games", chunk_games)
     return run_on_client(

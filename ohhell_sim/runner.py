@@ -58,7 +58,7 @@ from ohhell_sim.results import (
 from ohhell_sim.rules import Rules
 from ohhell_sim.simulate import numba_threads, progress_bar
 from ohhell_sim.strategy import Seating, SeatSpec
-from ohhell_sim.validation import check_count, check_rules, check_seating, check_seed, check_threads
+from ohhell_sim.validation import check_count, check_run
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -193,12 +193,9 @@ def run_chunked(
     IllegalMoveError
         When a strategy returns an illegal bid or card.
     """
-    rules = check_rules(rules)
-    seating = check_seating(rules, strategies)
-    games = check_count("games", games)
-    seed = check_seed(seed)
-    first_game = check_count("first_game", first_game, minimum=0)
-    threads = check_threads(threads)
+    rules, seating, first_game, games, seed, threads = check_run(
+        rules, strategies, first_game, games, seed, threads
+    )
     chunk_games = check_count("chunk_games", chunk_games)
     for name, flag in (("progress", progress), ("overwrite", overwrite)):
         if not isinstance(flag, bool):

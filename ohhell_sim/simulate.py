@@ -15,13 +15,7 @@ from ohhell_sim.errors import IllegalMoveError
 from ohhell_sim.results import RunArrays, SimulationResult
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, SeatSpec
-from ohhell_sim.validation import (
-    check_game_range,
-    check_rules,
-    check_seating,
-    check_seed,
-    check_threads,
-)
+from ohhell_sim.validation import check_run
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -157,11 +151,9 @@ def simulate(
     IllegalMoveError
         When a strategy returns an illegal bid or card.
     """
-    rules = check_rules(rules)
-    seating = check_seating(rules, strategies)
-    first_game, games = check_game_range(first_game, games)
-    seed = check_seed(seed)
-    threads = check_threads(threads)
+    rules, seating, first_game, games, seed, threads = check_run(
+        rules, strategies, first_game, games, seed, threads
+    )
     if client is not None:
         from ohhell_sim.distributed import run_on_client
 

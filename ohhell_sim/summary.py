@@ -53,13 +53,7 @@ from ohhell_sim.results import SimulationResult, read_frame, strategy_categorica
 from ohhell_sim.rules import Rules
 from ohhell_sim.simulate import BATCH_GAMES, illegal_move, numba_threads, progress_bar
 from ohhell_sim.strategy import Seating, SeatSpec
-from ohhell_sim.validation import (
-    check_game_range,
-    check_rules,
-    check_seating,
-    check_seed,
-    check_threads,
-)
+from ohhell_sim.validation import check_run
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -170,11 +164,9 @@ def summarise(
     IllegalMoveError
         When a strategy returns an illegal bid or card (the first such game).
     """
-    rules = check_rules(rules)
-    seating = check_seating(rules, strategies)
-    first_game, games = check_game_range(first_game, games)
-    seed = check_seed(seed)
-    threads = check_threads(threads)
+    rules, seating, first_game, games, seed, threads = check_run(
+        rules, strategies, first_game, games, seed, threads
+    )
 
     if client is not None:
         from ohhell_sim.distributed import count_on_client

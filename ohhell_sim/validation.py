@@ -86,3 +86,29 @@ def check_seating(rules: Rules, specs: Sequence[SeatSpec]) -> Seating:
     seating = resolve_seating(specs, rules.players)
     check_seating_rules(rules, seating.strategies)
     return seating
+
+
+def check_run(
+    rules: object,
+    strategies: Sequence[SeatSpec],
+    first_game: object,
+    games: object,
+    seed: object,
+    threads: object,
+) -> tuple[Rules, Seating, int, int, int, int | None]:
+    """The checks of a run's arguments, as :func:`ohhell_sim.simulate` takes them.
+
+    Returns
+    -------
+    tuple
+        ``(rules, seating, first_game, games, seed, threads)``, checked and resolved.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For the first bad argument, naming it, its value and what is allowed.
+    """
+    rules = check_rules(rules)
+    seating = check_seating(rules, strategies)
+    first_game, games = check_game_range(first_game, games)
+    return rules, seating, first_game, games, check_seed(seed), check_threads(threads)

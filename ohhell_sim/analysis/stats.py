@@ -236,9 +236,7 @@ def frequency_mean_ci(
     return _t_interval(mean, sd, n, confidence)
 
 
-def _t_interval(
-    mean: float, sd: float, n: float, confidence: float
-) -> tuple[float, float, float]:
+def _t_interval(mean: float, sd: float, n: float, confidence: float) -> tuple[float, float, float]:
     half = t_quantile(0.5 + confidence / 2.0, n - 1) * sd / math.sqrt(n)
     return mean, mean - half, mean + half
 
@@ -464,9 +462,7 @@ def strategy_summary(
     return summary
 
 
-def store_interval(
-    row: dict[str, float], base: str, interval: tuple[float, float, float]
-) -> None:
+def store_interval(row: dict[str, float], base: str, interval: tuple[float, float, float]) -> None:
     """Put ``(estimate, low, high)`` into ``row`` as ``base``, ``base_low``, ``base_high``."""
     row[base], row[f"{base}_low"], row[f"{base}_high"] = (float(x) for x in interval)
 
