@@ -5,9 +5,11 @@ Dask cluster, and keeps in ``folder``::
 
     manifest.json         the run's arguments; per finished chunk its file and sha256
     chunks/chunk-000000.npz ...
-                          the kernel's raw arrays for each chunk of games
+                          the kernel's raw arrays for each chunk of games (a
+                          summary run: the chunk's summary counts)
     hands.parquet, games.parquet
                           the combined result, written once every chunk is done
+                          (a summary run: summary.parquet)
 
 Run it again with the same arguments after a crash, a ``kill -9`` or a lost
 cluster, and it keeps every chunk whose file matches its checksum, plays only the
@@ -58,6 +60,7 @@ from ohhell_sim.results import (
 from ohhell_sim.rules import Rules
 from ohhell_sim.simulate import numba_threads, progress_bar
 from ohhell_sim.strategy import Seating, SeatSpec
+from ohhell_sim.summary import SUMMARY_FILE, RunSummary, SummaryCounts, count_games
 from ohhell_sim.validation import check_count, check_run
 
 if TYPE_CHECKING:
@@ -69,6 +72,7 @@ __all__ = [
     "MANIFEST_FILE",
     "ChunkWarning",
     "ChunkedRunResult",
+    "ChunkedRunSummary",
     "RunStats",
     "read_manifest",
     "run_chunked",
@@ -138,6 +142,23 @@ class ChunkedRunResult(SimulationResult):
         self.stats = stats
 
 
+class ChunkedRunSummary(RunSummary):
+    """A :class:`~ohhell_sim.summary.RunSummary` with the :class:`RunStats` of the call."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        strategies: list[str],
+        seed: int,
+        first_game: int,
+        games: int,
+        counts: SummaryCounts,
+        stats: RunStats,
+    ) -> None:
+        super().__init__(rules, strategies, seed, first_game, games, counts)
+        self.stats = stats
+
+
 def read_manifest(folder: str | os.PathLike) -> dict[str, Any]:
     """The manifest of a run folder (arguments, finished chunks, last call's stats)."""
     return json.loads((Path(folder) / MANIFEST_FILE).read_text(encoding="utf-8"))
@@ -156,7 +177,8 @@ def run_chunked(
     client: Client | None = None,
     progress: bool = True,
     overwrite: bool = False,
-) -> ChunkedRunResult:
+    summary: bool = False,
+) -> ChunkedRunResult | ChunkedRunSummary:
     """Play a run in chunks saved to ``folder``, resuming whatever an earlier call finished.
 
     Parameters
@@ -174,13 +196,17 @@ def run_chunked(
         Show a progress bar (games per second; it starts at the reused games).
     overwrite : bool
         Discard a run with other arguments found in ``folder`` instead of refusing.
+    summary : bool
+        Keep only summary counts (:func:`ohhell_sim.summarise`): each chunk file
+        holds its games' counts, a few hundred kB however many games it has.
 
     Returns
     -------
-    ChunkedRunResult
-        Equal to ``simulate(rules, strategies, games, seed, first_game=first_game)``;
-        ``.stats`` counts reused and computed chunks.  The frames are also written
-        to ``folder/hands.parquet`` and ``folder/games.parquet``.
+    ChunkedRunResult or ChunkedRunSummary
+        Equal to ``simulate(rules, strategies, games, seed, first_game=first_game)``
+        (or ``summarise(...)`` with ``summary``); ``.stats`` counts reused and
+        computed chunks.  The frames are also written to ``folder/hands.parquet``
+        and ``folder/games.parquet`` (the counts to ``folder/summary.parquet``).
 
     Raises
     ------
@@ -197,7 +223,7 @@ def run_chunked(
         rules, strategies, first_game, games, seed, threads
     )
     chunk_games = check_count("chunk_games", chunk_games)
-    for name, flag in (("progress", progress), ("overwrite", overwrite)):
+    for name, flag in (("progress", progress), ("overwrite", overwrite), ("summary", summary)):
         if not isinstance(flag, bool):
             raise InvalidArgumentError(f"{name} must be True or False, got {flag!r}")
     if client is not None:
@@ -210,11 +236,11 @@ def run_chunked(
     chunk_dir.mkdir(parents=True, exist_ok=True)
     with _folder_lock(folder):
         _remove_temporaries(folder)
-        args = _run_args(rules, seating, seed, first_game, games, chunk_games)
+        args = _run_args(rules, seating, seed, first_game, games, chunk_games, summary)
         manifest = _open_manifest(folder, args, overwrite)
         ranges = chunk_ranges(games, chunk_games)
-        arrays = RunArrays.empty(games, rules)
-        todo, repaired = _load_finished(manifest, chunk_dir, ranges, first_game, rules, arrays)
+        sink = _Counts(rules) if summary else _Rows(rules, games)
+        todo, repaired = _load_finished(manifest, chunk_dir, ranges, first_game, sink)
         manifest["complete"] = False
         _save_manifest(folder, manifest)
 
@@ -229,11 +255,12 @@ def run_chunked(
         )
         with progress_bar(progress, games, rules.n_deals, done=games - games_todo) as advance:
             for index, part in _play(
-                client, rules, seating, seed, first_game, ranges, todo, arrays, threads
+                client, rules, seating, seed, first_game, ranges, todo, sink, threads
             ):
                 start, count = ranges[index]
+                sink.add(start, part)
                 name = _chunk_name(index)
-                data = _chunk_bytes(part)
+                data = sink.encode(part)
                 _write_atomic(chunk_dir / name, data)
                 manifest["chunks"][str(index)] = {
                     "file": name,
@@ -251,9 +278,14 @@ def run_chunked(
             repaired=tuple(repaired),
             games_computed=games_todo,
         )
-        result = ChunkedRunResult(
-            rules, seating.names, seating.params, seed, first_game, arrays, stats
-        )
+        if summary:
+            result = ChunkedRunSummary(
+                rules, seating.names, seed, first_game, games, sink.counts, stats
+            )
+        else:
+            result = ChunkedRunResult(
+                rules, seating.names, seating.params, seed, first_game, sink.arrays, stats
+            )
         result.to_parquet(folder)
         manifest["complete"] = True
         manifest["last_run"] = asdict(stats) | {"repaired": list(stats.repaired)}
@@ -265,7 +297,13 @@ def run_chunked(
 
 
 def _run_args(
-    rules: Rules, seating: Seating, seed: int, first_game: int, games: int, chunk_games: int
+    rules: Rules,
+    seating: Seating,
+    seed: int,
+    first_game: int,
+    games: int,
+    chunk_games: int,
+    summary: bool,
 ) -> dict[str, Any]:
     args = {
         "version": __version__,
@@ -279,6 +317,9 @@ def _run_args(
         "games": games,
         "chunk_games": chunk_games,
     }
+    if summary:
+        # Only when set, so that folders of full runs from before it still resume.
+        args["summary"] = True
     # Compare as JSON sees it (tuples become lists), the form read back from disk.
     return json.loads(json.dumps(args))
 
@@ -288,7 +329,7 @@ def _open_manifest(folder: Path, args: dict[str, Any], overwrite: bool) -> dict[
     fresh = {"format": MANIFEST_FORMAT, "args": args, "chunks": {}, "complete": False}
     how = "use a new folder, or pass overwrite=True to discard the old run"
     if not path.exists():
-        stray = [n for n in (HANDS_FILE, GAMES_FILE) if (folder / n).exists()]
+        stray = [n for n in (HANDS_FILE, GAMES_FILE, SUMMARY_FILE) if (folder / n).exists()]
         if stray and not overwrite:
             raise InvalidArgumentError(
                 f"{str(folder)!r} holds results ({', '.join(stray)}) but no {MANIFEST_FILE}, "
@@ -358,29 +399,82 @@ def _chunk_name(index: int) -> str:
     return f"chunk-{index:06d}.npz"
 
 
-def _chunk_bytes(arrays: RunArrays) -> bytes:
+def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
     buffer = io.BytesIO()
-    np.savez(buffer, **{f.name: getattr(arrays, f.name) for f in fields(RunArrays)})
+    np.savez(buffer, **arrays)
     return buffer.getvalue()
 
 
-def _read_chunk(data: bytes, count: int, rules: Rules) -> RunArrays | None:
-    """The arrays in ``data`` if they have the shapes and dtypes of a chunk, else None."""
-    # One game's worth gives every field's dtype, trailing shape, and whether the
-    # rules leave it empty (first axis 0).
-    template = RunArrays.empty(1, rules)
-    names = [f.name for f in fields(RunArrays)]
+def _npz_arrays(data: bytes, template: dict[str, np.ndarray]) -> dict[str, np.ndarray] | None:
+    """The arrays in ``data`` if they match ``template``'s names, dtypes and shapes, else None.
+
+    A template array with an empty first axis matches only an empty array; any
+    other first axis is not checked (the caller knows the chunk's games).
+    """
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            arrays = RunArrays(**{name: npz[name] for name in names})
+            arrays = {name: npz[name] for name in template}
     except (ValueError, KeyError, OSError, EOFError, zipfile.BadZipFile):
         return None
-    for name in names:
-        got, want = getattr(arrays, name), getattr(template, name)
-        rows = count if len(want) else 0
-        if got.dtype != want.dtype or got.shape != (rows, *want.shape[1:]):
+    for name, want in template.items():
+        got = arrays[name]
+        if got.dtype != want.dtype or got.shape[1:] != want.shape[1:]:
+            return None
+        if (len(got) == 0) != (len(want) == 0):
             return None
     return arrays
+
+
+class _Rows:
+    """Chunks of a full run: the kernel's rows, combined into one :class:`RunArrays`."""
+
+    def __init__(self, rules: Rules, games: int) -> None:
+        self.rules = rules
+        self.arrays = RunArrays.empty(games, rules)
+
+    def play(self, seating: Seating, seed: int, first_game: int, count: int) -> RunArrays:
+        part = RunArrays.empty(count, self.rules)
+        play_games(seating, self.rules, seed, first_game, part)
+        return part
+
+    def add(self, start: int, part: RunArrays) -> None:
+        copy_rows(self.arrays, start, part)
+
+    def encode(self, part: RunArrays) -> bytes:
+        return _npz_bytes({f.name: getattr(part, f.name) for f in fields(RunArrays)})
+
+    def decode(self, data: bytes, count: int) -> RunArrays | None:
+        template = RunArrays.empty(1, self.rules)
+        arrays = _npz_arrays(data, {f.name: getattr(template, f.name) for f in fields(RunArrays)})
+        if arrays is None or any(len(a) not in (0, count) for a in arrays.values()):
+            return None
+        return RunArrays(**arrays)
+
+
+class _Counts:
+    """Chunks of a summary run: each chunk's counts, added up."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.counts = SummaryCounts.zeros(rules)
+
+    def play(self, seating: Seating, seed: int, first_game: int, count: int) -> SummaryCounts:
+        return count_games(seating, self.rules, seed, first_game, count)
+
+    def add(self, start: int, part: SummaryCounts) -> None:
+        self.counts = self.counts + part
+
+    def encode(self, part: SummaryCounts) -> bytes:
+        return _npz_bytes({f.name: getattr(part, f.name) for f in fields(SummaryCounts)})
+
+    def decode(self, data: bytes, count: int) -> SummaryCounts | None:
+        template = {f.name: getattr(self.counts, f.name) for f in fields(SummaryCounts)}
+        arrays = _npz_arrays(data, template)
+        if arrays is None or any(a.shape != template[n].shape for n, a in arrays.items()):
+            return None
+        part = SummaryCounts(**arrays)
+        # Every game adds one total per seat: a chunk of other games is not this one.
+        return part if part.totals.sum() == count * self.rules.players else None
 
 
 def _load_finished(
@@ -388,10 +482,9 @@ def _load_finished(
     chunk_dir: Path,
     ranges: list[tuple[int, int]],
     first_game: int,
-    rules: Rules,
-    arrays: RunArrays,
+    sink: _Rows | _Counts,
 ) -> tuple[list[int], list[str]]:
-    """Copy every intact recorded chunk into ``arrays``; return (chunks to play, repaired files).
+    """Add every intact recorded chunk to ``sink``; return (chunks to play, repaired files).
 
     Drops from the manifest every entry whose file is missing or does not match.
     """
@@ -409,12 +502,12 @@ def _load_finished(
             if path.exists():
                 data = path.read_bytes()
                 part = (
-                    _read_chunk(data, count, rules)
+                    sink.decode(data, count)
                     if hashlib.sha256(data).hexdigest() == entry.get("sha256")
                     else None
                 )
                 if part is not None:
-                    copy_rows(arrays, start, part)
+                    sink.add(start, part)
                     kept[str(index)] = entry
                     continue
                 _warn(
@@ -446,25 +539,24 @@ def _play(
     first_game: int,
     ranges: list[tuple[int, int]],
     todo: list[int],
-    arrays: RunArrays,
+    sink: _Rows | _Counts,
     threads: int | None,
-) -> Iterator[tuple[int, RunArrays]]:
-    """Play the chunks ``todo`` into ``arrays``; yield each (index, its rows) when done."""
+) -> Iterator[tuple[int, RunArrays | SummaryCounts]]:
+    """Play the chunks ``todo``; yield each (index, its rows or counts) when done."""
 
     if client is None:
         with numba_threads(threads):
             for index in todo:
                 start, count = ranges[index]
-                # Views: playing into them fills the combined arrays without a copy.
-                part = arrays.rows(start, start + count)
-                play_games(seating, rules, seed, first_game + ranges[index][0], part)
-                yield index, part
+                yield index, sink.play(seating, seed, first_game + start, count)
         return
     from ohhell_sim.distributed import play_chunks
 
     chunks = [ranges[i] for i in todo]
-    for k, played in play_chunks(client, rules, seating, seed, first_game, chunks, threads):
-        copy_rows(arrays, ranges[todo[k]][0], played)
+    summary = isinstance(sink, _Counts)
+    for k, played in play_chunks(
+        client, rules, seating, seed, first_game, chunks, threads, summary
+    ):
         yield todo[k], played
 
 

@@ -176,10 +176,23 @@ def test_chunked_run_on_the_cluster(client, builtin_reference, tmp_path):
     assert again.stats.reused == 5
 
 
-def test_summary_on_the_cluster_equals_a_local_summary(client, builtin_reference):
+def test_summary_on_the_cluster_equals_a_local_summary(client, builtin_reference, tmp_path):
     from ohhell_sim.summary import RunSummary, summarise
 
     summary = summarise(RULES, BUILTINS, 400, seed=11, first_game=5, client=client)
     assert summary.counts == RunSummary.from_result(builtin_reference).counts
     assert summary.counts == summarise(RULES, BUILTINS, 400, seed=11, first_game=5).counts
     assert (summary.games, summary.first_game, summary.seed) == (400, 5, 11)
+    chunked = run_chunked(
+        RULES,
+        BUILTINS,
+        400,
+        11,
+        tmp_path / "summary",
+        first_game=5,
+        chunk_games=150,
+        client=client,
+        progress=False,
+        summary=True,
+    )
+    assert chunked.counts == summary.counts

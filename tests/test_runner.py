@@ -213,3 +213,25 @@ def test_one_writer_per_folder(tmp_path):
     tmp_path.joinpath("chunks").mkdir()
     with _folder_lock(tmp_path), pytest.raises(RuntimeError, match="another process"):
         run(tmp_path)
+
+
+def test_summary_runs_resume_to_the_same_counts(tmp_path):
+    from ohhell_sim.summary import RunSummary, summarise
+
+    expected = summarise(RULES, SEATS, GAMES, seed=SEED).counts
+    result = run(tmp_path, summary=True)
+    assert result.counts == expected
+    assert RunSummary.read_parquet(tmp_path).counts == expected
+    assert read_manifest(tmp_path)["args"]["summary"] is True
+
+    # A corrupt chunk is played again; the others are reused.
+    damaged = tmp_path / "chunks" / "chunk-000002.npz"
+    damaged.write_bytes(damaged.read_bytes()[:-50])
+    with pytest.warns(ChunkWarning, match="sha256"):
+        again = run(tmp_path, summary=True)
+    assert again.counts == expected
+    assert (again.stats.reused, again.stats.computed) == (4, 1)
+
+    # A full run may not continue a summary run's folder.
+    with pytest.raises(InvalidArgumentError, match="summary"):
+        run(tmp_path)
