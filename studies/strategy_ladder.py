@@ -171,14 +171,23 @@ def ranking_table(values: pd.DataFrame) -> pd.DataFrame:
 
 
 def pairwise_table(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
-    """Mean score per game of ``a`` minus ``b`` for every pair, paired on shared deal sets."""
+    """Mean score per game of ``a`` minus ``b`` for every pair, paired on shared deal sets;
+    ``identical`` marks pairs equal on every deal set."""
     scores = values.pivot(index="unit", columns="challenger", values="mean_score")
     rows = []
     for a, b in combinations(order, 2):
         both = scores[[a, b]].dropna()
         diff, low, high = paired_difference_ci(both[a].to_numpy(), both[b].to_numpy())
         rows.append(
-            {"a": a, "b": b, "deal_sets": len(both), "estimate": diff, "low": low, "high": high}
+            {
+                "a": a,
+                "b": b,
+                "deal_sets": len(both),
+                "estimate": diff,
+                "low": low,
+                "high": high,
+                "identical": bool((both[a] == both[b]).all()),
+            }
         )
     return pd.DataFrame(rows)
 
@@ -190,12 +199,13 @@ def _pairwise_figure(pairs: pd.DataFrame, order: list[str]) -> bytes:
     for _, row in pairs.iterrows():
         i, j = order.index(row["a"]), order.index(row["b"])
         for r, c, sign in ((i, j, 1), (j, i, -1)):
-            matrix[r, c] = sign * row["estimate"]
-            low, high = sorted((sign * row["low"], sign * row["high"]))
+            # Adding 0.0 turns the -0.0 of identical strategies into 0.0.
+            matrix[r, c] = sign * row["estimate"] + 0.0
+            low, high = sorted((sign * row["low"] + 0.0, sign * row["high"] + 0.0))
             ax.text(
                 c,
                 r,
-                f"{sign * row['estimate']:.1f}\n[{low:.1f}, {high:.1f}]",
+                f"{matrix[r, c]:.1f}\n[{low:.1f}, {high:.1f}]",
                 ha="center",
                 va="center",
                 fontsize=7,
@@ -260,7 +270,7 @@ def analyse(data: StudyData) -> Report:
         Table("Ranking (best mean score first)", display_table(ranking)),
         Table(
             "Pairwise: mean score per game of a minus b",
-            display_table(pairs, digits=2),
+            display_table(pairs.drop(columns="identical"), digits=2),
             "Paired on the deal sets both played.",
         ),
     ]
@@ -300,4 +310,9 @@ def _findings(ranking: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
         )
         resolved = int(((pairs["low"] > 0) | (pairs["high"] < 0)).sum())
         out.append(f"{resolved} of {len(pairs)} pairwise differences exclude zero.")
+        for _, twin in pairs[pairs["identical"]].iterrows():
+            out.append(
+                f"{twin['a']} and {twin['b']} score the same on every one of the "
+                f"{twin['deal_sets']} deal sets: they make the same decisions here."
+            )
     return out

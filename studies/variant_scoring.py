@@ -294,6 +294,8 @@ def analyse(data: StudyData) -> Report:
         "final totals gets a bootstrap interval over games (200 resamples).",
         "Decisiveness: the leaders after half the deals (integer half of the schedule); "
         "each game scores their mean final win share.",
+        "Intervals are per comparison: among many variants, about one in twenty intervals "
+        "excludes zero by chance alone.",
     ]
     return Report(
         NAME,
@@ -318,7 +320,7 @@ def _findings(data: StudyData, bid_table, spread, decisive_diff) -> list[str]:
         (a, b) for i, a in enumerate(rules) for b in list(rules)[i + 1 :] if rules[a] == rules[b]
     ]
     for a, b in same:
-        out.append(f"The {b} gives exactly the same rules as {a} here, hence the same results.")
+        out.append(f"{b} and {a} are the same rules here, hence the same results.")
     learned = bid_table[(bid_table["strategy"] == "learned")].dropna(subset=["shift_vs_canonical"])
     up = learned.loc[learned["shift_vs_canonical"].idxmax()]
     down = learned.loc[learned["shift_vs_canonical"].idxmin()]

@@ -375,3 +375,19 @@ def test_quickstart_runs_the_default_study(tmp_path, capsys):
     assert manifest["study"] == "hook_rule"
     assert manifest["command"] == f"ohhell quickstart --games 6 --seed 0 --output {out}"
     assert {c["rules"]["players"] for c in manifest["conditions"]} == {4, 5}
+
+
+REPORTS = Path(__file__).resolve().parent.parent / "reports"
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_committed_reports_are_self_contained_and_consistent(name):
+    page = _page(REPORTS / name)
+    assert page.images and all(src.startswith("data:image/png;base64,") for src in page.images)
+    assert not page.links
+    stated = set(re.findall(r"-?\d+\.\d+", page.sections["findings"]))
+    assert stated and stated <= set(re.findall(r"-?\d+\.\d+", page.sections["tables"]))
+    assert f"ohhell experiment {name} " in page.sections["reproduce"]
+    markdown = (REPORTS / name / MARKDOWN_FILE).read_text(encoding="utf-8")
+    for figure in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", markdown):
+        assert (REPORTS / name / figure).is_file()
