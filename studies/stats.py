@@ -138,6 +138,7 @@ def bootstrap_by_game(
     resamples: int = 200,
     seed: int = 0,
     confidence: float = 0.95,
+    description: str | None = None,
 ) -> tuple[float, float, float]:
     """A statistic of ``frame`` with a percentile bootstrap interval over games.
 
@@ -158,19 +159,23 @@ def bootstrap_by_game(
         Seed of the resampling (the interval is reproducible).
     confidence : float
         Coverage of the interval.
+    description : str, optional
+        Show a progress bar over the replicates with this label (slow statistics).
 
     Returns
     -------
     tuple of float
         ``(statistic(frame), low, high)``.
     """
+    from tqdm.auto import trange
+
     estimate = float(statistic(frame))
     games = frame[game].to_numpy()
     labels, inverse = np.unique(games, return_inverse=True)
     rows_of = np.split(np.argsort(inverse, kind="stable"), np.cumsum(np.bincount(inverse))[:-1])
     rng = np.random.default_rng(seed)
     replicates = np.empty(resamples)
-    for r in range(resamples):
+    for r in trange(resamples, desc=description, disable=description is None, leave=False):
         drawn = rng.integers(0, labels.size, labels.size)
         index = np.concatenate([rows_of[g] for g in drawn])
         sample = frame.iloc[index].copy()

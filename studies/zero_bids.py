@@ -196,7 +196,9 @@ def analyse(data: StudyData) -> Report:
     gain_by_size = grouped_mean(decisions, decisions["diff"], ["zero_table", "hand_size"])
     optimal = []
     for table, rows in pairs.groupby("zero_table", sort=False):
-        estimate, low, high = bootstrap_by_game(rows, zero_rule_rate)
+        estimate, low, high = bootstrap_by_game(
+            rows, zero_rule_rate, description=f"bootstrap, zero={table}"
+        )
         alt_rate = grouped_mean(rows, rows["alt_bid"] == 0, [])
         optimal.append(
             {
