@@ -150,8 +150,6 @@ def play_deal(
     hook = rules[R_HOOK]
     closed = rules[R_CLOSED_BIDS]
     n_active = popcount(active)
-    full_table = n_active == n
-    two_decks = rules[R_DECKS] > 1
     table = rngs[V.MAX_SEATS]
 
     no_trump_every = rules[R_NO_TRUMP_EVERY]
@@ -207,6 +205,8 @@ def play_deal(
                 view[V.VISIBLE_BASE + s] = lowest_card(hands[s])
 
     k = min(rules[R_SWAP], hand_size)
+    # One deck, everyone in, no swap: the play loop skips the variants' bookkeeping.
+    plain = n_active == n and rules[R_DECKS] == 1 and k == 0
     if k > 0:
         code = _choose_passes(
             d,
@@ -289,26 +289,28 @@ def play_deal(
             legal = follow if follow != 0 else hand
             view[V.SEAT] = seat
             view[V.HAND] = hand
-            view[V.HAND2] = hands2[seat]
             view[V.LEGAL] = legal
-            if k > 0:
-                view[V.PASSED] = passed_masks[seat]
-                view[V.RECEIVED] = passed_masks[_previous_seat(seat, active, n)]
+            if not plain:
+                view[V.HAND2] = hands2[seat]
+                if k > 0:
+                    view[V.PASSED] = passed_masks[seat]
+                    view[V.RECEIVED] = passed_masks[_previous_seat(seat, active, n)]
             card = dispatch_play(sids[seat], view, params[seat], rngs[seat])
             if card < 0 or card > 52 or (hand >> card) & 1 == 0:
                 return trump, _fail(err, ERR_CARD_NOT_IN_HAND, d, seat, card, t)
             if (legal >> card) & 1 == 0:
                 return trump, _fail(err, ERR_MUST_FOLLOW, d, seat, card, t)
             bit = np.int64(1) << card
-            if two_decks:
+            if plain:
+                hands[seat] = hand ^ bit
+                played |= bit
+            else:
                 remove_card(hands, hands2, seat, card)
                 if played & bit:
                     played2 |= bit
                 else:
                     played |= bit
-            else:
-                hands[seat] = hand ^ bit
-                played |= bit
+                view[V.PLAYED2] = played2
             if j == 0:
                 led = led_suit_of(card, trump)
                 best = card
@@ -322,10 +324,9 @@ def play_deal(
                     best_seat = seat
             view[V.TRICK_CARDS_BASE + seat] = card
             view[V.PLAYED] = played
-            view[V.PLAYED2] = played2
             view[V.WINNING_SEAT] = best_seat
             view[V.WINNING_CARD] = best
-            if full_table:
+            if plain:
                 seat = seat + 1 if seat + 1 < n else 0
             else:
                 seat = next_seat(seat, active, n)
