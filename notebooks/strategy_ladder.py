@@ -33,10 +33,11 @@ out_dir = "runs/notebook_strategy_ladder"
 strategies = ("simple", "random", "card_counter")  # None: every built-in (slow)
 
 # %%
-from IPython.display import Image, Markdown, display
+from IPython.display import Markdown, display
 
 import studies
 from studies import strategy_ladder
+from studies.notebook import show_figures, show_findings, show_setup, show_tables
 from studies.runs import read_study
 
 if data_dir is None:
@@ -46,29 +47,25 @@ if data_dir is None:
     data_dir = out_dir
 data = read_study(data_dir)
 report = studies.build_report(data)
-display(Markdown("\n".join(f"* {item}" for item in report.setup)))
+show_setup(report)
 
 # %% [markdown]
 # ## Findings (95% confidence intervals)
 
 # %%
-display(Markdown("\n".join(f"* {finding}" for finding in report.findings)))
+show_findings(report)
 
 # %% [markdown]
 # ## Tables
 
 # %%
-for table in report.tables:
-    display(Markdown(f"### {table.title}\n\n{table.note}"))
-    display(table.frame)
+show_tables(report)
 
 # %% [markdown]
 # ## Figures
 
 # %%
-for figure in report.figures:
-    display(Markdown(f"**{figure.caption}**"))
-    display(Image(figure.png))
+show_figures(report)
 
 # %% [markdown]
 # ## A closer look: the value of each deal set

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -31,10 +33,11 @@ data_dir = None  # a folder of `ohhell experiment zero_bids` output; None runs t
 out_dir = "runs/notebook_zero_bids"
 
 # %%
-from IPython.display import Image, Markdown, display
+from IPython.display import Markdown, display
 
 import studies
 from studies import zero_bids
+from studies.notebook import show_figures, show_findings, show_setup, show_tables
 from studies.runs import read_study
 
 if data_dir is None:
@@ -42,29 +45,25 @@ if data_dir is None:
     data_dir = out_dir
 data = read_study(data_dir)
 report = studies.build_report(data)
-display(Markdown("\n".join(f"* {item}" for item in report.setup)))
+show_setup(report)
 
 # %% [markdown]
 # ## Findings (95% confidence intervals)
 
 # %%
-display(Markdown("\n".join(f"* {finding}" for finding in report.findings)))
+show_findings(report)
 
 # %% [markdown]
 # ## Tables
 
 # %%
-for table in report.tables:
-    display(Markdown(f"### {table.title}\n\n{table.note}"))
-    display(table.frame)
+show_tables(report)
 
 # %% [markdown]
 # ## Figures
 
 # %%
-for figure in report.figures:
-    display(Markdown(f"**{figure.caption}**"))
-    display(Image(figure.png))
+show_figures(report)
 
 # %% [markdown]
 # ## A closer look: the probe's paired hands

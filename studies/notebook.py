@@ -1,0 +1,46 @@
+"""Show a study's report in Jupyter: the cells every study notebook shares.
+
+Each function displays one part of a :class:`~studies.report.Report` with
+IPython's rich display (Markdown, frames, PNG figures), so that a notebook is
+its parameters, one call per section, and the prose and extra analysis that are
+particular to its study.
+"""
+
+from __future__ import annotations
+
+from studies.report import Report
+
+
+def _display():
+    # Imported when called: IPython is only needed inside a notebook.
+    from IPython.display import Image, Markdown, display
+
+    return Image, Markdown, display
+
+
+def show_setup(report: Report) -> None:
+    """Display the report's setup (version, seed, sizes, rules, strategies) as a list."""
+    _, markdown, display = _display()
+    display(markdown("\n".join(f"* {item}" for item in report.setup)))
+
+
+def show_findings(report: Report) -> None:
+    """Display the findings, each with its 95% confidence interval, as a list."""
+    _, markdown, display = _display()
+    display(markdown("\n".join(f"* {finding}" for finding in report.findings)))
+
+
+def show_tables(report: Report) -> None:
+    """Display every table: its title and note, then the frame."""
+    _, markdown, display = _display()
+    for table in report.tables:
+        display(markdown(f"### {table.title}\n\n{table.note}"))
+        display(table.frame)
+
+
+def show_figures(report: Report) -> None:
+    """Display every figure under its caption."""
+    image, markdown, display = _display()
+    for figure in report.figures:
+        display(markdown(f"**{figure.caption}**"))
+        display(image(figure.png))
