@@ -54,34 +54,73 @@ def play_into(
     IllegalMoveError
         When a strategy made an illegal move in one of these games.
     """
+    run_kernel(
+        seating, rules, seed, first_game + offset, count, arrays.rows(offset, offset + count)
+    )
+
+
+def run_kernel(
+    seating: Seating,
+    rules: Rules,
+    seed: int,
+    first_game: int,
+    count: int,
+    rows: RunArrays,
+    counts: Sequence[np.ndarray] | None = None,
+    total_low: int = 0,
+) -> None:
+    """Play games ``first_game .. first_game + count - 1`` on the seating's kernel.
+
+    Without ``counts`` game ``i`` goes to row ``i`` of ``rows``.  With ``counts``
+    (the per-thread ``outcomes, deals, totals, wins`` of
+    :class:`~ohhell_sim.summary.SummaryCounts`) the games are added to them, and
+    ``rows`` is scratch with one row per Numba thread.
+
+    Raises
+    ------
+    IllegalMoveError
+        For the first game in which a strategy made an illegal move.
+    """
     kernel = kernel_for(seating)
-    part = arrays.rows(offset, offset + count)
-    # Off variants get one-game stand-ins, so the kernel's signature never changes.
-    faults = part.faults if len(part.faults) else np.zeros((1, *part.bids.shape[1:]), np.int16)
-    passed = part.passed if len(part.passed) else np.zeros((1, *part.bids.shape[1:], 2), np.int8)
-    errors = np.zeros((count, ERROR_FIELDS), dtype=np.int64)
+    # Off variants and the unused mode get stand-ins, so that both modes and all
+    # rules share one compiled signature.
+    trailing = rows.bids.shape[1:]
+    faults = rows.faults if len(rows.faults) else np.zeros((1, *trailing), np.int16)
+    passed = rows.passed if len(rows.passed) else np.zeros((1, *trailing, 2), np.int8)
+    summary = counts is not None
+    if counts is None:
+        counts = [np.zeros((1,) * ndim, np.int64) for ndim in (6, 4, 3, 3)]
+    # numba.get_thread_id() ranges over the whole pool, whatever set_num_threads says.
+    errors = np.zeros((numba.config.NUMBA_NUM_THREADS, ERROR_FIELDS + 1), dtype=np.int64)
+    errors[:, ERROR_FIELDS] = count
     abort = np.full(1, count, dtype=np.int64)
     kernel.run_games(
-        first_game + offset,
+        first_game,
+        count,
         seed,
         rules.to_array(),
         rules.hand_sizes(),
         seating.dispatch_ids(),
         seating.params,
-        part.dealers,
-        part.trumps,
-        part.bids,
-        part.tricks,
-        part.scores,
+        rows.dealers,
+        rows.trumps,
+        rows.bids,
+        rows.tricks,
+        rows.scores,
         faults,
         passed,
-        part.winners,
+        rows.winners,
+        summary,
+        total_low,
+        *counts,
         errors,
         abort,
     )
     if abort[0] < count:
-        failed = int(np.flatnonzero(errors[:, 0])[0])
-        raise illegal_move(seating, rules, first_game + offset + failed, errors[failed])
+        slot = int(np.argmin(errors[:, ERROR_FIELDS]))
+        raise illegal_move(
+            seating, rules, first_game + int(errors[slot, ERROR_FIELDS]), errors[slot]
+        )
 
 
 def illegal_move(seating: Seating, rules: Rules, game: int, record: np.ndarray) -> IllegalMoveError:

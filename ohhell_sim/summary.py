@@ -46,12 +46,17 @@ import pandas as pd
 
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.stats import frequency_mean_ci, proportion_ci, store_interval
-from ohhell_sim.engine.dispatch import kernel_for
-from ohhell_sim.engine.kernel import ERROR_FIELDS, NOT_PLAYED
+from ohhell_sim.engine.kernel import NOT_PLAYED
 from ohhell_sim.reference import forbidden_dealer_bid, score
-from ohhell_sim.results import SimulationResult, read_frame, strategy_categorical, write_frame
+from ohhell_sim.results import (
+    RunArrays,
+    SimulationResult,
+    read_frame,
+    strategy_categorical,
+    write_frame,
+)
 from ohhell_sim.rules import Rules
-from ohhell_sim.simulate import BATCH_GAMES, illegal_move, numba_threads, progress_bar
+from ohhell_sim.simulate import BATCH_GAMES, numba_threads, progress_bar, run_kernel
 from ohhell_sim.strategy import Seating, SeatSpec
 from ohhell_sim.validation import check_run
 
@@ -205,36 +210,23 @@ def count_games(
     IllegalMoveError
         When a strategy made an illegal move (the first such game).
     """
-    kernel = kernel_for(seating)
     # numba.get_thread_id() ranges over the whole pool, whatever set_num_threads says.
     slots = numba.config.NUMBA_NUM_THREADS
     counts = SummaryCounts.zeros(rules, slots)
+    scratch = RunArrays.empty(slots, rules)
     total_low = total_bounds(rules)[0]
     for offset in range(0, games, BATCH_GAMES):
         count = min(BATCH_GAMES, games - offset)
-        errors = np.zeros((slots, ERROR_FIELDS + 1), dtype=np.int64)
-        errors[:, ERROR_FIELDS] = count
-        abort = np.full(1, count, dtype=np.int64)
-        kernel.run_summary(
+        run_kernel(
+            seating,
+            rules,
+            seed,
             first_game + offset,
             count,
-            seed,
-            rules.to_array(),
-            rules.hand_sizes(),
-            seating.dispatch_ids(),
-            seating.params,
+            scratch,
+            [counts.outcomes, counts.deals, counts.totals, counts.wins],
             total_low,
-            counts.outcomes,
-            counts.deals,
-            counts.totals,
-            counts.wins,
-            errors,
-            abort,
         )
-        if abort[0] < count:
-            slot = int(np.argmin(errors[:, ERROR_FIELDS]))
-            game = first_game + offset + int(errors[slot, ERROR_FIELDS])
-            raise illegal_move(seating, rules, game, errors[slot])
         if advance is not None:
             advance(count)
     return counts.collapse()

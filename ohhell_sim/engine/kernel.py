@@ -352,7 +352,7 @@ def _previous_seat(seat, active, n):
     return prev
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_game(
     game,
     seed,
@@ -514,78 +514,6 @@ def new_workspace():
     return rngs, deck, view, hands, hands2, passed_masks, totals
 
 
-@njit(cache=True, parallel=True)
-def run_games(
-    first_game,
-    seed,
-    rules,
-    hand_sizes,
-    sids,
-    params,
-    dealers,
-    trumps,
-    bids,
-    tricks,
-    scores,
-    faults,
-    passed,
-    winners,
-    errors,
-    abort,
-):
-    """Play games ``first_game .. first_game + len(bids) - 1`` into the output arrays.
-
-    Outputs: ``dealers``/``trumps`` ``(games, deal rows)``; ``bids``/``tricks``/
-    ``scores``/``faults`` ``(games, deal rows, seats)``; ``passed`` ``(games, deal
-    rows, seats, 2)``; ``winners`` ``(games,)`` seat masks; ``errors`` ``(games,
-    ERROR_FIELDS)``, zero where a game completed.  ``faults`` and ``passed`` may be
-    dummies of one game when their variant is off.  ``abort`` (one element,
-    the number of games on entry) receives the index of a failing game, and games
-    after it stop early; every game before the first failure still runs.
-    """
-    n_games = bids.shape[0]
-    with_faults = faults.shape[0] == n_games
-    with_passed = passed.shape[0] == n_games
-    n_chunks = (n_games + CHUNK_GAMES - 1) // CHUNK_GAMES
-    for c in prange(n_chunks):
-        rngs, deck, view, hands, hands2, passed_masks, totals = new_workspace()
-        stop = min(n_games, (c + 1) * CHUNK_GAMES)
-        for g in range(c * CHUNK_GAMES, stop):
-            if g > abort[0]:
-                break
-            result = play_game(
-                first_game + g,
-                seed,
-                rules,
-                hand_sizes,
-                sids,
-                params,
-                rngs,
-                deck,
-                view,
-                hands,
-                hands2,
-                passed_masks,
-                totals,
-                dealers[g],
-                trumps[g],
-                bids[g],
-                tricks[g],
-                scores[g],
-                faults[g if with_faults else 0],
-                passed[g if with_passed else 0],
-                errors[g],
-            )
-            if result < 0:
-                # Later games stop; earlier ones still run, so the first failing
-                # game is always found, whatever the threads (a lost race between
-                # two failures only stops the others later).
-                if g < abort[0]:
-                    abort[0] = g
-            else:
-                winners[g] = result
-
-
 @njit(cache=True)
 def add_to_summary(
     rules,
@@ -634,7 +562,7 @@ def add_to_summary(
 
 
 @njit(cache=True, parallel=True)
-def run_summary(
+def run_games(
     first_game,
     n_games,
     seed,
@@ -642,6 +570,15 @@ def run_summary(
     hand_sizes,
     sids,
     params,
+    dealers,
+    trumps,
+    bids,
+    tricks,
+    scores,
+    faults,
+    passed,
+    winners,
+    summary,
     total_low,
     outcomes,
     deals,
@@ -650,34 +587,43 @@ def run_summary(
     errors,
     abort,
 ):
-    """Play games ``first_game .. first_game + n_games - 1`` into per-thread summaries.
+    """Play games ``first_game .. first_game + n_games - 1``: their rows, or a summary.
 
-    ``outcomes``, ``deals``, ``totals`` and ``wins`` have a leading axis of one
-    slot per Numba thread; a thread adds only to its slot, and the caller sums the
-    slots.  The counts are integers, so the sum does not depend on which thread
-    played which game.  Memory does not grow with ``n_games``: each chunk of games
-    reuses one game's output rows.  ``errors`` ``(threads, ERROR_FIELDS + 1)``
-    keeps each thread's lowest failing game (last field, ``n_games`` when none)
-    and its error record; ``abort`` works as in :func:`run_games`.
+    Rows (``summary`` false): game ``g`` of the run goes to row ``g`` of
+    ``dealers``/``trumps`` ``(games, deal rows)``, ``bids``/``tricks``/``scores``/
+    ``faults`` ``(games, deal rows, seats)``, ``passed`` ``(games, deal rows,
+    seats, 2)`` and ``winners`` ``(games,)`` (seat masks).  ``faults`` and
+    ``passed`` may be dummies of one row when their variant is off.
+
+    Summary (``summary`` true): the row arrays have one row per Numba thread,
+    scratch for the game that thread is playing, and each finished game is added
+    to the thread's slot of ``outcomes``, ``deals``, ``totals`` and ``wins`` (see
+    :mod:`ohhell_sim.summary`; ``total_low`` is the lowest possible total).  The
+    caller sums the slots: integer counts, so the sum does not depend on which
+    thread played which game, and memory does not grow with ``n_games``.  In row
+    mode the summary arrays are unused dummies.
+
+    ``errors`` ``(threads, ERROR_FIELDS + 1)`` keeps each thread's lowest
+    failing game (last field; ``n_games`` when none) and its error record.
+    ``abort`` (one element, ``n_games`` on entry) receives the index of a failing
+    game, and games after it stop early; every game before the first failure
+    still runs, so the lowest recorded failure is the first, whatever the threads.
+
+    One call site for the inlined :func:`play_game` serves both modes: a call per
+    game, with its two dozen array arguments, cost a fifth of a short game.
     """
-    n = rules[R_PLAYERS]
-    rows = hand_sizes.shape[0]
+    with_faults = faults.shape[0] == bids.shape[0]
+    with_passed = passed.shape[0] == bids.shape[0]
     n_chunks = (n_games + CHUNK_GAMES - 1) // CHUNK_GAMES
     for c in prange(n_chunks):
         slot = get_thread_id()
         rngs, deck, view, hands, hands2, passed_masks, totals_now = new_workspace()
-        dealers = np.zeros(rows, dtype=np.int8)
-        trumps = np.zeros(rows, dtype=np.int8)
-        bids = np.zeros((rows, n), dtype=np.int8)
-        tricks = np.zeros((rows, n), dtype=np.int8)
-        scores = np.zeros((rows, n), dtype=np.int16)
-        faults = np.zeros((rows, n), dtype=np.int16)
-        passed = np.full((rows, n, 2), -1, dtype=np.int8)
         err = np.zeros(ERROR_FIELDS, dtype=np.int64)
         stop = min(n_games, (c + 1) * CHUNK_GAMES)
         for g in range(c * CHUNK_GAMES, stop):
             if g > abort[0]:
                 break
+            row = slot if summary else g
             result = play_game(
                 first_game + g,
                 seed,
@@ -692,29 +638,30 @@ def run_summary(
                 hands2,
                 passed_masks,
                 totals_now,
-                dealers,
-                trumps,
-                bids,
-                tricks,
-                scores,
-                faults,
-                passed,
+                dealers[row],
+                trumps[row],
+                bids[row],
+                tricks[row],
+                scores[row],
+                faults[row if with_faults else 0],
+                passed[row if with_passed else 0],
                 err,
             )
             if result < 0:
                 if g < errors[slot, ERROR_FIELDS]:
                     errors[slot, :ERROR_FIELDS] = err
                     errors[slot, ERROR_FIELDS] = g
+                # A lost race between two failures only stops the others later.
                 if g < abort[0]:
                     abort[0] = g
-            else:
+            elif summary:
                 add_to_summary(
                     rules,
                     hand_sizes,
-                    dealers,
-                    bids,
-                    tricks,
-                    scores,
+                    dealers[row],
+                    bids[row],
+                    tricks[row],
+                    scores[row],
                     result,
                     total_low,
                     outcomes[slot],
@@ -722,3 +669,5 @@ def run_summary(
                     totals[slot],
                     wins[slot],
                 )
+            else:
+                winners[g] = result
