@@ -244,6 +244,7 @@ def _ensure_registered(blob: bytes) -> None:
                     params=dict(strategy.params),
                     description=strategy.description,
                     stochastic=strategy.stochastic,
+                    heavy=strategy.heavy,
                     replace=True,
                 )
 

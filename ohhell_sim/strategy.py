@@ -46,6 +46,10 @@ class Strategy:
         The idea of the strategy and where it comes from.
     stochastic : bool
         Whether it draws random numbers.
+    heavy : bool
+        Whether each decision is costly (sampling, playouts).  The engine then
+        never inlines it into the game loop: the call's overhead is negligible
+        beside the decision, and inlining would only lengthen the compile.
     builtin_id : int or None
         Dispatch id for strategies compiled into the package kernel; ``None`` for
         user strategies.
@@ -57,6 +61,7 @@ class Strategy:
     params: Mapping[str, float] = field(default_factory=dict)
     description: str = ""
     stochastic: bool = False
+    heavy: bool = False
     builtin_id: int | None = None
 
     def param_row(self, overrides: Mapping[str, float] | None = None) -> np.ndarray:
@@ -101,6 +106,7 @@ def register_strategy(
     params: Mapping[str, float] | None = None,
     description: str = "",
     stochastic: bool = False,
+    heavy: bool = False,
     replace: bool = False,
 ) -> Strategy:
     """Register a user strategy under ``name`` and return it.
@@ -121,6 +127,9 @@ def register_strategy(
         One paragraph on the idea.
     stochastic : bool
         Whether the strategy draws random numbers.
+    heavy : bool
+        Whether each decision is costly (e.g. Monte Carlo playouts); such a
+        strategy is never inlined into the game loop (see :class:`Strategy`).
     replace : bool
         Allow re-registering a user strategy of the same name (e.g. when a
         notebook cell runs again).
@@ -156,6 +165,7 @@ def register_strategy(
         params=dict(params or {}),
         description=description,
         stochastic=stochastic,
+        heavy=heavy,
     )
     _REGISTRY[name] = strategy
     return strategy

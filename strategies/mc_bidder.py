@@ -172,5 +172,6 @@ STRATEGY = Strategy(
     params={"samples": 64.0},
     description=__doc__.split("\n\n", 1)[1].strip(),
     stochastic=True,
+    heavy=True,
     builtin_id=6,
 )

@@ -191,5 +191,6 @@ STRATEGY = Strategy(
     params={"samples": 24.0, "bid_samples": 64.0},
     description=__doc__.split("\n\n", 1)[1].strip(),
     stochastic=True,
+    heavy=True,
     builtin_id=7,
 )

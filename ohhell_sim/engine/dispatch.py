@@ -99,8 +99,10 @@ def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
     # array reference counting (up to 40% of a counting strategy's time), but
     # costs compile time.  So a strategy declared @njit(inline="always") is always
     # inlined, and in a kernel of few strategies (a benchmark, a head-to-head, a
-    # big single-strategy study) every strategy is; a larger mix (a tournament)
-    # calls the others, and compiles in a fraction of the time.
+    # big single-strategy study) every strategy is, but for heavy ones (Monte
+    # Carlo: a call is nothing beside a decision, and inlining one more than
+    # doubles the compile); a larger mix (a tournament) calls the others, and
+    # compiles in a fraction of the time.
     inline_all = len(strategies_used) <= INLINE_ALL_UP_TO
     lines = [
         "from numba import njit",
@@ -113,7 +115,7 @@ def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
         for role in ("bid", "play"):
             function = getattr(strategy, role)
             declared = function.targetoptions.get("inline") == "always"
-            if inline_all and not declared:
+            if inline_all and not declared and not strategy.heavy:
                 lines.append(f"_s{i}_{role} = njit(inline='always')(_s{i}.{role}.py_func)")
             else:
                 lines.append(f"_s{i}_{role} = _s{i}.{role}")
