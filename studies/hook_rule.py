@@ -13,7 +13,7 @@ import pandas as pd
 from ohhell_sim.rules import Rules
 from studies.design import MIX_STRATEGIES, POSITION_ORDER, bidding_position, mixes, position_label
 from studies.figures import interval_plot
-from studies.report import Figure, Report, Table, display_table, setup_lines
+from studies.report import Figure, Report, Table, display_table
 from studies.runs import Condition, StudyData, play_conditions
 from studies.stats import fmt_row, grouped_mean, paired_by_game
 
@@ -263,16 +263,7 @@ def analyse(data: StudyData) -> Report:
         f"Strategies: every seating draws from {', '.join(MIX_STRATEGIES)} (one seat each, "
         "the remaining seats filled with one of them: the mix).",
     ]
-    return Report(
-        NAME,
-        QUESTION,
-        setup_lines(data.manifest),
-        method,
-        findings,
-        tables,
-        figures,
-        data.manifest.get("command", ""),
-    )
+    return Report.from_manifest(NAME, QUESTION, data.manifest, method, findings, tables, figures)
 
 
 def _position_key(column: pd.Series) -> pd.Series:

@@ -71,6 +71,29 @@ class Report:
     figures: list[Figure] = field(default_factory=list)
     command: str = ""
 
+    @classmethod
+    def from_manifest(
+        cls,
+        study: str,
+        question: str,
+        manifest: dict,
+        method: list[str],
+        findings: list[str],
+        tables: list[Table],
+        figures: list[Figure],
+    ) -> Report:
+        """A study's report, with the setup and the command read from its data's manifest."""
+        return cls(
+            study,
+            question,
+            setup_lines(manifest),
+            method,
+            findings,
+            tables,
+            figures,
+            manifest.get("command", ""),
+        )
+
 
 def display_table(frame: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     """Collapse interval columns into ``"estimate [low, high]"`` strings.

@@ -29,7 +29,7 @@ from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import available_strategies, get_strategy
 from ohhell_sim.tournament import tournament
 from studies.figures import interval_plot
-from studies.report import Figure, Report, Table, display_table, setup_lines
+from studies.report import Figure, Report, Table, display_table
 from studies.runs import Condition, StudyData
 from studies.stats import fmt_ci, fmt_row
 
@@ -274,16 +274,7 @@ def analyse(data: StudyData) -> Report:
             "Paired on the deal sets both played.",
         ),
     ]
-    return Report(
-        NAME,
-        QUESTION,
-        setup_lines(data.manifest),
-        method,
-        findings,
-        tables,
-        figures,
-        data.manifest.get("command", ""),
-    )
+    return Report.from_manifest(NAME, QUESTION, data.manifest, method, findings, tables, figures)
 
 
 def _findings(ranking: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:

@@ -16,7 +16,7 @@ import pandas as pd
 from ohhell_sim.rules import Rules
 from studies.design import MIX_STRATEGIES
 from studies.figures import interval_plot
-from studies.report import Figure, Report, Table, display_table, setup_lines
+from studies.report import Figure, Report, Table, display_table
 from studies.runs import Condition, StudyData, play_conditions
 from studies.stats import bootstrap_matrix, fmt_ci, fmt_row, grouped_mean, paired_by_game
 
@@ -297,16 +297,7 @@ def analyse(data: StudyData) -> Report:
         "Intervals are per comparison: among many variants, about one in twenty intervals "
         "excludes zero by chance alone.",
     ]
-    return Report(
-        NAME,
-        QUESTION,
-        setup_lines(data.manifest),
-        method,
-        findings,
-        tables,
-        figures,
-        data.manifest.get("command", ""),
-    )
+    return Report.from_manifest(NAME, QUESTION, data.manifest, method, findings, tables, figures)
 
 
 def _ci(row: pd.Series, base: str, digits: int = 3) -> str:

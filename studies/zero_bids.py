@@ -27,7 +27,7 @@ from ohhell_sim.rules import ZERO_TABLES, Rules
 from studies.design import MIX_STRATEGIES, POSITION_ORDER, bidding_position, mixes, position_label
 from studies.figures import interval_plot
 from studies.holdings import trump_holdings
-from studies.report import Figure, Report, Table, display_table, setup_lines
+from studies.report import Figure, Report, Table, display_table
 from studies.runs import Condition, StudyData, play_conditions
 from studies.stats import bootstrap_by_game, fmt_ci, fmt_row, grouped_mean
 
@@ -315,16 +315,7 @@ def analyse(data: StudyData) -> Report:
         "hands this rule sends to 0 is fitted and measured on the same data (a plug-in "
         "estimate) with a bootstrap interval over games, under each zero-bid table.",
     ]
-    return Report(
-        NAME,
-        QUESTION,
-        setup_lines(data.manifest),
-        method,
-        findings,
-        tables,
-        figures,
-        data.manifest.get("command", ""),
-    )
+    return Report.from_manifest(NAME, QUESTION, data.manifest, method, findings, tables, figures)
 
 
 def _row(table: pd.DataFrame, **where) -> pd.Series:
