@@ -81,7 +81,7 @@ def run_kernel(
     IllegalMoveError
         For the first game in which a strategy made an illegal move.
     """
-    kernel = kernel_for(seating)
+    kernel = kernel_for(seating, rules)
     # Off variants and the unused mode get stand-ins, so that both modes and all
     # rules share one compiled signature.
     trailing = rows.bids.shape[1:]

@@ -6,11 +6,20 @@ Every function here is ``@njit`` and may be called from a strategy's ``bid`` or
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER
-from ohhell_sim.engine.bits import highest_card, lowest_card, nth_card, popcount, suit_mask
+from ohhell_sim.engine.bits import (
+    cards_of_rank,
+    highest_card,
+    lowest_card,
+    nth_card,
+    popcount,
+    ranks_held,
+    suit_mask,
+)
 from ohhell_sim.engine.core import beats, deal_points
 from ohhell_sim.engine.rng import below, uniform
 
@@ -51,36 +60,47 @@ def card_power(card, led_suit, trump):
     return rank
 
 
+# The two functions below find the card without looping over the mask (a loop's
+# data-dependent branches mispredict); ``tests/test_strategy_tools.py`` checks
+# them against the plain definition by ``card_power``.
+
+
 @njit(inline="always")
 def lowest_by_power(mask, led_suit, trump):
-    """The weakest card of a non-empty ``mask`` by :func:`card_power` (-1 when empty)."""
-    best = -1
-    best_power = 99
-    m = mask
-    while m != 0:
-        card = lowest_card(m)
-        m &= m - 1
-        p = card_power(card, led_suit, trump)
-        if p < best_power:
-            best_power = p
-            best = card
-    return best
+    """The weakest card of a non-empty ``mask`` by :func:`card_power` (-1 when empty).
+
+    Of equal powers (off-suit cards of one rank), the lowest card id.
+    """
+    special = np.int64(1) << JOKER
+    if trump >= 0:
+        special |= suit_mask(trump)
+    if led_suit >= 0:
+        special |= suit_mask(led_suit)
+    plain = mask & ~special
+    if plain != 0:
+        return lowest_card(cards_of_rank(plain, lowest_card(ranks_held(plain))))
+    if led_suit >= 0 and mask & suit_mask(led_suit) != 0:
+        return lowest_card(mask & suit_mask(led_suit))
+    if trump >= 0 and mask & suit_mask(trump) != 0:
+        return lowest_card(mask & suit_mask(trump))
+    return JOKER if mask != 0 else -1
 
 
 @njit(inline="always")
 def highest_by_power(mask, led_suit, trump):
-    """The strongest card of a non-empty ``mask`` by :func:`card_power` (-1 when empty)."""
-    best = -1
-    best_power = -1
-    m = mask
-    while m != 0:
-        card = lowest_card(m)
-        m &= m - 1
-        p = card_power(card, led_suit, trump)
-        if p > best_power:
-            best_power = p
-            best = card
-    return best
+    """The strongest card of a non-empty ``mask`` by :func:`card_power` (-1 when empty).
+
+    Of equal powers (off-suit cards of one rank), the lowest card id.
+    """
+    if (mask >> JOKER) & 1:
+        return JOKER
+    if trump >= 0 and mask & suit_mask(trump) != 0:
+        return highest_card(mask & suit_mask(trump))
+    if led_suit >= 0 and mask & suit_mask(led_suit) != 0:
+        return highest_card(mask & suit_mask(led_suit))
+    if mask == 0:
+        return -1
+    return lowest_card(cards_of_rank(mask, highest_card(ranks_held(mask))))
 
 
 @njit(inline="always")

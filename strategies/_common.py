@@ -24,6 +24,7 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER
+from ohhell_sim.engine.bits import cards_of_rank, highest_card, ranks_held
 from ohhell_sim.engine.core import beats, deal_points, next_seat
 from ohhell_sim.rules import R_DECKS, R_JOKER, R_OVER, R_UNDER
 from ohhell_sim.strategy_tools import (
@@ -271,35 +272,29 @@ def danger_card(mask, trump):
     """The card of ``mask`` most likely to take an unwanted trick later.
 
     The highest rank; of equal ranks the trump (or the joker, above all), which
-    wins wherever it is played.
+    wins wherever it is played; of equal off-suit ranks, the lowest card id.
     """
-    best = -1
-    best_key = -1
-    m = mask
-    while m != 0:
-        card = lowest_card(m)
-        m &= m - 1
-        key = 99 if card == JOKER else 2 * (card % 13) + (1 if card // 13 == trump else 0)
-        if key > best_key:
-            best_key = key
-            best = card
-    return best
+    if (mask >> JOKER) & 1:
+        return JOKER
+    if mask == 0:
+        return -1
+    top = cards_of_rank(mask, highest_card(ranks_held(mask)))
+    trumps = top & suit_mask(trump) if trump >= 0 else np.int64(0)
+    return lowest_card(trumps if trumps != 0 else top)
 
 
 @njit(inline="always")
 def keep_trump_card(mask, trump):
-    """Highest rank of ``mask``, keeping trumps on equal rank (they may still be needed)."""
-    best = -1
-    best_key = -1
-    m = mask
-    while m != 0:
-        card = lowest_card(m)
-        m &= m - 1
-        key = -1 if card == JOKER else 2 * (card % 13) + (0 if card // 13 == trump else 1)
-        if key > best_key:
-            best_key = key
-            best = card
-    return best
+    """Highest rank of ``mask``, keeping trumps on equal rank (they may still be needed).
+
+    Of equal off-suit ranks, the lowest card id; never the joker (-1 for it alone).
+    """
+    cards = mask & ~JOKER_BIT
+    if cards == 0:
+        return -1
+    top = cards_of_rank(cards, highest_card(ranks_held(cards)))
+    side = top & ~suit_mask(trump) if trump >= 0 else top
+    return lowest_card(side if side != 0 else top)
 
 
 @njit(inline="always")

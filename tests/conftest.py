@@ -239,7 +239,13 @@ def seating_st(draw, players: int, user: bool = False):
 
 def _call_by_name(func, available: dict):
     params = inspect.signature(getattr(func, "py_func", func)).parameters
-    return func(**{name: available[name] for name in params})
+    return func(
+        **{
+            name: available[name]
+            for name, param in params.items()
+            if name in available or param.default is inspect.Parameter.empty
+        }
+    )
 
 
 def reference_score(rules: Rules, bid: int, tricks: int, hand_size: int) -> int:

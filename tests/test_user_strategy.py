@@ -129,10 +129,10 @@ def test_register_and_play(pair, kernel_cache_dir):
     # Another seating of the same user strategies reuses the generated kernel.
     before = _files(kernel_cache_dir)
     assert any(name.endswith(".py") for name in before)
-    kernel = dispatch.kernel_for(resolve_seating(seats, 4))
+    kernel = dispatch.kernel_for(resolve_seating(seats, 4), RULES)
     reordered = ["ut_high", "ut_high", "ut_low", "ut_low"]
     again = oh.simulate(RULES, reordered, games=20, seed=4)
-    assert dispatch.kernel_for(resolve_seating(reordered, 4)) is kernel
+    assert dispatch.kernel_for(resolve_seating(reordered, 4), RULES) is kernel
     assert _files(kernel_cache_dir) == before
     assert _bids_by_strategy(again)["ut_low"] <= {0, 1}
     # Also a different table size: same kernel module, no new file.

@@ -147,33 +147,38 @@ def fixed_trump(mode, deal):
     return _PATTERN_CDHSN[deal % 5]
 
 
+# ``joker`` below: whether the joker may be in play.  The kernel passes a
+# compile-time False for decks without it, which compiles its checks out.
+
+
 @njit(inline="always")
-def led_suit_of(card, trump):
+def led_suit_of(card, trump, joker=True):
     """The suit a lead calls for: the card's suit; trump for the joker (-1 at no trump)."""
-    return trump if card == JOKER else card // 13
+    return trump if joker and card == JOKER else card // 13
 
 
 @njit(inline="always")
-def following_cards(hand, led_suit, trump):
+def following_cards(hand, led_suit, trump, joker=True):
     """Cards of ``hand`` that follow ``led_suit`` (the joker follows trump)."""
     if led_suit < 0:
         return np.int64(0)
     follow = hand & suit_mask(led_suit)
-    if led_suit == trump:
+    if joker and led_suit == trump:
         follow |= hand & JOKER_BIT
     return follow
 
 
 @njit(inline="always")
-def beats(card, best, trump):
+def beats(card, best, trump, joker=True):
     """Whether ``card`` beats ``best``, the card currently winning the trick.
 
     Of two identical cards (two decks) the first played stays ahead.
     """
-    if best == JOKER:
-        return False
-    if card == JOKER:
-        return True
+    if joker:
+        if best == JOKER:
+            return False
+        if card == JOKER:
+            return True
     # ``best`` is always of the led suit or a trump, so an off-suit card that is
     # not a trump never wins.
     suit = card // 13

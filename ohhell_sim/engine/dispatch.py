@@ -2,9 +2,10 @@
 
 The kernel actually run is a file written to the cache folder: the source of the
 template :mod:`ohhell_sim.engine.kernel`, followed by a dispatch over the
-seating's distinct strategies (built-in or user).  Its name hashes the source of the
-whole package (and the strategies' tables) and each strategy's code, which
-solves three problems at once:
+seating's distinct strategies (built-in or user) and whether it plays general or
+only plain tables (:func:`needs_general_tables`).  Its name hashes the source of
+the whole package (and the strategies' tables), each strategy's code and that
+choice, which solves three problems at once:
 
 * Numba caches a function only when it lives in a source file, and a user
   strategy in a notebook has none: the dispatch refers to it through the registry.
@@ -34,6 +35,7 @@ from types import ModuleType
 import ohhell_sim
 import strategies
 from ohhell_sim.engine import kernel as template_kernel
+from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, Strategy
 
 _LOADED: dict[str, ModuleType] = {}
@@ -47,9 +49,29 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ohhell-sim"
 
 
-def kernel_for(seating: Seating) -> ModuleType:
-    """The kernel module able to play ``seating`` (see the module docstring)."""
-    return _generated_kernel(seating.distinct_strategies)
+def kernel_for(seating: Seating, rules: Rules) -> ModuleType:
+    """The kernel module able to play ``seating`` under ``rules`` (see the module docstring)."""
+    return _generated_kernel(seating.distinct_strategies, needs_general_tables(rules))
+
+
+def needs_general_tables(rules: Rules) -> bool:
+    """Whether ``rules`` need the kernel's general tables, or a plain-table kernel does.
+
+    A plain table has one deck without the joker, no cards passed (swap) or hidden
+    from their holder (forehead), and every player in every deal (no catastrophe
+    elimination, no tie-break deal among the leaders).  Scoring, bidding, trump and
+    schedule variants all play on plain tables.  A plain-table kernel leaves the
+    other variants' code out (about 15% faster on the canonical game); a strategy
+    set used under both kinds of rules compiles two kernels.
+    """
+    return (
+        rules.decks > 1
+        or rules.joker
+        or rules.swap > 0
+        or rules.forehead
+        or rules.fault_limit > 0
+        or rules.tiebreak
+    )
 
 
 @functools.cache
@@ -64,11 +86,12 @@ def _package_digest() -> str:
     return digest.hexdigest()
 
 
-def _generated_kernel(strategies_used: tuple[Strategy, ...]) -> ModuleType:
+def _generated_kernel(strategies_used: tuple[Strategy, ...], general: bool) -> ModuleType:
     template = Path(template_kernel.__file__).read_text(encoding="utf-8")
     digest = hashlib.sha256(_package_digest().encode())
     for strategy in strategies_used:
         digest.update(strategy.fingerprint().encode())
+    digest.update(b"general" if general else b"plain")
     name = f"ohhell_kernel_{digest.hexdigest()[:20]}"
     if name in _LOADED:
         return _LOADED[name]
@@ -77,7 +100,10 @@ def _generated_kernel(strategies_used: tuple[Strategy, ...]) -> ModuleType:
     path = folder / f"{name}.py"
     if not path.exists():
         dispatch = _dispatch_source(strategies_used)
-        source = f"{template}\n\n# --- generated dispatch ---\n\n{dispatch}\n"
+        source = (
+            f"{template}\n\n# --- generated ---\n\n"
+            f"GENERAL_TABLES = {general}\n\n{dispatch}\n"
+        )
         # Write then rename, so that a concurrent process never imports half a file.
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(source, encoding="utf-8")

@@ -7,9 +7,15 @@ the number of threads or on how the games are chunked.
 
 This module is a template: :mod:`ohhell_sim.engine.dispatch` writes it into a
 kernel file followed by a generated ``dispatch_bid``/``dispatch_play`` over the
-seating's strategies (the names this module uses without defining them).  It
-must therefore use absolute imports, and be run through
-:func:`ohhell_sim.engine.dispatch.kernel_for`.
+seating's strategies and the constant ``GENERAL_TABLES`` (the names this module
+uses without defining them).  It must therefore use absolute imports, and be run
+through :func:`ohhell_sim.engine.dispatch.kernel_for`.
+
+``GENERAL_TABLES`` is False in kernels for plain tables (see
+:func:`ohhell_sim.engine.dispatch.needs_general_tables`): one deck without the
+joker, every player in every deal, no cards passed or hidden.  Numba compiles a
+module constant into the code, so the branches of the other variants disappear
+from those kernels, which makes the canonical game faster and compile sooner.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from ohhell_sim.engine.core import (
     remove_card,
 )
 from ohhell_sim.engine.rng import STREAM_CUT, STREAM_DEAL, STREAM_SEAT, game_key, seed_stream
+from ohhell_sim.engine.unowned import keep_alive, unowned
 from ohhell_sim.errors import (
     ERR_BID_HOOK,
     ERR_BID_RANGE,
@@ -151,12 +158,13 @@ def play_deal(
     closed = rules[R_CLOSED_BIDS]
     n_active = popcount(active)
     table = rngs[V.MAX_SEATS]
+    joker = GENERAL_TABLES and rules[R_JOKER] != 0
 
     no_trump_every = rules[R_NO_TRUMP_EVERY]
     no_trump = no_trump_every > 0 and hand_size % no_trump_every == 0
     mode = rules[R_TRUMP_MODE]
     turn = 1 if mode == 0 and not no_trump else 0
-    deck_size = 52 * rules[R_DECKS] + rules[R_JOKER]
+    deck_size = 52 * rules[R_DECKS] + rules[R_JOKER] if GENERAL_TABLES else 52
     seed_stream(table, key, STREAM_DEAL, d)
     trump_card = deal_cards(
         table, deck, deck_size, n, active, hand_size, dealer, turn, hands, hands2
@@ -167,7 +175,7 @@ def play_deal(
         trump = -1
     else:
         trump = fixed_trump(mode, d)
-    forehead = rules[R_FOREHEAD] != 0 and hand_size == 1
+    forehead = GENERAL_TABLES and rules[R_FOREHEAD] != 0 and hand_size == 1
 
     view[V.DEAL] = d
     view[V.DEALER] = dealer
@@ -204,9 +212,9 @@ def play_deal(
             if (active >> s) & 1:
                 view[V.VISIBLE_BASE + s] = lowest_card(hands[s])
 
-    k = min(rules[R_SWAP], hand_size)
+    k = min(rules[R_SWAP], hand_size) if GENERAL_TABLES else 0
     # One deck, everyone in, no swap: the play loop skips the variants' bookkeeping.
-    plain = n_active == n and rules[R_DECKS] == 1 and k == 0
+    plain = not GENERAL_TABLES or (n_active == n and rules[R_DECKS] == 1 and k == 0)
     if k > 0:
         code = _choose_passes(
             d,
@@ -285,7 +293,7 @@ def play_deal(
         for j in range(n_active):
             view[V.N_IN_TRICK] = j
             hand = hands[seat]
-            follow = following_cards(hand, led, trump)
+            follow = following_cards(hand, led, trump, joker)
             legal = follow if follow != 0 else hand
             view[V.SEAT] = seat
             view[V.HAND] = hand
@@ -312,14 +320,14 @@ def play_deal(
                     played |= bit
                 view[V.PLAYED2] = played2
             if j == 0:
-                led = led_suit_of(card, trump)
+                led = led_suit_of(card, trump, joker)
                 best = card
                 best_seat = seat
                 view[V.LED_SUIT] = led
             else:
                 if led >= 0 and follow == 0:
                     view[V.VOIDS_BASE + seat] |= np.int64(1) << led
-                if beats(card, best, trump):
+                if beats(card, best, trump, joker):
                     best = card
                     best_seat = seat
             view[V.TRICK_CARDS_BASE + seat] = card
@@ -389,8 +397,9 @@ def play_game(
     """
     n = rules[R_PLAYERS]
     n_deals = rules[R_N_DEALS]
-    fault_limit = rules[R_FAULT_LIMIT]
-    swap = rules[R_SWAP]
+    fault_limit = rules[R_FAULT_LIMIT] if GENERAL_TABLES else 0
+    swap = rules[R_SWAP] if GENERAL_TABLES else 0
+    tiebreak_deal = GENERAL_TABLES and rules[R_TIEBREAK] != 0
     table = rngs[V.MAX_SEATS]
     key = game_key(seed, game)
     for s in range(n):
@@ -415,7 +424,7 @@ def play_game(
     winners = np.int64(0)
     # One call site for play_deal, which is inlined: the scheduled deals, then
     # the tie-break deal (its own row) when that variant is on.
-    for d in range(n_deals + (rules[R_TIEBREAK] != 0)):
+    for d in range(n_deals + tiebreak_deal):
         tiebreak = 1 if d == n_deals else 0
         if tiebreak:
             # Eliminated players cannot win; if the last deal eliminated
@@ -482,7 +491,7 @@ def play_game(
             winners = _top_seats(scores[d], winners, n)
         else:
             dealer = next_seat(dealer, everyone, n)
-    if rules[R_TIEBREAK] == 0:
+    if not tiebreak_deal:
         winners = _top_seats(totals, active if active != 0 else last_active, n)
     return winners
 
@@ -503,7 +512,7 @@ def _top_seats(points, candidates, n):
 
 @njit(cache=True)
 def new_workspace():
-    """Scratch arrays for ``play_game``: streams, deck, view, hands, passed masks, totals."""
+    """Scratch arrays for ``play_game``: streams, deck, view, hands, passed masks, totals, error."""
     rngs = np.zeros((V.MAX_SEATS + 1, 4), dtype=np.uint64)
     deck = np.empty(MAX_DECK, dtype=np.int64)
     view = np.full(V.VIEW_SIZE, V.UNKNOWN, dtype=np.int64)
@@ -511,7 +520,8 @@ def new_workspace():
     hands2 = np.zeros(V.MAX_SEATS, dtype=np.int64)
     passed_masks = np.zeros(V.MAX_SEATS, dtype=np.int64)
     totals = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    return rngs, deck, view, hands, hands2, passed_masks, totals
+    err = np.zeros(ERROR_FIELDS, dtype=np.int64)
+    return rngs, deck, view, hands, hands2, passed_masks, totals, err
 
 
 @njit(cache=True)
@@ -612,14 +622,32 @@ def run_games(
     :func:`play_game` stays a call: inlined here it saves about a fifth of a
     10-card game's time (the call passes two dozen arrays) but nearly triples
     the kernel's compile time (20 s to 55 s for ``random`` and ``simple``).
+    The games see the arrays through :func:`~ohhell_sim.engine.unowned.unowned`
+    views: the caller owns the arguments, and each work unit keeps its
+    workspace alive until its last game.
     """
+    rules = unowned(rules)
+    hand_sizes = unowned(hand_sizes)
+    sids = unowned(sids)
+    params = unowned(params)
+    dealers = unowned(dealers)
+    trumps = unowned(trumps)
+    bids = unowned(bids)
+    tricks = unowned(tricks)
+    scores = unowned(scores)
+    faults = unowned(faults)
+    passed = unowned(passed)
+    outcomes = unowned(outcomes)
+    deals = unowned(deals)
+    totals = unowned(totals)
+    wins = unowned(wins)
     with_faults = faults.shape[0] == bids.shape[0]
     with_passed = passed.shape[0] == bids.shape[0]
     n_chunks = (n_games + CHUNK_GAMES - 1) // CHUNK_GAMES
     for c in prange(n_chunks):
         slot = get_thread_id()
-        rngs, deck, view, hands, hands2, passed_masks, totals_now = new_workspace()
-        err = np.zeros(ERROR_FIELDS, dtype=np.int64)
+        workspace = new_workspace()
+        rngs, deck, view, hands, hands2, passed_masks, totals_now, err = unowned(workspace)
         stop = min(n_games, (c + 1) * CHUNK_GAMES)
         for g in range(c * CHUNK_GAMES, stop):
             if g > abort[0]:
@@ -672,3 +700,4 @@ def run_games(
                 )
             else:
                 winners[g] = result
+        keep_alive(workspace)

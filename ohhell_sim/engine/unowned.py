@@ -1,0 +1,57 @@
+"""Array views that skip Numba's reference counting, for the kernel's inner loops.
+
+Every slice or call argument of a Numba array updates the reference count of its
+memory with an atomic instruction; in the game loop (a row of the outputs per
+deal, a seat's random stream and parameters per decision) these came to about an
+eighth of a ``random`` game's time.  A view from :func:`unowned` carries no
+owner, so taking slices of it and passing it around costs nothing; the memory
+must then be kept alive by its owner for as long as the view is used: an argument
+of the calling Python code, or an array held until :func:`keep_alive`.
+"""
+
+from __future__ import annotations
+
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+def _drop_owner(context, builder, array_type, value):
+    view = context.make_array(array_type)(context, builder, value=value)
+    view.meminfo = cgutils.get_null_value(view.meminfo.type)
+    view.parent = cgutils.get_null_value(view.parent.type)
+    return view._getvalue()
+
+
+@intrinsic
+def unowned(typingctx, arrays):
+    """The same array, or tuple of arrays, without an owner (see the module docstring)."""
+    if isinstance(arrays, types.Array):
+
+        def codegen(context, builder, sig, args):
+            return _drop_owner(context, builder, sig.args[0], args[0])
+
+        return arrays(arrays), codegen
+    if isinstance(arrays, types.BaseTuple) and all(
+        isinstance(item, types.Array) for item in arrays
+    ):
+
+        def codegen(context, builder, sig, args):
+            items = [
+                _drop_owner(context, builder, item, builder.extract_value(args[0], i))
+                for i, item in enumerate(sig.args[0])
+            ]
+            return context.make_tuple(builder, sig.return_type, items)
+
+        return arrays(arrays), codegen
+    return None
+
+
+@intrinsic
+def keep_alive(typingctx, value):
+    """Do nothing with ``value``: a use that keeps it, and what it owns, alive up to here."""
+
+    def codegen(context, builder, sig, args):
+        return context.get_dummy_value()
+
+    return types.none(value), codegen

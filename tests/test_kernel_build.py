@@ -1,0 +1,113 @@
+"""How the kernel is built: plain-table kernels, unowned array views, the ``pdep`` card pick.
+
+Each is a speed device that must not change a single result: a plain-table kernel
+plays exactly as the general one, ``nth_card`` picks the same card either way, and
+an unowned view reads and writes the same memory as its owner.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import examples, rules_st, seating_st, seeds_st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numba import njit
+
+import ohhell_sim as oh
+from ohhell_sim.engine import bits, dispatch
+from ohhell_sim.engine.unowned import keep_alive, unowned
+from ohhell_sim.rules import Rules
+
+masks_st = st.integers(min_value=1, max_value=(1 << 53) - 1)
+
+
+def _set_bits(mask: int) -> list[int]:
+    return [i for i in range(64) if (mask >> i) & 1]
+
+
+@njit
+def _pick_with_loop(mask, n):
+    return bits._nth_card_loop(mask, n)
+
+
+@njit
+def _pick_with_pdep(mask, n):
+    return bits._nth_card_pdep(mask, n)
+
+
+@settings(max_examples=examples(200))
+@given(masks_st, st.data())
+def test_nth_card_is_the_nth_lowest_set_bit(mask, data):
+    cards = _set_bits(mask)
+    n = data.draw(st.integers(min_value=0, max_value=len(cards) - 1))
+    assert bits.nth_card(mask, n) == cards[n]
+    assert _pick_with_loop(mask, n) == cards[n]
+    if bits.pdep_available():
+        assert _pick_with_pdep(mask, n) == cards[n]
+
+
+@pytest.mark.parametrize(
+    ("cpu_name", "features", "expected"),
+    [("generic", None, False), (None, "+sse2,+bmi2", True), (None, "+sse2,-bmi2", False)],
+)
+def test_pdep_follows_a_forced_numba_target(monkeypatch, cpu_name, features, expected):
+    monkeypatch.setattr(bits.config, "CPU_NAME", cpu_name)
+    monkeypatch.setattr(bits.config, "CPU_FEATURES", features)
+    assert bits.pdep_available() is expected
+
+
+@njit
+def _write_through_views(a, b):
+    owned = (np.zeros(3, dtype=np.int64), np.ones((2, 2), dtype=np.float64))
+    x, y = unowned(owned)
+    x[1] = 7
+    y[1, 0] = 2.5
+    view_a = unowned(a)
+    view_a[0] = x[1] + owned[0][1]
+    row = unowned(b)[1]
+    row[:] = y[1, 0]
+    keep_alive(owned)
+    return owned[0].sum() + owned[1].sum()
+
+
+def test_unowned_views_share_the_memory_of_their_owner():
+    a = np.zeros(2, dtype=np.int64)
+    b = np.zeros((2, 3), dtype=np.float64)
+    assert _write_through_views(a, b) == 7 + 2.5 + 3
+    assert a.tolist() == [14, 0]
+    assert b.tolist() == [[0, 0, 0], [2.5, 2.5, 2.5]]
+
+
+@pytest.mark.parametrize(
+    ("overrides", "general"),
+    [
+        ({}, False),
+        ({"hook": False, "made": "10*bid", "over": "taken", "closed_bids": True}, False),
+        ({"nullo": True, "hook": False, "trump": "CDHSN", "no_trump_every": 3}, False),
+        ({"deal_order": "1-max", "max_cards": 7}, False),
+        ({"players": 8, "decks": 2}, True),
+        ({"joker": True}, True),
+        ({"swap": 1}, True),
+        ({"forehead": True}, True),
+        ({"fault_limit": 20}, True),
+        ({"tiebreak": True}, True),
+    ],
+)
+def test_only_variants_off_the_plain_table_need_general_tables(overrides, general):
+    assert dispatch.needs_general_tables(Rules(**overrides)) is general
+
+
+@settings(max_examples=examples(6), deadline=None)
+@given(st.data(), seeds_st)
+def test_plain_kernel_plays_as_the_general_kernel(data, seed):
+    rules = data.draw(rules_st(max_deals=4))
+    seats = data.draw(seating_st(rules.players))
+    assert not dispatch.needs_general_tables(rules)
+    plain = oh.simulate(rules, seats, games=40, seed=seed)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dispatch, "needs_general_tables", lambda _rules: True)
+        general = oh.simulate(rules, seats, games=40, seed=seed)
+    pd.testing.assert_frame_equal(plain.hands, general.hands)
+    pd.testing.assert_frame_equal(plain.games, general.games)
