@@ -61,8 +61,9 @@ def needs_general_tables(rules: Rules) -> bool:
     from their holder (forehead), and every player in every deal (no catastrophe
     elimination, no tie-break deal among the leaders).  Scoring, bidding, trump and
     schedule variants all play on plain tables.  A plain-table kernel leaves the
-    other variants' code out (about 15% faster on the canonical game); a strategy
-    set used under both kinds of rules compiles two kernels.
+    other variants' code out: on the canonical 10-card deal, 24-29% more deals
+    per second for ``random`` and 2-9% for ``simple`` than the general kernel.  A
+    strategy set used under both kinds of rules compiles two kernels.
     """
     return (
         rules.decks > 1
