@@ -34,7 +34,7 @@ import uuid
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -280,29 +280,6 @@ def _stand_in_module(func: Any) -> None:
 # ----------------------------------------------------------------- the worker task
 
 
-@dataclass(frozen=True)
-class _IllegalMove:
-    """An :class:`IllegalMoveError` in a form that pickles.
-
-    The exception itself does not survive pickling (its ``__init__`` takes more
-    arguments than it stores in ``args``), so its message and attributes travel
-    and it is rebuilt on the client without calling ``__init__``.
-    """
-
-    args: tuple[Any, ...]
-    state: dict[str, Any]
-
-    @classmethod
-    def wrap(cls, err: IllegalMoveError) -> _IllegalMove:
-        return cls(err.args, dict(vars(err)))
-
-    def error(self) -> IllegalMoveError:
-        err = IllegalMoveError.__new__(IllegalMoveError)
-        err.args = self.args
-        vars(err).update(self.state)
-        return err
-
-
 _KERNEL_LOCK = threading.Lock()
 
 
@@ -348,7 +325,7 @@ def _play_chunk(
     count: int,
     threads: int | None,
     summary: bool = False,
-) -> RunArrays | SummaryCounts | _IllegalMove:
+) -> RunArrays | SummaryCounts | IllegalMoveError:
     """The Dask task: play games ``first_game .. first_game + count - 1``.
 
     Returns their rows, or with ``summary`` only their summary counts.
@@ -367,7 +344,8 @@ def _play_chunk(
             arrays = RunArrays.empty(count, rules)
             play_games(seating, rules, seed, first_game, arrays)
         except IllegalMoveError as err:
-            return _IllegalMove.wrap(err)
+            # Returned, not raised: the client raises it, without a worker's error log.
+            return err
     return arrays
 
 
@@ -548,8 +526,8 @@ def play_chunks(
             index = pending.pop(future.key)
             out = future.result()
             del future
-            if isinstance(out, _IllegalMove):
-                raise out.error()
+            if isinstance(out, IllegalMoveError):
+                raise out
             yield index, out
     finally:
         if pending:  # an error, or the caller stopped early: free the cluster

@@ -40,6 +40,8 @@ class IllegalMoveError(RuntimeError):
         One of the ``ERR_*`` codes of :mod:`ohhell_sim.engine.core`.
     trick : int
         Trick index for a card, -1 for a bid.
+    hand_size : int
+        Cards each player held at the start of the deal.
     """
 
     def __init__(
@@ -60,6 +62,7 @@ class IllegalMoveError(RuntimeError):
         self.move = move
         self.code = code
         self.trick = trick
+        self.hand_size = hand_size
         # cards.py raises InvalidArgumentError, so it can only be imported here.
         from ohhell_sim.cards import card_code
 
@@ -73,3 +76,8 @@ class IllegalMoveError(RuntimeError):
             f"strategy {strategy!r} in seat {seat} made an illegal move in game {game}, "
             f"deal {deal} (hand size {hand_size}) {where}: {what}: {_REASONS[code]}"
         )
+
+    def __reduce__(self):
+        # Rebuilt from its fields, so that it travels between processes (Dask).
+        fields = (self.game, self.deal, self.seat, self.move, self.code, self.trick)
+        return type(self), (self.strategy, *fields, self.hand_size)

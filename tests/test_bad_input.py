@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import pickle
 
 import pytest
 import scripted_strategies as ss
@@ -278,6 +279,11 @@ def test_illegal_moves_raise_from_simulate_and_replay(tester, case, seat):
         oh.replay(RULES, seats, seed=3, game=err.game)
     assert _attrs(again.value) == _attrs(err)
     assert str(again.value) == message
+    # It travels between processes (Dask workers) whole.
+    copy = pickle.loads(pickle.dumps(err))
+    assert type(copy) is oh.IllegalMoveError
+    assert _attrs(copy) == _attrs(err) and copy.hand_size == err.hand_size
+    assert str(copy) == message
 
 
 def test_illegal_move_in_a_later_game_is_located(tester):
