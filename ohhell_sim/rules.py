@@ -108,6 +108,9 @@ class Rules:
     schedule : sequence of int, optional
         Hand size of every deal, in order.  Overrides ``deal_order`` and
         ``max_cards``.  A single size, e.g. ``(10,)``, makes each game one deal.
+        When not given it is derived from ``players``, ``deal_order`` and
+        ``max_cards``, and ``dataclasses.replace`` derives it again from the new
+        values.
     deal_order : str
         ``"max-1-max"`` (default), ``"1-max-1"`` [V-SCHED-UPDOWN], ``"1-max"`` or
         ``"max-1"`` [V-SCHED-DOWN] [V-DEAL-ORDER].
@@ -276,8 +279,10 @@ class Rules:
         return (self.deck_size - turned) // self.players
 
     def _resolve_schedule(self) -> tuple[int, ...]:
-        if self.schedule is None:
-            return self._ordered_schedule()
+        # A derived schedule is derived again: ``dataclasses.replace`` passes it
+        # back, and must not keep, say, a four-player schedule for six players.
+        if self.schedule is None or isinstance(self.schedule, _DerivedSchedule):
+            return _DerivedSchedule(self._ordered_schedule())
         schedule = _check_schedule(self.schedule, self)
         if (self.deal_order, self.max_cards) != ("max-1-max", "default"):
             ordered = self._ordered_schedule()
@@ -390,6 +395,12 @@ def _check_bool(name: str, value: object) -> bool:
     if not isinstance(value, bool | np.bool_):
         raise InvalidArgumentError(f"{name} must be True or False, got {value!r}")
     return bool(value)
+
+
+class _DerivedSchedule(tuple):
+    """A schedule that :class:`Rules` derived from its other parameters (equal to a tuple)."""
+
+    __slots__ = ()
 
 
 def _check_choice(name: str, value: object, choices: Sequence[str]) -> None:

@@ -11,6 +11,7 @@ import pytest
 from conftest import CANONICAL_START, max_hand_size, rules_st
 from hypothesis import given
 
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 
 
@@ -64,6 +65,22 @@ def test_custom_schedule():
     assert rules.max_hand_size == 5
     np.testing.assert_array_equal(rules.schedule_array(), [3, 1, 4, 1, 5])
     assert rules.schedule_array().dtype == np.int64
+
+
+def test_replace_derives_a_derived_schedule_again():
+    canonical = Rules(players=4)
+    assert dataclasses.replace(canonical, players=6).schedule == Rules(players=6).schedule
+    assert dataclasses.replace(canonical, players=7).schedule == Rules(players=7).schedule
+    up = dataclasses.replace(canonical, deal_order="1-max", max_cards=7)
+    assert up.schedule == tuple(range(1, 8))
+    # A schedule that was given stays, and a too-large one still fails clearly.
+    given = Rules(players=4, schedule=[5, 2])
+    assert dataclasses.replace(given, players=6).schedule == (5, 2)
+    with pytest.raises(InvalidArgumentError, match="schedule"):
+        dataclasses.replace(Rules(players=4, schedule=[12]), players=5)
+    # Derived or given, equal schedules give equal rules.
+    assert canonical == Rules(players=4, schedule=list(canonical.schedule))
+    assert Rules.from_dict(json.loads(json.dumps(canonical.to_dict()))) == canonical
 
 
 def test_single_deal_schedule_and_numpy_inputs():
