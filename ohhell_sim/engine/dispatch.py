@@ -122,9 +122,9 @@ INLINE_ALL_UP_TO = 2
 
 
 def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
-    # Inlining a strategy into the game loop saves a call per decision, with its
-    # array reference counting (up to 40% of a counting strategy's time), but
-    # costs compile time.  So a strategy declared @njit(inline="always") is always
+    # Inlining a strategy into the game loop saves a call per decision (card_counter:
+    # 0.69-0.74 M deals/s inlined, 0.54-0.56 M called, one thread), but costs
+    # compile time.  So a strategy declared @njit(inline="always") is always
     # inlined, and in a kernel of few strategies (a benchmark, a head-to-head, a
     # big single-strategy study) every strategy is, but for heavy ones (Monte
     # Carlo: a call is nothing beside a decision, and inlining one more than
