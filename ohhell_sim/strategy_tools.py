@@ -6,21 +6,20 @@ Every function here is ``@njit`` and may be called from a strategy's ``bid`` or
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER
 from ohhell_sim.engine.bits import (
-    cards_of_rank,
     highest_card,
+    highest_rank_cards,
     lowest_card,
+    lowest_rank_cards,
     nth_card,
     popcount,
-    ranks_held,
     suit_mask,
 )
-from ohhell_sim.engine.core import beats, deal_points
+from ohhell_sim.engine.core import JOKER_BIT, beats, deal_points
 from ohhell_sim.engine.rng import below, uniform
 
 __all__ = [
@@ -71,14 +70,14 @@ def lowest_by_power(mask, led_suit, trump):
 
     Of equal powers (off-suit cards of one rank), the lowest card id.
     """
-    special = np.int64(1) << JOKER
+    special = JOKER_BIT
     if trump >= 0:
         special |= suit_mask(trump)
     if led_suit >= 0:
         special |= suit_mask(led_suit)
     plain = mask & ~special
     if plain != 0:
-        return lowest_card(cards_of_rank(plain, lowest_card(ranks_held(plain))))
+        return lowest_card(lowest_rank_cards(plain))
     if led_suit >= 0 and mask & suit_mask(led_suit) != 0:
         return lowest_card(mask & suit_mask(led_suit))
     if trump >= 0 and mask & suit_mask(trump) != 0:
@@ -100,7 +99,7 @@ def highest_by_power(mask, led_suit, trump):
         return highest_card(mask & suit_mask(led_suit))
     if mask == 0:
         return -1
-    return lowest_card(cards_of_rank(mask, highest_card(ranks_held(mask))))
+    return lowest_card(highest_rank_cards(mask))
 
 
 @njit(inline="always")

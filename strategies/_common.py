@@ -24,8 +24,8 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER
-from ohhell_sim.engine.bits import cards_of_rank, highest_card, ranks_held
-from ohhell_sim.engine.core import beats, deal_points, next_seat
+from ohhell_sim.engine.bits import highest_rank_cards
+from ohhell_sim.engine.core import JOKER_BIT, beats, deal_points, next_seat
 from ohhell_sim.rules import R_DECKS, R_JOKER, R_OVER, R_UNDER
 from ohhell_sim.strategy_tools import (
     highest_by_power,
@@ -39,7 +39,6 @@ KING = 11
 QUEEN = 10
 #: Every card of one 52-card deck.
 FULL_DECK = (np.int64(1) << np.int64(52)) - np.int64(1)
-JOKER_BIT = np.int64(1) << np.int64(JOKER)
 #: Rank the swap prefers to pass: cards around the jack are the hardest to count.
 _AMBIGUOUS_RANK = 9
 
@@ -278,7 +277,7 @@ def danger_card(mask, trump):
         return JOKER
     if mask == 0:
         return -1
-    top = cards_of_rank(mask, highest_card(ranks_held(mask)))
+    top = highest_rank_cards(mask)
     trumps = top & suit_mask(trump) if trump >= 0 else np.int64(0)
     return lowest_card(trumps if trumps != 0 else top)
 
@@ -292,7 +291,7 @@ def keep_trump_card(mask, trump):
     cards = mask & ~JOKER_BIT
     if cards == 0:
         return -1
-    top = cards_of_rank(cards, highest_card(ranks_held(cards)))
+    top = highest_rank_cards(cards)
     side = top & ~suit_mask(trump) if trump >= 0 else top
     return lowest_card(side if side != 0 else top)
 

@@ -13,7 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ohhell_sim.cards import JOKER
-from ohhell_sim.engine.bits import cards_of_rank, ranks_held
+from ohhell_sim.engine.bits import (
+    cards_of_rank,
+    highest_rank_cards,
+    lowest_rank_cards,
+    ranks_held,
+)
 from ohhell_sim.strategy_tools import card_power, highest_by_power, lowest_by_power
 from strategies._common import danger_card, keep_trump_card
 
@@ -63,7 +68,11 @@ def test_danger_and_keep_trump_cards_match_their_definition(mask, trump):
 @settings(max_examples=examples(200))
 @given(masks_st, st.integers(min_value=0, max_value=12))
 def test_rank_helpers(mask, rank):
-    held = {card % 13 for card in _cards(mask) if card != JOKER}
+    suited = [card for card in _cards(mask) if card != JOKER]
+    held = {card % 13 for card in suited}
     assert ranks_held(mask) == sum(1 << r for r in held)
-    expected = [card for card in _cards(mask) if card != JOKER and card % 13 == rank]
-    assert _cards(cards_of_rank(mask, rank)) == expected
+    assert _cards(cards_of_rank(mask, rank)) == [c for c in suited if c % 13 == rank]
+    top = [c for c in suited if c % 13 == max(held)] if held else []
+    bottom = [c for c in suited if c % 13 == min(held)] if held else []
+    assert _cards(highest_rank_cards(mask)) == top
+    assert _cards(lowest_rank_cards(mask)) == bottom

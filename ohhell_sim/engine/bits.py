@@ -141,6 +141,20 @@ def cards_of_rank(mask, rank):
 
 
 @njit(inline="always")
+def highest_rank_cards(mask):
+    """The cards of ``mask`` of its highest rank, in any suit (empty for none; no joker)."""
+    ranks = ranks_held(mask)
+    return cards_of_rank(mask, highest_card(ranks)) if ranks != 0 else np.int64(0)
+
+
+@njit(inline="always")
+def lowest_rank_cards(mask):
+    """The cards of ``mask`` of its lowest rank, in any suit (empty for none; no joker)."""
+    ranks = ranks_held(mask)
+    return cards_of_rank(mask, lowest_card(ranks)) if ranks != 0 else np.int64(0)
+
+
+@njit(inline="always")
 def suit_mask(suit):
     """Mask of every card of ``suit`` (0-3)."""
     return np.int64(FULL_SUIT) << np.int64(13 * suit)
