@@ -6,7 +6,7 @@
 """
 
 from ohhell_sim._version import __version__
-from ohhell_sim.errors import IllegalMoveError
+from ohhell_sim.errors import IllegalMoveError, StrategyError
 from ohhell_sim.reference import GameLog, replay
 from ohhell_sim.results import SimulationResult, read_frame, read_results
 from ohhell_sim.rules import Rules
@@ -18,6 +18,7 @@ from ohhell_sim.strategy import (
     register_strategy,
     unregister_strategy,
 )
+from ohhell_sim.strategy_check import StrategyCheck, check_strategy
 from ohhell_sim.summary import RunSummary, summarise
 from ohhell_sim.tournament import TournamentResult, tournament
 
@@ -28,9 +29,12 @@ __all__ = [
     "RunSummary",
     "SimulationResult",
     "Strategy",
+    "StrategyCheck",
+    "StrategyError",
     "TournamentResult",
     "__version__",
     "available_strategies",
+    "check_strategy",
     "get_strategy",
     "read_frame",
     "read_results",

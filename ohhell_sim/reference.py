@@ -20,11 +20,14 @@ from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER, SUIT_CODES, card_code, card_pretty, suit_pretty
 from ohhell_sim.errors import (
     ERR_BID_HOOK,
+    ERR_BID_NOT_INTEGER,
     ERR_BID_RANGE,
     ERR_CARD_NOT_IN_HAND,
+    ERR_CARD_NOT_INTEGER,
     ERR_MUST_FOLLOW,
     IllegalMoveError,
     InvalidArgumentError,
+    StrategyError,
 )
 from ohhell_sim.rules import RULES_SIZE, TIEBREAK_HAND_SIZE, Rules
 from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
@@ -294,7 +297,11 @@ class GameLog:
         for d in self.deals:
             lines.append("")
             turned = "" if d.trump_card is None else f" (turned {card_pretty(d.trump_card)})"
-            title = "Tie-break deal" if d.tiebreak else f"Deal {d.index + 1}/{self.rules.n_deals}"
+            # Deals and tricks count from 0, as in the frames and in IllegalMoveError.
+            last = self.rules.n_deals - 1
+            title = f"Deal {d.index} (of 0..{last})"
+            if d.tiebreak:
+                title = f"Tie-break deal (deal {d.index})"
             lines.append(
                 f"{title}: {d.hand_size} card(s), dealer seat {d.dealer}, "
                 f"trump {suit_pretty(-1 if d.trump is None else d.trump)}{turned}"
@@ -315,7 +322,7 @@ class GameLog:
                     f"{seat}:{card_pretty(c)}"
                     for seat, c in zip(trick.seats, trick.cards, strict=True)
                 )
-                lines.append(f"  trick {t_index + 1}: {plays} -> seat {trick.winner}")
+                lines.append(f"  trick {t_index}: {plays} -> seat {trick.winner}")
             for s in range(n):
                 running[s] += d.scores[s]
             faults = "" if d.faults is None else " | faults: " + ", ".join(map(str, d.faults))
@@ -492,7 +499,15 @@ class _Game:
     ) -> int:
         view = _view(table, seat, phase, legal, forbidden)
         func = getattr(self.seating.strategies[seat], role)
-        return int(func(view, self.seating.params[seat], self.streams[seat]))
+        try:
+            move = func(view, self.seating.params[seat], self.streams[seat])
+        except StrategyError as error:
+            raise error.located(self.game, table.deal_index, seat) from error.__cause__
+        if isinstance(move, bool | np.bool_) or not isinstance(move, int | np.integer):
+            code = ERR_BID_NOT_INTEGER if phase == V.PHASE_BID else ERR_CARD_NOT_INTEGER
+            trick = table.trick_index if phase == V.PHASE_PLAY else -1
+            raise self.illegal(code, table.deal_index, seat, move, trick, table.hand_size)
+        return int(move)
 
     def play_deal(
         self,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
+from numba.core.errors import NumbaError
 
 from ohhell_sim.engine.dispatch import kernel_for
 from ohhell_sim.engine.kernel import ERROR_FIELDS
@@ -15,6 +16,7 @@ from ohhell_sim.errors import IllegalMoveError
 from ohhell_sim.results import RunArrays, SimulationResult
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, SeatSpec
+from ohhell_sim.strategy_check import check_compiles, diagnose_failure
 from ohhell_sim.validation import check_run
 
 if TYPE_CHECKING:
@@ -81,6 +83,9 @@ def run_kernel(
     IllegalMoveError
         For the first game in which a strategy made an illegal move.
     """
+    # A user strategy's mistakes are found in seconds, before the kernel compile.
+    for strategy in seating.user_strategies:
+        check_compiles(strategy)
     kernel = kernel_for(seating, rules)
     # Off variants and the unused mode get stand-ins, so that both modes and all
     # rules share one compiled signature.
@@ -94,28 +99,36 @@ def run_kernel(
     errors = np.zeros((numba.config.NUMBA_NUM_THREADS, ERROR_FIELDS + 1), dtype=np.int64)
     errors[:, ERROR_FIELDS] = count
     abort = np.full(1, count, dtype=np.int64)
-    kernel.run_games(
-        first_game,
-        count,
-        seed,
-        rules.to_array(),
-        rules.hand_sizes(),
-        seating.dispatch_ids(),
-        seating.params,
-        rows.dealers,
-        rows.trumps,
-        rows.bids,
-        rows.tricks,
-        rows.scores,
-        faults,
-        passed,
-        rows.winners,
-        summary,
-        total_low,
-        *counts,
-        errors,
-        abort,
-    )
+    try:
+        kernel.run_games(
+            first_game,
+            count,
+            seed,
+            rules.to_array(),
+            rules.hand_sizes(),
+            seating.dispatch_ids(),
+            seating.params,
+            rows.dealers,
+            rows.trumps,
+            rows.bids,
+            rows.tricks,
+            rows.scores,
+            faults,
+            passed,
+            rows.winners,
+            summary,
+            total_low,
+            *counts,
+            errors,
+            abort,
+        )
+    except NumbaError:
+        raise
+    except Exception as error:
+        # Raised by strategy code inside the compiled kernel: find which.
+        diagnosed = diagnose_failure(rules, seating, seed, first_game, count, error)
+        # The Python exception that reproduced it says more than the kernel's SystemError.
+        raise diagnosed from (diagnosed.__cause__ or error)
     if abort[0] < count:
         slot = int(np.argmin(errors[:, ERROR_FIELDS]))
         raise illegal_move(

@@ -134,3 +134,19 @@ def test_long_schedule_uses_a_wider_deal_column():
 def test_repr_mentions_run(result):
     text = repr(result)
     assert "500 games" in text and str(SEED) in text
+
+
+def test_replay_text_counts_deals_and_tricks_from_zero_like_the_frames(result):
+    game = 5
+    log = oh.replay(RULES, SEATS, seed=SEED, game=game)
+    text = str(log).splitlines()
+    deal_lines = [line for line in text if line.startswith("Deal ")]
+    last = RULES.n_deals - 1
+    assert deal_lines[0].startswith(f"Deal 0 (of 0..{last}): 10 card(s)")
+    assert deal_lines[-1].startswith(f"Deal {last} (of 0..{last})")
+    rows = result.hands[(result.hands.game == game) & (result.hands.seat == 0)]
+    for line, (_, row) in zip(deal_lines, rows.iterrows(), strict=True):
+        assert line.startswith(f"Deal {row.deal} ") and f"dealer seat {row.dealer}," in line
+    tricks = [line.split(":")[0].strip() for line in text if line.startswith("  trick ")]
+    assert tricks[:10] == [f"trick {t}" for t in range(10)]
+    assert "trick 10" not in tricks
