@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -94,7 +94,7 @@ class Rules:
     """
 
     players: int = default("players")
-    schedule: tuple[int, ...] | None = field(default=default("schedule"))
+    schedule: tuple[int, ...] | None = default("schedule")
     deal_order: str = default("deal_order")
     max_cards: int | str = default("max_cards")
     decks: int = default("decks")
