@@ -13,6 +13,7 @@ closed bids, ...) live in :class:`~ohhell_sim.rules.Rules`.
 from __future__ import annotations
 
 import numbers
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -56,7 +57,7 @@ class Variant:
 
 
 @dataclass(frozen=True, kw_only=True)
-class RuleParam:
+class RuleParam(ABC):
     """One parameter of :class:`~ohhell_sim.rules.Rules` (see the module docstring)."""
 
     name: str
@@ -68,15 +69,16 @@ class RuleParam:
     slot: int | None = None
 
     @property
+    @abstractmethod
     def type_name(self) -> str:
         """Short name of the parameter's type, for listings."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def allowed(self) -> str:
         """The allowed values, in words (the error messages and listings say this)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def check(self, value: object) -> object:
         """Return ``value`` in its canonical type, or raise if it is not allowed.
 
@@ -85,8 +87,8 @@ class RuleParam:
         InvalidArgumentError
             Naming the parameter, the value and what is allowed.
         """
-        raise NotImplementedError
 
+    @abstractmethod
     def parse(self, text: str) -> object:
         """The checked value that ``text`` (as given to ``--rule NAME=TEXT``) stands for.
 
@@ -95,7 +97,6 @@ class RuleParam:
         InvalidArgumentError
             Naming the parameter, the text and what is allowed.
         """
-        raise NotImplementedError
 
     def show(self, value: object) -> str:
         """``value`` as one types it after ``--rule NAME=``."""
@@ -105,9 +106,9 @@ class RuleParam:
         """``value`` as the kernel reads it in slot ``slot`` of the rules array."""
         return int(value)
 
+    @abstractmethod
     def samples(self) -> tuple[object, ...]:
         """Allowed values that exercise the parameter: the default, the extremes, the variants."""
-        raise NotImplementedError
 
     def _refuse(self, value: object) -> InvalidArgumentError:
         return InvalidArgumentError(f"{self.name} must be {self.allowed}, got {value!r}")
@@ -299,9 +300,6 @@ class ScheduleParam(RuleParam):
 
     def show(self, value: object) -> str:
         return "derived" if value is None else ",".join(map(str, value))
-
-    def encode(self, value: object) -> int:
-        raise TypeError("the schedule travels in its own array, not in the rules array")
 
     def samples(self) -> tuple[object, ...]:
         return (None, (1,), (10,), (3, 1, 4, 1, 5))
