@@ -1,7 +1,7 @@
 """The ``ohhell`` command.
 
 Subcommands: ``simulate``, ``quickstart``, ``experiment``, ``report``, ``replay``,
-``bench``, ``tournament``, ``train-bids``, ``strategies``.  Every option is
+``bench``, ``tournament``, ``train-bids``, ``rules``, ``strategies``.  Every option is
 checked (by the same validators as the Python API) before anything compiles or
 runs; a bad option prints one line naming it and exits with status 2.
 """
@@ -9,67 +9,24 @@ runs; a bad option prints one line naming it and exits with status 2.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from collections.abc import Callable, Sequence
 
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.stats import format_summary
-from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder
-from ohhell_sim.rules import Rules
+from ohhell_sim.rules import Rules, rules_from_options
+from ohhell_sim.rules.listing import format_params, param_records
 from ohhell_sim.strategy import available_strategies, get_strategy
 from ohhell_sim.tournament import add_tournament_parser
 from strategies.learned import add_train_bids_parser
 from studies.cli import add_experiment_parser, add_quickstart_parser, add_report_parser
 
-_RULE_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
-
-
-def parse_rule(text: str) -> tuple[str, object]:
-    """Parse ``NAME=VALUE`` into a :class:`Rules` keyword, typed like the field's default."""
-    name, sep, raw = text.partition("=")
-    name = name.strip().replace("-", "_")
-    if not sep or name not in _RULE_FIELDS:
-        known = ", ".join(n for n in _RULE_FIELDS if n not in ("players", "schedule"))
-        raise InvalidArgumentError(
-            f"--rule expects NAME=VALUE with NAME one of: {known}; got {text!r}"
-        )
-    default = _RULE_FIELDS[name].default
-    raw = raw.strip()
-    if isinstance(default, bool):
-        lowered = raw.lower()
-        if lowered not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-            raise InvalidArgumentError(f"--rule {name} expects true or false, got {raw!r}")
-        return name, lowered in ("true", "1", "yes", "on")
-    if isinstance(default, int):
-        try:
-            return name, int(raw)
-        except ValueError:
-            raise InvalidArgumentError(f"--rule {name} expects an integer, got {raw!r}") from None
-    return name, raw
-
-
-def parse_int_list(text: str, option: str) -> list[int]:
-    """Parse ``"10,9,8"`` into integers, naming ``option`` in the error."""
-    try:
-        return [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise InvalidArgumentError(
-            f"{option} expects comma-separated integers, got {text!r}"
-        ) from None
-
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """Build :class:`Rules` from ``--preset``, ``--players``, ``--schedule`` and ``--rule``."""
-    kwargs: dict[str, object] = {"players": args.players}
-    if args.schedule:
-        kwargs["schedule"] = parse_int_list(args.schedule, "--schedule")
-    for item in args.rule or []:
-        name, value = parse_rule(item)
-        kwargs[name] = value
-    return Rules.preset(args.preset, **kwargs)
+    return rules_from_options(args.preset, args.players, args.schedule, args.rule or ())
 
 
 def seating_from_args(args: argparse.Namespace) -> list[str]:
@@ -94,7 +51,7 @@ def _add_rules_options(parser: argparse.ArgumentParser) -> None:
         "--rule",
         action="append",
         metavar="NAME=VALUE",
-        help="a rule switch, e.g. hook=false or made=10*bid (repeatable)",
+        help="a rule parameter, e.g. hook=false or max_cards=7 (repeatable; see ohhell rules)",
     )
     parser.add_argument(
         "--strategies",
@@ -189,6 +146,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rules(args: argparse.Namespace) -> int:
+    print(json.dumps(param_records(), indent=1) if args.json else format_params())
+    return 0
+
+
 def cmd_strategies(args: argparse.Namespace) -> int:
     for name in available_strategies():
         strategy = get_strategy(name)
@@ -244,6 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_tournament_parser(sub)
     add_train_bids_parser(sub)
+
+    p = sub.add_parser("rules", help="list the rule parameters, their values and variants")
+    p.add_argument("--json", action="store_true", help="print them as JSON")
+    p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("strategies", help="list the registered strategies")
     p.add_argument("--verbose", "-v", action="store_true", help="print descriptions")

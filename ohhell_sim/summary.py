@@ -47,7 +47,6 @@ import pandas as pd
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.stats import frequency_mean_ci, proportion_ci, store_interval
 from ohhell_sim.engine.kernel import NOT_PLAYED
-from ohhell_sim.reference import forbidden_dealer_bid, score
 from ohhell_sim.results import (
     RunArrays,
     SimulationResult,
@@ -55,7 +54,8 @@ from ohhell_sim.results import (
     strategy_categorical,
     write_frame,
 )
-from ohhell_sim.rules import Rules
+from ohhell_sim.rules import Rules, bidding_position
+from ohhell_sim.rules.scoring import deal_points, forbidden_dealer_bid
 from ohhell_sim.simulate import BATCH_GAMES, numba_threads, progress_bar, run_kernel
 from ohhell_sim.strategy import Seating, SeatSpec
 from ohhell_sim.validation import check_run
@@ -71,12 +71,12 @@ TABLE_KEYS = ("strategy", "seat", "position", "hand_size", "bid")
 def total_bounds(rules: Rules) -> tuple[int, int]:
     """Lowest and highest game total possible under ``rules`` (bounds of the histogram)."""
     low = high = 0
-    for hand_size in rules.hand_sizes():
-        h = int(hand_size)
-        points = [score(rules, b, t, h) for b in range(h + 1) for t in range(h + 1)]
+    for hand_size in rules.hand_sizes().tolist():
+        outcomes = np.arange(hand_size + 1)
+        points = deal_points(rules, outcomes[:, None], outcomes[None, :], hand_size)
         # A seat that sits a deal out scores 0 in it.
-        low += min(0, *points)
-        high += max(0, *points)
+        low += min(0, int(points.min()))
+        high += max(0, int(points.max()))
     return low, high
 
 
@@ -273,7 +273,7 @@ class RunSummary:
         dealers = a.dealers[:, scheduled].astype(np.int64)
         hand_size = np.broadcast_to(rules.hand_sizes()[scheduled][None, :, None], bids.shape)
         seat = np.broadcast_to(np.arange(n)[None, None, :], bids.shape)
-        position = (seat - dealers[..., None] - 1) % n
+        position = bidding_position(seat, dealers[..., None], n)
         played = bids != NOT_PLAYED
         np.add.at(
             counts.outcomes,
@@ -331,13 +331,7 @@ class RunSummary:
         """
         cells = np.nonzero(self.counts.outcomes)
         hand_size, position, seat, bid, tricks = cells
-        points = np.array(
-            [
-                score(self.rules, int(b), int(t), int(h))
-                for h, b, t in zip(hand_size, bid, tricks, strict=True)
-            ],
-            dtype=np.int64,
-        )
+        points = deal_points(self.rules, bid, tricks, hand_size)
         frame = pd.DataFrame(
             {
                 "hand_size": hand_size.astype(np.int16),
@@ -364,13 +358,7 @@ class RunSummary:
         could otherwise have made).
         """
         hand_size, dealer_bid, others = np.nonzero(self.counts.deals)
-        forbidden = np.array(
-            [
-                _forbidden_or_none(self.rules, int(h), int(o))
-                for h, o in zip(hand_size, others, strict=True)
-            ],
-            dtype=np.int64,
-        )
+        forbidden = forbidden_dealer_bid(self.rules, hand_size, others)
         most = 0 if self.rules.nullo else hand_size
         frame = pd.DataFrame(
             {
@@ -533,8 +521,3 @@ class RunSummary:
             f"RunSummary({self.games} games, {self.deals_played} deals, "
             f"{self.rules.players} players: {', '.join(self.strategies)}; seed {self.seed})"
         )
-
-
-def _forbidden_or_none(rules: Rules, hand_size: int, others_total: int) -> int:
-    forbidden = forbidden_dealer_bid(rules, hand_size, others_total)
-    return -1 if forbidden is None else forbidden

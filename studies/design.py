@@ -19,6 +19,7 @@ import pandas as pd
 
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import MAX_PLAYERS_ONE_DECK, MIN_PLAYERS
+from ohhell_sim.rules import bidding_position as rules_bidding_position
 
 #: The strategy set of every mixed table (one kernel for all of them).
 MIX_STRATEGIES = ("learned", "simple", "zero")
@@ -54,10 +55,9 @@ def bidding_position(hands: pd.DataFrame) -> np.ndarray:
     hands : pandas.DataFrame
         Rows with ``seat``, ``dealer`` and ``players``.
     """
-    players = hands["players"].to_numpy(dtype=np.int64)
-    seat = hands["seat"].to_numpy(dtype=np.int64)
-    dealer = hands["dealer"].to_numpy(dtype=np.int64)
-    return (seat - dealer - 1) % players
+    return rules_bidding_position(
+        hands["seat"].to_numpy(), hands["dealer"].to_numpy(), hands["players"].to_numpy()
+    )
 
 
 def position_label(position: np.ndarray, players: np.ndarray) -> np.ndarray:

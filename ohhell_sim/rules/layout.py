@@ -1,0 +1,31 @@
+"""Layout of the kernel's rules array: the index of each rule (``R_*``).
+
+The kernel reads the rules from a small ``int64`` array at these fixed indices,
+so that changing a rule never recompiles anything.  Which parameter fills which
+index is declared in :mod:`ohhell_sim.rules.params` (each parameter's ``slot``);
+``R_N_DEALS`` is derived from the schedule.  Slots 20-23 are spare.
+"""
+
+from __future__ import annotations
+
+R_PLAYERS = 0
+R_N_DEALS = 1
+R_HOOK = 2
+R_MADE = 3
+R_ZERO = 4
+R_OVER = 5
+R_UNDER = 6
+R_ALL_BONUS = 7
+R_DOUBLE_ALL = 8
+R_TRICK_POINTS = 9
+R_DECKS = 10
+R_JOKER = 11
+R_TRUMP_MODE = 12
+R_NO_TRUMP_EVERY = 13
+R_CLOSED_BIDS = 14
+R_NULLO = 15
+R_SWAP = 16
+R_FOREHEAD = 17
+R_FAULT_LIMIT = 18
+R_TIEBREAK = 19
+RULES_SIZE = 24
