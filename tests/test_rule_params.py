@@ -356,9 +356,15 @@ def test_bidding_position_counts_from_the_dealers_left(players):
 # --- only replay reaches the reference engine -------------------------------------------
 
 #: Modules that may import the reference engine: the replay path (the package's
-#: ``replay`` export and ``ohhell replay``) and the study that replays deals to
-#: recreate the hands dealt.
-REFERENCE_IMPORTERS = {"ohhell_sim/__init__.py", "ohhell_sim/cli.py", "studies/holdings.py"}
+#: ``replay`` export, ``ohhell replay``, and the strategy check, which replays games
+#: with a strategy's Python code) and the study that replays deals to recreate the
+#: hands dealt.
+REFERENCE_IMPORTERS = {
+    "ohhell_sim/__init__.py",
+    "ohhell_sim/cli.py",
+    "ohhell_sim/strategy_check.py",
+    "studies/holdings.py",
+}
 
 
 def _imports_reference(path: Path) -> bool:
