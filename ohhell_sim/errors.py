@@ -1,6 +1,23 @@
-"""Exceptions raised by the engines."""
+"""Exceptions raised by the engines, and the error codes the kernel records.
+
+:class:`InvalidArgumentError` is defined in :mod:`ohhell_sim.argument_error`, below
+the card printing this module uses, and re-exported here.
+"""
 
 from __future__ import annotations
+
+from ohhell_sim.argument_error import InvalidArgumentError
+from ohhell_sim.cards import card_code
+
+__all__ = [
+    "ERR_BID_HOOK",
+    "ERR_BID_RANGE",
+    "ERR_CARD_NOT_IN_HAND",
+    "ERR_MUST_FOLLOW",
+    "ERR_NONE",
+    "IllegalMoveError",
+    "InvalidArgumentError",
+]
 
 #: Error codes a game can stop with, recorded by the kernel.
 ERR_NONE = 0
@@ -15,14 +32,6 @@ _REASONS = {
     ERR_CARD_NOT_IN_HAND: "card not in the player's hand",
     ERR_MUST_FOLLOW: "card does not follow the led suit although the player holds it",
 }
-
-
-class InvalidArgumentError(ValueError, TypeError):
-    """A bad argument or option; the message names it, its value and what is allowed.
-
-    It is both a ``ValueError`` and a ``TypeError`` so that callers may catch
-    either, whichever way the argument was wrong.
-    """
 
 
 class IllegalMoveError(RuntimeError):
@@ -63,9 +72,6 @@ class IllegalMoveError(RuntimeError):
         self.code = code
         self.trick = trick
         self.hand_size = hand_size
-        # cards.py raises InvalidArgumentError, so it can only be imported here.
-        from ohhell_sim.cards import card_code
-
         if code in (ERR_BID_RANGE, ERR_BID_HOOK):
             what = f"bid {move}"
             where = "in the bidding"
