@@ -39,7 +39,8 @@ _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
 
 #: Cost classes: a ``"heavy"`` strategy's decisions are costly (sampling, playouts).
 COSTS = ("light", "heavy")
-_RULE_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name not in ("schedule",))
+#: Rules a strategy may declare unsupported values of (a schedule is no variant switch).
+_RULE_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "schedule")
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,7 @@ def check_seating(rules: Rules, specs: Sequence[SeatSpec]) -> Seating:
         strategy that refuses a variant of ``rules`` (the message names both).
     """
     seating = resolve_seating(specs, rules.players)
-    for strategy in seating.distinct_strategies:
+    for strategy in seating.strategies:
         strategy.check_rules(rules)
     return seating
 
