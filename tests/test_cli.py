@@ -57,17 +57,13 @@ def test_import_option_registers_before_names_are_read(user_modules, capsys):
 
 
 def test_parameters_in_brackets(capsys):
-    log = _replayed(capsys, "--strategies", "card_counter[bidder=0,risk=0.5],simple[scale=2],zero")
-    seats = [("card_counter", {"bidder": 0.0, "risk": 0.5}), ("simple", {"scale": 2.0}), "zero"]
-    assert log == _expected(seats)
-    assert [s.spec for s in parse_seats(" simple[ scale = 2 ] ", 2)] == [
-        ("simple", {"scale": 2.0})
-    ] * 2
-    assert [s.text for s in parse_seats("simple[],random,zero", 3)] == [
-        "simple[]",
-        "random",
-        "zero",
-    ]
+    log = _replayed(capsys, "--strategies", "simple[scale=2],random,simple[ scale = 0.5 ]")
+    assert log == _expected([("simple", {"scale": 2.0}), "random", ("simple", {"scale": 0.5})])
+    # Commas inside brackets separate parameters; one seat fills every seat.
+    seats = parse_seats("card_counter[bidder=0,risk=0.5]", 3)
+    assert [s.spec for s in seats] == [("card_counter", {"bidder": 0.0, "risk": 0.5})] * 3
+    texts = [s.text for s in parse_seats("simple[],random,zero", 3)]
+    assert texts == ["simple[]", "random", "zero"]
 
 
 def test_strategies_verbose_prints_plain_text(capsys):
