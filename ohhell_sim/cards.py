@@ -20,7 +20,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterable
 
-from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.argument_error import InvalidArgumentError
 
 N_SUITS = 4
 N_RANKS = 13

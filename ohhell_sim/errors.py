@@ -1,6 +1,26 @@
-"""Exceptions raised by the engines."""
+"""Exceptions raised by the engines, and the error codes the kernel records.
+
+:class:`InvalidArgumentError` is defined in :mod:`ohhell_sim.argument_error`, below
+the card printing this module uses, and re-exported here.
+"""
 
 from __future__ import annotations
+
+from ohhell_sim.argument_error import InvalidArgumentError
+from ohhell_sim.cards import card_code
+
+__all__ = [
+    "ERR_BID_HOOK",
+    "ERR_BID_NOT_INTEGER",
+    "ERR_BID_RANGE",
+    "ERR_CARD_NOT_INTEGER",
+    "ERR_CARD_NOT_IN_HAND",
+    "ERR_MUST_FOLLOW",
+    "ERR_NONE",
+    "IllegalMoveError",
+    "InvalidArgumentError",
+    "StrategyError",
+]
 
 #: Error codes a game can stop with, recorded by the kernel.
 ERR_NONE = 0
@@ -20,14 +40,6 @@ _REASONS = {
     ERR_CARD_NOT_INTEGER: "a card must be an integer card id",
 }
 _BID_CODES = (ERR_BID_RANGE, ERR_BID_HOOK, ERR_BID_NOT_INTEGER)
-
-
-class InvalidArgumentError(ValueError, TypeError):
-    """A bad argument or option; the message names it, its value and what is allowed.
-
-    It is both a ``ValueError`` and a ``TypeError`` so that callers may catch
-    either, whichever way the argument was wrong.
-    """
 
 
 class IllegalMoveError(RuntimeError):
@@ -69,9 +81,6 @@ class IllegalMoveError(RuntimeError):
         self.code = code
         self.trick = trick
         self.hand_size = hand_size
-        # cards.py raises InvalidArgumentError, so it can only be imported here.
-        from ohhell_sim.cards import card_code
-
         if code in _BID_CODES:
             what = f"bid {move!r}"
             where = "in the bidding"

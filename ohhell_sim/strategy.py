@@ -1,4 +1,4 @@
-"""Strategies: what they are, the registry, and how a seating is prepared for the kernel.
+"""Strategies: the record, the registry, and how a seating is prepared for the kernel.
 
 A strategy is a pair of Numba-compiled functions with one shared signature::
 
@@ -10,29 +10,42 @@ A strategy is a pair of Numba-compiled functions with one shared signature::
 seat, so a sweep recompiles nothing) and ``rng`` the seat's own ``uint64[4]``
 random stream, for use with :func:`ohhell_sim.strategy_tools.below` and friends.
 
-Built-in strategies are dispatched by integer id inside the cached kernel.  A user
-strategy is registered with :func:`register_strategy`; the engine then builds (once,
-and caches on disk) a kernel whose dispatch includes it.
+A :class:`Strategy` record carries its metadata: name, description, parameters,
+whether it is stochastic, the rule variants it cannot play, and its cost class.
+
+This module is a leaf below the ``strategies`` package: the built-ins import it to
+declare their records, and are registered when ``ohhell_sim`` is imported (its
+``__init__`` imports ``strategies``), never from here.  Built-in strategies are
+dispatched by integer id inside the cached kernel.  A user strategy is registered
+with :func:`register_strategy`; the engine then builds (once, and caches on disk)
+a kernel whose dispatch includes it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import CodeType
 
 import numpy as np
 
 from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.rules import Rules
 
 _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
+
+#: Cost classes: a ``"heavy"`` strategy's decisions are costly (sampling, playouts).
+COSTS = ("light", "heavy")
+#: Rules a strategy may declare unsupported values of (a schedule is no variant switch).
+_RULE_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "schedule")
 
 
 @dataclass(frozen=True)
 class Strategy:
-    """A named strategy.
+    """A named strategy and its metadata.
 
     Parameters
     ----------
@@ -46,10 +59,15 @@ class Strategy:
         The idea of the strategy and where it comes from.
     stochastic : bool
         Whether it draws random numbers.
-    heavy : bool
-        Whether each decision is costly (sampling, playouts).  The engine then
-        never inlines it into the game loop: the call's overhead is negligible
-        beside the decision, and inlining would only lengthen the compile.
+    cost : {"light", "heavy"}
+        ``"heavy"`` when each decision is costly (sampling, playouts).  The engine
+        then never inlines it into the game loop: the call's overhead is
+        negligible beside the decision, and inlining would only lengthen the
+        compile.
+    unsupported : mapping of str to tuple
+        Rule variants the strategy cannot play: a :class:`~ohhell_sim.Rules`
+        field name and the values refused, e.g. ``{"decks": (2,)}``.  Seatings
+        holding the strategy are refused for such rules, before anything runs.
     builtin_id : int or None
         Dispatch id for strategies compiled into the package kernel; ``None`` for
         user strategies.
@@ -61,8 +79,63 @@ class Strategy:
     params: Mapping[str, float] = field(default_factory=dict)
     description: str = ""
     stochastic: bool = False
-    heavy: bool = False
+    cost: str = "light"
+    unsupported: Mapping[str, tuple] = field(default_factory=dict)
     builtin_id: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.cost not in COSTS:
+            raise InvalidArgumentError(
+                f"strategy {self.name!r}: cost must be one of {', '.join(COSTS)}, got {self.cost!r}"
+            )
+        refused = {}
+        for rule, values in dict(self.unsupported).items():
+            if rule not in _RULE_NAMES:
+                raise InvalidArgumentError(
+                    f"strategy {self.name!r}: unsupported names a rule {rule!r} that does not "
+                    f"exist; rules: {', '.join(_RULE_NAMES)}"
+                )
+            if isinstance(values, str) or not isinstance(values, Iterable):
+                raise InvalidArgumentError(
+                    f"strategy {self.name!r}: unsupported[{rule!r}] must be a list of the "
+                    f"values refused, got {values!r}"
+                )
+            refused[rule] = tuple(values)
+        object.__setattr__(self, "unsupported", refused)
+
+    @property
+    def heavy(self) -> bool:
+        """Whether the cost class is ``"heavy"`` (the engine never inlines it)."""
+        return self.cost == "heavy"
+
+    def refused_variants(self, rules: Rules) -> list[str]:
+        """The variants of ``rules`` this strategy cannot play, as ``"name=value"``."""
+        return [
+            f"{rule}={getattr(rules, rule)}"
+            for rule, values in self.unsupported.items()
+            if getattr(rules, rule) in values
+        ]
+
+    def supports(self, rules: Rules) -> bool:
+        """Whether the strategy can play ``rules`` (no variant it declares unsupported)."""
+        return not self.refused_variants(rules)
+
+    def check_rules(self, rules: Rules) -> None:
+        """Raise if the strategy cannot play ``rules``.
+
+        Raises
+        ------
+        InvalidArgumentError
+            Naming the strategy, the variant and the registered strategies that
+            can play these rules.
+        """
+        refused = self.refused_variants(rules)
+        if refused:
+            able = [n for n in available_strategies() if _REGISTRY[n].supports(rules)]
+            raise InvalidArgumentError(
+                f"strategy {self.name!r} does not support {', '.join(refused)}; strategies "
+                f"that do: {', '.join(able)}"
+            )
 
     def param_row(self, overrides: Mapping[str, float] | None = None) -> np.ndarray:
         """The parameter row: defaults, with ``overrides`` applied by name."""
@@ -107,6 +180,8 @@ def register_strategy(
     description: str = "",
     stochastic: bool = False,
     heavy: bool = False,
+    cost: str | None = None,
+    unsupported: Mapping[str, Iterable] | None = None,
     replace: bool = False,
 ) -> Strategy:
     """Register a user strategy under ``name`` and return it.
@@ -128,17 +203,22 @@ def register_strategy(
     stochastic : bool
         Whether the strategy draws random numbers.
     heavy : bool
-        Whether each decision is costly (e.g. Monte Carlo playouts); such a
-        strategy is never inlined into the game loop (see :class:`Strategy`).
+        Shorthand for ``cost="heavy"``.
+    cost : {"light", "heavy"}, optional
+        ``"heavy"`` when each decision is costly (e.g. Monte Carlo playouts); such
+        a strategy is never inlined into the game loop (see :class:`Strategy`).
+        Default ``"heavy"`` if ``heavy`` else ``"light"``.
+    unsupported : mapping of str to values, optional
+        Rule variants the strategy cannot play, e.g. ``{"decks": [2]}``.
     replace : bool
         Allow re-registering a user strategy of the same name (e.g. when a
         notebook cell runs again).
 
     Raises
     ------
-    ValueError
-        For a bad name, a name already taken, or functions that are not
-        Numba-compiled.
+    InvalidArgumentError
+        For a bad name, a name already taken, functions that are not
+        Numba-compiled, an unknown cost class, or ``heavy`` contradicting ``cost``.
     """
     if not isinstance(name, str) or not _NAME_RE.match(name):
         raise InvalidArgumentError(
@@ -158,6 +238,12 @@ def register_strategy(
                 f"strategy {name!r}: {role} must be a numba.njit function taking "
                 f"(view, params, rng), got {func!r}"
             )
+    if cost is None:
+        cost = "heavy" if heavy else "light"
+    elif heavy and cost != "heavy":
+        raise InvalidArgumentError(
+            f"strategy {name!r}: heavy=True contradicts cost={cost!r}; give one of them"
+        )
     strategy = Strategy(
         name=name,
         bid=bid,
@@ -165,7 +251,8 @@ def register_strategy(
         params=dict(params or {}),
         description=description,
         stochastic=stochastic,
-        heavy=heavy,
+        cost=cost,
+        unsupported=dict(unsupported or {}),
     )
     _REGISTRY[name] = strategy
     return strategy
@@ -179,13 +266,16 @@ def unregister_strategy(name: str) -> None:
     del _REGISTRY[name]
 
 
-def _register_builtin(strategy: Strategy) -> None:
-    _REGISTRY[strategy.name] = strategy
+def register_builtins(builtins: Iterable[Strategy]) -> None:
+    """Register the package's built-in strategies (called by the ``strategies`` package)."""
+    for strategy in builtins:
+        if strategy.builtin_id is None:
+            raise InvalidArgumentError(f"built-in strategy {strategy.name!r} has no builtin_id")
+        _REGISTRY[strategy.name] = strategy
 
 
 def available_strategies() -> list[str]:
     """Names of every registered strategy, built-ins first."""
-    _load_builtins()
     return sorted(_REGISTRY, key=lambda n: (_REGISTRY[n].builtin_id is None, n))
 
 
@@ -194,10 +284,9 @@ def get_strategy(name: str) -> Strategy:
 
     Raises
     ------
-    ValueError
+    InvalidArgumentError
         If no strategy has that name; the message lists the known ones.
     """
-    _load_builtins()
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
@@ -327,9 +416,3 @@ def _code_bytes(code: CodeType) -> bytes:
     for const in code.co_consts:
         parts.append(_code_bytes(const) if isinstance(const, CodeType) else repr(const).encode())
     return b"\x00".join(parts)
-
-
-def _load_builtins() -> None:
-    # Importing the package registers the built-ins; done lazily so that
-    # ``strategies`` may import this module without a cycle.
-    import strategies  # noqa: F401

@@ -23,7 +23,6 @@ the unit, which every strategy plays).
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -35,10 +34,10 @@ from ohhell_sim.analysis.stats import format_summary, mean_ci, paired_difference
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.simulate import simulate
-from ohhell_sim.strategy import SeatSpec, Strategy, resolve_seating
-from ohhell_sim.validation import check_count, check_rules, check_seed
+from ohhell_sim.strategy import SeatSpec, Strategy
+from ohhell_sim.validation import check_count, check_rules, check_seating, check_seed
 
-__all__ = ["SEATINGS", "TournamentResult", "add_tournament_parser", "tournament"]
+__all__ = ["SEATINGS", "TournamentResult", "tournament"]
 
 SEATINGS = ("duplicate", "random")
 #: Per-unit quantities of the ranking, with their column names.
@@ -205,10 +204,8 @@ def tournament(
         )
     specs = list(strategies)
     labels = _labels(specs)
-    # Built-in strategies that refuse these rules say so before anything runs.
-    from strategies import check_seating_rules
-
-    check_seating_rules(rules, resolve_seating(specs, rules.players).strategies)
+    # Strategies that cannot play these rules say so before anything runs.
+    check_seating(rules, specs)
     n = rules.players
     frames = []
     if seating == "duplicate":
@@ -333,44 +330,3 @@ def _pairwise(
         )
     frame = pd.DataFrame(rows).set_index("pair")
     return frame
-
-
-def add_tournament_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add the ``tournament`` subcommand to the ``ohhell`` command's subparsers."""
-    from ohhell_sim.cli import _add_rules_options
-
-    p = sub.add_parser(
-        "tournament",
-        help="play strategies against each other (duplicate or random seating)",
-        description="Play a tournament and print the ranking and pairwise differences "
-        "with confidence intervals.",
-    )
-    _add_rules_options(p)
-    p.add_argument("--games", type=int, default=400, help="games in all (default 400)")
-    p.add_argument("--seating", choices=SEATINGS, default="duplicate", help="default duplicate")
-    p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
-    p.add_argument("--output", "-o", help="write the long frame to this Parquet file")
-    p.set_defaults(func=_cmd_tournament)
-    return p
-
-
-def _cmd_tournament(args: argparse.Namespace) -> int:
-    from ohhell_sim.cli import rules_from_args, seating_from_args
-
-    rules = rules_from_args(args)
-    names = seating_from_args(args)
-    result = tournament(
-        rules,
-        names,
-        games=args.games,
-        seed=args.seed,
-        seating=args.seating,
-        threads=args.threads,
-    )
-    print(result.format())
-    if args.output:
-        from ohhell_sim.results import write_frame
-
-        write_frame(result.games, args.output)
-        print(f"long frame written to {args.output}")
-    return 0

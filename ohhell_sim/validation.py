@@ -80,11 +80,9 @@ def check_seating(rules: Rules, specs: Sequence[SeatSpec]) -> Seating:
         For a wrong number of seats, an unknown strategy or parameter, or a
         strategy that refuses a variant of ``rules`` (the message names both).
     """
-    # The strategies package imports the engine, which imports this module.
-    from strategies import check_seating_rules
-
     seating = resolve_seating(specs, rules.players)
-    check_seating_rules(rules, seating.strategies)
+    for strategy in seating.strategies:
+        strategy.check_rules(rules)
     return seating
 
 

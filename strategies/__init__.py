@@ -1,23 +1,20 @@
 """Built-in strategies, one module per family.
 
-Each module defines ``bid`` and ``play`` (``@njit``) and a ``STRATEGY`` record;
-``BUILTINS`` lists them in dispatch-id order (the id is the position, and never
-changes: new strategies are appended).  Shared code lives in the private modules
-``_common`` (view helpers), ``_counting`` (card-counting play) and ``_playout``
-(playouts and sampling for the Monte Carlo strategies); generated tables live in
-``tables/``.
+Each module defines ``bid`` and ``play`` (``@njit``) and a ``STRATEGY`` record
+(:class:`ohhell_sim.strategy.Strategy`, with its metadata: parameters,
+stochastic, cost class, the rule variants it cannot play); ``BUILTINS`` lists them
+in dispatch-id order (the id is the position, and never changes: new strategies
+are appended).  Shared code lives in the private modules ``_common`` (view
+helpers), ``_counting`` (card-counting play) and ``_playout`` (playouts and
+sampling for the Monte Carlo strategies); generated tables live in ``tables/``.
 
-A strategy that cannot play some rules well says so in a module-level
-``check_rules(rules)``; :func:`check_seating_rules` runs those checks for a
-seating, before anything is compiled or played.
+Importing this package registers the built-ins; ``ohhell_sim``'s ``__init__`` does
+so, so they are registered whenever the package is in use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from ohhell_sim.rules import Rules
-from ohhell_sim.strategy import Strategy, _register_builtin
+from ohhell_sim.strategy import register_builtins
 from strategies import (
     card_counter,
     expected_tricks,
@@ -42,35 +39,4 @@ BUILTINS = (
     learned.STRATEGY,
 )
 
-#: Rule checks of the built-ins that refuse some variants, by strategy name.
-RULE_CHECKS = {
-    mc_bidder.STRATEGY.name: mc_bidder.check_rules,
-    pimc.STRATEGY.name: pimc.check_rules,
-}
-
-
-def check_seating_rules(rules: Rules, strategies: Iterable[Strategy | str]) -> None:
-    """Raise if a strategy of the seating refuses ``rules``.
-
-    Parameters
-    ----------
-    rules : Rules
-        The rules to be played.
-    strategies : iterable of Strategy or str
-        The seating's strategies (or their names).
-
-    Raises
-    ------
-    InvalidArgumentError
-        From the first strategy whose ``check_rules`` refuses the rules; the
-        message names the strategy and the variant.
-    """
-    for strategy in strategies:
-        name = strategy.name if isinstance(strategy, Strategy) else strategy
-        check = RULE_CHECKS.get(name)
-        if check is not None:
-            check(rules)
-
-
-for _strategy in BUILTINS:
-    _register_builtin(_strategy)
+register_builtins(BUILTINS)

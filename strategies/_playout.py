@@ -15,10 +15,10 @@ plain arrays rather than the view:
   table generators.
 
 Only one deck is supported here (a hand is one mask): the strategies that sample
-refuse two decks (see their ``check_rules``) and fall back to rule-based play if
-they meet them anyway.  The engine's rule primitives (``beats``, ``following_cards``,
-``led_suit_of``, ``next_seat``) decide tricks and legality, so playouts follow the
-same rules as the kernel.
+declare two decks unsupported (``Strategy.unsupported``) and fall back to
+rule-based play if they meet them anyway.  The engine's rule primitives
+(``beats``, ``following_cards``, ``led_suit_of``, ``next_seat``) decide tricks and
+legality, so playouts follow the same rules as the kernel.
 
 Functions that loop over whole deals are plain ``@njit``: they are too large to
 gain from inlining, and, like the rest of the package apart from the generated

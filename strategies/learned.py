@@ -30,7 +30,6 @@ A user-trained table can back a user strategy: load it with
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -311,40 +310,6 @@ def bid(view, params, rng):
 def play(view, params, rng):
     """Play like ``card_counter``."""
     return counting_play(view, False)
-
-
-def add_train_bids_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add the ``train-bids`` subcommand to the ``ohhell`` command's subparsers."""
-    p = sub.add_parser(
-        "train-bids",
-        help="fit the learned strategy's bid table by simulation",
-        description=train_bid_table.__doc__.split("\n\n")[0],
-    )
-    p.add_argument(
-        "--players", default="3,4,5,6,7", help="table sizes, comma-separated (default 3-7)"
-    )
-    p.add_argument("--deals", type=int, default=200_000, help="deals per table size and hand size")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-hand", type=int, help="largest hand size (default: canonical start)")
-    p.add_argument(
-        "--output", "-o", default=TABLE_FILE, help=f"output .npz file (default ./{TABLE_FILE})"
-    )
-    p.set_defaults(func=_cmd_train_bids)
-    return p
-
-
-def _cmd_train_bids(args: argparse.Namespace) -> int:
-    try:
-        players = [int(x) for x in args.players.split(",") if x.strip()]
-    except ValueError:
-        raise InvalidArgumentError(
-            f"--players expects comma-separated integers, got {args.players!r}"
-        ) from None
-    table = train_bid_table(players, deals=args.deals, seed=args.seed, max_hand=args.max_hand)
-    path = save_bid_table(table, args.output)
-    size = path.stat().st_size
-    print(f"bid table for players {players} written to {path} ({size:,} bytes)")
-    return 0
 
 
 STRATEGY = Strategy(

@@ -20,8 +20,9 @@ It plays like ``card_counter`` (:mod:`strategies._counting`).  Any other play
 policy pairs with it: a strategy may bid with :func:`mc_bid` (``pimc`` does) and
 play as it likes.
 
-Only one deck is sampled: :func:`check_rules` refuses ``decks=2``; should the
-kernel meet two decks anyway, the bid falls back to ``expected_tricks``'s.
+Only one deck is sampled: the record declares ``decks=2`` unsupported, so a
+seating with it is refused for two decks; should the kernel meet two decks
+anyway, the bid falls back to ``expected_tricks``'s.
 
 Parameters: ``samples`` = 64 (deals sampled per bid; 0 falls back to
 ``expected_tricks``).  Stochastic.
@@ -34,31 +35,15 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.engine.core import next_seat
-from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.rules import R_DECKS, Rules
+from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategy import Strategy
 from strategies._common import best_bid_by_row, forehead_bid, is_forehead_bid, legal_bid_near
 from strategies._counting import counting_play
 from strategies._playout import estimate_bids, play_out, sample_hidden
 from strategies.expected_tricks import DEFAULT_RISK, expected_bid
 
-
-def check_rules(rules: Rules, name: str = "mc_bidder") -> None:
-    """Raise if ``rules`` hold a variant the sampling strategies cannot play well.
-
-    The sampler deals hidden cards from one deck; two decks are refused.
-
-    Raises
-    ------
-    InvalidArgumentError
-        For ``decks=2``, naming the strategy and the alternative.
-    """
-    if rules.decks != 1:
-        raise InvalidArgumentError(
-            f"strategy {name!r} samples hidden hands from one deck and does not support "
-            f"decks={rules.decks}; use a rule-based strategy (card_counter, expected_tricks, "
-            "sure_tricks, zero) with two decks"
-        )
+#: The sampler deals hidden cards from one deck (a hand is one mask).
+ONE_DECK_ONLY = {"decks": (2,)}
 
 
 @njit
@@ -172,6 +157,7 @@ STRATEGY = Strategy(
     params={"samples": 64.0},
     description=__doc__.split("\n\n", 1)[1].strip(),
     stochastic=True,
-    heavy=True,
+    cost="heavy",
+    unsupported=ONE_DECK_ONLY,
     builtin_id=6,
 )

@@ -15,8 +15,8 @@ its known flaw (it assumes it will know the hidden cards later, "strategy
 fusion") matters little when the playout policy is itself a simple one.
 
 It bids with ``mc_bidder``'s :func:`strategies.mc_bidder.mc_bid`
-(``bid_samples`` samples).  With two decks (refused by :func:`check_rules`) it
-falls back to ``card_counter``'s play and ``expected_tricks``'s bid.
+(``bid_samples`` samples).  With two decks (declared unsupported, as for
+``mc_bidder``) it falls back to ``card_counter``'s play and ``expected_tricks``'s bid.
 
 Parameters: ``samples`` = 24 (deals sampled per card choice), ``bid_samples``
 = 64.  Stochastic.
@@ -29,21 +29,13 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.engine.core import beats, led_suit_of, next_seat
-from ohhell_sim.rules import R_DECKS, Rules
+from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategy import Strategy
 from ohhell_sim.strategy_tools import card_power, lowest_card, points, popcount
 from strategies import mc_bidder
 from strategies._common import unseen_mask
 from strategies._counting import counting_play
 from strategies._playout import estimate_bids, play_out, sample_hidden
-
-
-def check_rules(rules: Rules) -> None:
-    """Raise :class:`~ohhell_sim.errors.InvalidArgumentError` for rules ``pimc`` refuses.
-
-    See :func:`strategies.mc_bidder.check_rules` (two decks are refused).
-    """
-    mc_bidder.check_rules(rules, name="pimc")
 
 
 @njit(inline="always")
@@ -191,6 +183,7 @@ STRATEGY = Strategy(
     params={"samples": 24.0, "bid_samples": 64.0},
     description=__doc__.split("\n\n", 1)[1].strip(),
     stochastic=True,
-    heavy=True,
+    cost="heavy",
+    unsupported=mc_bidder.ONE_DECK_ONLY,
     builtin_id=7,
 )

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ohhell_sim import __version__
+from ohhell_sim._version import __version__
 from ohhell_sim.results import read_frame, write_frame
 from ohhell_sim.rules import Rules
 from ohhell_sim.simulate import simulate

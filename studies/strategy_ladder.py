@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ohhell_sim import __version__
+from ohhell_sim._version import __version__
 from ohhell_sim.analysis.report import png_bytes
 from ohhell_sim.analysis.stats import mean_ci, paired_difference_ci
 from ohhell_sim.errors import InvalidArgumentError

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -95,6 +96,66 @@ def tester():
     import scripted_strategies
 
     return scripted_strategies.register_tester()
+
+
+# --- strategy modules for the command line ---------------------------------------
+
+#: A module registering the user strategy ``cautious`` (bid 0, play the lowest card).
+CAUTIOUS_MODULE = """
+from numba import njit
+
+from ohhell_sim import view as V
+from ohhell_sim.strategy import register_strategy
+from ohhell_sim.strategy_tools import lowest_card
+
+
+@njit
+def cautious_bid(view, params, rng):
+    return 1 if view[V.FORBIDDEN_BID] == 0 else 0
+
+
+@njit
+def cautious_play(view, params, rng):
+    return lowest_card(view[V.LEGAL])
+
+
+register_strategy(
+    "cautious",
+    cautious_bid,
+    cautious_play,
+    params={"risk": 0.0},
+    description="Bids ``0``, plays :func:`~ohhell_sim.strategy_tools.lowest_card`.",
+)
+"""
+
+
+@pytest.fixture
+def user_modules(tmp_path, monkeypatch):
+    """Write modules into a folder that becomes the current one; forget them afterwards.
+
+    Returns ``write(name, source) -> path``.  Afterwards the strategies they
+    registered are unregistered and the modules dropped, so that every test
+    imports afresh.
+    """
+    from ohhell_sim.cli import seats
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(seats, "_IMPORTED", {})
+    before_modules = set(sys.modules)
+    before = set(oh.available_strategies())
+
+    def write(name, source=CAUTIOUS_MODULE):
+        path = tmp_path / f"{name}.py"
+        path.write_text(source, encoding="utf-8")
+        return path
+
+    yield write
+    for name in set(oh.available_strategies()) - before:
+        oh.unregister_strategy(name)
+    for name in set(sys.modules) - before_modules:
+        if str(tmp_path) in (getattr(sys.modules[name], "__file__", None) or ""):
+            del sys.modules[name]
 
 
 # --- constants ------------------------------------------------------------------

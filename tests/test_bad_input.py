@@ -10,6 +10,7 @@ import pytest
 import scripted_strategies as ss
 
 import ohhell_sim as oh
+from ohhell_sim.cli import main
 from ohhell_sim.errors import (
     ERR_BID_RANGE,
     ERR_CARD_NOT_IN_HAND,
@@ -315,3 +316,64 @@ def test_no_results_after_an_illegal_move(tester):
     with pytest.raises(oh.IllegalMoveError):
         result = oh.simulate(RULES, seats, games=500, seed=1)
     assert result is None
+
+
+# --- the command line ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--strategies", "nomod_xyz:cautious"], ["--strategies", "no module named 'nomod_xyz'"]),
+        (["--import", "nomod_xyz"], ["--import", "'nomod_xyz'"]),
+        (["--strategies", "ut_bad_mod:nothere"], ["'ut_bad_mod'", "'nothere'", "cautious"]),
+        (["--strategies", "missing/file.py:cautious"], ["'missing/file.py'", ".py file"]),
+        (["--strategies", "ut_broken:x"], ["importing 'ut_broken' failed", "ZeroDivisionError"]),
+        (["--strategies", "simple[scale=x]"], ["'simple'", "'scale'", "number", "'x'"]),
+        (["--strategies", "simple[scal=2]"], ["'simple'", "'scal'", "its parameters: scale"]),
+        (["--strategies", "simple[scale]"], ["'simple'", "PARAM=VALUE", "scale"]),
+        (["--strategies", "simple[scale=1,scale=2]"], ["'scale'", "twice"]),
+        (["--strategies", "simple[scale=2"], ["unbalanced brackets", "[MODULE:]NAME"]),
+        (["--strategies", "simple]scale=2["], ["unbalanced brackets"]),
+        (["--strategies", "simple,,random"], ["empty seat"]),
+        (["--strategies", "simple,random"], ["one seat per player", "4 players", "2 seats"]),
+        (["--strategies", "nosuch"], ["unknown strategy 'nosuch'", "simple"]),
+        (["--rule", "decks=2", "--players", "8", "--strategies", "pimc"], ["'pimc'", "decks=2"]),
+    ],
+)
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_cli_refuses_bad_seats_before_any_work(
+    no_kernel, user_modules, capsys, command, argv, words
+):
+    user_modules("ut_bad_mod")
+    user_modules("ut_broken", "1 / 0\n")
+    with pytest.raises(SystemExit) as info:
+        main([command, "--games", "8", *argv])
+    assert info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"ohhell {command}: error: ")
+    for word in words:
+        assert word in captured.err, (word, captured.err)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--games", "-5"], ["games", "-5"]),
+        (["--games", "0"], ["games", ">= 1"]),
+        (["--seed", "-1"], ["seed", "-1"]),
+        (["--output", "a_file"], ["output path", "existing file"]),
+    ],
+)
+def test_quickstart_checks_its_options_before_printing(no_kernel, tmp_path, capsys, argv, words):
+    (tmp_path / "a_file").write_text("")
+    argv = [a.replace("a_file", str(tmp_path / "a_file")) for a in argv]
+    with pytest.raises(SystemExit) as info:
+        main(["quickstart", "--output", str(tmp_path / "out"), *argv])
+    assert info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    for word in words:
+        assert word in captured.err, (word, captured.err)
+    assert not (tmp_path / "out").exists()

@@ -361,7 +361,7 @@ def test_bidding_position_counts_from_the_dealers_left(players):
 #: hands dealt.
 REFERENCE_IMPORTERS = {
     "ohhell_sim/__init__.py",
-    "ohhell_sim/cli.py",
+    "ohhell_sim/cli/replay.py",
     "ohhell_sim/strategy_check.py",
     "studies/holdings.py",
 }

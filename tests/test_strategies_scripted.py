@@ -11,6 +11,7 @@ import pytest
 from test_strategies_common import card, make_view, params_of, rng
 
 from ohhell_sim import view as V
+from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from strategies import (
@@ -251,9 +252,10 @@ def test_mc_bidder_bid_moves_with_the_scoring_table():
 
 
 def test_mc_bidder_refuses_two_decks():
-    with pytest.raises(InvalidArgumentError, match="decks=2"):
-        mc_bidder.check_rules(Rules(players=8, decks=2))
-    mc_bidder.check_rules(Rules(players=4, joker=True))
+    with pytest.raises(InvalidArgumentError, match="'mc_bidder' does not support decks=2"):
+        mc_bidder.STRATEGY.check_rules(Rules(players=8, decks=2))
+    assert not mc_bidder.STRATEGY.supports(Rules(players=8, decks=2))
+    mc_bidder.STRATEGY.check_rules(Rules(players=4, joker=True))
     # In the kernel it still bids legally, with expected_tricks's bid.
     view = make_view("AS KS 2H", "S", rules=Rules(players=8, decks=2))
     assert 0 <= bid_of("mc_bidder", view) <= 3
@@ -301,8 +303,6 @@ def test_learned_table_shape_and_cells():
 
 
 def test_train_bids_fits_saves_and_loads(tmp_path, capsys):
-    import argparse
-
     table = learned.train_bid_table(players=[3], deals=300, seed=1, max_hand=2)
     assert table["probs"].shape == (1, 2, learned.N_CELLS, 3)
     assert list(table["max_hand"]) == [2]
@@ -310,13 +310,9 @@ def test_train_bids_fits_saves_and_loads(tmp_path, capsys):
     seen = table["counts"][0, 1] > 0
     sums = table["probs"][0, 1][seen].sum(axis=1) / 255.0
     assert np.allclose(sums, 1.0, atol=0.02)
-    parser = argparse.ArgumentParser(prog="ohhell")
-    learned.add_train_bids_parser(parser.add_subparsers(dest="command", required=True))
     out = tmp_path / "bids.npz"
-    args = parser.parse_args(
-        ["train-bids", "--players", "3", "--deals", "200", "--max-hand", "2", "--output", str(out)]
-    )
-    assert args.func(args) == 0
+    argv = ["train-bids", "--players", "3", "--deals", "200", "--max-hand", "2", "-o", str(out)]
+    assert main(argv) == 0
     assert "written" in capsys.readouterr().out
     probs, counts, max_hand = learned.load_bid_table(out)
     assert probs.shape[:2] == (1, 2) and counts.sum() == 3 * 200 * 2 + 3 * 50 * 2

@@ -14,6 +14,8 @@ import pytest
 import ohhell_sim as oh
 import strategies
 from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.strategy import COSTS
+from ohhell_sim.validation import check_seating
 
 CHEAP_MC = ("mc_bidder", {"samples": 6.0})
 CHEAP_PIMC = ("pimc", {"samples": 3.0, "bid_samples": 3.0})
@@ -53,6 +55,17 @@ def test_every_strategy_documents_itself():
         for param in strategy.params:
             assert f"``{param}``" in doc, (strategy.name, param)
         assert ("Stochastic" in doc) == strategy.stochastic, strategy.name
+
+
+def test_every_builtin_declares_its_metadata():
+    # Registered eagerly by importing the package: the registry holds each record as is.
+    assert all(oh.get_strategy(s.name) is s for s in strategies.BUILTINS)
+    for strategy in strategies.BUILTINS:
+        assert strategy.cost in COSTS and strategy.supports(oh.Rules()), strategy.name
+        # Only the samplers are costly per decision, and only they refuse two decks.
+        sampler = strategy.name in ("mc_bidder", "pimc")
+        assert strategy.heavy == sampler, strategy.name
+        assert strategy.supports(oh.Rules(players=8, decks=2)) != sampler, strategy.name
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
@@ -106,8 +119,8 @@ def test_rule_based_strategies_play_two_decks_legally(players):
 def test_sampling_strategies_refuse_two_decks():
     rules = oh.Rules(players=5, decks=2, max_cards=5)
     with pytest.raises(InvalidArgumentError, match="pimc"):
-        strategies.check_seating_rules(rules, ["simple", "pimc"])
-    strategies.check_seating_rules(oh.Rules(players=4, joker=True), ["mc_bidder", "pimc"])
+        check_seating(rules, ["simple", "simple", "pimc", "simple", "simple"])
+    check_seating(oh.Rules(players=4, joker=True), ["mc_bidder", "pimc", "simple", "simple"])
     # simulate refuses such a seating before compiling anything.
     with pytest.raises(InvalidArgumentError, match="mc_bidder"):
         oh.simulate(rules, seats_for(5, 0, [CHEAP_MC, CHEAP_PIMC, "zero"]), games=20, seed=1)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
-
-import numpy as np
+import pandas as pd
 import pytest
 
 import ohhell_sim as oh
+from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.tournament import add_tournament_parser, tournament
+from ohhell_sim.tournament import tournament
 
 SHORT = oh.Rules(players=4, schedule=[5, 3, 1, 3, 5])
 # card_counter with simple's bid count: it plays like expected_tricks and differs
@@ -116,35 +115,18 @@ def test_tournament_refuses_rules_a_strategy_cannot_play():
         tournament(rules, ["mc_bidder", "simple", "simple", "simple", "simple"], games=10)
 
 
-def test_cli_glue(capsys, tmp_path):
-    parser = argparse.ArgumentParser(prog="ohhell")
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_tournament_parser(sub)
+def test_cli_plays_the_same_tournament(duplicate, capsys, tmp_path):
+    # FOUR through the command line, card_counter's parameter in brackets: the
+    # long frame written is the fixture's, row for row.
     out = tmp_path / "t.parquet"
-    args = parser.parse_args(
-        [
-            "tournament",
-            "--players",
-            "4",
-            "--strategies",
-            "simple,random,zero,card_counter",
-            "--games",
-            "16",
-            "--seed",
-            "3",
-            "--seating",
-            "duplicate",
-            "--schedule",
-            "3,2,1",
-            "--output",
-            str(out),
-        ]
-    )
-    assert args.func(args) == 0
+    argv = ["tournament", "--players", "4", "--schedule", "5,3,1,3,5", "--games", "400"]
+    seats = "card_counter[bidder=0],simple,expected_tricks,random"
+    assert main([*argv, "--seed", "5", "--strategies", seats, "--output", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "duplicate tournament" in printed and "zero" in printed
+    assert printed.startswith("duplicate tournament, 400 games (100 deal sets)")
+    assert "card_counter - simple" in printed
     frame = oh.read_frame(out)
-    assert len(frame) == 16 * 4
-    assert np.isin(
-        frame["strategy"].astype(str), ["simple", "random", "zero", "card_counter"]
-    ).all()
+    assert list(frame["strategy"].astype(str).unique()) == duplicate.labels
+    pd.testing.assert_frame_equal(
+        frame.astype({"strategy": str}), duplicate.games.astype({"strategy": str})
+    )

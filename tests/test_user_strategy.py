@@ -13,7 +13,9 @@ from numba import njit
 
 import ohhell_sim as oh
 from ohhell_sim import view as V
+from ohhell_sim.cli import main
 from ohhell_sim.engine import dispatch
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import resolve_seating
 from ohhell_sim.strategy_tools import highest_card, lowest_card
@@ -276,3 +278,47 @@ def test_fingerprints_are_stable_across_processes(tester):
             check=True,
         ).stdout.split()
         assert out == here, f"PYTHONHASHSEED={hash_seed}"
+
+
+def test_metadata_of_a_user_strategy(registered):
+    heavy = registered("ut_heavy", zero_bid, lowest_play, heavy=True)
+    assert heavy.cost == "heavy" and heavy.heavy
+    light = registered("ut_light", zero_bid, lowest_play, cost="light")
+    assert light.cost == "light" and not light.heavy
+    with pytest.raises(InvalidArgumentError, match=r"heavy=True contradicts cost='light'"):
+        registered("ut_both", zero_bid, lowest_play, heavy=True, cost="light")
+    with pytest.raises(InvalidArgumentError, match=r"cost must be one of light, heavy, got 'huge'"):
+        registered("ut_huge", zero_bid, lowest_play, cost="huge")
+    with pytest.raises(InvalidArgumentError, match=r"rule 'deck' that does not exist"):
+        registered("ut_deck", zero_bid, lowest_play, unsupported={"deck": [2]})
+    with pytest.raises(InvalidArgumentError, match=r"unsupported\['joker'\] must be a list"):
+        registered("ut_joker", zero_bid, lowest_play, unsupported={"joker": True})
+
+
+def test_unsupported_rules_are_refused_before_any_kernel(registered, monkeypatch):
+    monkeypatch.setattr(dispatch, "kernel_for", None)  # reaching it would fail
+    one_deck = registered("ut_one_deck", zero_bid, lowest_play, unsupported={"decks": [2]})
+    two_decks = Rules(players=8, decks=2)
+    assert one_deck.supports(RULES) and not one_deck.supports(two_decks)
+    with pytest.raises(
+        InvalidArgumentError, match=r"'ut_one_deck' does not support decks=2"
+    ) as info:
+        oh.simulate(two_decks, ["ut_one_deck"] + ["simple"] * 7, games=2)
+    # The message names the strategies that can play these rules.
+    assert "simple" in str(info.value) and "pimc" not in str(info.value).split("that do:")[1]
+
+
+def test_cli_runs_a_strategy_from_a_file_with_parameters(user_modules, tester, tmp_path):
+    # The tester is registered by a module the command loads from its path; the
+    # bracketed parameters reach the kernel as they do from Python.
+    path = user_modules(
+        "ut_cli_tester", "import scripted_strategies\n\nscripted_strategies.register_tester()\n"
+    )
+    seats = f"{path}:tester[mode=5,b0=1],{path}:tester[mode=5]"
+    argv = ["simulate", "--players", "4", "--schedule", "3,1", "--games", "30", "--seed", "6"]
+    assert main([*argv, "--strategies", seats + "," + seats, "-q", "-o", "out"]) == 0
+    hands, games = oh.read_results(tmp_path / "out")
+    spec = [("tester", {"mode": 5.0, "b0": 1.0}), ("tester", {"mode": 5.0})] * 2
+    direct = oh.simulate(Rules(players=4, schedule=[3, 1]), spec, games=30, seed=6)
+    np.testing.assert_array_equal(hands["bid"], direct.hands["bid"])
+    np.testing.assert_array_equal(games["total"], direct.games["total"])

@@ -1,4 +1,4 @@
-"""The ``experiment``, ``report`` and ``quickstart`` subcommands of ``ohhell``."""
+"""``ohhell experiment``, ``report`` and ``quickstart``: the studies and their reports."""
 
 from __future__ import annotations
 
@@ -6,7 +6,11 @@ import argparse
 import shlex
 from pathlib import Path
 
+from ohhell_sim.analysis.report import write_report
+from ohhell_sim.cli.options import add_import_option, import_modules
 from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.results import check_output_folder, read_results
+from ohhell_sim.validation import check_count, check_seed
 from studies.experiment import DEFAULT_STUDY, STUDY_NAMES, render_report, run_experiment
 from studies.runs import MANIFEST_FILE
 
@@ -40,6 +44,7 @@ def _done(md: Path, page: Path) -> int:
 
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one study and write its data and report."""
+    import_modules(args)
     out = args.out or f"runs/{args.name}"
     md, page = run_experiment(
         args.name,
@@ -63,9 +68,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     if (folder / MANIFEST_FILE).is_file():
         return _done(*render_report(folder, args.out))
     if (folder / "hands.parquet").is_file():
-        from ohhell_sim.analysis.report import write_report
-        from ohhell_sim.results import read_results
-
         hands, games = read_results(folder)
         out = Path(args.out) if args.out else folder
         md, page = write_report(
@@ -85,6 +87,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_quickstart(args: argparse.Namespace) -> int:
     """Run a small version of the default study and write its report."""
+    # Checked before the first line is printed, so a bad option prints only its error.
+    check_count("games", args.games)
+    check_seed(args.seed)
+    check_output_folder(args.output)
     command = f"ohhell quickstart --games {args.games} --seed {args.seed} --output {args.output}"
     print(
         f"Running study {DEFAULT_STUDY} on {args.games} games per condition "
@@ -104,8 +110,14 @@ def cmd_quickstart(args: argparse.Namespace) -> int:
     return _done(md, page)
 
 
-def add_experiment_parser(sub: argparse._SubParsersAction) -> None:
-    """Add ``ohhell experiment``."""
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Add ``ohhell quickstart``, ``report`` and ``experiment``."""
+    _add_quickstart_parser(sub)
+    _add_report_parser(sub)
+    _add_experiment_parser(sub)
+
+
+def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "experiment",
         help="run a study, write its Parquet data, figures and report",
@@ -119,13 +131,13 @@ def add_experiment_parser(sub: argparse._SubParsersAction) -> None:
         "--strategies",
         help="strategy_ladder only: the challengers, e.g. simple,random (default: every built-in)",
     )
+    add_import_option(p)
     p.add_argument("--out", "-o", help="output folder (default runs/NAME)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_experiment)
 
 
-def add_report_parser(sub: argparse._SubParsersAction) -> None:
-    """Add ``ohhell report``."""
+def _add_report_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "report",
         help="write report.md and report.html for a study or a run folder",
@@ -144,8 +156,7 @@ def add_report_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_report)
 
 
-def add_quickstart_parser(sub: argparse._SubParsersAction) -> None:
-    """Add ``ohhell quickstart``."""
+def _add_quickstart_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("quickstart", help=f"run a small {DEFAULT_STUDY} study and its report")
     p.add_argument(
         "--games",

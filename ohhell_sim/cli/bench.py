@@ -1,0 +1,49 @@
+"""``ohhell bench``: kernel throughput in deals per second."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ohhell_sim.bench import bench
+from ohhell_sim.cli.options import add_import_option, import_modules
+from ohhell_sim.cli.seats import SEAT_SYNTAX, parse_seat
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Time the kernel and print deals per second."""
+    import_modules(args)
+    seat = parse_seat(args.strategy, "--strategy")
+    result = bench(
+        players=args.players,
+        cards=args.cards,
+        strategy=seat.spec,
+        deals=args.deals,
+        threads=args.threads,
+        seed=args.seed,
+        repeats=args.repeats,
+    )
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"{result['deals_per_second']:,.0f} deals/s ({seat.text}, "
+            f"{result['players']} players x {result['cards']} cards, "
+            f"{result['threads']} thread(s), {result['machine']})"
+        )
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Add ``ohhell bench``."""
+    p = sub.add_parser("bench", help="measure kernel throughput in deals per second")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--cards", type=int, default=10, help="hand size of every deal")
+    p.add_argument("--strategy", default="random", help=f"strategy in every seat, {SEAT_SYNTAX}")
+    add_import_option(p)
+    p.add_argument("--deals", type=int, default=2_000_000, help="deals per timed run")
+    p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
+    p.add_argument("--repeats", type=int, default=3, help="timed runs; the best counts")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_bench)

@@ -1,0 +1,73 @@
+"""Options shared by the subcommands: the rules, the seats and ``--import``."""
+
+from __future__ import annotations
+
+import argparse
+
+from ohhell_sim.cli.seats import SEAT_SYNTAX, Seat, import_strategy_module, parse_seats
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.rules import Rules, rules_from_options
+
+
+def parse_int_list(text: str, option: str) -> list[int]:
+    """Parse ``"10,9,8"`` into integers, naming ``option`` in the error."""
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InvalidArgumentError(
+            f"{option} expects comma-separated integers, got {text!r}"
+        ) from None
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """Build :class:`Rules` from ``--preset``, ``--players``, ``--schedule`` and ``--rule``."""
+    return rules_from_options(args.preset, args.players, args.schedule, args.rule or ())
+
+
+def add_import_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--import MODULE`` (repeatable): modules that register strategies."""
+    parser.add_argument(
+        "--import",
+        dest="imports",
+        action="append",
+        metavar="MODULE",
+        help="import a module (name, or path to a .py file) that registers strategies, "
+        "before the strategy names are read (repeatable)",
+    )
+
+
+def import_modules(args: argparse.Namespace) -> None:
+    """Import the modules of ``--import``, in order."""
+    for ref in args.imports or []:
+        import_strategy_module(ref, "--import")
+
+
+def seats_from_args(args: argparse.Namespace) -> list[Seat]:
+    """Import the ``--import`` modules, then read one :class:`Seat` per player."""
+    import_modules(args)
+    return parse_seats(args.strategies, args.players)
+
+
+def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    """Add the rules options, ``--strategies``, ``--import`` and ``--seed``."""
+    parser.add_argument("--players", type=int, default=4, help="players, 3-10 (default 4)")
+    parser.add_argument(
+        "--preset", default="canonical", help="rules profile: canonical, online, openspiel"
+    )
+    parser.add_argument(
+        "--schedule", help="hand size of each deal, e.g. 10,9,8 (default: canonical 10..1..10)"
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a rule parameter, e.g. hook=false or max_cards=7 (repeatable; see ohhell rules)",
+    )
+    parser.add_argument(
+        "--strategies",
+        default="simple",
+        help=f"comma-separated seats, one per player or one for all (default simple); a seat "
+        f"is {SEAT_SYNTAX}, e.g. simple, mymod:cautious or 'simple[scale=2]'",
+    )
+    add_import_option(parser)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")

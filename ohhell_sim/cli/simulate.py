@@ -1,0 +1,77 @@
+"""``ohhell simulate``: play games and print a summary per strategy."""
+
+from __future__ import annotations
+
+import argparse
+
+from ohhell_sim.analysis.stats import format_summary
+from ohhell_sim.cli.options import add_rules_options, rules_from_args, seats_from_args
+from ohhell_sim.distributed import connect
+from ohhell_sim.results import check_output_folder
+from ohhell_sim.simulate import simulate
+from ohhell_sim.summary import summarise
+
+_SUMMARY_COLUMNS = [
+    "seats",
+    *(
+        f"{c}{s}"
+        for c in ("mean_score", "made_rate", "zero_bid_rate", "win_share")
+        for s in ("", "_low", "_high")
+    ),
+]
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play the games, print the summary table, write the results if asked."""
+    rules = rules_from_args(args)
+    seats = seats_from_args(args)
+    output = check_output_folder(args.output) if args.output else None
+    client = None
+    if args.scheduler:
+        client = connect(args.scheduler)
+    run = summarise if args.summary else simulate
+    try:
+        result = run(
+            rules,
+            [seat.spec for seat in seats],
+            games=args.games,
+            seed=args.seed,
+            threads=args.threads,
+            progress=not args.quiet,
+            client=client,
+        )
+    finally:
+        if client is not None:
+            client.close()
+    print(
+        f"{args.games} games of {rules.n_deals} deals, {rules.players} players, "
+        f"seed {args.seed}: {', '.join(seat.text for seat in seats)}"
+    )
+    if args.summary:
+        table = result.standings().join(result.table(["strategy"]))
+        print(format_summary(table[_SUMMARY_COLUMNS], digits=3))
+        if output is not None:
+            print(f"summary written to {result.to_parquet(output)}")
+        return 0
+    print(format_summary(result.summary()[_SUMMARY_COLUMNS], digits=3))
+    if output is not None:
+        result.to_parquet(output)
+        print(f"results written to {output}/ (hands.parquet, games.parquet)")
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Add ``ohhell simulate``."""
+    p = sub.add_parser("simulate", help="play games and print a summary per strategy")
+    add_rules_options(p)
+    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
+    p.add_argument("--output", "-o", help="folder for hands.parquet and games.parquet")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument("--scheduler", help="address of a Dask scheduler to run the games on")
+    p.add_argument(
+        "--summary",
+        action="store_true",
+        help="keep only summary counts, in constant memory (writes summary.parquet)",
+    )
+    p.set_defaults(func=cmd_simulate)

@@ -1,0 +1,125 @@
+"""The ``ohhell`` command: user strategies by module, seat parameters, plain listings, layering.
+
+These tests replay games with the reference engine (``ohhell replay``), which
+compiles nothing; the runs through the kernel are in ``test_user_strategy.py``
+and ``test_tournament.py``.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ohhell_sim as oh
+from ohhell_sim.cli import main
+from ohhell_sim.cli.listing import plain_text
+from ohhell_sim.cli.seats import parse_seats
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = oh.Rules(players=3, schedule=[3, 1])
+REPLAY = ["replay", "--players", "3", "--schedule", "3,1", "--seed", "2", "--game", "1", "--json"]
+
+
+def _replayed(capsys, *extra):
+    assert main([*REPLAY, *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _expected(seats):
+    return json.loads(json.dumps(oh.replay(RULES, seats, seed=2, game=1).to_dict()))
+
+
+def test_module_colon_name_imports_the_module(user_modules, capsys):
+    user_modules("ut_cli_mod")
+    assert "cautious" not in oh.available_strategies()
+    log = _replayed(capsys, "--strategies", "ut_cli_mod:cautious,simple,ut_cli_mod:cautious")
+    assert log == _expected(["cautious", "simple", "cautious"])
+    assert oh.get_strategy("cautious").builtin_id is None
+
+
+def test_path_colon_name_loads_the_file(user_modules, capsys):
+    path = user_modules("ut_cli_file")
+    log = _replayed(capsys, "--strategies", f"{path}:cautious[risk=1]")
+    assert log == _expected([("cautious", {"risk": 1.0})] * 3)
+
+
+def test_import_option_registers_before_names_are_read(user_modules, capsys):
+    user_modules("ut_cli_imp")
+    log = _replayed(capsys, "--import", "ut_cli_imp", "--strategies", "cautious,random,simple")
+    assert log == _expected(["cautious", "random", "simple"])
+    assert main(["strategies", "--import", "ut_cli_imp"]) == 0
+    assert "cautious [user] (deterministic, light; risk=0)" in capsys.readouterr().out
+
+
+def test_parameters_in_brackets(capsys):
+    log = _replayed(capsys, "--strategies", "simple[scale=2],random,simple[ scale = 0.5 ]")
+    assert log == _expected([("simple", {"scale": 2.0}), "random", ("simple", {"scale": 0.5})])
+    # Commas inside brackets separate parameters; one seat fills every seat.
+    seats = parse_seats("card_counter[bidder=0,risk=0.5]", 3)
+    assert [s.spec for s in seats] == [("card_counter", {"bidder": 0.0, "risk": 0.5})] * 3
+    texts = [s.text for s in parse_seats("simple[],random,zero", 3)]
+    assert texts == ["simple[]", "random", "zero"]
+
+
+def test_strategies_verbose_prints_plain_text(capsys):
+    assert main(["strategies", "-v"]) == 0
+    out = capsys.readouterr().out
+    for markup in ("``", ":func:", ":mod:", "`"):
+        assert markup not in out, markup
+    assert "the details are in\n    strategies._counting." in out
+    assert "pimc (stochastic, heavy; samples=24, bid_samples=64; not for decks=2)" in out
+
+
+@pytest.mark.parametrize(
+    ("rst", "plain"),
+    [
+        ("``simple``'s count", "simple's count"),
+        (":func:`~ohhell_sim.strategy_tools.points`", "points"),
+        (":mod:`strategies._counting`", "strategies._counting"),
+        (":class:`the rules <ohhell_sim.Rules>`", "the rules"),
+        ("`interpreted` text::", "interpreted text:"),
+    ],
+)
+def test_plain_text(rst, plain):
+    assert plain_text(rst) == plain
+
+
+def test_python_dash_m_runs_the_command():
+    out = subprocess.run(
+        [sys.executable, "-m", "ohhell_sim.cli", "--version"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    assert out.stdout.startswith("ohhell-sim ")
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names |= {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
+    return names
+
+
+def test_no_library_module_imports_the_command():
+    library = [
+        p
+        for folder in ("ohhell_sim", "strategies", "studies")
+        for p in (ROOT / folder).rglob("*.py")
+        if "cli" not in p.relative_to(ROOT).parts
+    ]
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in library
+        if any(n == "ohhell_sim.cli" or n.startswith("ohhell_sim.cli.") for n in _imports(p))
+    ]
+    assert not offenders
