@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ohhell_sim._version import __version__
-from ohhell_sim.analysis.stats import format_summary
+from ohhell_sim.analysis.format import format_summary
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder
 from ohhell_sim.rules import Rules
@@ -140,20 +140,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if output is not None:
             print(f"summary written to {result.to_parquet(output)}")
         return 0
-    print(format_summary(result.summary()[_SUMMARY_COLUMNS], digits=3))
+    summary = result.summary()
+    print(format_summary(summary[summary["measure"].isin(_SUMMARY_MEASURES)], digits=3))
     if output is not None:
         result.to_parquet(output)
         print(f"results written to {output}/ (hands.parquet, games.parquet)")
     return 0
 
 
+_SUMMARY_MEASURES = ("mean_score", "made_rate", "zero_bid_rate", "win_share")
+# The count tables of a --summary run are wide (x, x_low, x_high).
 _SUMMARY_COLUMNS = [
     "seats",
-    *(
-        f"{c}{s}"
-        for c in ("mean_score", "made_rate", "zero_bid_rate", "win_share")
-        for s in ("", "_low", "_high")
-    ),
+    *(f"{c}{s}" for c in _SUMMARY_MEASURES for s in ("", "_low", "_high")),
 ]
 
 
