@@ -484,6 +484,10 @@ def test_paired_by_game_averages_each_game_then_pairs() -> None:
     assert table.loc[0, "n"] == 20
     assert tuple(table.loc[0, ["estimate", "low", "high"]]) == pytest.approx(expected[:3])
     assert table.loc[0, "method"] == expected.method
+    # Boolean arm labels (hook on/off) are labels, not a mask.
+    flags = frame.assign(arm=frame["arm"] == "on")
+    by_flag = paired_by_game(flags, values, "arm", True, False)
+    assert tuple(by_flag.loc[0, ["estimate", "low", "high"]]) == pytest.approx(expected[:3])
 
 
 def test_bootstrap_by_game_is_reproducible_and_close_to_the_t_interval() -> None:

@@ -116,7 +116,8 @@ def interval_plot(
         Column on the horizontal axis (numbers, or labels shown in order).
     series : str, optional
         Column whose values get one line each (with a legend beside the axes);
-        a ``strategy`` series takes the strategies' colours.
+        a ``strategy`` series, or an ``x`` that is ``strategy``, takes the
+        strategies' colours.
     title, xlabel, ylabel : str
         Texts of the figure; " (95% CI)" is added to the title.
     zero_line : bool
@@ -139,6 +140,9 @@ def interval_plot(
         squeeze=False,
     )
     numeric = pd.api.types.is_numeric_dtype(table[x]) and not pd.api.types.is_bool_dtype(table[x])
+    if series is None and x == "strategy":
+        # One point per strategy: each in its own colour, at its own tick.
+        series = x
     present = set(table[x])
     categories = [v for v in order if v in present] if order else list(pd.unique(table[x]))
     series_keys = list(pd.unique(table[series])) if series else [None]
@@ -155,7 +159,8 @@ def interval_plot(
             else:
                 # Categories side by side, series offset within each category.
                 xs = np.array([categories.index(v) for v in rows[x]], dtype=float)
-                xs += (i - (len(series_keys) - 1) / 2) * width
+                if series != x:
+                    xs += (i - (len(series_keys) - 1) / 2) * width
             est = rows["estimate"].to_numpy(dtype=float)
             low, high = rows["low"].to_numpy(float), rows["high"].to_numpy(float)
             ax.errorbar(
@@ -177,7 +182,7 @@ def interval_plot(
         ax.set_title(f"{panels} = {key}" if key is not None else "")
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel(ylabel)
-    if series:
+    if series and series != x:
         legend_outside(axes[0][-1], title=series)
     fig.suptitle(f"{title} (95% CI)")
     fig.tight_layout()

@@ -578,11 +578,14 @@ def paired_by_game(
     data["_value"] = np.asarray(values, dtype=np.float64)
     data = data[data[arm].isin([first, second])]
     per_game = data.groupby([*by, game, arm], observed=True)["_value"].mean().unstack(arm)
-    pairs = per_game[[first, second]].dropna()
+    # Selected one by one: a list of boolean arm labels would be read as a mask.
+    pairs = pd.DataFrame({"first": per_game[first], "second": per_game[second]}).dropna()
     rows = []
     groups = pairs.groupby(level=list(by), sort=True) if by else [((), pairs)]
     for key, block in groups:
-        est = paired_difference_ci(block[first].to_numpy(), block[second].to_numpy(), confidence)
+        est = paired_difference_ci(
+            block["first"].to_numpy(), block["second"].to_numpy(), confidence
+        )
         rows.append({**_key_dict(by, key), **est.row()})
     return estimate_frame(rows, by)
 
