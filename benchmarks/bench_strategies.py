@@ -124,7 +124,7 @@ def strength_vs_samples(quick: bool) -> list[dict]:
                 .unstack()
             )
             diff = units[True] - units[False]
-            mean, low, high = mean_ci(diff.to_numpy())
+            mean, low, high = mean_ci(diff.to_numpy())[:3]
             rows.append(
                 {
                     "strategy": name,

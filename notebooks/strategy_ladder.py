@@ -29,7 +29,7 @@ games = 40  # games per strategy; the committed report used more (see reports/st
 seed = 0
 players = (4,)
 data_dir = None  # a folder of `ohhell experiment strategy_ladder` output; None runs the study here
-out_dir = "runs/notebook_strategy_ladder"
+out_dir = None  # None: runs/notebook_strategy_ladder in the repository, wherever this runs from
 strategies = ("simple", "random", "card_counter")  # None: every built-in (slow)
 
 # %%
@@ -37,16 +37,17 @@ from IPython.display import Markdown, display
 
 import studies
 from studies import strategy_ladder
-from studies.notebook import show_figures, show_findings, show_setup, show_tables
+from studies.notebook import runs_folder, show_figures, show_findings, show_setup, show_tables
 from studies.runs import read_study
 
 if data_dir is None:
+    out_dir = out_dir or runs_folder("notebook_strategy_ladder")
     studies.run_experiment(
         "strategy_ladder", out_dir, games, seed, players=players, strategies=strategies
     )
     data_dir = out_dir
 data = read_study(data_dir)
-report = studies.build_report(data)
+report, _ = studies.load_report(data_dir)  # the saved analysis: no recomputation
 show_setup(report)
 
 # %% [markdown]

@@ -30,21 +30,22 @@ games = 100  # games per condition; the committed report used more (see reports/
 seed = 0
 players = (4,)
 data_dir = None  # a folder of `ohhell experiment variant_scoring` output; None runs the study here
-out_dir = "runs/notebook_variant_scoring"
+out_dir = None  # None: runs/notebook_variant_scoring in the repository, wherever this runs from
 
 # %%
 from IPython.display import Markdown, display
 
 import studies
 from studies import variant_scoring
-from studies.notebook import show_figures, show_findings, show_setup, show_tables
+from studies.notebook import runs_folder, show_figures, show_findings, show_setup, show_tables
 from studies.runs import read_study
 
 if data_dir is None:
+    out_dir = out_dir or runs_folder("notebook_variant_scoring")
     studies.run_experiment("variant_scoring", out_dir, games, seed, players=players)
     data_dir = out_dir
 data = read_study(data_dir)
-report = studies.build_report(data)
+report, _ = studies.load_report(data_dir)  # the saved analysis: no recomputation
 show_setup(report)
 
 # %% [markdown]

@@ -213,7 +213,13 @@ class SimulationResult:
         return frame
 
     def summary(self, confidence: float = 0.95) -> pd.DataFrame:
-        """Per-strategy table: mean total, mean score, made, zero-bid and win rates with CIs."""
+        """Per-strategy estimates with confidence intervals, one row per measure.
+
+        See :func:`~ohhell_sim.analysis.stats.strategy_summary`: columns
+        ``strategy``, ``measure`` (``mean_total``, ``mean_score``, ``made_rate``,
+        ``zero_bid_rate``, ``win_share``), ``n``, ``estimate``, ``low``, ``high``
+        and ``method``; the game is the independent unit.
+        """
         return strategy_summary(self.hands, self.games, confidence=confidence)
 
     def to_parquet(self, folder: str | os.PathLike) -> Path:

@@ -30,7 +30,8 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from ohhell_sim.analysis.stats import format_summary, mean_ci, paired_difference_ci
+from ohhell_sim.analysis.format import format_summary
+from ohhell_sim.analysis.stats import clip_rate, estimate_frame, mean_ci, paired_difference_ci
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.simulate import simulate
@@ -62,11 +63,13 @@ class TournamentResult:
         ``win_share``, ``deals`` (deals the seat played), ``made`` and
         ``zero_bids`` (counts over those deals).
     ranking : pandas.DataFrame
-        Per strategy, best first: ``units`` and ``mean_score``, ``win_share``,
-        ``made_rate``, ``zero_bid_rate``, each with ``_low``/``_high`` bounds.
+        Tidy, strategies best first: ``strategy``, ``measure`` (``mean_score``,
+        ``win_share``, ``made_rate``, ``zero_bid_rate``), then ``n`` (units),
+        ``estimate``, ``low``, ``high`` and ``method``
+        (:data:`~ohhell_sim.analysis.stats.ESTIMATE_COLUMNS`).
     pairwise : pandas.DataFrame
-        One row per pair ``(a, b)``: ``difference`` = mean score of ``a`` minus
-        ``b`` per game, with its paired ``_low``/``_high`` bounds.
+        One row per pair: ``pair`` (``"a - b"``), then the estimate columns of
+        the mean score of ``a`` minus ``b`` per unit, paired by unit.
     rules : Rules
     labels : list of str
         Strategy labels in the order given.
@@ -266,7 +269,7 @@ def tournament(
     ].sort_values(["unit", "rotation", "seat"], ignore_index=True)
     units = _unit_values(long, labels)
     ranking = _ranking(units, labels, confidence)
-    pairwise = _pairwise(units, labels, ranking.index.tolist(), confidence)
+    pairwise = _pairwise(units, labels, list(pd.unique(ranking["strategy"])), confidence)
     return TournamentResult(
         games=long,
         ranking=ranking,
@@ -296,19 +299,18 @@ def _unit_values(long: pd.DataFrame, labels: list[str]) -> dict[str, pd.DataFram
 
 
 def _ranking(units: dict[str, pd.DataFrame], labels: list[str], confidence: float) -> pd.DataFrame:
-    rows = {}
+    estimates = {}
     for label in labels:
-        row: dict[str, float] = {"units": int(units["mean_score"][label].notna().sum())}
         for measure in _MEASURES:
-            column = units[measure][label].dropna().to_numpy()
-            mean, low, high = mean_ci(column, confidence)
-            if measure != "mean_score":
-                low, high = max(low, 0.0), min(high, 1.0)
-            row[measure], row[f"{measure}_low"], row[f"{measure}_high"] = mean, low, high
-        rows[label] = row
-    ranking = pd.DataFrame.from_dict(rows, orient="index")
-    ranking.index.name = "strategy"
-    return ranking.sort_values("mean_score", ascending=False, kind="stable")
+            est = mean_ci(units[measure][label].dropna().to_numpy(), confidence)
+            estimates[label, measure] = est if measure == "mean_score" else clip_rate(est)
+    best_first = sorted(labels, key=lambda label: -estimates[label, "mean_score"].estimate)
+    rows = (
+        {"strategy": label, "measure": measure, **estimates[label, measure].row()}
+        for label in best_first
+        for measure in _MEASURES
+    )
+    return estimate_frame(rows, ["strategy", "measure"])
 
 
 def _pairwise(
@@ -319,14 +321,7 @@ def _pairwise(
     for i, j in combinations(range(len(order)), 2):
         a, b = order[i], order[j]
         both = scores[[a, b]].dropna()
-        diff, low, high = paired_difference_ci(both[a].to_numpy(), both[b].to_numpy(), confidence)
-        rows.append(
-            {
-                "pair": f"{a} - {b}",
-                "difference": diff,
-                "difference_low": low,
-                "difference_high": high,
-            }
-        )
-    frame = pd.DataFrame(rows).set_index("pair")
-    return frame
+        est = paired_difference_ci(both[a].to_numpy(), both[b].to_numpy(), confidence)
+        rows.append({"pair": f"{a} - {b}", **est.row()})
+    return estimate_frame(rows, ["pair"])
+

@@ -3,8 +3,9 @@
 Each study is a module with ``NAME``, ``QUESTION``, ``DEFAULT_GAMES``,
 ``DEFAULT_PLAYERS``, ``play(games, seed, players, progress) -> StudyData`` and
 ``analyse(StudyData) -> Report``; :func:`run_experiment` plays one, writes its
-Parquet data and renders its report, and :func:`render_report` renders the report
-again from the data.  ``ohhell experiment NAME`` and ``experiments/NAME.py`` call
+Parquet data and its analysis (``analysis.json``, the report's content) and renders
+its report, and :func:`render_report` renders the report again from the saved
+analysis in seconds.  ``ohhell experiment NAME`` and ``experiments/NAME.py`` call
 :func:`run_experiment`; ``ohhell report NAME`` calls :func:`render_report`.
 
 The package lives beside ``ohhell_sim`` rather than inside it because the
@@ -17,6 +18,7 @@ from studies.experiment import (
     STUDY_NAMES,
     build_report,
     get_study,
+    load_report,
     render_report,
     run_experiment,
 )
@@ -26,6 +28,7 @@ __all__ = [
     "STUDY_NAMES",
     "build_report",
     "get_study",
+    "load_report",
     "render_report",
     "run_experiment",
 ]

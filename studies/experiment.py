@@ -4,15 +4,27 @@ from __future__ import annotations
 
 import importlib
 import shlex
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
+from ohhell_sim.analysis.report import (
+    ANALYSIS_FILE,
+    HTML_FILE,
+    MARKDOWN_FILE,
+    Report,
+    Table,
+    WrittenReport,
+    load_analysis,
+    save_analysis,
+    write_report,
+)
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder
 from ohhell_sim.validation import check_count, check_seed
 from studies.design import check_players
-from studies.report import Report, Table, conditions_table, write_report
-from studies.runs import StudyData, read_study, write_study
+from studies.report import conditions_table
+from studies.runs import StudyData, read_manifest, read_study, write_study
 
 STUDY_NAMES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder")
 #: The study the README's quick start runs.
@@ -58,8 +70,8 @@ def run_experiment(
     progress: bool = True,
     command: str | None = None,
     strategies: tuple[str, ...] | None = None,
-) -> tuple[Path, Path]:
-    """Play study ``name``, write its Parquet data into ``out`` and render its report there.
+) -> WrittenReport:
+    """Play study ``name``, write its data and analysis into ``out`` and render its report there.
 
     Parameters
     ----------
@@ -67,7 +79,8 @@ def run_experiment(
         One of :data:`STUDY_NAMES`.
     out : path
         Output folder (created): ``hands.parquet``, ``games.parquet``,
-        ``study.json``, ``report.md``, ``report.html`` and the figures.
+        ``study.json``, the saved analysis ``analysis.json``, ``report.md``,
+        ``report.html`` and the figures.
     games : int, optional
         Games per condition (the study's ``DEFAULT_GAMES`` when None).
     seed : int
@@ -85,8 +98,8 @@ def run_experiment(
 
     Returns
     -------
-    (Path, Path)
-        The Markdown and HTML reports.
+    WrittenReport
+        The report's files.
 
     Raises
     ------
@@ -117,7 +130,9 @@ def run_experiment(
         command=command or experiment_command(name, games, seed, out, players, strategies),
     )
     write_study(data, out)
-    return write_report(build_report(data), out)
+    report = build_report(data)
+    save_analysis(report, out)
+    return write_report(report, out)
 
 
 def build_report(data: StudyData) -> Report:
@@ -128,28 +143,77 @@ def build_report(data: StudyData) -> Report:
     return report
 
 
+def load_report(folder: str | Path) -> tuple[Report, str]:
+    """The report of the study output in ``folder``, and a note on where it came from.
+
+    Read from the saved analysis (``analysis.json`` and the figures) when there
+    is one; otherwise the data are analysed and the analysis is saved there.
+    """
+    folder = Path(folder)
+    if (folder / ANALYSIS_FILE).is_file():
+        return load_analysis(folder), f"from the saved analysis {folder / ANALYSIS_FILE}"
+    report = build_report(read_study(folder))
+    path = save_analysis(report, folder)
+    return report, f"analysis recomputed from the data and saved to {path}"
+
+
 def render_report(
-    folder: str | Path, out: str | Path | None = None, name: str | None = None
-) -> tuple[Path, Path]:
+    folder: str | Path,
+    out: str | Path | None = None,
+    name: str | None = None,
+    *,
+    overwrite: bool = False,
+) -> WrittenReport:
     """Render the report of the study output in ``folder`` into ``out`` (default: ``folder``).
+
+    The report is read from the analysis saved beside the data
+    (``analysis.json`` and the figures), which takes seconds; a folder written
+    before analyses were saved is analysed once and its analysis saved there.
+
+    Parameters
+    ----------
+    folder : path
+        A folder of ``ohhell experiment`` output.
+    out : path, optional
+        Where the report goes; default ``folder``.
+    name : str, optional
+        The study the folder must hold.
+    overwrite : bool
+        Replace a report already in ``out`` when ``out`` is not ``folder`` (such
+        a report is not this data's, e.g. a committed one).
+
+    Returns
+    -------
+    WrittenReport
+        The files written; its ``note`` says whether the analysis was reused.
 
     Raises
     ------
     InvalidArgumentError
-        When ``name`` is given and the folder holds another study's output.
+        When ``name`` is given and the folder holds another study's output, or
+        ``out`` holds another report and ``overwrite`` is false.
     """
-    data = read_study(folder)
-    found = data.manifest.get("study")
+    folder = Path(folder)
+    data_manifest = read_manifest(folder)
+    found = data_manifest.get("study")
     if name is not None and found != name:
         get_study(name)
         raise InvalidArgumentError(
             f"--input {str(folder)!r} holds output of study {found!r}, not {name!r}"
         )
-    target = check_output_folder(Path(folder) if out is None else Path(out))
-    report = build_report(data)
-    if Path(target).resolve() != Path(folder).resolve():
+    target = check_output_folder(folder if out is None else Path(out))
+    elsewhere = target.resolve() != folder.resolve()
+    existing = [f for f in (MARKDOWN_FILE, HTML_FILE) if (target / f).exists()]
+    if elsewhere and existing and not overwrite:
+        raise InvalidArgumentError(
+            f"--out {str(target)!r} already holds a report ({', '.join(existing)}) that was "
+            f"not rendered from {str(folder)!r}; give an empty folder, leave out --out to "
+            "write beside the data, or delete that report first"
+        )
+    report, note = load_report(folder)
+    if elsewhere:
         report.command += (
             f"\nohhell report {found} --input {shlex.quote(str(folder))} "
             f"--out {shlex.quote(str(target))}"
         )
-    return write_report(report, target)
+    return replace(write_report(report, target), note=note)

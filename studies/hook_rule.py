@@ -10,12 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ohhell_sim.analysis.figures import interval_plot
+from ohhell_sim.analysis.format import display_table, fmt_row
+from ohhell_sim.analysis.report import Figure, Report, Table
+from ohhell_sim.analysis.stats import grouped_mean, paired_by_game
 from ohhell_sim.rules import Rules
 from studies.design import MIX_STRATEGIES, POSITION_ORDER, bidding_position, mixes, position_label
-from studies.figures import interval_plot
-from studies.report import Figure, Report, Table, display_table
+from studies.report import study_report
 from studies.runs import Condition, StudyData, play_conditions
-from studies.stats import fmt_row, grouped_mean, paired_by_game
 
 NAME = "hook_rule"
 QUESTION = "What does the dealer's hook do to the game, and who pays for it?"
@@ -263,7 +265,7 @@ def analyse(data: StudyData) -> Report:
         f"Strategies: every seating draws from {', '.join(MIX_STRATEGIES)} (one seat each, "
         "the remaining seats filled with one of them: the mix).",
     ]
-    return Report.from_manifest(NAME, QUESTION, data.manifest, method, findings, tables, figures)
+    return study_report(NAME, QUESTION, data.manifest, method, findings, tables, figures)
 
 
 def _position_key(column: pd.Series) -> pd.Series:

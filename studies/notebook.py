@@ -8,7 +8,35 @@ particular to its study.
 
 from __future__ import annotations
 
-from studies.report import Report
+from pathlib import Path
+
+from ohhell_sim.analysis.report import Report
+
+#: Marks the repository's root folder.
+_ROOT_MARKERS = ("pyproject.toml", "studies")
+
+
+def repository_root(start: str | Path | None = None) -> Path:
+    """The repository folder holding ``studies/``, wherever the notebook runs from.
+
+    The first folder, from ``start`` (default: the current folder) upwards,
+    that holds ``pyproject.toml`` and ``studies/``; failing that, the folder
+    above the imported ``studies`` package when it holds a ``pyproject.toml``
+    (a source checkout), else ``start`` itself.
+    """
+    here = Path.cwd() if start is None else Path(start)
+    for folder in (here.resolve(), *here.resolve().parents):
+        if all((folder / marker).exists() for marker in _ROOT_MARKERS):
+            return folder
+    package_parent = Path(__file__).resolve().parent.parent
+    if (package_parent / "pyproject.toml").is_file():
+        return package_parent
+    return here
+
+
+def runs_folder(name: str, start: str | Path | None = None) -> Path:
+    """``runs/NAME`` in the repository (see :func:`repository_root`): where notebooks write."""
+    return repository_root(start) / "runs" / name
 
 
 def _display():

@@ -22,16 +22,16 @@ import numpy as np
 import pandas as pd
 
 from ohhell_sim._version import __version__
-from ohhell_sim.analysis.report import png_bytes
-from ohhell_sim.analysis.stats import mean_ci, paired_difference_ci
+from ohhell_sim.analysis.figures import interval_plot, png_bytes, text_colour
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_row
+from ohhell_sim.analysis.report import Figure, Report, Table
+from ohhell_sim.analysis.stats import clip_rate, mean_ci, paired_difference_ci, store_interval
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import available_strategies, get_strategy
 from ohhell_sim.tournament import tournament
-from studies.figures import interval_plot
-from studies.report import Figure, Report, Table, display_table
+from studies.report import study_report
 from studies.runs import Condition, StudyData
-from studies.stats import fmt_ci, fmt_row
 
 NAME = "strategy_ladder"
 QUESTION = "Which built-in strategy plays Oh Hell best?"
@@ -161,11 +161,8 @@ def ranking_table(values: pd.DataFrame) -> pd.DataFrame:
     for name, group in values.groupby("challenger", observed=True):
         row = {"strategy": name, "deal_sets": len(group)}
         for measure in MEASURES:
-            mean, low, high = mean_ci(group[measure].to_numpy())
-            if measure != "mean_score":
-                # Rates: the t interval can cross 0 or 1 with few deal sets.
-                low, high = max(low, 0.0), min(high, 1.0)
-            row[measure], row[f"{measure}_low"], row[f"{measure}_high"] = mean, low, high
+            est = mean_ci(group[measure].to_numpy())
+            store_interval(row, measure, est if measure == "mean_score" else clip_rate(est))
         rows.append(row)
     return pd.DataFrame(rows).sort_values("mean_score", ascending=False, ignore_index=True)
 
@@ -177,7 +174,7 @@ def pairwise_table(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
     rows = []
     for a, b in combinations(order, 2):
         both = scores[[a, b]].dropna()
-        diff, low, high = paired_difference_ci(both[a].to_numpy(), both[b].to_numpy())
+        diff, low, high, _, _ = paired_difference_ci(both[a].to_numpy(), both[b].to_numpy())
         rows.append(
             {
                 "a": a,
@@ -196,22 +193,25 @@ def _pairwise_figure(pairs: pd.DataFrame, order: list[str]) -> bytes:
     size = len(order)
     matrix = np.full((size, size), np.nan)
     fig, ax = plt.subplots(figsize=(1.1 * size + 3, 0.9 * size + 2))
+    cells = []
     for _, row in pairs.iterrows():
         i, j = order.index(row["a"]), order.index(row["b"])
         for r, c, sign in ((i, j, 1), (j, i, -1)):
-            # Adding 0.0 turns the -0.0 of identical strategies into 0.0.
-            matrix[r, c] = sign * row["estimate"] + 0.0
-            low, high = sorted((sign * row["low"] + 0.0, sign * row["high"] + 0.0))
-            ax.text(
-                c,
-                r,
-                f"{matrix[r, c]:.1f}\n[{low:.1f}, {high:.1f}]",
-                ha="center",
-                va="center",
-                fontsize=7,
+            matrix[r, c] = sign * row["estimate"]
+            low, high = sorted((sign * row["low"], sign * row["high"]))
+            cells.append(
+                (
+                    r,
+                    c,
+                    f"{fmt_number(matrix[r, c], 1)}\n[{fmt_number(low, 1)}, {fmt_number(high, 1)}]",
+                )
             )
     limit = np.nanmax(np.abs(matrix)) if size > 1 else 1.0
     image = ax.imshow(matrix, cmap="RdBu", vmin=-limit, vmax=limit)
+    for r, c, text in cells:
+        # Dark cells at either end of the scale need light text.
+        colour = text_colour(image.cmap(image.norm(matrix[r, c])))
+        ax.text(c, r, text, ha="center", va="center", fontsize=7, color=colour)
     ax.set_xticks(range(size))
     ax.set_xticklabels(order, rotation=30, ha="right")
     ax.set_yticks(range(size))
@@ -274,7 +274,7 @@ def analyse(data: StudyData) -> Report:
             "Paired on the deal sets both played.",
         ),
     ]
-    return Report.from_manifest(NAME, QUESTION, data.manifest, method, findings, tables, figures)
+    return study_report(NAME, QUESTION, data.manifest, method, findings, tables, figures)
 
 
 def _findings(ranking: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:

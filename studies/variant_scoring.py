@@ -13,12 +13,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ohhell_sim.analysis.figures import interval_plot
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_row
+from ohhell_sim.analysis.report import Figure, Report, Table
+from ohhell_sim.analysis.stats import bootstrap_matrix, grouped_mean, paired_by_game
 from ohhell_sim.rules import Rules
 from studies.design import MIX_STRATEGIES
-from studies.figures import interval_plot
-from studies.report import Figure, Report, Table, display_table
+from studies.report import study_report
 from studies.runs import Condition, StudyData, play_conditions
-from studies.stats import bootstrap_matrix, fmt_ci, fmt_row, grouped_mean, paired_by_game
 
 NAME = "variant_scoring"
 QUESTION = "How do the scoring tables change bids, rankings, score spread and decisiveness?"
@@ -138,7 +140,7 @@ def analyse(data: StudyData) -> Report:
                     "low": "shift_vs_canonical_low",
                     "high": "shift_vs_canonical_high",
                 }
-            ).drop(columns="pairs"),
+            ).drop(columns=["n", "method"]),
             on=["players", "variant", "strategy"],
             how="left",
         )
@@ -229,7 +231,9 @@ def analyse(data: StudyData) -> Report:
         Table(
             "Decisiveness against the canonical table (paired by game)",
             display_table(
-                decisive_diff[["players", "variant", "pairs", "estimate", "low", "high"]]
+                decisive_diff[["players", "variant", "n", "estimate", "low", "high"]].rename(
+                    columns={"n": "pairs"}
+                )
             ),
         ),
     ]
@@ -297,7 +301,7 @@ def analyse(data: StudyData) -> Report:
         "Intervals are per comparison: among many variants, about one in twenty intervals "
         "excludes zero by chance alone.",
     ]
-    return Report.from_manifest(NAME, QUESTION, data.manifest, method, findings, tables, figures)
+    return study_report(NAME, QUESTION, data.manifest, method, findings, tables, figures)
 
 
 def _ci(row: pd.Series, base: str, digits: int = 3) -> str:

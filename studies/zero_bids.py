@@ -23,13 +23,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ohhell_sim.analysis.figures import interval_plot
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_row
+from ohhell_sim.analysis.report import Figure, Report, Table
+from ohhell_sim.analysis.stats import bootstrap_by_game, grouped_mean
 from ohhell_sim.rules import ZERO_TABLES, Rules
 from studies.design import MIX_STRATEGIES, POSITION_ORDER, bidding_position, mixes, position_label
-from studies.figures import interval_plot
 from studies.holdings import trump_holdings
-from studies.report import Figure, Report, Table, display_table
+from studies.report import study_report
 from studies.runs import Condition, StudyData, play_conditions
-from studies.stats import bootstrap_by_game, fmt_ci, fmt_row, grouped_mean
 
 NAME = "zero_bids"
 QUESTION = "When do players bid zero, when does it work, and which hands should bid it?"
@@ -196,7 +198,7 @@ def analyse(data: StudyData) -> Report:
     gain_by_size = grouped_mean(decisions, decisions["diff"], ["zero_table", "hand_size"])
     optimal = []
     for table, rows in pairs.groupby("zero_table", sort=False):
-        estimate, low, high = bootstrap_by_game(
+        estimate, low, high, _, _ = bootstrap_by_game(
             rows, zero_rule_rate, description=f"bootstrap, zero={table}"
         )
         alt_rate = grouped_mean(rows, rows["alt_bid"] == 0, [])
@@ -315,7 +317,7 @@ def analyse(data: StudyData) -> Report:
         "hands this rule sends to 0 is fitted and measured on the same data (a plug-in "
         "estimate) with a bootstrap interval over games, under each zero-bid table.",
     ]
-    return Report.from_manifest(NAME, QUESTION, data.manifest, method, findings, tables, figures)
+    return study_report(NAME, QUESTION, data.manifest, method, findings, tables, figures)
 
 
 def _row(table: pd.DataFrame, **where) -> pd.Series:

@@ -10,12 +10,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ohhell_sim.analysis.format import format_summary
 from ohhell_sim.analysis.stats import (
+    ESTIMATE_COLUMNS,
+    SUMMARY_MEASURES,
+    adjust_pvalues,
+    bootstrap_by_game,
+    bootstrap_matrix,
     clustered_mean_ci,
-    format_summary,
+    grouped_mean,
     mean_ci,
+    paired_by_game,
     paired_difference_ci,
     proportion_ci,
+    standardised_mean,
+    standardised_mean_ci,
     strategy_summary,
     t_quantile,
 )
@@ -85,16 +94,16 @@ def test_t_quantile_rejects_bad_arguments(p: float, df: float) -> None:
 
 def test_mean_ci_hand_computed() -> None:
     # mean 3, s = sqrt(2.5), t(0.975, 4) = 2.7764451051977987
-    mean, low, high = mean_ci([1.0, 2.0, 3.0, 4.0, 5.0])
+    mean, low, high = mean_ci([1.0, 2.0, 3.0, 4.0, 5.0])[:3]
     half = 2.7764451051977987 * math.sqrt(2.5 / 5)
     assert (mean, low, high) == pytest.approx((3.0, 3.0 - half, 3.0 + half), rel=1e-12)
 
 
 def test_mean_ci_small_samples() -> None:
-    assert mean_ci([4.0])[0] == 4.0
-    assert all(math.isnan(v) for v in mean_ci([4.0])[1:])
-    assert all(math.isnan(v) for v in mean_ci([]))
-    assert mean_ci([2.0, 2.0, 2.0]) == (2.0, 2.0, 2.0)
+    assert mean_ci([4.0]).estimate == 4.0
+    assert all(math.isnan(v) for v in mean_ci([4.0])[1:3])
+    assert all(math.isnan(v) for v in mean_ci([])[:3])
+    assert mean_ci([2.0, 2.0, 2.0])[:3] == (2.0, 2.0, 2.0)
 
 
 def test_mean_ci_coverage() -> None:
@@ -102,7 +111,7 @@ def test_mean_ci_coverage() -> None:
     samples = np.random.default_rng(0).normal(3.0, 2.0, size=(2000, 5))
     covered = 0
     for sample in samples:
-        _, low, high = mean_ci(sample)
+        _, low, high = mean_ci(sample)[:3]
         covered += low <= 3.0 <= high
     assert 0.93 <= covered / len(samples) <= 0.97
 
@@ -129,28 +138,28 @@ def test_mean_ci_rejects_two_dimensional_input() -> None:
 
 
 def test_wilson_hand_computed() -> None:
-    assert proportion_ci(8, 10) == pytest.approx((0.8, 0.4902, 0.9433), abs=5e-5)
+    assert proportion_ci(8, 10)[:3] == pytest.approx((0.8, 0.4902, 0.9433), abs=5e-5)
 
 
 def test_wilson_edges() -> None:
     z2 = 1.959963984540054**2
-    assert proportion_ci(0, 10) == pytest.approx((0.0, 0.0, z2 / (10 + z2)), abs=1e-14)
-    assert proportion_ci(10, 10) == pytest.approx((1.0, 10 / (10 + z2), 1.0), abs=1e-14)
-    assert all(math.isnan(v) for v in proportion_ci(0, 0))
+    assert proportion_ci(0, 10)[:3] == pytest.approx((0.0, 0.0, z2 / (10 + z2)), abs=1e-14)
+    assert proportion_ci(10, 10)[:3] == pytest.approx((1.0, 10 / (10 + z2), 1.0), abs=1e-14)
+    assert all(math.isnan(v) for v in proportion_ci(0, 0)[:3])
 
 
 def test_wilson_vectorised() -> None:
-    p_hat, low, high = proportion_ci(np.array([8, 0, 3]), np.array([10, 0, 3]))
+    p_hat, low, high = proportion_ci(np.array([8, 0, 3]), np.array([10, 0, 3]))[:3]
     assert isinstance(p_hat, np.ndarray)
     assert p_hat.shape == (3,)
-    assert (p_hat[0], low[0], high[0]) == pytest.approx(proportion_ci(8, 10))
+    assert (p_hat[0], low[0], high[0]) == pytest.approx(proportion_ci(8, 10)[:3])
     assert np.isnan([p_hat[1], low[1], high[1]]).all()
     assert high[2] == 1.0
 
 
 def test_wilson_coverage() -> None:
     successes = np.random.default_rng(0).binomial(50, 0.3, size=2000)
-    _, low, high = proportion_ci(successes, 50)
+    _, low, high = proportion_ci(successes, 50)[:3]
     assert 0.93 <= np.mean((low <= 0.3) & (0.3 <= high)) <= 0.97
 
 
@@ -171,11 +180,11 @@ def test_paired_is_narrower_for_correlated_data() -> None:
     shared = rng.normal(0.0, 5.0, size=200)
     a = shared + rng.normal(0.0, 1.0, size=200) + 0.5
     b = shared + rng.normal(0.0, 1.0, size=200)
-    mean, low, high = paired_difference_ci(a, b)
+    mean, low, high = paired_difference_ci(a, b)[:3]
     assert mean == pytest.approx(np.mean(a - b))
     assert low > 0.0  # pairing detects the shift...
-    _, a_low, a_high = mean_ci(a)
-    _, b_low, b_high = mean_ci(b)
+    _, a_low, a_high = mean_ci(a)[:3]
+    _, b_low, b_high = mean_ci(b)[:3]
     unpaired_half = math.hypot(a_high - a_low, b_high - b_low) / 2
     assert unpaired_half > 0.5  # ...that independent intervals could not
     assert high - low < 0.5 * unpaired_half
@@ -193,21 +202,21 @@ def test_clustered_equals_t_ci_for_singleton_clusters() -> None:
     rng = np.random.default_rng(1)
     values = rng.normal(size=37)
     clusters = rng.permutation(37)
-    assert clustered_mean_ci(values, clusters) == pytest.approx(mean_ci(values), rel=1e-12)
+    assert clustered_mean_ci(values, clusters)[:3] == pytest.approx(mean_ci(values)[:3], rel=1e-12)
 
 
 def test_clustered_equal_sizes_is_t_ci_of_cluster_means() -> None:
     rng = np.random.default_rng(2)
     values = rng.normal(size=(12, 4))
     labels = np.repeat([f"g{i}" for i in range(12)], 4)
-    expected = mean_ci(values.mean(axis=1), 0.9)
-    assert clustered_mean_ci(values.ravel(), labels, 0.9) == pytest.approx(expected, rel=1e-12)
+    expected = mean_ci(values.mean(axis=1), 0.9)[:3]
+    assert clustered_mean_ci(values.ravel(), labels, 0.9)[:3] == pytest.approx(expected, rel=1e-12)
 
 
 def test_clustered_hand_computed_unequal_sizes() -> None:
     # Cluster sums 10 (size 2) and 21 (size 4): ratio 31/6, residuals -1/3 and 1/3,
     # variance 2/1 * (2/9) / 6**2.
-    mean, low, high = clustered_mean_ci([0, 10, 0, 10, 11, 0], [7, 7, 9, 9, 9, 9])
+    mean, low, high = clustered_mean_ci([0, 10, 0, 10, 11, 0], [7, 7, 9, 9, 9, 9])[:3]
     half = T975_1 * math.sqrt(4 / 324)
     assert (mean, low, high) == pytest.approx((31 / 6, 31 / 6 - half, 31 / 6 + half), rel=1e-12)
 
@@ -219,19 +228,19 @@ def test_clustered_coverage_where_naive_interval_fails() -> None:
     clustered = naive = 0
     for _ in range(1000):
         values = np.repeat(rng.normal(size=40), 5) + rng.normal(size=200)
-        _, low, high = clustered_mean_ci(values, clusters)
+        _, low, high = clustered_mean_ci(values, clusters)[:3]
         clustered += low <= 0.0 <= high
-        _, low, high = mean_ci(values)
+        _, low, high = mean_ci(values)[:3]
         naive += low <= 0.0 <= high
     assert 0.93 <= clustered / 1000 <= 0.97
     assert naive / 1000 < 0.85
 
 
 def test_clustered_degenerate_and_errors() -> None:
-    assert clustered_mean_ci([1.0, 3.0], [5, 5])[0] == 2.0
-    assert math.isnan(clustered_mean_ci([1.0, 3.0], [5, 5])[1])
-    assert all(math.isnan(v) for v in clustered_mean_ci([], []))
-    with pytest.raises(ValueError, match="values and clusters must have the same length"):
+    assert clustered_mean_ci([1.0, 3.0], [5, 5]).estimate == 2.0
+    assert math.isnan(clustered_mean_ci([1.0, 3.0], [5, 5]).low)
+    assert all(math.isnan(v) for v in clustered_mean_ci([], [])[:3])
+    with pytest.raises(ValueError, match="must have the same length"):
         clustered_mean_ci([1.0, 2.0], [0, 1, 2])
 
 
@@ -288,37 +297,46 @@ def _small_frames() -> tuple[pd.DataFrame, pd.DataFrame]:
     return hands, games
 
 
+def _wide(summary: pd.DataFrame) -> pd.DataFrame:
+    """A tidy summary indexed by (strategy, measure), for reading single values."""
+    return summary.set_index(["strategy", "measure"])
+
+
 def test_strategy_summary_exact_values() -> None:
     summary = strategy_summary(*_small_frames())
-    assert list(summary.index) == ["A", "B"]
-    assert summary.index.name == "strategy"
-    assert list(summary.columns[:4]) == ["seats", "mean_total", "mean_total_low", "mean_total_high"]
-    assert summary.shape[1] == 16
-    assert summary["seats"].tolist() == [3, 3]
-
-    a, b = summary.loc["A"], summary.loc["B"]
+    assert list(summary.columns) == ["strategy", "measure", *ESTIMATE_COLUMNS]
+    assert summary["strategy"].drop_duplicates().tolist() == ["A", "B"]
+    assert summary["measure"].tolist() == list(SUMMARY_MEASURES) * 2
+    s = _wide(summary)
+    a, b = s.loc["A"], s.loc["B"]
+    # Game-level measures count games, per-deal ones (game, deal, seat) rows.
+    assert a.loc["mean_total", "n"] == 2 and a.loc["made_rate", "n"] == 6
+    assert a.loc["mean_total", "method"] == "Student t"
+    assert a.loc["made_rate", "method"].startswith("cluster-robust t")
     # A: per-game seat averages 15 and 40 (not the seat mean 70/3); B: 30 and 25.
-    assert a["mean_total"] == 27.5
-    assert (a["mean_total_low"], a["mean_total_high"]) == pytest.approx(
+    assert a.loc["mean_total", "estimate"] == 27.5
+    assert tuple(a.loc["mean_total", ["low", "high"]]) == pytest.approx(
         (27.5 - T975_1 * 12.5, 27.5 + T975_1 * 12.5), rel=1e-12
     )
-    assert b["mean_total"] == 27.5
-    assert b["mean_total_high"] == pytest.approx(27.5 + T975_1 * 2.5, rel=1e-12)
-    assert (a["win_share"], b["win_share"]) == (0.25, 0.625)
+    assert b.loc["mean_total", "estimate"] == 27.5
+    assert b.loc["mean_total", "high"] == pytest.approx(27.5 + T975_1 * 2.5, rel=1e-12)
+    assert (a.loc["win_share", "estimate"], b.loc["win_share", "estimate"]) == (0.25, 0.625)
 
-    assert a["mean_score"] == pytest.approx(43 / 6)
-    assert b["mean_score"] == pytest.approx(31 / 6)
+    assert a.loc["mean_score", "estimate"] == pytest.approx(43 / 6)
+    assert b.loc["mean_score", "estimate"] == pytest.approx(31 / 6)
     half = T975_1 * math.sqrt(4 / 324)
-    assert (b["mean_score_low"], b["mean_score_high"]) == pytest.approx(
+    assert tuple(b.loc["mean_score", ["low", "high"]]) == pytest.approx(
         (31 / 6 - half, 31 / 6 + half), rel=1e-12
     )
-    assert (a["made_rate"], b["made_rate"]) == pytest.approx((4 / 6, 3 / 6))
-    assert (a["zero_bid_rate"], b["zero_bid_rate"]) == pytest.approx((0.5, 0.5))
+    assert a.loc["made_rate", "estimate"] == pytest.approx(4 / 6)
+    assert b.loc["made_rate", "estimate"] == pytest.approx(3 / 6)
     # A bids zero in exactly half its deals of both games: zero cluster variance.
-    assert (a["zero_bid_rate_low"], a["zero_bid_rate_high"]) == pytest.approx((0.5, 0.5))
+    assert tuple(a.loc["zero_bid_rate", ["estimate", "low", "high"]]) == pytest.approx(
+        (0.5, 0.5, 0.5)
+    )
     # With two games the rate intervals are wide and clipped to [0, 1].
-    assert (a["made_rate_low"], a["made_rate_high"]) == (0.0, 1.0)
-    assert (a["win_share_low"], a["win_share_high"]) == (0.0, 1.0)
+    assert tuple(a.loc["made_rate", ["low", "high"]]) == (0.0, 1.0)
+    assert tuple(a.loc["win_share", ["low", "high"]]) == (0.0, 1.0)
 
 
 def test_strategy_summary_matches_direct_calls_on_larger_data() -> None:
@@ -343,17 +361,17 @@ def test_strategy_summary_matches_direct_calls_on_larger_data() -> None:
             "win_share": rng.random(n_games * seats),
         }
     )
-    summary = strategy_summary(hands, games, confidence=0.9)
+    summary = _wide(strategy_summary(hands, games, confidence=0.9))
     x_hands = hands[hands["strategy"] == "x"]
     expected = clustered_mean_ci(x_hands["bid"] == x_hands["tricks"], x_hands["game"], 0.9)
-    assert tuple(summary.loc["x", ["made_rate", "made_rate_low", "made_rate_high"]]) == (
-        pytest.approx(expected)
+    assert tuple(summary.loc[("x", "made_rate"), ["estimate", "low", "high"]]) == (
+        pytest.approx(expected[:3])
     )
+    assert summary.loc[("x", "made_rate"), "n"] == len(x_hands)
     per_game = games[games["strategy"] == "x"].groupby("game")["total"].mean()
-    assert tuple(summary.loc["x", ["mean_total", "mean_total_low", "mean_total_high"]]) == (
-        pytest.approx(mean_ci(per_game, 0.9))
+    assert tuple(summary.loc[("x", "mean_total"), ["estimate", "low", "high"]]) == (
+        pytest.approx(mean_ci(per_game, 0.9)[:3])
     )
-    assert summary["seats"].sum() == n_games * seats
 
 
 def test_strategy_summary_reports_missing_columns() -> None:
@@ -371,15 +389,7 @@ def test_format_summary() -> None:
     summary = strategy_summary(*_small_frames())
     lines = format_summary(summary).splitlines()
     assert len(lines) == 3
-    assert lines[0].split() == [
-        "strategy",
-        "seats",
-        "mean_total",
-        "mean_score",
-        "made_rate",
-        "zero_bid_rate",
-        "win_share",
-    ]
+    assert lines[0].split() == ["strategy", *SUMMARY_MEASURES]
     low = 27.5 - T975_1 * 12.5
     assert lines[1].startswith("A ")
     assert f"27.500 [{low:.3f}, " in lines[1]
@@ -388,6 +398,112 @@ def test_format_summary() -> None:
     assert len({len(line) for line in lines}) == 1  # columns are aligned
 
 
-def test_format_summary_without_intervals() -> None:
+def test_format_summary_of_a_wide_table_and_without_intervals() -> None:
     frame = pd.DataFrame({"n": [1, 20], "x": [0.5, 2.25]}, index=pd.Index(["p", "q"], name="k"))
     assert format_summary(frame, digits=2) == "k   n     x\np   1  0.50\nq  20  2.25"
+    wide = pd.DataFrame({"x": [0.5], "x_low": [0.25], "x_high": [0.75]}, index=["p"])
+    assert format_summary(wide, digits=2).splitlines()[1] == "p  0.50 [0.25, 0.75]"
+
+
+# --- tidy tables, pooling, many comparisons, bootstrap ----------------------------
+
+
+def _kidney_stones() -> pd.DataFrame:
+    """Simpson's paradox: treatment a succeeds more often within each stratum, less overall.
+
+    Small stones: a 81/87, b 234/270; large stones: a 192/263, b 55/80.
+    """
+    cells = [
+        ("a", "small", 81, 87),
+        ("b", "small", 234, 270),
+        ("a", "large", 192, 263),
+        ("b", "large", 55, 80),
+    ]
+    rows = [
+        (arm, size, outcome)
+        for arm, size, hits, n in cells
+        for outcome in [1.0] * hits + [0.0] * (n - hits)
+    ]
+    frame = pd.DataFrame(rows, columns=["arm", "size", "success"])
+    frame["game"] = np.arange(len(frame))  # every patient is an independent unit
+    return frame
+
+
+def test_standardised_pooling_follows_the_strata_not_the_crude_totals() -> None:
+    frame = _kidney_stones()
+    crude = frame.groupby("arm")["success"].mean()
+    assert crude["a"] < crude["b"]  # the paradox: pooled rows favour b
+    within = frame.groupby(["size", "arm"])["success"].mean().unstack("arm")
+    assert (within["a"] > within["b"]).all()  # ...though a wins in every stratum
+    pooled = standardised_mean(frame, frame["success"], ["arm"], "size").set_index("arm")
+    assert list(pooled.columns) == list(ESTIMATE_COLUMNS)
+    # Equal weight per stratum: the average of the two strata's rates.
+    assert pooled.loc["a", "estimate"] == pytest.approx((81 / 87 + 192 / 263) / 2, rel=1e-12)
+    assert pooled.loc["b", "estimate"] == pytest.approx((234 / 270 + 55 / 80) / 2, rel=1e-12)
+    assert pooled.loc["a", "estimate"] > pooled.loc["b", "estimate"]
+    # Independent rows: the variance is the sum of the strata's (n - 1 denominators
+    # aside), so the half-width is close to the z-combination of the strata's s.e.
+    sizes = frame[frame["arm"] == "a"].groupby("size")["success"].agg(["var", "size"])
+    se = math.sqrt((sizes["var"] / sizes["size"]).sum()) / 2
+    half = (pooled.loc["a", "high"] - pooled.loc["a", "low"]) / 2
+    assert half == pytest.approx(1.96 * se, rel=0.01)
+
+
+def test_standardised_with_one_stratum_is_the_clustered_mean() -> None:
+    rng = np.random.default_rng(4)
+    values, clusters = rng.normal(size=90), np.repeat(np.arange(30), 3)
+    one = standardised_mean_ci(values, np.zeros(90), clusters)
+    assert one[:3] == pytest.approx(clustered_mean_ci(values, clusters)[:3], rel=1e-12)
+
+
+def test_holm_adjustment() -> None:
+    # Sorted 0.01, 0.03, 0.04 times 3, 2, 1, then made monotone: 0.03, 0.06, 0.06.
+    assert adjust_pvalues([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert adjust_pvalues([0.01, 0.04], method="bonferroni") == pytest.approx([0.02, 0.08])
+    with pytest.raises(ValueError, match=r"pvalues must lie in \[0, 1\]"):
+        adjust_pvalues([0.5, 1.5])
+
+
+def test_grouped_mean_is_tidy_and_clips_rates() -> None:
+    frame = pd.DataFrame({"g": ["x"] * 3 + ["y"] * 3, "game": [0, 1, 2, 0, 1, 2]})
+    table = grouped_mean(frame, np.array([True, True, False, True, True, True]), ["g"])
+    assert list(table.columns) == ["g", *ESTIMATE_COLUMNS]
+    x, y = table.iloc[0], table.iloc[1]
+    assert x["estimate"] == pytest.approx(2 / 3) and x["n"] == 3
+    assert x["high"] == 1.0  # the t interval of a rate is clipped at 1
+    assert (y["low"], y["high"]) == (1.0, 1.0)
+
+
+def test_paired_by_game_averages_each_game_then_pairs() -> None:
+    rng = np.random.default_rng(5)
+    games = np.repeat(np.arange(20), 2)
+    frame = pd.DataFrame({"arm": ["on", "off"] * 20, "game": games})
+    values = rng.normal(size=40) + np.where(frame["arm"] == "on", 1.0, 0.0)
+    table = paired_by_game(frame, values, "arm", "on", "off")
+    expected = paired_difference_ci(values[0::2], values[1::2])
+    assert table.loc[0, "n"] == 20
+    assert tuple(table.loc[0, ["estimate", "low", "high"]]) == pytest.approx(expected[:3])
+    assert table.loc[0, "method"] == expected.method
+    # Boolean arm labels (hook on/off) are labels, not a mask.
+    flags = frame.assign(arm=frame["arm"] == "on")
+    by_flag = paired_by_game(flags, values, "arm", True, False)
+    assert tuple(by_flag.loc[0, ["estimate", "low", "high"]]) == pytest.approx(expected[:3])
+
+
+def test_bootstrap_by_game_is_reproducible_and_close_to_the_t_interval() -> None:
+    rng = np.random.default_rng(6)
+    frame = pd.DataFrame({"game": np.repeat(np.arange(300), 2), "x": rng.normal(size=600)})
+
+    def mean_of_games(f: pd.DataFrame) -> float:
+        return float(f.groupby("game")["x"].mean().mean())
+
+    first = bootstrap_by_game(frame, mean_of_games, resamples=300, seed=1)
+    assert first == bootstrap_by_game(frame, mean_of_games, resamples=300, seed=1)
+    assert first.estimate == mean_of_games(frame) and first.n == 300
+    t = mean_ci(frame.groupby("game")["x"].mean().to_numpy())
+    assert first.high - first.low == pytest.approx(t.high - t.low, rel=0.2)
+    fast = bootstrap_matrix(
+        frame["x"].to_numpy().reshape(300, 2), lambda m: m.mean(), resamples=300, seed=1
+    )
+    assert fast.estimate == pytest.approx(first.estimate)
+    assert fast.high - fast.low == pytest.approx(t.high - t.low, rel=0.2)

@@ -18,13 +18,13 @@ import pandas as pd
 import pytest
 
 from ohhell_sim import read_results, simulate
+from ohhell_sim.analysis.report import ANALYSIS_FILE, HTML_FILE, MARKDOWN_FILE
 from ohhell_sim.analysis.stats import clustered_mean_ci, mean_ci
 from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from studies import render_report, run_experiment
 from studies.holdings import trump_holdings
-from studies.report import HTML_FILE, MARKDOWN_FILE
 from studies.runs import read_study
 from studies.zero_bids import PROBE_ARMS, probe_pairs
 
@@ -97,7 +97,7 @@ def test_every_output_has_data_metadata_and_report(outputs):
         assert data.games.attrs["conditions"] == manifest["conditions"]
         for condition in manifest["conditions"]:
             assert Rules.from_dict(condition["rules"]).players == condition["rules"]["players"]
-        for file in (MARKDOWN_FILE, HTML_FILE):
+        for file in (MARKDOWN_FILE, HTML_FILE, ANALYSIS_FILE):
             assert (folder / file).stat().st_size > 1000
 
 
@@ -291,7 +291,7 @@ def test_finding_numbers_come_from_the_tables(outputs):
 
 
 def _interval(values, clusters) -> str:
-    estimate, low, high = clustered_mean_ci(np.asarray(values, float), np.asarray(clusters))
+    estimate, low, high = clustered_mean_ci(np.asarray(values, float), np.asarray(clusters))[:3]
     return f"{estimate:.3f} [{low:.3f}, {high:.3f}]"
 
 
@@ -323,26 +323,60 @@ def test_findings_match_numbers_recomputed_from_parquet(outputs):
     _, games = read_results(outputs["strategy_ladder"])
     rows = games[games["challenger_seat"] & (games["challenger"] == "random")]
     per_unit = rows.groupby("unit")["total"].mean().to_numpy()
-    estimate, low, high = mean_ci(per_unit)
+    estimate, low, high = mean_ci(per_unit)[:3]
     assert (
         f"random ranks last with {estimate:.3f} [{low:.3f}, {high:.3f}]"
         in _page(outputs["strategy_ladder"]).sections["findings"]
     )
 
 
-def test_report_command_rerenders_from_the_data(outputs, tmp_path, capsys):
+def test_report_command_rerenders_from_the_saved_analysis(outputs, tmp_path, capsys, monkeypatch):
     folder = outputs["variant_scoring"]
+
+    def no_analysis(data):
+        raise AssertionError("re-rendering must not redo the analysis")
+
+    monkeypatch.setattr("studies.experiment.build_report", no_analysis)
     assert main(["report", "variant_scoring", "--input", str(folder), "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert f"report written to {tmp_path}/ (report.md, report.html, " in printed
+    assert "from the saved analysis" in printed and "data and analysis written" not in printed
     again = (tmp_path / HTML_FILE).read_text()
     before = (folder / HTML_FILE).read_text()
     # The same report, plus the report command in the reproduce section.
     assert again.split("<section id='reproduce'>")[0] == before.split("<section id='reproduce'>")[0]
     assert f"ohhell report variant_scoring --input {folder} --out {tmp_path}" in again
+    # By default the report goes beside the data, replacing the one rendered from it.
+    assert main(["report", "variant_scoring", "--input", str(folder)]) == 0
+    assert (folder / HTML_FILE).read_text() == before
     with pytest.raises(InvalidArgumentError, match="holds output of study 'variant_scoring'"):
         render_report(folder, tmp_path, name="hook_rule")
 
 
-def test_report_of_a_plain_simulate_run_still_works(tmp_path):
+def test_report_refuses_to_overwrite_another_report(outputs, tmp_path):
+    committed = tmp_path / "committed"
+    committed.mkdir()
+    (committed / MARKDOWN_FILE).write_text("# a committed report\n")
+    with pytest.raises(InvalidArgumentError, match="already holds a report"):
+        render_report(outputs["hook_rule"], committed)
+    assert (committed / MARKDOWN_FILE).read_text() == "# a committed report\n"
+    render_report(outputs["hook_rule"], committed, overwrite=True)
+    assert "# a committed report" not in (committed / MARKDOWN_FILE).read_text()
+
+
+def test_old_output_without_saved_analysis_is_analysed_once(outputs, tmp_path):
+    import shutil
+
+    folder = tmp_path / "old"
+    shutil.copytree(outputs["strategy_ladder"], folder)
+    (folder / ANALYSIS_FILE).unlink()
+    written = render_report(folder)
+    assert "analysis recomputed from the data and saved" in written.note
+    assert (folder / ANALYSIS_FILE).is_file()
+    assert "from the saved analysis" in render_report(folder).note
+
+
+def test_report_of_a_plain_simulate_run_still_works(tmp_path, capsys):
     out = tmp_path / "run"
     assert (
         main(
@@ -361,9 +395,19 @@ def test_report_of_a_plain_simulate_run_still_works(tmp_path):
         )
         == 0
     )
+    capsys.readouterr()
     assert main(["report", str(out), "--title", "Plain run"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        f"report written to {out}/ (report.md, report.html, 2 PNG figures)"
+    )
     text = (out / HTML_FILE).read_text()
     assert "<h1>Plain run</h1>" in text and "data:image/png;base64," in text
+    page = _page(out)
+    assert ("setting", "preset") in page.cells and "<style>" in text
+    shares = [cell for column, cell in page.cells if column == "win_share"]
+    assert len(shares) == 2
+    assert all(re.fullmatch(r"-?[\d.]+ \[-?[\d.]+, -?[\d.]+\]", cell) for cell in shares)
+    assert "-0.00" not in text
 
 
 def test_quickstart_runs_the_default_study(tmp_path, capsys):

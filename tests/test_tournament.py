@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 import ohhell_sim as oh
+from ohhell_sim.analysis.stats import ESTIMATE_COLUMNS
 from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.tournament import tournament
@@ -58,17 +59,23 @@ def test_random_seating_is_deterministic_and_mixed(random_seating):
 
 def test_ranking_and_pairwise_tables(duplicate):
     ranking = duplicate.ranking
-    assert list(ranking.index)[-1] == "random"
-    for measure in ("mean_score", "win_share", "made_rate", "zero_bid_rate"):
-        assert (ranking[f"{measure}_low"] <= ranking[measure]).all()
-        assert (ranking[measure] <= ranking[f"{measure}_high"]).all()
-    assert ranking["win_share"].sum() == pytest.approx(1.0)
+    assert list(ranking.columns) == ["strategy", "measure", *ESTIMATE_COLUMNS]
+    order = list(pd.unique(ranking["strategy"]))
+    assert order[-1] == "random"
+    assert (ranking["low"] <= ranking["estimate"]).all()
+    assert (ranking["estimate"] <= ranking["high"]).all()
+    wide = ranking.set_index(["strategy", "measure"])["estimate"].unstack("measure")
+    assert wide["win_share"].sum() == pytest.approx(1.0)
+    # Best first: by mean score.
+    assert wide.loc[order, "mean_score"].is_monotonic_decreasing
     assert len(duplicate.pairwise) == 6
-    best, worst = ranking.index[0], ranking.index[-1]
-    row = duplicate.pairwise.loc[f"{best} - {worst}"]
-    assert row["difference_low"] > 0
+    pairs = duplicate.pairwise.set_index("pair")
+    row = pairs.loc[f"{order[0]} - {order[-1]}"]
+    assert row["low"] > 0 and row["method"] == "paired t over games"
+    assert (pairs["n"] == duplicate.games["unit"].nunique()).all()
     text = duplicate.format()
     assert "duplicate tournament" in text and "card_counter" in text
+    assert f"{order[0]} - {order[-1]}" in text
 
 
 def test_duplicate_seating_narrows_the_interval_of_a_difference(duplicate, random_seating):
@@ -77,9 +84,9 @@ def test_duplicate_seating_narrows_the_interval_of_a_difference(duplicate, rando
     # simple's bid) and expected_tricks play alike and differ in bidding, so
     # their difference is the one where the cards' luck weighs most.
     def width(result, a="card_counter", b="expected_tricks"):
-        table = result.pairwise
+        table = result.pairwise.set_index("pair")
         row = table.loc[f"{a} - {b}"] if f"{a} - {b}" in table.index else table.loc[f"{b} - {a}"]
-        return row["difference_high"] - row["difference_low"]
+        return row["high"] - row["low"]
 
     # Not the same strategy twice, whose difference would be exactly zero.
     assert width(duplicate) > 0

@@ -1,174 +1,310 @@
-"""Strategy reports: Markdown and self-contained HTML with figures, from a run's frames.
+"""The report model: what a report says, rendered to Markdown and to one HTML page.
 
-Every number in a report is computed here from the frames it is given; figures
-are PNG files beside ``report.md`` and embedded (base64) in ``report.html``.
+A :class:`Report` is built by an analysis (a study's ``analyse``, or
+:func:`~ohhell_sim.analysis.run_report.run_report` for a plain run) and holds
+display-ready text: setup, method, findings, tables of strings and PNG figures.
+:func:`write_report` lays it out as ``report.md`` (figures as PNG files beside
+it) and a self-contained ``report.html`` (figures as ``data:`` URIs, one
+stylesheet, no external resource).  :func:`save_analysis` stores the report
+itself (``analysis.json`` and the figures) next to the data, so that
+:func:`load_analysis` can render it again in seconds without redoing the
+analysis.  Findings sit in a ``<section id="findings">`` (and under a
+``## Findings`` heading in Markdown), so tests can check their numbers.
 """
 
 from __future__ import annotations
 
 import base64
 import html
-import io
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")  # reports are written without a display
-import matplotlib.pyplot as plt
 import pandas as pd
 
-from ohhell_sim.analysis.stats import clustered_mean_ci, format_summary, strategy_summary
+from ohhell_sim.rules import PRESETS, Rules
+
+MARKDOWN_FILE = "report.md"
+HTML_FILE = "report.html"
+#: The saved analysis of a report (its text and tables; figures are the PNG files beside it).
+ANALYSIS_FILE = "analysis.json"
 
 
-def made_rate_by_hand_size(hands: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
-    """Made rate per (strategy, hand size) with a CI clustered by game."""
-    rows = []
-    for (strategy, size), group in hands.groupby(["strategy", "hand_size"], observed=True):
-        made = (group["bid"] == group["tricks"]).to_numpy(dtype=float)
-        mean, low, high = clustered_mean_ci(made, group["game"].to_numpy(), confidence)
-        rows.append(
-            {
-                "strategy": strategy,
-                "hand_size": int(size),
-                "made_rate": mean,
-                "low": low,
-                "high": high,
-            }
-        )
-    return pd.DataFrame(rows)
+@dataclass
+class Table:
+    """A table of the report: ``frame`` holds display strings (see :func:`~ohhell_sim.analysis.format.display_table`)."""  # noqa: E501
+
+    title: str
+    frame: pd.DataFrame
+    note: str = ""
 
 
-def _figure_made_rate(table: pd.DataFrame) -> bytes:
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for strategy, group in table.groupby("strategy"):
-        group = group.sort_values("hand_size")
-        ax.errorbar(
-            group["hand_size"],
-            group["made_rate"],
-            yerr=[group["made_rate"] - group["low"], group["high"] - group["made_rate"]],
-            marker="o",
-            capsize=3,
-            label=str(strategy),
-        )
-    ax.set_xlabel("hand size (cards)")
-    ax.set_ylabel("made rate (bid = tricks)")
-    ax.set_title("Made rate by hand size (95% CI, clustered by game)")
-    ax.legend()
-    return png_bytes(fig)
+@dataclass
+class Figure:
+    """A figure: written as ``name`` beside the Markdown, embedded in the HTML."""
+
+    name: str
+    caption: str
+    png: bytes
 
 
-def _figure_totals(games: pd.DataFrame) -> bytes:
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for strategy, group in games.groupby("strategy", observed=True):
-        ax.hist(group["total"], bins=40, histtype="step", linewidth=1.5, label=str(strategy))
-    ax.set_xlabel("final total per game")
-    ax.set_ylabel("games")
-    ax.set_title("Distribution of final totals")
-    ax.legend()
-    return png_bytes(fig)
+@dataclass
+class Report:
+    """Everything a report says, in order.
 
-
-def png_bytes(fig) -> bytes:
-    """The figure as PNG bytes (layout tightened); the figure is closed."""
-    buffer = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buffer, format="png", dpi=110)
-    plt.close(fig)
-    return buffer.getvalue()
-
-
-def write_report(
-    hands: pd.DataFrame, games: pd.DataFrame, folder: str | Path, *, title: str, command: str
-) -> tuple[Path, Path]:
-    """Write ``report.md`` and ``report.html`` (with figures) about one run into ``folder``.
-
-    Parameters
+    Attributes
     ----------
-    hands, games : pandas.DataFrame
-        The run's frames (their ``attrs`` carry rules, seed and version).
-    folder : path
-        Where the report and its PNG figures go.
-    title : str
-        The question the run answers.
+    question : str
+        The question the report answers (its title).
+    setup : list of str
+        Rules, strategies, sizes, seed and version, one item each.
+    method : list of str
+        How each quantity is estimated, one item each.
+    findings : list of str
+        Sentences with numbers computed from the data.
+    tables, figures : list
+        :class:`Table` and :class:`Figure` objects.
     command : str
-        The command that reproduces the run.
+        The command that reproduces the data and this report.
+    study : str
+        The study's name (empty for a plain run).
+    """
+
+    question: str
+    setup: list[str]
+    method: list[str]
+    findings: list[str]
+    tables: list[Table] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    command: str = ""
+    study: str = ""
+
+
+@dataclass(frozen=True)
+class WrittenReport:
+    """The files :func:`write_report` wrote."""
+
+    markdown: Path
+    html: Path
+    figures: tuple[Path, ...]
+    #: Where the report's content came from, when worth saying.
+    note: str = ""
+
+    def describe(self) -> str:
+        """What was written (and from what), for the terminal."""
+        files = [self.markdown.name, self.html.name]
+        if self.figures:
+            files.append(f"{len(self.figures)} PNG figures")
+        text = f"report written to {self.markdown.parent}/ ({', '.join(files)})"
+        return f"{text}, {self.note}" if self.note else text
+
+
+# --- rules as a table -------------------------------------------------------------
+
+
+def preset_of(rules: dict) -> str:
+    """The name of the preset whose rules these are, or ``"custom"``."""
+    players = rules["players"]
+    for name in PRESETS:
+        if Rules.preset(name, players=players).to_dict() == rules:
+            return name
+    return "custom"
+
+
+def rules_differences(rules: dict) -> dict[str, object]:
+    """The settings of ``rules`` (a :meth:`Rules.to_dict`) that differ from canonical."""
+    canonical = Rules(players=rules["players"]).to_dict()
+    return {
+        key: value for key, value in rules.items() if key != "players" and canonical[key] != value
+    }
+
+
+def rules_text(rules: dict) -> str:
+    """The rules as the settings that differ from the canonical profile, or ``canonical``."""
+    changed = rules_differences(rules)
+    return ", ".join(f"{key}={value}" for key, value in changed.items()) or "canonical"
+
+
+def rules_table(rules: dict) -> pd.DataFrame:
+    """The rules as rows ``setting``/``value``: the preset, the players, then what differs."""
+    rows = [("preset", preset_of(rules)), ("players", rules["players"])]
+    rows += list(rules_differences(rules).items())
+    return pd.DataFrame({"setting": [r[0] for r in rows], "value": [str(r[1]) for r in rows]})
+
+
+# --- rendering --------------------------------------------------------------------------
+
+
+def _markdown_table(frame: pd.DataFrame) -> str:
+    def cell(value: object) -> str:
+        return str(value).replace("|", "\\|")
+
+    head = "| " + " | ".join(cell(c) for c in frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([head, rule, *body])
+
+
+def to_markdown(report: Report) -> str:
+    """The report as Markdown; figures are referenced by file name."""
+    lines = [f"# {report.question}", "", "## Setup", ""]
+    lines += [f"* {item}" for item in report.setup]
+    lines += ["", "## Method", ""]
+    lines += [f"* {item}" for item in report.method]
+    lines += ["", "## Findings", "", "All intervals are 95% confidence intervals.", ""]
+    lines += [f"* {item}" for item in report.findings]
+    for table in report.tables:
+        lines += ["", f"### {table.title}", ""]
+        if table.note:
+            lines += [table.note, ""]
+        lines.append(_markdown_table(table.frame))
+    lines += ["", "## Figures", ""]
+    for figure in report.figures:
+        lines += [f"![{figure.caption}]({figure.name})", "", f"*{figure.caption}*", ""]
+    lines += ["## Reproduce", "", "```bash", report.command, "```", ""]
+    return "\n".join(lines)
+
+
+#: The one stylesheet of every report page.
+STYLE = (
+    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:64rem;"
+    "margin:2rem auto;padding:0 1rem;line-height:1.45;color:#222;background:#fff}"
+    "h1{font-size:1.6rem;border-bottom:2px solid #0072B2;padding-bottom:.3rem}"
+    "h2{font-size:1.25rem;margin-top:2rem;color:#0b3d62}h3{font-size:1.05rem;margin-top:1.5rem}"
+    "table{border-collapse:collapse;margin:.5rem 0 1.5rem;font-size:.88rem;"
+    "font-variant-numeric:tabular-nums}"
+    "th,td{border:1px solid #d0d7de;padding:.25rem .55rem;text-align:right}"
+    "th{background:#f0f3f6}td:first-child,th:first-child{text-align:left}"
+    "tr:nth-child(even) td{background:#fafbfc}"
+    "img{max-width:100%;display:block;margin:1rem 0 .2rem}"
+    "figcaption{font-style:italic;margin-bottom:1.5rem;color:#555}"
+    "pre{background:#f6f8fa;padding:.6rem;overflow-x:auto;border-radius:4px}"
+    "#findings li{margin:.25rem 0}"
+)
+
+
+def to_html(report: Report) -> str:
+    """The report as one self-contained HTML page (figures as ``data:`` URIs)."""
+    esc = html.escape
+
+    def items(values: list[str]) -> str:
+        return "<ul>" + "".join(f"<li>{esc(v)}</li>" for v in values) + "</ul>"
+
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{esc(report.question)}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{esc(report.question)}</h1>",
+        f"<section id='setup'><h2>Setup</h2>{items(report.setup)}</section>",
+        f"<section id='method'><h2>Method</h2>{items(report.method)}</section>",
+        "<section id='findings'><h2>Findings</h2>",
+        "<p>All intervals are 95% confidence intervals.</p>",
+        items(report.findings),
+        "</section><section id='tables'>",
+    ]
+    for table in report.tables:
+        parts.append(f"<h3>{esc(table.title)}</h3>")
+        if table.note:
+            parts.append(f"<p>{esc(table.note)}</p>")
+        parts.append(table.frame.to_html(index=False, border=0, escape=True))
+    parts.append("</section><section id='figures'><h2>Figures</h2>")
+    for figure in report.figures:
+        data = base64.b64encode(figure.png).decode("ascii")
+        parts.append(
+            f"<figure><img alt='{esc(figure.caption)}' src='data:image/png;base64,{data}'>"
+            f"<figcaption>{esc(figure.caption)}</figcaption></figure>"
+        )
+    parts.append(
+        f"</section><section id='reproduce'><h2>Reproduce</h2><pre>{esc(report.command)}</pre>"
+        "</section></body></html>"
+    )
+    return "".join(parts)
+
+
+def write_report(report: Report, folder: str | Path) -> WrittenReport:
+    """Write ``report.md``, its PNG figures and ``report.html`` into ``folder`` (created).
 
     Returns
     -------
-    (Path, Path)
-        The Markdown and HTML files.
+    WrittenReport
+        The files written.
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    summary = strategy_summary(hands, games)
-    by_size = made_rate_by_hand_size(hands)
-    figures = {
-        "made_rate_by_hand_size.png": _figure_made_rate(by_size),
-        "totals.png": _figure_totals(games),
-    }
-    for name, data in figures.items():
-        (folder / name).write_bytes(data)
+    figures = []
+    for figure in report.figures:
+        path = folder / figure.name
+        path.write_bytes(figure.png)
+        figures.append(path)
+    md_path = folder / MARKDOWN_FILE
+    md_path.write_text(to_markdown(report), encoding="utf-8")
+    html_path = folder / HTML_FILE
+    html_path.write_text(to_html(report), encoding="utf-8")
+    return WrittenReport(md_path, html_path, tuple(figures))
 
-    meta = hands.attrs
-    rules = meta.get("rules", {})
-    best = summary["win_share"].idxmax()
-    setup = (
-        f"{meta.get('games', '?')} games, {rules.get('players', '?')} players, "
-        f"schedule {rules.get('schedule')}, seats {meta.get('strategies')}, seed "
-        f"{meta.get('seed')}, ohhell-sim {meta.get('version')}"
+
+# --- saved analysis -----------------------------------------------------------------------
+
+
+def save_analysis(report: Report, folder: str | Path) -> Path:
+    """Store ``report`` as ``analysis.json`` plus its figures' PNG files in ``folder``.
+
+    Returns
+    -------
+    Path
+        The ``analysis.json`` written.
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for figure in report.figures:
+        (folder / figure.name).write_bytes(figure.png)
+    record = {
+        "study": report.study,
+        "question": report.question,
+        "setup": report.setup,
+        "method": report.method,
+        "findings": report.findings,
+        "tables": [
+            {
+                "title": t.title,
+                "note": t.note,
+                "columns": [str(c) for c in t.frame.columns],
+                "rows": t.frame.astype(str).to_numpy().tolist(),
+            }
+            for t in report.tables
+        ],
+        "figures": [{"name": f.name, "caption": f.caption} for f in report.figures],
+        "command": report.command,
+    }
+    path = folder / ANALYSIS_FILE
+    path.write_text(json.dumps(record, indent=1), encoding="utf-8")
+    return path
+
+
+def load_analysis(folder: str | Path) -> Report:
+    """The report stored by :func:`save_analysis` in ``folder``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``folder`` holds no ``analysis.json`` or a figure it names is missing.
+    """
+    folder = Path(folder)
+    record = json.loads((folder / ANALYSIS_FILE).read_text(encoding="utf-8"))
+    tables = [
+        Table(t["title"], pd.DataFrame(t["rows"], columns=t["columns"]), t["note"])
+        for t in record["tables"]
+    ]
+    figures = [
+        Figure(f["name"], f["caption"], (folder / f["name"]).read_bytes())
+        for f in record["figures"]
+    ]
+    return Report(
+        record["question"],
+        record["setup"],
+        record["method"],
+        record["findings"],
+        tables,
+        figures,
+        record["command"],
+        record["study"],
     )
-    finding = (
-        f"{best} has the highest win share, {summary.loc[best, 'win_share']:.3f} "
-        f"[{summary.loc[best, 'win_share_low']:.3f}, {summary.loc[best, 'win_share_high']:.3f}], "
-        f"and makes its bid in {summary.loc[best, 'made_rate']:.3f} of its deals."
-    )
-    table = format_summary(summary[[c for c in summary.columns if not c.startswith("mean_total")]])
-    markdown = "\n".join(
-        [
-            f"# {title}",
-            "",
-            "## Setup",
-            "",
-            setup,
-            "",
-            "Rules: `" + json.dumps(rules) + "`",
-            "",
-            "## Findings (95% confidence intervals)",
-            "",
-            finding,
-            "",
-            "```",
-            table,
-            "```",
-            "",
-            "## Figures",
-            "",
-            *(f"![{name}]({name})" for name in figures),
-            "",
-            "## Reproduce",
-            "",
-            "```",
-            command,
-            "```",
-            "",
-        ]
-    )
-    md_path = folder / "report.md"
-    md_path.write_text(markdown, encoding="utf-8")
-    images = "".join(
-        f'<img alt="{name}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
-        for name, data in figures.items()
-    )
-    page = (
-        "<!doctype html><html><head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)}</title></head><body>"
-        f"<h1>{html.escape(title)}</h1><h2>Setup</h2><p>{html.escape(setup)}</p>"
-        f"<p>Rules: <code>{html.escape(json.dumps(rules))}</code></p>"
-        f"<h2>Findings (95% confidence intervals)</h2><p>{html.escape(finding)}</p>"
-        f"<pre>{html.escape(table)}</pre><h2>Figures</h2>{images}"
-        f"<h2>Reproduce</h2><pre>{html.escape(command)}</pre></body></html>"
-    )
-    html_path = folder / "report.html"
-    html_path.write_text(page, encoding="utf-8")
-    return md_path, html_path

@@ -1,106 +1,103 @@
-"""Confidence intervals and per-strategy summaries of simulation results.
+"""Estimates with confidence intervals, in one tidy convention.
 
-Everything here is plain numpy/pandas: the Student-t quantile comes from a
-regularised incomplete beta function (continued fraction) inverted by bisection,
-so the package needs no scipy.
+Every estimate is an :class:`Estimate` (``estimate``, ``low``, ``high``, ``n``,
+``method``) and every table of estimates is a frame with the grouping columns
+followed by :data:`ESTIMATE_COLUMNS`.  Quantiles, the Wilson interval and the
+bootstrap come from :mod:`scipy.stats` and :mod:`statsmodels`; corrections for
+many comparisons from :mod:`statsmodels.stats.multitest`.
 
-Deals of one game are not independent observations: the same players, scores and
-seating carry over from deal to deal, and one strategy may sit in several seats of
-the same game.  Rates measured per deal therefore use :func:`clustered_mean_ci`
-with the game as the cluster, and per-game quantities are first averaged over the
-seats a strategy holds in each game.
+Deals of one game are not independent observations: the same players, scores
+and seating carry over from deal to deal, one strategy may sit in several seats
+of the same game, and conditions played with the same seed share the cards of
+each game index.  Rates measured per deal therefore use
+:func:`clustered_mean_ci` with the game as the cluster, comparisons between two
+arms average each game's rows first and take a paired interval over games, and
+statistics that are not means get a bootstrap over games.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable
-from functools import lru_cache
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
+from scipy import stats as _scipy_stats
 
 __all__ = [
+    "ESTIMATE_COLUMNS",
+    "Estimate",
+    "adjust_pvalues",
+    "bootstrap_by_game",
+    "bootstrap_matrix",
+    "clip_rate",
     "clustered_mean_ci",
-    "format_summary",
+    "estimate_frame",
     "frequency_mean_ci",
+    "grouped_mean",
     "mean_ci",
+    "paired_by_game",
     "paired_difference_ci",
     "proportion_ci",
+    "standardised_mean",
     "store_interval",
     "strategy_summary",
     "t_quantile",
 ]
 
-_EPS = 1e-15
-_TINY = 1e-300
-_MAX_CF_TERMS = 100_000
+#: Columns every table of estimates ends with.
+ESTIMATE_COLUMNS = ("n", "estimate", "low", "high", "method")
 
-#: Columns that :func:`strategy_summary` reports with a confidence interval.
-_INTERVAL_COLUMNS = ("mean_total", "mean_score", "made_rate", "zero_bid_rate", "win_share")
-#: Of those, the ones that are probabilities, whose intervals are clipped to [0, 1].
-_RATE_COLUMNS = ("made_rate", "zero_bid_rate", "win_share")
-_SUMMARY_COLUMNS = (
-    "seats",
-    *(f"{base}{suffix}" for base in _INTERVAL_COLUMNS for suffix in ("", "_low", "_high")),
-)
+T_METHOD = "Student t"
+PAIRED_METHOD = "paired t over games"
+CLUSTER_METHOD = "cluster-robust t (clustered by game)"
+WILSON_METHOD = "Wilson score"
+BOOTSTRAP_METHOD = "percentile bootstrap over games"
+STANDARDISED_METHOD = "stratum-standardised mean, cluster-robust t"
+
+#: Measures of :func:`strategy_summary`, in order; the rates are clipped to [0, 1].
+SUMMARY_MEASURES = ("mean_total", "mean_score", "made_rate", "zero_bid_rate", "win_share")
+_RATE_MEASURES = ("made_rate", "zero_bid_rate", "win_share")
 _HANDS_COLUMNS = ("game", "strategy", "bid", "tricks", "score")
 _GAMES_COLUMNS = ("game", "strategy", "total", "win_share")
-
-_NAN3 = (math.nan, math.nan, math.nan)
 
 _FloatArray = NDArray[np.float64]
 
 
-def _beta_continued_fraction(a: float, b: float, x: float) -> float:
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    c = 1.0
-    d = 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > _TINY else _TINY)
-    h = d
-    for m in range(1, _MAX_CF_TERMS):
-        # Each m contributes an even and an odd term of the fraction.
-        for numerator in (
-            m * (b - m) * x / ((a + 2 * m - 1.0) * (a + 2 * m)),
-            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1.0)),
-        ):
-            d = 1.0 + numerator * d
-            d = 1.0 / (d if abs(d) > _TINY else _TINY)
-            c = 1.0 + numerator / c
-            c = c if abs(c) > _TINY else _TINY
-            h *= d * c
-        if abs(d * c - 1.0) < _EPS:
-            return h
-    raise ArithmeticError(f"incomplete beta continued fraction did not converge ({a}, {b}, {x})")
+class Estimate(NamedTuple):
+    """An estimate with its two-sided confidence interval.
+
+    Attributes
+    ----------
+    estimate, low, high : float
+        The point estimate and the interval's bounds (NaN when undefined).
+    n : int
+        Observations behind it (rows, or pairs for a paired difference).
+    method : str
+        How the interval was computed.
+    """
+
+    estimate: float
+    low: float
+    high: float
+    n: int
+    method: str
+
+    def row(self) -> dict[str, object]:
+        """The estimate as a dict with the keys of :data:`ESTIMATE_COLUMNS`."""
+        return {
+            "n": self.n,
+            "estimate": self.estimate,
+            "low": self.low,
+            "high": self.high,
+            "method": self.method,
+        }
 
 
-def _regularized_beta(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta function I_x(a, b) for 0 <= x <= 1."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    log_front = (
-        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    )
-    # The fraction converges fast only left of the mode; use the symmetry
-    # I_x(a, b) = 1 - I_{1-x}(b, a) on the other side.
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(log_front) * _beta_continued_fraction(a, b, x) / a
-    return 1.0 - math.exp(log_front) * _beta_continued_fraction(b, a, 1.0 - x) / b
-
-
-def _t_upper_tail(t: float, df: float) -> float:
-    """P(T > t) for t >= 0 and Student-t T with ``df`` degrees of freedom."""
-    if math.isinf(df):
-        return 0.5 * math.erfc(t / math.sqrt(2.0))
-    return 0.5 * _regularized_beta(0.5 * df, 0.5, df / (df + t * t))
-
-
-@lru_cache(maxsize=1024)
 def t_quantile(p: float, df: float) -> float:
-    """Quantile of Student's t distribution.
+    """Quantile of Student's t distribution (``scipy.stats.t.ppf``).
 
     Parameters
     ----------
@@ -113,8 +110,7 @@ def t_quantile(p: float, df: float) -> float:
     Returns
     -------
     float
-        The value ``t`` with ``P(T <= t) = p``, accurate to a few units in the
-        last place of the tail probability.
+        The value ``t`` with ``P(T <= t) = p``.
 
     Raises
     ------
@@ -125,24 +121,9 @@ def t_quantile(p: float, df: float) -> float:
         raise ValueError(f"p must be in (0, 1), got {p!r}")
     if not df > 0.0:
         raise ValueError(f"df must be positive, got {df!r}")
-    if p == 0.5:
-        return 0.0
-    tail = min(p, 1.0 - p)
-    hi = 1.0
-    while _t_upper_tail(hi, df) > tail:
-        hi *= 2.0
-    lo = 0.0 if hi == 1.0 else hi / 2.0
-    # Bisect to full double precision: stop when the midpoint is no longer
-    # strictly inside the bracket.
-    while True:
-        mid = 0.5 * (lo + hi)
-        if not lo < mid < hi:
-            break
-        if _t_upper_tail(mid, df) > tail:
-            lo = mid
-        else:
-            hi = mid
-    return hi if p > 0.5 else -hi
+    if math.isinf(df):
+        return float(_scipy_stats.norm.ppf(p))
+    return float(_scipy_stats.t.ppf(p, df))
 
 
 def _check_confidence(confidence: float) -> float:
@@ -158,7 +139,14 @@ def _as_1d(values: ArrayLike, name: str) -> _FloatArray:
     return array
 
 
-def mean_ci(values: ArrayLike, confidence: float = 0.95) -> tuple[float, float, float]:
+def _t_estimate(
+    mean: float, se: float, df: float, n: int, confidence: float, method: str
+) -> Estimate:
+    half = t_quantile(0.5 + confidence / 2.0, df) * se
+    return Estimate(mean, mean - half, mean + half, n, method)
+
+
+def mean_ci(values: ArrayLike, confidence: float = 0.95) -> Estimate:
     """Mean with a Student-t confidence interval.
 
     Parameters
@@ -170,9 +158,9 @@ def mean_ci(values: ArrayLike, confidence: float = 0.95) -> tuple[float, float, 
 
     Returns
     -------
-    tuple of float
-        ``(mean, low, high)``.  With fewer than two observations the bounds are
-        NaN (and so is the mean of an empty sample).
+    Estimate
+        With fewer than two observations the bounds are NaN (and so is the mean
+        of an empty sample).
 
     Raises
     ------
@@ -181,17 +169,14 @@ def mean_ci(values: ArrayLike, confidence: float = 0.95) -> tuple[float, float, 
     """
     confidence = _check_confidence(confidence)
     x = _as_1d(values, "values")
-    if x.size == 0:
-        return _NAN3
-    mean = float(x.mean())
     if x.size < 2:
-        return mean, math.nan, math.nan
-    return _t_interval(mean, float(x.std(ddof=1)), x.size, confidence)
+        mean = float(x.mean()) if x.size else math.nan
+        return Estimate(mean, math.nan, math.nan, x.size, T_METHOD)
+    se = float(x.std(ddof=1)) / math.sqrt(x.size)
+    return _t_estimate(float(x.mean()), se, x.size - 1, x.size, confidence, T_METHOD)
 
 
-def frequency_mean_ci(
-    values: ArrayLike, counts: ArrayLike, confidence: float = 0.95
-) -> tuple[float, float, float]:
+def frequency_mean_ci(values: ArrayLike, counts: ArrayLike, confidence: float = 0.95) -> Estimate:
     """Mean with a Student-t confidence interval, for a sample given as a histogram.
 
     The same interval as :func:`mean_ci` on the sample in which ``values[i]``
@@ -209,9 +194,8 @@ def frequency_mean_ci(
 
     Returns
     -------
-    tuple of float
-        ``(mean, low, high)``, NaN as in :func:`mean_ci` for fewer than two
-        observations.
+    Estimate
+        NaN as in :func:`mean_ci` for fewer than two observations.
 
     Raises
     ------
@@ -227,24 +211,16 @@ def frequency_mean_ci(
     if np.any(c < 0):
         raise ValueError("counts must be non-negative")
     n = float(c.sum())
-    if n == 0:
-        return _NAN3
-    mean = float((v * c).sum() / n)
     if n < 2:
-        return mean, math.nan, math.nan
+        mean = float((v * c).sum() / n) if n else math.nan
+        return Estimate(mean, math.nan, math.nan, int(n), T_METHOD)
+    mean = float((v * c).sum() / n)
     sd = math.sqrt(float((c * (v - mean) ** 2).sum()) / (n - 1.0))
-    return _t_interval(mean, sd, n, confidence)
+    return _t_estimate(mean, sd / math.sqrt(n), n - 1, int(n), confidence, T_METHOD)
 
 
-def _t_interval(mean: float, sd: float, n: float, confidence: float) -> tuple[float, float, float]:
-    half = t_quantile(0.5 + confidence / 2.0, n - 1) * sd / math.sqrt(n)
-    return mean, mean - half, mean + half
-
-
-def proportion_ci(
-    successes: ArrayLike, trials: ArrayLike, confidence: float = 0.95
-) -> tuple[float, float, float] | tuple[_FloatArray, _FloatArray, _FloatArray]:
-    """Proportion with a Wilson score confidence interval.
+def proportion_ci(successes: ArrayLike, trials: ArrayLike, confidence: float = 0.95) -> Estimate:
+    """Proportion with a Wilson score confidence interval (``statsmodels``).
 
     Parameters
     ----------
@@ -255,9 +231,9 @@ def proportion_ci(
 
     Returns
     -------
-    tuple
-        ``(p_hat, low, high)``: floats for scalar inputs, arrays of the broadcast
-        shape otherwise.  Entries with ``trials == 0`` are NaN.
+    Estimate
+        Floats for scalar inputs, arrays of the broadcast shape otherwise (``n``
+        too).  Entries with ``trials == 0`` are NaN.
 
     Raises
     ------
@@ -265,6 +241,8 @@ def proportion_ci(
         If ``confidence`` is not in (0, 1), a count is negative, or
         ``successes > trials``.
     """
+    from statsmodels.stats.proportion import proportion_confint
+
     confidence = _check_confidence(confidence)
     s, n = np.broadcast_arrays(
         np.asarray(successes, dtype=np.float64), np.asarray(trials, dtype=np.float64)
@@ -273,25 +251,29 @@ def proportion_ci(
         raise ValueError("successes and trials must be non-negative")
     if np.any(s > n):
         raise ValueError("successes must not exceed trials")
-    z = t_quantile(0.5 + confidence / 2.0, math.inf)
     empty = n == 0
     n_safe = np.where(empty, 1.0, n)
-    p_hat = s / n_safe
-    denom = 1.0 + z * z / n_safe
-    centre = (p_hat + z * z / (2.0 * n_safe)) / denom
-    half = z * np.sqrt(p_hat * (1.0 - p_hat) / n_safe + z * z / (4.0 * n_safe**2)) / denom
-    # The bounds are 0 and 1 exactly when s is 0 or n; clipping removes rounding.
-    low = np.clip(centre - half, 0.0, 1.0)
-    high = np.clip(centre + half, 0.0, 1.0)
-    result = tuple(np.where(empty, np.nan, v) for v in (p_hat, low, high))
+    low, high = proportion_confint(s, n_safe, alpha=1.0 - confidence, method="wilson")
+    values = [np.where(empty, np.nan, v) for v in (s / n_safe, low, high)]
     if s.ndim == 0:
-        return float(result[0]), float(result[1]), float(result[2])
-    return result[0], result[1], result[2]
+        return clip_rate(Estimate(*(float(v) for v in values), int(n), WILSON_METHOD))
+    return clip_rate(Estimate(*values, n.astype(np.int64), WILSON_METHOD))
 
 
-def paired_difference_ci(
-    a: ArrayLike, b: ArrayLike, confidence: float = 0.95
-) -> tuple[float, float, float]:
+def clip_rate(estimate: Estimate) -> Estimate:
+    """The estimate with its bounds clipped to [0, 1], for a rate or a share.
+
+    A Student-t interval of a rate can cross 0 or 1 in small samples, and a
+    Wilson bound may miss 0 or 1 by rounding; array fields are clipped
+    elementwise.
+    """
+    low, high = np.clip(estimate.low, 0.0, 1.0), np.clip(estimate.high, 0.0, 1.0)
+    if np.ndim(low) == 0:
+        low, high = float(low), float(high)
+    return estimate._replace(low=low, high=high)
+
+
+def paired_difference_ci(a: ArrayLike, b: ArrayLike, confidence: float = 0.95) -> Estimate:
     """Mean of ``a - b`` with a Student-t interval over the paired differences.
 
     Use it when ``a[i]`` and ``b[i]`` share their randomness (e.g. the same seeds
@@ -306,8 +288,8 @@ def paired_difference_ci(
 
     Returns
     -------
-    tuple of float
-        ``(mean_difference, low, high)``, as :func:`mean_ci` of ``a - b``.
+    Estimate
+        As :func:`mean_ci` of ``a - b``; ``n`` counts the pairs.
 
     Raises
     ------
@@ -318,12 +300,10 @@ def paired_difference_ci(
     y = _as_1d(b, "b")
     if x.size != y.size:
         raise ValueError(f"a and b must have the same length, got {x.size} and {y.size}")
-    return mean_ci(x - y, confidence)
+    return mean_ci(x - y, confidence)._replace(method=PAIRED_METHOD)
 
 
-def clustered_mean_ci(
-    values: ArrayLike, clusters: ArrayLike, confidence: float = 0.95
-) -> tuple[float, float, float]:
+def clustered_mean_ci(values: ArrayLike, clusters: ArrayLike, confidence: float = 0.95) -> Estimate:
     """Mean with a cluster-robust confidence interval.
 
     The observations of one cluster may be correlated; clusters are independent.
@@ -345,8 +325,8 @@ def clustered_mean_ci(
 
     Returns
     -------
-    tuple of float
-        ``(mean, low, high)``; the bounds are NaN with fewer than two clusters.
+    Estimate
+        The bounds are NaN with fewer than two clusters.
 
     Raises
     ------
@@ -354,26 +334,376 @@ def clustered_mean_ci(
         If ``values`` and ``clusters`` differ in length or ``confidence`` is not
         in (0, 1).
     """
+    return standardised_mean_ci(values, np.zeros(np.shape(values)), clusters, confidence)._replace(
+        method=CLUSTER_METHOD
+    )
+
+
+def standardised_mean_ci(
+    values: ArrayLike, strata: ArrayLike, clusters: ArrayLike, confidence: float = 0.95
+) -> Estimate:
+    """Mean standardised over strata (each stratum weighs the same), cluster-robust interval.
+
+    The estimate is the unweighted average of the strata's means, so a pooled
+    comparison of two groups follows the comparisons within strata even when
+    the groups' rows are spread over the strata unequally (Simpson's paradox).
+    Its variance is estimated by linearisation over clusters, which may span
+    several strata: cluster ``g`` contributes ``z_g = sum_s (y_gs - mean_s *
+    m_gs) / (S * M_s)`` for its sum ``y_gs`` and count ``m_gs`` in stratum ``s``
+    of ``M_s`` rows, and the variance is ``G / (G - 1) * sum(z_g**2)`` with a
+    Student-t quantile on ``G - 1`` degrees of freedom.  With one stratum this is
+    :func:`clustered_mean_ci`.
+
+    Parameters
+    ----------
+    values : array_like
+        One-dimensional observations.
+    strata : array_like
+        Stratum label of each observation.
+    clusters : array_like
+        Cluster label of each observation (the game).
+    confidence : float, default 0.95
+        Coverage of the two-sided interval, in (0, 1).
+
+    Returns
+    -------
+    Estimate
+
+    Raises
+    ------
+    ValueError
+        If the arrays differ in length or ``confidence`` is not in (0, 1).
+    """
     confidence = _check_confidence(confidence)
     x = _as_1d(values, "values")
-    labels = np.asarray(clusters)
-    if labels.shape != x.shape:
+    strata, clusters = np.asarray(strata), np.asarray(clusters)
+    if strata.shape != x.shape or clusters.shape != x.shape:
         raise ValueError(
-            f"values and clusters must have the same length, got {x.size} and {labels.size}"
+            f"values, strata and clusters must have the same length, got {x.size}, "
+            f"{strata.size} and {clusters.size}"
         )
     if x.size == 0:
-        return _NAN3
-    _, cluster_of = np.unique(labels, return_inverse=True)
-    sums = np.bincount(cluster_of, weights=x)
-    sizes = np.bincount(cluster_of)
-    n_clusters = sums.size
-    mean = float(sums.sum() / x.size)
+        return Estimate(math.nan, math.nan, math.nan, 0, STANDARDISED_METHOD)
+    _, stratum_of = np.unique(strata, return_inverse=True)
+    _, cluster_of = np.unique(clusters, return_inverse=True)
+    sizes = np.bincount(stratum_of).astype(np.float64)
+    means = np.bincount(stratum_of, weights=x) / sizes
+    mean = float(means.mean())
+    n_clusters = int(cluster_of.max()) + 1
     if n_clusters < 2:
-        return mean, math.nan, math.nan
-    residuals = sums - mean * sizes
-    variance = n_clusters / (n_clusters - 1) * float(residuals @ residuals) / x.size**2
-    half = t_quantile(0.5 + confidence / 2.0, n_clusters - 1) * math.sqrt(variance)
-    return mean, mean - half, mean + half
+        return Estimate(mean, math.nan, math.nan, x.size, STANDARDISED_METHOD)
+    residual = (x - means[stratum_of]) / (sizes.size * sizes[stratum_of])
+    z = np.bincount(cluster_of, weights=residual)
+    variance = n_clusters / (n_clusters - 1) * float(z @ z)
+    return _t_estimate(
+        mean, math.sqrt(variance), n_clusters - 1, x.size, confidence, STANDARDISED_METHOD
+    )
+
+
+def adjust_pvalues(pvalues: ArrayLike, method: str = "holm") -> _FloatArray:
+    """P-values adjusted for many comparisons (``statsmodels.stats.multitest``).
+
+    Parameters
+    ----------
+    pvalues : array_like
+        One-dimensional raw p-values, in [0, 1].
+    method : str, default "holm"
+        Any method of :func:`statsmodels.stats.multitest.multipletests`, e.g.
+        ``"holm"`` (family-wise error, valid under any dependence),
+        ``"bonferroni"`` or ``"fdr_bh"`` (false discovery rate).
+
+    Returns
+    -------
+    ndarray
+        Adjusted p-values in the order given; reject a hypothesis at level
+        ``alpha`` when its adjusted p-value is at most ``alpha``.
+
+    Raises
+    ------
+    ValueError
+        If a p-value is outside [0, 1] or ``method`` is unknown.
+    """
+    from statsmodels.stats.multitest import multipletests
+
+    p = _as_1d(pvalues, "pvalues")
+    if np.any((p < 0) | (p > 1)) or np.any(np.isnan(p)):
+        raise ValueError("pvalues must lie in [0, 1]")
+    if p.size == 0:
+        return p
+    return multipletests(p, method=method)[1]
+
+
+def estimate_frame(rows: Iterable[dict[str, object]], by: Sequence[str]) -> pd.DataFrame:
+    """A tidy table: the ``by`` columns, then :data:`ESTIMATE_COLUMNS`, one row per dict."""
+    return pd.DataFrame(list(rows), columns=[*by, *ESTIMATE_COLUMNS])
+
+
+def _key_dict(by: Sequence[str], key: object) -> dict[str, object]:
+    values = key if isinstance(key, tuple) else (key,)
+    return dict(zip(by, values, strict=True))
+
+
+def _groups(data: pd.DataFrame, by: Sequence[str]):
+    return data.groupby(list(by), observed=True, sort=True) if by else [((), data)]
+
+
+def grouped_mean(
+    frame: pd.DataFrame,
+    values: pd.Series | np.ndarray,
+    by: Sequence[str],
+    cluster: str = "game",
+    bounded: bool = False,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """Mean of ``values`` per group of ``by``, with an interval clustered by ``cluster``.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows to group; holds the ``by`` columns and ``cluster``.
+    values : Series or ndarray
+        One value per row of ``frame``; booleans give a rate, whose interval is
+        clipped to [0, 1].
+    by : sequence of str
+        Grouping columns (may be empty: one overall row).
+    cluster : str
+        Column whose equal values are one independent cluster.
+    bounded : bool
+        Clip the interval to [0, 1] (a share; automatic for booleans).
+    confidence : float, default 0.95
+        Coverage of the intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The ``by`` columns, then :data:`ESTIMATE_COLUMNS` (``n``: rows).
+    """
+    data = frame[[*by, cluster]].copy()
+    is_rate = bounded or np.asarray(values).dtype == np.bool_
+    data["_value"] = np.asarray(values, dtype=np.float64)
+    rows = []
+    for key, group in _groups(data, by):
+        est = clustered_mean_ci(group["_value"].to_numpy(), group[cluster].to_numpy(), confidence)
+        rows.append({**_key_dict(by, key), **(clip_rate(est) if is_rate else est).row()})
+    return estimate_frame(rows, by)
+
+
+def standardised_mean(
+    frame: pd.DataFrame,
+    values: pd.Series | np.ndarray,
+    by: Sequence[str],
+    stratum: str,
+    cluster: str = "game",
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """:func:`standardised_mean_ci` per group of ``by``: pooled over ``stratum``, equal weights.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows with the ``by``, ``stratum`` and ``cluster`` columns.
+    values : Series or ndarray
+        One value per row.
+    by : sequence of str
+        Groups to estimate separately (may be empty).
+    stratum : str
+        Column whose values are the strata pooled with equal weight.
+    cluster : str
+        The independent unit.
+    confidence : float, default 0.95
+        Coverage of the intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The ``by`` columns, then :data:`ESTIMATE_COLUMNS`.
+    """
+    data = frame[[*by, stratum, cluster]].copy()
+    data["_value"] = np.asarray(values, dtype=np.float64)
+    rows = [
+        {
+            **_key_dict(by, key),
+            **standardised_mean_ci(
+                group["_value"].to_numpy(),
+                group[stratum].to_numpy(),
+                group[cluster].to_numpy(),
+                confidence,
+            ).row(),
+        }
+        for key, group in _groups(data, by)
+    ]
+    return estimate_frame(rows, by)
+
+
+def paired_by_game(
+    frame: pd.DataFrame,
+    values: pd.Series | np.ndarray,
+    arm: str,
+    first: object,
+    second: object,
+    by: Sequence[str] = (),
+    game: str = "game",
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """Difference ``first - second`` of a per-game mean between two arms, paired by game.
+
+    Each game's rows of one arm are averaged (pooling whatever the ``by`` columns
+    do not split, e.g. several seatings of the same game), and the two arms'
+    averages of the same game go to :func:`paired_difference_ci`.  Games missing
+    from either arm are dropped.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows of both arms, with the columns ``arm``, ``by`` and ``game``.
+    values : Series or ndarray
+        One value per row.
+    arm : str
+        Column telling the arms apart.
+    first, second : object
+        Values of ``arm`` to compare.
+    by : sequence of str
+        Groups to compare separately.
+    game : str
+        The pairing unit.
+    confidence : float, default 0.95
+        Coverage of the intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The ``by`` columns, then :data:`ESTIMATE_COLUMNS` (``n``: games paired).
+    """
+    data = frame[[*by, arm, game]].copy()
+    data["_value"] = np.asarray(values, dtype=np.float64)
+    data = data[data[arm].isin([first, second])]
+    per_game = data.groupby([*by, game, arm], observed=True)["_value"].mean().unstack(arm)
+    # Selected one by one: a list of boolean arm labels would be read as a mask.
+    pairs = pd.DataFrame({"first": per_game[first], "second": per_game[second]}).dropna()
+    rows = []
+    groups = pairs.groupby(level=list(by), sort=True) if by else [((), pairs)]
+    for key, block in groups:
+        est = paired_difference_ci(
+            block["first"].to_numpy(), block["second"].to_numpy(), confidence
+        )
+        rows.append({**_key_dict(by, key), **est.row()})
+    return estimate_frame(rows, by)
+
+
+def _bootstrap_units(
+    units: int,
+    statistic_of: Callable[[np.ndarray], float],
+    resamples: int,
+    seed: int,
+    confidence: float,
+    description: str | None,
+) -> Estimate:
+    """Percentile bootstrap (``scipy.stats.bootstrap``) of a statistic of resampled unit indices."""
+    from tqdm.auto import tqdm
+
+    confidence = _check_confidence(confidence)
+    estimate = float(statistic_of(np.arange(units)))
+    with tqdm(total=resamples, desc=description, disable=description is None, leave=False) as bar:
+
+        def counted(indices: np.ndarray) -> float:
+            bar.update(1)
+            return statistic_of(indices)
+
+        result = _scipy_stats.bootstrap(
+            (np.arange(units),),
+            counted,
+            n_resamples=resamples,
+            vectorized=False,
+            confidence_level=confidence,
+            method="percentile",
+            rng=np.random.default_rng(seed),
+        )
+    interval = result.confidence_interval
+    return Estimate(estimate, float(interval.low), float(interval.high), units, BOOTSTRAP_METHOD)
+
+
+def bootstrap_by_game(
+    frame: pd.DataFrame,
+    statistic: Callable[[pd.DataFrame], float],
+    *,
+    game: str = "game",
+    resamples: int = 200,
+    seed: int = 0,
+    confidence: float = 0.95,
+    description: str | None = None,
+) -> Estimate:
+    """A statistic of ``frame`` with a percentile bootstrap interval over games.
+
+    Games (all their rows together) are drawn with replacement; a game drawn
+    twice appears twice, its rows relabelled so that it counts as two games.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows with a ``game`` column.
+    statistic : callable
+        Frame -> float.
+    game : str
+        The resampling unit.
+    resamples : int
+        Bootstrap replicates.
+    seed : int
+        Seed of the resampling (the interval is reproducible).
+    confidence : float
+        Coverage of the interval.
+    description : str, optional
+        Show a progress bar over the replicates with this label (slow statistics).
+
+    Returns
+    -------
+    Estimate
+        ``statistic(frame)`` and its interval; ``n`` counts the games.
+    """
+    labels, inverse = np.unique(frame[game].to_numpy(), return_inverse=True)
+    order = np.argsort(inverse, kind="stable")
+    rows_of = np.split(order, np.cumsum(np.bincount(inverse))[:-1])
+
+    def of_games(drawn: np.ndarray) -> float:
+        if np.array_equal(drawn, np.arange(labels.size)):
+            return float(statistic(frame))
+        sample = frame.iloc[np.concatenate([rows_of[g] for g in drawn])].copy()
+        sample[game] = np.repeat(np.arange(drawn.size), [rows_of[g].size for g in drawn])
+        return float(statistic(sample))
+
+    return _bootstrap_units(labels.size, of_games, resamples, seed, confidence, description)
+
+
+def bootstrap_matrix(
+    matrix: np.ndarray,
+    statistic: Callable[[np.ndarray], float],
+    *,
+    resamples: int = 200,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> Estimate:
+    """:func:`bootstrap_by_game` for data already shaped one row per game (fast path).
+
+    Parameters
+    ----------
+    matrix : ndarray
+        One row per game (e.g. the seats' final totals).
+    statistic : callable
+        Array of rows -> float.
+    resamples, seed, confidence
+        As for :func:`bootstrap_by_game`.
+
+    Returns
+    -------
+    Estimate
+    """
+    return _bootstrap_units(
+        matrix.shape[0],
+        lambda rows: float(statistic(matrix[rows])),
+        resamples,
+        seed,
+        confidence,
+        None,
+    )
 
 
 def _require_columns(frame: pd.DataFrame, name: str, columns: Iterable[str]) -> None:
@@ -385,7 +715,7 @@ def _require_columns(frame: pd.DataFrame, name: str, columns: Iterable[str]) -> 
 def strategy_summary(
     hands: pd.DataFrame, games: pd.DataFrame, confidence: float = 0.95
 ) -> pd.DataFrame:
-    """Per-strategy means and rates with confidence intervals.
+    """Per-strategy means and rates with confidence intervals, one row per measure.
 
     Observations of one game are correlated: its deals share players and
     seating, and one strategy may sit in several of its seats.  The game is
@@ -393,10 +723,10 @@ def strategy_summary(
 
     * ``mean_total`` and ``win_share`` average each game's rows of the strategy
       first (one value per game, so every game weighs the same), then take a
-      Student-t interval over games;
+      Student-t interval over games (``n``: games);
     * ``mean_score``, ``made_rate`` and ``zero_bid_rate`` are per-deal
       quantities estimated by :func:`clustered_mean_ci` over the strategy's
-      (game, deal, seat) rows, clustered by game.
+      (game, deal, seat) rows, clustered by game (``n``: those rows).
 
     Intervals of the rates (``made_rate``, ``zero_bid_rate``, ``win_share``) are
     clipped to [0, 1].
@@ -415,12 +745,9 @@ def strategy_summary(
     Returns
     -------
     pandas.DataFrame
-        One row per strategy present in the data (unused categories are
-        dropped), indexed by ``strategy``, with the column ``seats`` (number of
-        (game, seat) rows) followed by ``mean_total``, ``mean_score``,
-        ``made_rate``, ``zero_bid_rate`` and ``win_share``, each with ``_low``
-        and ``_high`` bounds.  A strategy found in only one frame gets NaN for
-        the other frame's columns.
+        Columns ``strategy``, ``measure`` (one of :data:`SUMMARY_MEASURES`), then
+        :data:`ESTIMATE_COLUMNS`; strategies sorted, measures in that order.  A
+        strategy found in only one frame lacks the other frame's measures.
 
     Raises
     ------
@@ -430,85 +757,43 @@ def strategy_summary(
     confidence = _check_confidence(confidence)
     _require_columns(hands, "hands", _HANDS_COLUMNS)
     _require_columns(games, "games", _GAMES_COLUMNS)
-
-    rows: dict[Hashable, dict[str, float]] = {}
+    found: dict[tuple[Hashable, str], Estimate] = {}
 
     per_game = games.groupby(["strategy", "game"], observed=True, sort=True)[
         ["total", "win_share"]
-    ].agg(["mean", "size"])
+    ].mean()
     for strategy, block in per_game.groupby(level="strategy", observed=True, sort=True):
-        row = rows.setdefault(strategy, {})
-        row["seats"] = int(block[("total", "size")].sum())
-        for column, base in (("total", "mean_total"), ("win_share", "win_share")):
-            store_interval(row, base, mean_ci(block[(column, "mean")].to_numpy(), confidence))
+        found[strategy, "mean_total"] = mean_ci(block["total"].to_numpy(), confidence)
+        found[strategy, "win_share"] = mean_ci(block["win_share"].to_numpy(), confidence)
 
     for strategy, block in hands.groupby("strategy", observed=True, sort=True):
-        row = rows.setdefault(strategy, {})
         game = block["game"].to_numpy()
         bid = block["bid"].to_numpy()
-        for base, values in (
+        for measure, values in (
             ("mean_score", block["score"].to_numpy()),
             ("made_rate", bid == block["tricks"].to_numpy()),
             ("zero_bid_rate", bid == 0),
         ):
-            store_interval(row, base, clustered_mean_ci(values, game, confidence))
+            found[strategy, measure] = clustered_mean_ci(values, game, confidence)
 
-    summary = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=list(_SUMMARY_COLUMNS))
-    summary.index.name = "strategy"
-    summary["seats"] = summary["seats"].fillna(0).astype(np.int64)
-    for base in _RATE_COLUMNS:
-        for column in (f"{base}_low", f"{base}_high"):
-            summary[column] = summary[column].clip(0.0, 1.0)
-    return summary
-
-
-def store_interval(row: dict[str, float], base: str, interval: tuple[float, float, float]) -> None:
-    """Put ``(estimate, low, high)`` into ``row`` as ``base``, ``base_low``, ``base_high``."""
-    row[base], row[f"{base}_low"], row[f"{base}_high"] = (float(x) for x in interval)
+    strategies = sorted({strategy for strategy, _ in found}, key=str)
+    rows = []
+    for strategy in strategies:
+        for measure in SUMMARY_MEASURES:
+            est = found.get((strategy, measure))
+            if est is not None:
+                est = clip_rate(est) if measure in _RATE_MEASURES else est
+                rows.append({"strategy": strategy, "measure": measure, **est.row()})
+    return estimate_frame(rows, ["strategy", "measure"])
 
 
-def format_summary(summary: pd.DataFrame, digits: int = 3) -> str:
-    """Render a summary as a plain-text table for the terminal.
+def store_interval(row: dict[str, float], base: str, interval: Estimate) -> None:
+    """Put an estimate into a wide ``row`` as ``base``, ``base_low``, ``base_high``.
 
-    Every column ``x`` that has companions ``x_low`` and ``x_high`` becomes one
-    cell ``"value [low, high]"``; other columns are shown as they are.
-
-    Parameters
-    ----------
-    summary : pandas.DataFrame
-        Typically the output of :func:`strategy_summary`.
-    digits : int, default 3
-        Decimal places of floating-point values.
-
-    Returns
-    -------
-    str
-        Header line plus one line per row, columns separated by two spaces,
-        without a trailing newline.
+    The wide layout of :class:`~ohhell_sim.summary.SummaryResult`'s count tables.
     """
-    columns = [str(c) for c in summary.columns]
-    bounded = {c for c in columns if f"{c}_low" in columns and f"{c}_high" in columns}
-    shown = [c for c in columns if not any(c in (f"{b}_low", f"{b}_high") for b in bounded)]
-
-    def number(value: object) -> str:
-        if isinstance(value, (int, np.integer)):
-            return str(value)
-        return f"{float(value):.{digits}f}"
-
-    table = [[str(summary.index.name or ""), *shown]]
-    for label, record in zip(summary.index, summary.to_dict("records"), strict=True):
-        cells = [str(label)]
-        for c in shown:
-            cell = number(record[c])
-            if c in bounded:
-                cell += f" [{number(record[f'{c}_low'])}, {number(record[f'{c}_high'])}]"
-            cells.append(cell)
-        table.append(cells)
-    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
-    return "\n".join(
-        "  ".join(
-            cell.ljust(width) if i == 0 else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(line, widths, strict=True))
-        ).rstrip()
-        for line in table
+    row[base], row[f"{base}_low"], row[f"{base}_high"] = (
+        float(interval.estimate),
+        float(interval.low),
+        float(interval.high),
     )

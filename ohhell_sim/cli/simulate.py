@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import argparse
 
-from ohhell_sim.analysis.stats import format_summary
+from ohhell_sim.analysis.format import format_summary
+from ohhell_sim.analysis.report import rules_text
 from ohhell_sim.cli.options import add_rules_options, rules_from_args, seats_from_args
 from ohhell_sim.distributed import connect
 from ohhell_sim.results import check_output_folder
 from ohhell_sim.simulate import simulate
 from ohhell_sim.summary import summarise
 
+_SUMMARY_MEASURES = ("mean_score", "made_rate", "zero_bid_rate", "win_share")
+# The count tables of a --summary run are wide (x, x_low, x_high).
 _SUMMARY_COLUMNS = [
     "seats",
-    *(
-        f"{c}{s}"
-        for c in ("mean_score", "made_rate", "zero_bid_rate", "win_share")
-        for s in ("", "_low", "_high")
-    ),
+    *(f"{c}{s}" for c in _SUMMARY_MEASURES for s in ("", "_low", "_high")),
 ]
 
 
@@ -45,7 +44,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             client.close()
     print(
         f"{args.games} games of {rules.n_deals} deals, {rules.players} players, "
-        f"seed {args.seed}: {', '.join(seat.text for seat in seats)}"
+        f"seed {args.seed}: {', '.join(seat.text for seat in seats)}; "
+        f"rules: {rules_text(rules.to_dict())}"
     )
     if args.summary:
         table = result.standings().join(result.table(["strategy"]))
@@ -53,7 +53,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if output is not None:
             print(f"summary written to {result.to_parquet(output)}")
         return 0
-    print(format_summary(result.summary()[_SUMMARY_COLUMNS], digits=3))
+    summary = result.summary()
+    print(format_summary(summary[summary["measure"].isin(_SUMMARY_MEASURES)], digits=3))
     if output is not None:
         result.to_parquet(output)
         print(f"results written to {output}/ (hands.parquet, games.parquet)")

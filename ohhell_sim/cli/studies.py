@@ -6,13 +6,14 @@ import argparse
 import shlex
 from pathlib import Path
 
-from ohhell_sim.analysis.report import write_report
+from ohhell_sim.analysis.report import ANALYSIS_FILE, WrittenReport, write_report
+from ohhell_sim.analysis.run_report import run_report
 from ohhell_sim.cli.options import add_import_option, import_modules
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder, read_results
 from ohhell_sim.validation import check_count, check_seed
 from studies.experiment import DEFAULT_STUDY, STUDY_NAMES, render_report, run_experiment
-from studies.runs import MANIFEST_FILE
+from studies.runs import GAMES_FILE, HANDS_FILE, MANIFEST_FILE
 
 #: The quick start's size: a small version of the default study that finishes in
 #: about a minute on a fresh machine, kernel compile included.
@@ -37,8 +38,13 @@ def _parse_names(text: str | None) -> tuple[str, ...] | None:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
-def _done(md: Path, page: Path) -> int:
-    print(f"data, figures and report written to {md.parent}/ ({md.name}, {page.name})")
+def _done(written: WrittenReport, data: bool = False) -> int:
+    if data:
+        print(
+            f"data and analysis written to {written.markdown.parent}/ ({HANDS_FILE}, "
+            f"{GAMES_FILE}, {MANIFEST_FILE}, {ANALYSIS_FILE})"
+        )
+    print(written.describe())
     return 0
 
 
@@ -46,7 +52,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one study and write its data and report."""
     import_modules(args)
     out = args.out or f"runs/{args.name}"
-    md, page = run_experiment(
+    written = run_experiment(
         args.name,
         out,
         args.games,
@@ -55,7 +61,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         strategies=_parse_names(args.strategies),
     )
-    return _done(md, page)
+    return _done(written, data=True)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -63,22 +69,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     target = args.target
     if target in STUDY_NAMES:
         folder = Path(args.input or f"runs/{target}")
-        return _done(*render_report(folder, args.out, name=target))
+        return _done(render_report(folder, args.out, name=target))
     folder = Path(args.input or target)
     if (folder / MANIFEST_FILE).is_file():
-        return _done(*render_report(folder, args.out))
+        return _done(render_report(folder, args.out))
     if (folder / "hands.parquet").is_file():
         hands, games = read_results(folder)
         out = Path(args.out) if args.out else folder
-        md, page = write_report(
-            hands,
-            games,
-            out,
-            title=args.title,
-            command=f"ohhell report {shlex.quote(str(folder))}",
+        report = run_report(
+            hands, games, title=args.title, command=f"ohhell report {shlex.quote(str(folder))}"
         )
-        print(f"report written to {md} and {page}")
-        return 0
+        return _done(write_report(report, out))
     raise InvalidArgumentError(
         f"report target {target!r} is neither a study ({', '.join(STUDY_NAMES)}) nor a "
         "folder holding study output or hands.parquet/games.parquet"
@@ -96,7 +97,7 @@ def cmd_quickstart(args: argparse.Namespace) -> int:
         f"Running study {DEFAULT_STUDY} on {args.games} games per condition "
         f"({', '.join(map(str, QUICKSTART_PLAYERS))} players), seed {args.seed}"
     )
-    md, page = run_experiment(
+    written = run_experiment(
         DEFAULT_STUDY,
         args.output,
         args.games,
@@ -104,10 +105,10 @@ def cmd_quickstart(args: argparse.Namespace) -> int:
         players=QUICKSTART_PLAYERS,
         command=command,
     )
-    text = md.read_text(encoding="utf-8")
+    text = written.markdown.read_text(encoding="utf-8")
     findings = text.split("## Findings", 1)[1].split("\n### ", 1)[0]
     print(findings.strip())
-    return _done(md, page)
+    return _done(written, data=True)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:

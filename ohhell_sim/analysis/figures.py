@@ -1,0 +1,189 @@
+"""Figures of every report, in one style: one colour per strategy, legends beside the data.
+
+Every figure is rendered to PNG bytes (:func:`png_bytes`), never shown.  A
+strategy keeps its colour in every figure of every report
+(:func:`strategy_colour`), legends sit to the right of the axes
+(:func:`legend_outside`), and text written on a coloured cell takes the colour
+that reads on it (:func:`text_colour`).
+"""
+
+from __future__ import annotations
+
+import io
+import zlib
+from collections.abc import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")  # figures are rendered to PNG bytes, never shown
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.colors import to_rgb
+
+__all__ = [
+    "interval_plot",
+    "legend_outside",
+    "png_bytes",
+    "series_colours",
+    "strategy_colour",
+    "text_colour",
+]
+
+#: The colour of each built-in strategy (colour-blind-safe Okabe-Ito and Tableau hues).
+STRATEGY_COLOURS = {
+    "simple": "#0072B2",
+    "random": "#999999",
+    "learned": "#D55E00",
+    "zero": "#009E73",
+    "expected_tricks": "#CC79A7",
+    "sure_tricks": "#E69F00",
+    "card_counter": "#56B4E9",
+    "mc_bidder": "#8C564B",
+    "pimc": "#332288",
+}
+#: Colours of other strategy names and of series that are not strategies.
+_OTHER_COLOURS = ("#117733", "#882255", "#44AA99", "#AA4499", "#DDCC77", "#661100", "#6699CC")
+
+
+def strategy_colour(name: object) -> str:
+    """The colour of strategy ``name`` in every figure.
+
+    Built-in strategies have fixed colours; a repeated seat label such as
+    ``"simple#2"`` or a parametrised ``"zero(threshold=1)"`` takes its base
+    strategy's colour; any other name a colour chosen by a stable hash of it.
+    """
+    text = str(name)
+    base = text.split("#", 1)[0].split("(", 1)[0]
+    if base in STRATEGY_COLOURS:
+        return STRATEGY_COLOURS[base]
+    return _OTHER_COLOURS[zlib.crc32(text.encode()) % len(_OTHER_COLOURS)]
+
+
+def series_colours(column: str | None, keys: Sequence[object]) -> list[str | None]:
+    """Colours of the series ``keys`` of ``column``: strategies by name, others in turn."""
+    if column == "strategy":
+        return [strategy_colour(k) for k in keys]
+    return [_OTHER_COLOURS[i % len(_OTHER_COLOURS)] for i in range(len(keys))]
+
+
+def text_colour(background: object) -> str:
+    """``"black"`` or ``"white"``, whichever reads better on ``background`` (any colour).
+
+    Uses the relative luminance of sRGB (WCAG 2): dark cells get white text.
+    """
+    channels = np.array(to_rgb(background))
+    linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
+    luminance = float(linear @ np.array([0.2126, 0.7152, 0.0722]))
+    # Black and white give equal contrast at luminance 0.179.
+    return "black" if luminance > 0.179 else "white"
+
+
+def legend_outside(ax, title: str | None = None) -> None:
+    """A legend to the right of ``ax``, where it covers no data."""
+    ax.legend(
+        title=title, fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False
+    )
+
+
+def png_bytes(fig) -> bytes:
+    """The figure as PNG bytes (layout tightened, legends included); the figure is closed."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def interval_plot(
+    table: pd.DataFrame,
+    x: str,
+    *,
+    series: str | None = None,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    zero_line: bool = False,
+    panels: str | None = None,
+    order: Sequence[object] | None = None,
+) -> bytes:
+    """Estimates with error bars from a table with ``estimate``, ``low``, ``high``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per point.
+    x : str
+        Column on the horizontal axis (numbers, or labels shown in order).
+    series : str, optional
+        Column whose values get one line each (with a legend beside the axes);
+        a ``strategy`` series, or an ``x`` that is ``strategy``, takes the
+        strategies' colours.
+    title, xlabel, ylabel : str
+        Texts of the figure; " (95% CI)" is added to the title.
+    zero_line : bool
+        Draw a horizontal line at 0 (for differences).
+    panels : str, optional
+        Column whose values get one panel each, side by side.
+    order : sequence, optional
+        Order of the labels of a non-numeric ``x`` (default: as they come).
+
+    Returns
+    -------
+    bytes
+        The PNG image.
+    """
+    panel_keys = list(pd.unique(table[panels])) if panels else [None]
+    fig, axes = plt.subplots(
+        1,
+        len(panel_keys),
+        figsize=(min(4.2 * len(panel_keys) + 2.5, 14), 4),
+        squeeze=False,
+    )
+    numeric = pd.api.types.is_numeric_dtype(table[x]) and not pd.api.types.is_bool_dtype(table[x])
+    if series is None and x == "strategy":
+        # One point per strategy: each in its own colour, at its own tick.
+        series = x
+    present = set(table[x])
+    categories = [v for v in order if v in present] if order else list(pd.unique(table[x]))
+    series_keys = list(pd.unique(table[series])) if series else [None]
+    colours = series_colours(series, series_keys)
+    width = 0.8 / max(len(series_keys), 1)
+    for ax, key in zip(axes[0], panel_keys, strict=True):
+        part = table if key is None else table[table[panels] == key]
+        for i, (name, colour) in enumerate(zip(series_keys, colours, strict=True)):
+            rows = part if name is None else part[part[series] == name]
+            if rows.empty:
+                continue
+            if numeric:
+                xs = rows[x].to_numpy(dtype=float)
+            else:
+                # Categories side by side, series offset within each category.
+                xs = np.array([categories.index(v) for v in rows[x]], dtype=float)
+                if series != x:
+                    xs += (i - (len(series_keys) - 1) / 2) * width
+            est = rows["estimate"].to_numpy(dtype=float)
+            low, high = rows["low"].to_numpy(float), rows["high"].to_numpy(float)
+            ax.errorbar(
+                xs,
+                est,
+                yerr=np.vstack([est - low, high - est]),
+                marker="o",
+                capsize=3,
+                linestyle="-" if numeric else "none",
+                color=colour,
+                label=None if name is None else str(name),
+            )
+        if not numeric:
+            ax.set_xticks(range(len(categories)))
+            ax.set_xticklabels([str(c) for c in categories], rotation=30, ha="right")
+        if zero_line:
+            ax.axhline(0.0, color="grey", linewidth=0.8)
+        ax.set_xlabel(xlabel)
+        ax.set_title(f"{panels} = {key}" if key is not None else "")
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel(ylabel)
+    if series and series != x:
+        legend_outside(axes[0][-1], title=series)
+    fig.suptitle(f"{title} (95% CI)")
+    fig.tight_layout()
+    return png_bytes(fig)

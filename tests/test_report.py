@@ -1,0 +1,206 @@
+"""The report layer: number formatting, figure style, the Report model and its saved form."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ohhell_sim.analysis.figures import (
+    STRATEGY_COLOURS,
+    interval_plot,
+    strategy_colour,
+    text_colour,
+)
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, interval_table
+from ohhell_sim.analysis.report import (
+    ANALYSIS_FILE,
+    STYLE,
+    Figure,
+    Report,
+    Table,
+    load_analysis,
+    rules_table,
+    save_analysis,
+    to_html,
+    to_markdown,
+    write_report,
+)
+from ohhell_sim.analysis.run_report import run_report
+from ohhell_sim.rules import Rules
+from ohhell_sim.strategy import available_strategies
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"0" * 20
+
+
+@pytest.mark.parametrize(
+    ("value", "digits", "text"),
+    [
+        (-0.0001, 2, "0.00"),
+        (-0.0, 3, "0.000"),
+        (-0.006, 2, "-0.01"),
+        (1.5, 1, "1.5"),
+        (np.int64(7), 2, "7"),
+        (float("nan"), 2, "n/a"),
+    ],
+)
+def test_fmt_number_never_prints_minus_zero(value, digits, text):
+    assert fmt_number(value, digits) == text
+
+
+def test_fmt_ci_and_display_table():
+    assert fmt_ci(-0.0004, -0.2, 0.0001, 2) == "0.00 [-0.20, 0.00]"
+    assert fmt_ci(float("nan"), 0.0, 1.0) == "n/a"
+    tidy = pd.DataFrame(
+        {
+            "g": ["a"],
+            "n": [4],
+            "estimate": [0.5],
+            "low": [0.25],
+            "high": [0.75],
+            "method": ["Student t"],
+        }
+    )
+    shown = display_table(tidy, digits=2)
+    assert list(shown.columns) == ["g", "n", "estimate [95% CI]"]
+    assert shown.iloc[0].tolist() == ["a", "4", "0.50 [0.25, 0.75]"]
+    assert "method" in display_table(tidy, keep=("method",)).columns
+
+
+def test_interval_table_pivots_a_tidy_table():
+    tidy = pd.DataFrame(
+        {
+            "strategy": ["x", "x", "y"],
+            "measure": ["m1", "m2", "m1"],
+            "estimate": [1.0, 2.0, 3.0],
+            "low": [0.0, 1.0, 2.0],
+            "high": [2.0, 3.0, 4.0],
+        }
+    )
+    table = interval_table(tidy, "strategy", "measure", digits=1)
+    assert table.columns.tolist() == ["strategy", "m1", "m2"]
+    assert table.iloc[1].tolist() == ["y", "3.0 [2.0, 4.0]", "n/a"]
+
+
+def test_every_built_in_strategy_has_its_own_fixed_colour():
+    names = available_strategies()
+    colours = [strategy_colour(name) for name in names]
+    assert len(set(colours)) == len(names)
+    assert set(names) <= set(STRATEGY_COLOURS)
+    assert strategy_colour("simple#2") == strategy_colour("simple")
+    assert strategy_colour("zero(threshold=1)") == strategy_colour("zero")
+    assert strategy_colour("my_bot") == strategy_colour("my_bot")  # stable for other names
+
+
+def test_text_colour_follows_the_cell_luminance():
+    assert text_colour("#67001f") == "white"  # the dark red end of RdBu
+    assert text_colour("#053061") == "white"
+    assert text_colour("#f7f7f7") == "black"
+    assert text_colour((1.0, 1.0, 0.6)) == "black"
+
+
+def test_interval_plot_renders_a_png():
+    table = pd.DataFrame(
+        {
+            "hand_size": [1, 2, 1, 2],
+            "strategy": ["simple", "simple", "random", "random"],
+            "estimate": [0.5, 0.6, 0.3, 0.2],
+            "low": [0.4, 0.5, 0.2, 0.1],
+            "high": [0.6, 0.7, 0.4, 0.3],
+        }
+    )
+    png = interval_plot(table, "hand_size", series="strategy", title="t", xlabel="x", ylabel="y")
+    assert png.startswith(b"\x89PNG")
+
+
+def test_rules_table_names_the_preset_and_only_the_changes():
+    table = rules_table(Rules.preset("online", players=5).to_dict())
+    assert table.iloc[0].tolist() == ["preset", "online"]
+    assert table.iloc[1].tolist() == ["players", "5"]
+    assert dict(zip(table["setting"], table["value"], strict=True)) == {
+        "preset": "online",
+        "players": "5",
+        "over": "taken",
+        "under": "taken",
+    }
+    custom = rules_table(Rules(players=4, hook=False).to_dict())
+    assert custom.values.tolist() == [["preset", "custom"], ["players", "4"], ["hook", "False"]]
+
+
+def _report() -> Report:
+    table = pd.DataFrame({"strategy": ["simple"], "win_share": ["0.500 [0.400, 0.600]"]})
+    return Report(
+        "Who wins?",
+        ["seed 1"],
+        ["t intervals"],
+        ["simple wins 0.500 [0.400, 0.600] of games."],
+        [Table("Per strategy", table, "a note")],
+        [Figure("f.png", "A figure", PNG)],
+        "ohhell simulate ...",
+        "demo",
+    )
+
+
+def test_report_renders_styled_tables_and_embedded_figures(tmp_path):
+    report = _report()
+    page = to_html(report)
+    assert STYLE in page and "<table" in page and "data:image/png;base64," in page
+    markdown = to_markdown(report)
+    assert "| strategy | win_share |" in markdown and "![A figure](f.png)" in markdown
+    written = write_report(report, tmp_path)
+    assert written.figures == (tmp_path / "f.png",)
+    assert (
+        written.describe()
+        == f"report written to {tmp_path}/ (report.md, report.html, 1 PNG figures)"
+    )
+
+
+def test_saved_analysis_renders_the_same_report(tmp_path):
+    report = _report()
+    save_analysis(report, tmp_path / "data")
+    assert (tmp_path / "data" / ANALYSIS_FILE).is_file()
+    again = load_analysis(tmp_path / "data")
+    assert to_html(again) == to_html(report)
+    assert to_markdown(again) == to_markdown(report)
+
+
+def test_plain_run_report_has_tables_not_dumps():
+    rng = np.random.default_rng(0)
+    games_n, seats = 30, 4
+    strategies = np.tile(["simple", "random", "simple", "random"], games_n)
+    hands = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(games_n), seats * 2),
+            "strategy": np.repeat(strategies, 2),
+            "hand_size": np.tile([2, 1], games_n * seats),
+            "bid": rng.integers(0, 2, games_n * seats * 2),
+            "tricks": rng.integers(0, 2, games_n * seats * 2),
+            "score": rng.integers(0, 12, games_n * seats * 2),
+        }
+    )
+    games = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(games_n), seats),
+            "strategy": strategies,
+            "total": rng.integers(0, 40, games_n * seats),
+            "win_share": np.tile([1.0, 0.0, 0.0, 0.0], games_n),
+        }
+    )
+    rules = Rules(players=4).to_dict()
+    hands.attrs = {
+        "rules": rules,
+        "seed": 3,
+        "games": games_n,
+        "version": "x",
+        "strategies": ["simple", "random", "simple", "random"],
+    }
+    report = run_report(hands, games, title="Plain", command="ohhell report run")
+    titles = [t.title for t in report.tables]
+    assert titles[0].startswith("Rules") and titles[1] == "Per strategy"
+    assert report.tables[0].frame["setting"].tolist() == ["preset", "players"]
+    per_strategy = report.tables[1].frame
+    assert per_strategy["strategy"].tolist() == ["random", "simple"]
+    assert per_strategy.loc[1, "win_share"] == "0.500 [0.500, 0.500]"
+    assert "simple has the highest win share, 0.500 [0.500, 0.500]" in report.findings[0]
+    assert [f.name for f in report.figures] == ["made_rate_by_hand_size.png", "totals.png"]
+    assert "{" not in to_html(report).split("<section id='tables'>")[1]  # no JSON dump
