@@ -73,7 +73,7 @@ show_figures(report)
 
 # %%
 values = strategy_ladder.unit_values(data.games)
-spread = values.groupby("challenger", observed=True)["mean_score"].agg(["mean", "std", "size"])
+spread = values.groupby("challenger", observed=True)["mean_total"].agg(["mean", "std", "size"])
 top = spread["mean"].idxmax()
 display(
     Markdown(

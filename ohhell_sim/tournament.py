@@ -43,7 +43,7 @@ __all__ = ["SEATINGS", "TournamentResult", "tournament"]
 SEATINGS = ("duplicate", "random")
 #: Per-unit quantities of the ranking, with their column names.
 _MEASURES = {
-    "mean_score": "score per game",
+    "mean_total": "points per game",
     "win_share": "win share",
     "made_rate": "made rate",
     "zero_bid_rate": "zero-bid rate",
@@ -63,7 +63,7 @@ class TournamentResult:
         ``win_share``, ``deals`` (deals the seat played), ``made`` and
         ``zero_bids`` (counts over those deals).
     ranking : pandas.DataFrame
-        Tidy, strategies best first: ``strategy``, ``measure`` (``mean_score``,
+        Tidy, strategies best first: ``strategy``, ``measure`` (``mean_total``,
         ``win_share``, ``made_rate``, ``zero_bid_rate``), then ``n`` (units),
         ``estimate``, ``low``, ``high`` and ``method``
         (:data:`~ohhell_sim.analysis.stats.ESTIMATE_COLUMNS`).
@@ -289,7 +289,7 @@ def _unit_values(long: pd.DataFrame, labels: list[str]) -> dict[str, pd.DataFram
     rows = grouped.size()
     values = pd.DataFrame(
         {
-            "mean_score": sums["total"] / rows,
+            "mean_total": sums["total"] / rows,
             "win_share": sums["win_share"] / rows,
             "made_rate": sums["made"] / sums["deals"].where(sums["deals"] > 0),
             "zero_bid_rate": sums["zero_bids"] / sums["deals"].where(sums["deals"] > 0),
@@ -303,8 +303,8 @@ def _ranking(units: dict[str, pd.DataFrame], labels: list[str], confidence: floa
     for label in labels:
         for measure in _MEASURES:
             est = mean_ci(units[measure][label].dropna().to_numpy(), confidence)
-            estimates[label, measure] = est if measure == "mean_score" else clip_rate(est)
-    best_first = sorted(labels, key=lambda label: -estimates[label, "mean_score"].estimate)
+            estimates[label, measure] = est if measure == "mean_total" else clip_rate(est)
+    best_first = sorted(labels, key=lambda label: -estimates[label, "mean_total"].estimate)
     rows = (
         {"strategy": label, "measure": measure, **estimates[label, measure].row()}
         for label in best_first
@@ -316,7 +316,7 @@ def _ranking(units: dict[str, pd.DataFrame], labels: list[str], confidence: floa
 def _pairwise(
     units: dict[str, pd.DataFrame], labels: list[str], order: list[str], confidence: float
 ) -> pd.DataFrame:
-    scores = units["mean_score"]
+    scores = units["mean_total"]
     rows = []
     for i, j in combinations(range(len(order)), 2):
         a, b = order[i], order[j]

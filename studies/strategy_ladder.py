@@ -40,7 +40,7 @@ DEFAULT_PLAYERS = (4,)
 FIELD = "simple"
 #: Strategies that take milliseconds per decision: they play a tenth of the deal sets.
 SLOW = ("mc_bidder", "pimc")
-MEASURES = ("mean_score", "win_share", "made_rate", "zero_bid_rate")
+MEASURES = ("mean_total", "win_share", "made_rate", "zero_bid_rate")
 
 
 def builtin_strategies() -> tuple[str, ...]:
@@ -147,7 +147,7 @@ def unit_values(long: pd.DataFrame) -> pd.DataFrame:
     count = rows.groupby(["challenger", "unit"], observed=True).size()
     return pd.DataFrame(
         {
-            "mean_score": sums["total"] / count,
+            "mean_total": sums["total"] / count,
             "win_share": sums["win_share"] / count,
             "made_rate": sums["made"] / sums["deals"],
             "zero_bid_rate": sums["zero_bids"] / sums["deals"],
@@ -162,15 +162,15 @@ def ranking_table(values: pd.DataFrame) -> pd.DataFrame:
         row = {"strategy": name, "deal_sets": len(group)}
         for measure in MEASURES:
             est = mean_ci(group[measure].to_numpy())
-            store_interval(row, measure, est if measure == "mean_score" else clip_rate(est))
+            store_interval(row, measure, est if measure == "mean_total" else clip_rate(est))
         rows.append(row)
-    return pd.DataFrame(rows).sort_values("mean_score", ascending=False, ignore_index=True)
+    return pd.DataFrame(rows).sort_values("mean_total", ascending=False, ignore_index=True)
 
 
 def pairwise_table(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
     """Mean score per game of ``a`` minus ``b`` for every pair, paired on shared deal sets;
     ``identical`` marks pairs equal on every deal set."""
-    scores = values.pivot(index="unit", columns="challenger", values="mean_score")
+    scores = values.pivot(index="unit", columns="challenger", values="mean_total")
     rows = []
     for a, b in combinations(order, 2):
         both = scores[[a, b]].dropna()
@@ -233,7 +233,7 @@ def analyse(data: StudyData) -> Report:
 
     findings = _findings(ranking, pairs)
     score_plot = ranking.rename(
-        columns={"mean_score": "estimate", "mean_score_low": "low", "mean_score_high": "high"}
+        columns={"mean_total": "estimate", "mean_total_low": "low", "mean_total_high": "high"}
     )
     figures = [
         Figure(
@@ -281,7 +281,7 @@ def _findings(ranking: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
     best = ranking.iloc[0]
     out = [
         f"{best['strategy']} ranks first with "
-        f"{fmt_ci(best['mean_score'], best['mean_score_low'], best['mean_score_high'], 3)} "
+        f"{fmt_ci(best['mean_total'], best['mean_total_low'], best['mean_total_high'], 3)} "
         f"points per game and a win share of "
         f"{fmt_ci(best['win_share'], best['win_share_low'], best['win_share_high'])}."
     ]
@@ -296,7 +296,7 @@ def _findings(ranking: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
         last = ranking.iloc[-1]
         out.append(
             f"{last['strategy']} ranks last with "
-            f"{fmt_ci(last['mean_score'], last['mean_score_low'], last['mean_score_high'])} "
+            f"{fmt_ci(last['mean_total'], last['mean_total_low'], last['mean_total_high'])} "
             "points per game."
         )
         resolved = int(((pairs["low"] > 0) | (pairs["high"] < 0)).sum())

@@ -67,7 +67,7 @@ def test_ranking_and_pairwise_tables(duplicate):
     wide = ranking.set_index(["strategy", "measure"])["estimate"].unstack("measure")
     assert wide["win_share"].sum() == pytest.approx(1.0)
     # Best first: by mean score.
-    assert wide.loc[order, "mean_score"].is_monotonic_decreasing
+    assert wide.loc[order, "mean_total"].is_monotonic_decreasing
     assert len(duplicate.pairwise) == 6
     pairs = duplicate.pairwise.set_index("pair")
     row = pairs.loc[f"{order[0]} - {order[-1]}"]
