@@ -14,7 +14,11 @@ Kernel cache
 Every seating (built-in or user) runs on a kernel generated into
 ``$OHHELL_CACHE_DIR``.  The tests point it at a folder in the system temp directory
 (``$OHHELL_TEST_KERNEL_CACHE`` overrides), so that they never write to ``~/.cache``;
-the folder is kept between sessions, as compiling a kernel takes long.
+the folder is kept between sessions, as compiling a kernel takes long.  Each
+distinct set of strategies in a seating (times plain or general tables) is a
+kernel of its own, so tests share a few sets.  ``OHHELL_LOG_KERNELS=path`` logs
+every kernel the tests load, and which test compiled it (:func:`kernel_log`);
+``OHHELL_TEST_KERNEL_CACHE=$(mktemp -d)`` runs with an empty cache.
 """
 
 from __future__ import annotations
