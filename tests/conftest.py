@@ -14,7 +14,11 @@ Kernel cache
 Every seating (built-in or user) runs on a kernel generated into
 ``$OHHELL_CACHE_DIR``.  The tests point it at a folder in the system temp directory
 (``$OHHELL_TEST_KERNEL_CACHE`` overrides), so that they never write to ``~/.cache``;
-the folder is kept between sessions, as compiling a kernel takes long.
+the folder is kept between sessions, as compiling a kernel takes long.  Each
+distinct set of strategies in a seating (times plain or general tables) is a
+kernel of its own, so tests share a few sets.  ``OHHELL_LOG_KERNELS=path`` logs
+every kernel the tests load, and which test compiled it (:func:`kernel_log`);
+``OHHELL_TEST_KERNEL_CACHE=$(mktemp -d)`` runs with an empty cache.
 """
 
 from __future__ import annotations
@@ -88,6 +92,47 @@ def kernel_cache_dir():
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("OHHELL_CACHE_DIR", str(folder))
         yield folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def kernel_log():
+    """Log every generated kernel to ``$OHHELL_LOG_KERNELS`` when set (a diagnostic).
+
+    One tab-separated line per kernel loaded in this process: the kernel's name,
+    its strategies, ``general`` or ``plain``, ``new`` when this call wrote its file
+    (a fresh compile follows) or ``cached``, and the test that asked for it.  The
+    count of ``new`` lines is the count of compiles the suite paid for.
+    """
+    path = os.environ.get("OHHELL_LOG_KERNELS")
+    if not path:
+        yield None
+        return
+    from ohhell_sim.engine import dispatch
+
+    original = dispatch._generated_kernel
+
+    def logged(strategies_used, general):
+        before = set(dispatch.cache_dir().glob("*.py"))
+        module = original(strategies_used, general)
+        fresh = Path(module.__file__) not in before
+        names = ",".join(s.name for s in strategies_used)
+        test = os.environ.get("PYTEST_CURRENT_TEST", "?")
+        line = "\t".join(
+            [
+                module.__name__,
+                names,
+                "general" if general else "plain",
+                "new" if fresh else "cached",
+                test,
+            ]
+        )
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(line + "\n")
+        return module
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dispatch, "_generated_kernel", logged)
+        yield path
 
 
 @pytest.fixture(scope="session")
