@@ -16,7 +16,7 @@ import numba
 from ohhell_sim._version import __version__
 from ohhell_sim.results import RunArrays
 from ohhell_sim.rules import Rules
-from ohhell_sim.simulate import numba_threads, play_into
+from ohhell_sim.simulate import numba_threads, play_into, prepare_kernel
 from ohhell_sim.strategy import resolve_seating
 from ohhell_sim.validation import check_count, check_threads
 
@@ -43,6 +43,7 @@ def bench(
     threads: int | None = None,
     seed: int = 0,
     repeats: int = 3,
+    progress: bool = False,
 ) -> dict:
     """Time the kernel on ``deals`` single-deal games; return the best of ``repeats``.
 
@@ -60,6 +61,8 @@ def bench(
         Seed of the run.
     repeats : int
         Timed runs; the fastest counts (the others absorb noise from the machine).
+    progress : bool
+        Announce a kernel compile on standard error, with its time.
 
     Returns
     -------
@@ -72,6 +75,7 @@ def bench(
     deals = check_count("deals", deals)
     repeats = check_count("repeats", repeats)
     threads = check_threads(threads)
+    prepare_kernel(seating, rules, announce=progress)
     with numba_threads(threads):
         used_threads = numba.get_num_threads()
         warm = RunArrays.empty(1000, rules)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+import time
 from collections.abc import Sequence
 from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numba
@@ -61,6 +65,50 @@ def play_into(
     )
 
 
+def load_kernel(seating: Seating, rules: Rules) -> ModuleType:
+    """The seating's kernel module, its user strategies checked first (not compiled yet)."""
+    # A user strategy's mistakes are found in seconds, before the kernel compile.
+    for strategy in seating.user_strategies:
+        check_compiles(strategy)
+    return kernel_for(seating, rules)
+
+
+def prepare_kernel(seating: Seating, rules: Rules, *, announce: bool) -> ModuleType:
+    """The seating's kernel, compiled now if Numba's cache does not hold it yet.
+
+    User strategies are checked first (:func:`load_kernel`), so that their
+    mistakes show in seconds rather than after the compile.  With ``announce``,
+    a compile is announced on standard error with the strategies it is for, and
+    its time reported after it: the first run of a new set of strategies spends
+    tens of seconds there, before any game is played, and a progress bar
+    created after this call measures play alone.
+    """
+    kernel = load_kernel(seating, rules)
+    if kernel.run_games.signatures or is_cached(kernel):
+        return kernel
+    names = ", ".join(s.name for s in seating.distinct_strategies)
+    if announce:
+        print(
+            f"compiling the kernel for {names} (first run only, usually 20-60 s)...",
+            file=sys.stderr,
+            flush=True,
+        )
+    started = time.perf_counter()
+    # No games: the call compiles the kernel's one signature and returns.
+    run_kernel(seating, rules, 0, 0, 0, RunArrays.empty(0, rules))
+    if announce:
+        elapsed = time.perf_counter() - started
+        print(f"compiled the kernel for {names} in {elapsed:.0f} s", file=sys.stderr, flush=True)
+    return kernel
+
+
+def is_cached(kernel: ModuleType) -> bool:
+    """Whether Numba's on-disk cache holds a compile of ``kernel``'s batch loop."""
+    source = Path(kernel.__file__)
+    index = source.parent / "__pycache__"
+    return any(index.glob(f"{source.stem}.run_games-*.nbi"))
+
+
 def run_kernel(
     seating: Seating,
     rules: Rules,
@@ -83,10 +131,7 @@ def run_kernel(
     IllegalMoveError
         For the first game in which a strategy made an illegal move.
     """
-    # A user strategy's mistakes are found in seconds, before the kernel compile.
-    for strategy in seating.user_strategies:
-        check_compiles(strategy)
-    kernel = kernel_for(seating, rules)
+    kernel = load_kernel(seating, rules)
     # Off variants and the unused mode get stand-ins, so that both modes and all
     # rules share one compiled signature.
     trailing = rows.bids.shape[1:]
@@ -221,6 +266,7 @@ def simulate(
         )
 
     arrays = RunArrays.empty(games, rules)
+    prepare_kernel(seating, rules, announce=progress)
     with numba_threads(threads), progress_bar(progress, games, rules.n_deals) as advance:
         for offset in range(0, games, BATCH_GAMES):
             count = min(BATCH_GAMES, games - offset)

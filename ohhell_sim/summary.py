@@ -56,7 +56,13 @@ from ohhell_sim.results import (
 )
 from ohhell_sim.rules import Rules, bidding_position
 from ohhell_sim.rules.scoring import deal_points, forbidden_dealer_bid
-from ohhell_sim.simulate import BATCH_GAMES, numba_threads, progress_bar, run_kernel
+from ohhell_sim.simulate import (
+    BATCH_GAMES,
+    numba_threads,
+    prepare_kernel,
+    progress_bar,
+    run_kernel,
+)
 from ohhell_sim.strategy import Seating, SeatSpec
 from ohhell_sim.validation import check_run
 
@@ -187,6 +193,7 @@ def summarise(
             progress=progress,
         )
         return RunSummary(rules, seating.names, seed, first_game, games, counts)
+    prepare_kernel(seating, rules, announce=progress)
     with numba_threads(threads), progress_bar(progress, games, rules.n_deals) as advance:
         counts = count_games(seating, rules, seed, first_game, games, advance)
     return RunSummary(rules, seating.names, seed, first_game, games, counts)

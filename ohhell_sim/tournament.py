@@ -34,7 +34,7 @@ from ohhell_sim.analysis.format import format_summary
 from ohhell_sim.analysis.stats import clip_rate, estimate_frame, mean_ci, paired_difference_ci
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from ohhell_sim.simulate import simulate
+from ohhell_sim.simulate import prepare_kernel, simulate
 from ohhell_sim.strategy import SeatSpec, Strategy
 from ohhell_sim.validation import check_count, check_rules, check_seating, check_seed
 
@@ -158,6 +158,7 @@ def tournament(
     *,
     threads: int | None = None,
     confidence: float = 0.95,
+    progress: bool = False,
 ) -> TournamentResult:
     """Play a tournament between ``strategies``, one per seat.
 
@@ -182,6 +183,9 @@ def tournament(
         Numba threads (default: all).
     confidence : float
         Coverage of the intervals.
+    progress : bool
+        Announce a kernel compile on standard error (the first run of a new set
+        of strategies), with its time.
 
     Returns
     -------
@@ -207,17 +211,18 @@ def tournament(
         )
     specs = list(strategies)
     labels = _labels(specs)
-    # Strategies that cannot play these rules say so before anything runs.
-    check_seating(rules, specs)
     n = rules.players
+    if seating == "duplicate" and (games % n != 0 or games < 2 * n):
+        raise InvalidArgumentError(
+            f"duplicate seating plays each deal set once per rotation of the {n} "
+            f"strategies: games must be a multiple of {n} and at least {2 * n}, "
+            f"got {games}"
+        )
+    # Strategies that cannot play these rules say so before anything runs; every
+    # seat order shares one kernel, compiled (and announced) once here.
+    prepare_kernel(check_seating(rules, specs), rules, announce=progress)
     frames = []
     if seating == "duplicate":
-        if games % n != 0 or games < 2 * n:
-            raise InvalidArgumentError(
-                f"duplicate seating plays each deal set once per rotation of the {n} "
-                f"strategies: games must be a multiple of {n} and at least {2 * n}, "
-                f"got {games}"
-            )
         deal_sets = games // n
         for rotation in range(n):
             # Seat s holds entry (s + rotation) mod n: each entry visits every seat.

@@ -22,6 +22,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         threads=args.threads,
         seed=args.seed,
         repeats=args.repeats,
+        progress=not args.quiet,
     )
     if args.json:
         print(json.dumps(result))
@@ -37,6 +38,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Add ``ohhell bench``."""
     p = sub.add_parser("bench", help="measure kernel throughput in deals per second")
+    p.add_argument("--quiet", "-q", action="store_true", help="no word of a kernel compile")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--cards", type=int, default=10, help="hand size of every deal")
     p.add_argument("--strategy", default="random", help=f"strategy in every seat, {SEAT_SYNTAX}")

@@ -20,6 +20,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         seed=args.seed,
         seating=args.seating,
         threads=args.threads,
+        progress=not args.quiet,
     )
     print(result.format())
     if args.output:
@@ -37,6 +38,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "with confidence intervals.",
     )
     add_rules_options(p)
+    p.add_argument("--quiet", "-q", action="store_true", help="no word of a kernel compile")
     p.add_argument("--games", type=int, default=400, help="games in all (default 400)")
     p.add_argument("--seating", choices=SEATINGS, default="duplicate", help="default duplicate")
     p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
