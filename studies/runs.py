@@ -24,8 +24,8 @@ import pandas as pd
 from ohhell_sim._version import __version__
 from ohhell_sim.results import read_frame, write_frame
 from ohhell_sim.rules import Rules
-from ohhell_sim.simulate import simulate
-from ohhell_sim.strategy import SeatSpec
+from ohhell_sim.simulate import prepare_kernel, simulate
+from ohhell_sim.strategy import SeatSpec, resolve_seating
 
 HANDS_FILE = "hands.parquet"
 GAMES_FILE = "games.parquet"
@@ -112,6 +112,10 @@ def play_conditions(
 
     hands, games = [], []
     total = sum(c.games for c in conditions)
+    # Kernels compile (announced) before the bar starts, so that it times play alone.
+    for condition in conditions:
+        seating = resolve_seating(list(condition.seats), condition.rules.players)
+        prepare_kernel(seating, condition.rules, announce=progress)
     with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
         for index, condition in enumerate(conditions):
             result = simulate(condition.rules, list(condition.seats), condition.games, seed)
