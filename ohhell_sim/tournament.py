@@ -211,6 +211,8 @@ def tournament(
         )
     specs = list(strategies)
     labels = _labels(specs)
+    # Strategies that cannot play these rules say so before anything runs.
+    checked = check_seating(rules, specs)
     n = rules.players
     if seating == "duplicate" and (games % n != 0 or games < 2 * n):
         raise InvalidArgumentError(
@@ -218,9 +220,8 @@ def tournament(
             f"strategies: games must be a multiple of {n} and at least {2 * n}, "
             f"got {games}"
         )
-    # Strategies that cannot play these rules say so before anything runs; every
-    # seat order shares one kernel, compiled (and announced) once here.
-    prepare_kernel(check_seating(rules, specs), rules, announce=progress)
+    # Every seat order shares one kernel, compiled (and announced) once here.
+    prepare_kernel(checked, rules, announce=progress)
     frames = []
     if seating == "duplicate":
         deal_sets = games // n
