@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import traceback
-from collections.abc import Sequence
 from dataclasses import dataclass
 from types import FunctionType
 
@@ -35,7 +34,7 @@ from numba.core.errors import NumbaError
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError, StrategyError
 from ohhell_sim.reference import play_reference_game
 from ohhell_sim.rules import Rules
-from ohhell_sim.strategy import Seating, SeatSpec, Strategy, get_strategy, resolve_seating
+from ohhell_sim.strategy import Seating, Strategy, get_strategy, resolve_seating
 
 #: The types the kernel calls ``bid`` and ``play`` with: view, parameter row, stream.
 KERNEL_ARGUMENT_TYPES = (
@@ -196,7 +195,7 @@ def check_strategy(
 
 def diagnose_failure(
     rules: Rules,
-    strategies: Sequence[SeatSpec] | Seating,
+    seating: Seating,
     seed: int,
     first_game: int,
     games: int,
@@ -212,11 +211,6 @@ def diagnose_failure(
     and the line that raised.  Returns a less precise ``StrategyError`` if none
     fails in Python (Numba's arithmetic and bounds differ from Python's).
     """
-    seating = (
-        strategies
-        if isinstance(strategies, Seating)
-        else resolve_seating(strategies, rules.players)
-    )
     python_seating = _python_seating(seating, _CountingCalls())
     cause = error.__cause__ or error.__context__ or error
     for game in range(first_game, first_game + min(games, most_games)):
