@@ -29,7 +29,7 @@ import time
 import ohhell_sim as oh
 from ohhell_sim.analysis.stats import mean_ci
 from ohhell_sim.bench import bench, machine_description
-from ohhell_sim.simulate import numba_threads
+from ohhell_sim.run.pipeline import numba_threads
 from ohhell_sim.strategy import get_strategy
 from ohhell_sim.tournament import tournament
 from strategies import BUILTINS

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 import ohhell_sim as oh
-from ohhell_sim.runner import run_chunked
+from ohhell_sim.run.chunked import run_chunked
 
 GAMES = 300
 SEED = 11

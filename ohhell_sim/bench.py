@@ -1,8 +1,8 @@
 """Throughput benchmark of the kernel: deals per second for one strategy at one table.
 
 Used by ``ohhell bench`` and ``benchmarks/run_benchmarks.py``.  Timing covers the
-kernel only (games of a single deal of ``cards`` cards), after a warm-up run that
-compiles or loads the kernel; building frames is not timed.
+kernel only (games of a single deal of ``cards`` cards), after the kernel is
+compiled or loaded and a warm-up run; building frames is not timed.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import time
 import numba
 
 from ohhell_sim._version import __version__
-from ohhell_sim.results import RunArrays
 from ohhell_sim.rules import Rules
-from ohhell_sim.simulate import numba_threads, play_into, prepare_kernel
+from ohhell_sim.run.pipeline import numba_threads, play, prepare_kernel
+from ohhell_sim.run.sinks import Rows
 from ohhell_sim.strategy import resolve_seating
 from ohhell_sim.validation import check_count, check_threads
 
@@ -62,7 +62,7 @@ def bench(
     repeats : int
         Timed runs; the fastest counts (the others absorb noise from the machine).
     progress : bool
-        Announce a kernel compile on standard error, with its time.
+        Say so on stderr when the kernel compiles (its first run on this machine).
 
     Returns
     -------
@@ -75,16 +75,15 @@ def bench(
     deals = check_count("deals", deals)
     repeats = check_count("repeats", repeats)
     threads = check_threads(threads)
-    prepare_kernel(seating, rules, announce=progress)
     with numba_threads(threads):
         used_threads = numba.get_num_threads()
-        warm = RunArrays.empty(1000, rules)
-        play_into(seating, rules, seed, 0, warm, 0, 1000)
+        prepare_kernel(seating, rules, Rows.empty(rules, 0), announce=progress)
+        play(seating, rules, seed, 0, 1000, Rows.empty(rules, 1000))
         best = float("inf")
         for _ in range(repeats):
-            arrays = RunArrays.empty(deals, rules)
+            sink = Rows.empty(rules, deals)
             start = time.perf_counter()
-            play_into(seating, rules, seed, 0, arrays, 0, deals)
+            play(seating, rules, seed, 0, deals, sink)
             best = min(best, time.perf_counter() - start)
     return {
         "deals_per_second": deals / best,

@@ -64,8 +64,10 @@ class RunArrays:
 
     ``deals`` counts deal rows (:attr:`Rules.deal_rows`: the schedule plus a
     tie-break deal when that variant is on).  ``faults`` and ``passed`` hold data
-    only under the catastrophe and swap variants; otherwise their first axis is
-    empty.  A seat that did not play a deal has bid ``NOT_PLAYED`` (-1).
+    only under the catastrophe and swap variants, and ``held`` only when the run
+    records the hands (``simulate(..., record_hands=True)``); otherwise their
+    first axis is empty.  A seat that did not play a deal has bid ``NOT_PLAYED``
+    (-1).
     """
 
     dealers: np.ndarray  # (games, deals) int8; -1 for a deal not played
@@ -76,10 +78,13 @@ class RunArrays:
     winners: np.ndarray  # (games,) int16 seat mask
     faults: np.ndarray  # (games or 0, deals, seats) int16, cumulative after each deal
     passed: np.ndarray  # (games or 0, deals, seats, 2) int8 card ids, -1 for none
+    # (games or 0, deals, seats) uint64: each seat's cards as dealt (bit c for card
+    # c, before any swap; a card dealt twice from two decks shows once), 0 for none
+    held: np.ndarray
 
     @classmethod
-    def empty(cls, games: int, rules: Rules) -> RunArrays:
-        """Zeroed arrays for ``games`` games under ``rules``."""
+    def empty(cls, games: int, rules: Rules, *, hands: bool = False) -> RunArrays:
+        """Zeroed arrays for ``games`` games under ``rules``; ``hands``: keep the dealt hands."""
         deals, seats = rules.deal_rows, rules.players
         return cls(
             dealers=np.zeros((games, deals), dtype=np.int8),
@@ -90,6 +95,7 @@ class RunArrays:
             winners=np.zeros(games, dtype=np.int16),
             faults=np.zeros((games if rules.fault_limit else 0, deals, seats), dtype=np.int16),
             passed=np.full((games if rules.swap else 0, deals, seats, 2), -1, dtype=np.int8),
+            held=np.zeros((games if hands else 0, deals, seats), dtype=np.uint64),
         )
 
     def rows(self, start: int, stop: int) -> RunArrays:

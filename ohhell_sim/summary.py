@@ -34,21 +34,19 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
-from functools import cached_property
+from collections.abc import Sequence
+from dataclasses import fields
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numba
 import numpy as np
 import pandas as pd
 
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.stats import frequency_mean_ci, proportion_ci, store_interval
-from ohhell_sim.engine.kernel import NOT_PLAYED
+from ohhell_sim.engine.workspace import NOT_PLAYED
 from ohhell_sim.results import (
-    RunArrays,
     SimulationResult,
     read_frame,
     strategy_categorical,
@@ -56,74 +54,20 @@ from ohhell_sim.results import (
 )
 from ohhell_sim.rules import Rules, bidding_position
 from ohhell_sim.rules.scoring import deal_points, forbidden_dealer_bid
-from ohhell_sim.simulate import (
-    BATCH_GAMES,
-    numba_threads,
-    prepare_kernel,
-    progress_bar,
-    run_kernel,
-)
-from ohhell_sim.strategy import Seating, SeatSpec
+from ohhell_sim.run.counts import SummaryCounts, total_bounds
+from ohhell_sim.run.local import play_local
+from ohhell_sim.run.sinks import Counts
+from ohhell_sim.strategy import SeatSpec
 from ohhell_sim.validation import check_run
 
 if TYPE_CHECKING:
     from distributed import Client
 
+__all__ = ["SUMMARY_FILE", "TABLE_KEYS", "RunSummary", "SummaryCounts", "summarise", "total_bounds"]
+
 SUMMARY_FILE = "summary.parquet"
 #: Groupings accepted by :meth:`RunSummary.table`.
 TABLE_KEYS = ("strategy", "seat", "position", "hand_size", "bid")
-
-
-def total_bounds(rules: Rules) -> tuple[int, int]:
-    """Lowest and highest game total possible under ``rules`` (bounds of the histogram)."""
-    low = high = 0
-    for hand_size in rules.hand_sizes().tolist():
-        outcomes = np.arange(hand_size + 1)
-        points = deal_points(rules, outcomes[:, None], outcomes[None, :], hand_size)
-        # A seat that sits a deal out scores 0 in it.
-        low += min(0, int(points.min()))
-        high += max(0, int(points.max()))
-    return low, high
-
-
-@dataclass
-class SummaryCounts:
-    """The count arrays of a summary (see the module docstring), ``int64``."""
-
-    outcomes: np.ndarray
-    deals: np.ndarray
-    totals: np.ndarray
-    wins: np.ndarray
-
-    @classmethod
-    def zeros(cls, rules: Rules, slots: int = 0) -> SummaryCounts:
-        """Empty counts; with ``slots`` > 0, one set per slot on a leading axis."""
-        n = rules.players
-        size = rules.max_hand_size + 1
-        low, high = total_bounds(rules)
-        lead = (slots,) if slots else ()
-        return cls(
-            outcomes=np.zeros((*lead, size, n, n, size, size), dtype=np.int64),
-            deals=np.zeros((*lead, size, size, (n - 1) * (size - 1) + 1), dtype=np.int64),
-            totals=np.zeros((*lead, n, high - low + 1), dtype=np.int64),
-            wins=np.zeros((*lead, n, n + 1), dtype=np.int64),
-        )
-
-    def collapse(self) -> SummaryCounts:
-        """Sum the per-thread slots (the leading axis)."""
-        return SummaryCounts(**{f.name: getattr(self, f.name).sum(axis=0) for f in fields(self)})
-
-    def __add__(self, other: SummaryCounts) -> SummaryCounts:
-        return SummaryCounts(
-            **{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)}
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SummaryCounts):
-            return NotImplemented
-        return all(
-            np.array_equal(getattr(self, f.name), getattr(other, f.name)) for f in fields(self)
-        )
 
 
 def summarise(
@@ -178,65 +122,26 @@ def summarise(
     rules, seating, first_game, games, seed, threads = check_run(
         rules, strategies, first_game, games, seed, threads
     )
-
     if client is not None:
-        from ohhell_sim.distributed import count_on_client
+        from ohhell_sim.run.dask import play_on_client
 
-        counts = count_on_client(
+        sink = play_on_client(
             client,
             rules,
             seating,
             games,
             seed,
+            partial(Counts.empty, rules),
             first_game=first_game,
             threads=threads,
             progress=progress,
         )
-        return RunSummary(rules, seating.names, seed, first_game, games, counts)
-    prepare_kernel(seating, rules, announce=progress)
-    with numba_threads(threads), progress_bar(progress, games, rules.n_deals) as advance:
-        counts = count_games(seating, rules, seed, first_game, games, advance)
-    return RunSummary(rules, seating.names, seed, first_game, games, counts)
-
-
-def count_games(
-    seating: Seating,
-    rules: Rules,
-    seed: int,
-    first_game: int,
-    games: int,
-    advance: Callable[[int], object] | None = None,
-) -> SummaryCounts:
-    """Summary counts of games ``first_game .. first_game + games - 1`` (validated arguments).
-
-    Plays in kernel batches on the current Numba threads, calling ``advance(n)``
-    after each batch of ``n`` games.
-
-    Raises
-    ------
-    IllegalMoveError
-        When a strategy made an illegal move (the first such game).
-    """
-    # numba.get_thread_id() ranges over the whole pool, whatever set_num_threads says.
-    slots = numba.config.NUMBA_NUM_THREADS
-    counts = SummaryCounts.zeros(rules, slots)
-    scratch = RunArrays.empty(slots, rules)
-    total_low = total_bounds(rules)[0]
-    for offset in range(0, games, BATCH_GAMES):
-        count = min(BATCH_GAMES, games - offset)
-        run_kernel(
-            seating,
-            rules,
-            seed,
-            first_game + offset,
-            count,
-            scratch,
-            [counts.outcomes, counts.deals, counts.totals, counts.wins],
-            total_low,
+    else:
+        sink = Counts(rules)
+        play_local(
+            seating, rules, seed, first_game, games, sink, threads=threads, progress=progress
         )
-        if advance is not None:
-            advance(count)
-    return counts.collapse()
+    return RunSummary(rules, seating.names, seed, first_game, games, sink.counts)
 
 
 class RunSummary:

@@ -34,7 +34,9 @@ from ohhell_sim.analysis.format import format_summary
 from ohhell_sim.analysis.stats import clip_rate, estimate_frame, mean_ci, paired_difference_ci
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from ohhell_sim.simulate import prepare_kernel, simulate
+from ohhell_sim.run.pipeline import prepare_kernel
+from ohhell_sim.run.sinks import Rows
+from ohhell_sim.simulate import simulate
 from ohhell_sim.strategy import SeatSpec, Strategy
 from ohhell_sim.validation import check_count, check_rules, check_seating, check_seed
 
@@ -221,7 +223,7 @@ def tournament(
             f"got {games}"
         )
     # Every seat order shares one kernel, compiled (and announced) once here.
-    prepare_kernel(checked, rules, announce=progress)
+    prepare_kernel(checked, rules, Rows.empty(rules, 0), announce=progress)
     frames = []
     if seating == "duplicate":
         deal_sets = games // n

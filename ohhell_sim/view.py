@@ -22,7 +22,7 @@ results: legality, scores, faults and winners come from the kernel's own state.
 
 from __future__ import annotations
 
-from ohhell_sim.rules import RULES_SIZE
+from ohhell_sim.rules.layout import RULES_SIZE
 
 #: Largest table the engine lays out (room for the two-deck variants).
 MAX_SEATS = 10

@@ -46,7 +46,7 @@ _AMBIGUOUS_RANK = 9
 # --- bids -----------------------------------------------------------------------
 
 
-@njit(inline="always")
+@njit
 def legal_bid_near(view, bid, up):
     """``bid`` clamped to ``0..MAX_BID``, moved one step if the hook forbids it.
 
@@ -107,7 +107,7 @@ def best_bid(view, probs):
     return best_bid_by_row(view, probs.reshape(1, probs.shape[0]), allowed)
 
 
-@njit(inline="always")
+@njit
 def is_forehead_bid(view):
     """Whether this is a forehead bid: one card each, and our own card hidden from us."""
     return view[V.PHASE] == V.PHASE_BID and view[V.HAND] == 0 and view[V.HAND2] == 0
@@ -164,13 +164,13 @@ def forehead_bid(view):
 # --- what is known about the cards ------------------------------------------------
 
 
-@njit(inline="always")
+@njit
 def deck_mask(view):
     """The card ids in play: 52 cards, and the joker when it is in the deck."""
     return FULL_DECK | (JOKER_BIT if view[V.RULES_BASE + R_JOKER] != 0 else np.int64(0))
 
 
-@njit(inline="always")
+@njit
 def unseen_mask(view):
     """Cards of which a copy may still be in another player's hand (or the stock).
 
@@ -191,7 +191,7 @@ def unseen_mask(view):
     return deck_mask(view) & ~(twice | (once & JOKER_BIT))
 
 
-@njit(inline="always")
+@njit
 def trump_mask(trump):
     """The trump suit with the joker (which follows trump), or just the joker at no trump."""
     if trump < 0:
@@ -199,7 +199,7 @@ def trump_mask(trump):
     return suit_mask(trump) | JOKER_BIT
 
 
-@njit(inline="always")
+@njit
 def beaters(card, led, trump):
     """The cards that would beat ``card`` in a trick led in suit ``led``.
 
@@ -217,7 +217,7 @@ def beaters(card, led, trump):
     return np.int64(0)
 
 
-@njit(inline="always")
+@njit
 def seat_may_hold(view, seat, trump):
     """Cards ``seat`` may hold given the voids it showed (a void in trump rules out the joker)."""
     voids = view[V.VOIDS_BASE + seat]
@@ -230,7 +230,7 @@ def seat_may_hold(view, seat, trump):
     return allowed
 
 
-@njit(inline="always")
+@njit
 def later_may_hold(view, trump):
     """Union of the cards the players still to play this trick may hold, by their voids."""
     n = view[V.N_PLAYERS]
@@ -243,7 +243,7 @@ def later_may_hold(view, trump):
     return out
 
 
-@njit(inline="always")
+@njit
 def threats(card, led, trump, unseen, may_hold):
     """Unseen cards that beat ``card`` and that a player still to play may hold.
 
@@ -256,7 +256,7 @@ def threats(card, led, trump, unseen, may_hold):
 # --- play -------------------------------------------------------------------------
 
 
-@njit(inline="always")
+@njit
 def beating_cards(legal, best, trump):
     """Cards of ``legal`` that beat ``best``, the card winning the trick so far."""
     # ``best`` is a trump or of the led suit (or the joker), so ``beaters`` with
@@ -266,7 +266,7 @@ def beating_cards(legal, best, trump):
     return legal & beaters(best, best // 13, trump)
 
 
-@njit(inline="always")
+@njit
 def danger_card(mask, trump):
     """The card of ``mask`` most likely to take an unwanted trick later.
 
@@ -282,7 +282,7 @@ def danger_card(mask, trump):
     return lowest_card(trumps if trumps != 0 else top)
 
 
-@njit(inline="always")
+@njit
 def keep_trump_card(mask, trump):
     """Highest rank of ``mask``, keeping trumps on equal rank (they may still be needed).
 
@@ -296,7 +296,7 @@ def keep_trump_card(mask, trump):
     return lowest_card(side if side != 0 else top)
 
 
-@njit(inline="always")
+@njit
 def greedy_card(legal, led, trump, n_in_trick, best, wants):
     """``simple``'s play, also the fast policy of the Monte Carlo playouts.
 
@@ -321,7 +321,7 @@ def greedy_card(legal, led, trump, n_in_trick, best, wants):
     return highest_by_power(legal, led, trump)
 
 
-@njit(inline="always")
+@njit
 def swap_card(view, dangerous):
     """A card to pass left in the swap variant (from ``view[LEGAL]``).
 
@@ -350,7 +350,7 @@ def swap_card(view, dangerous):
     return best
 
 
-@njit(inline="always")
+@njit
 def wants_tricks(view):
     """Whether the seated player is still short of their bid."""
     seat = view[V.SEAT]

@@ -50,7 +50,7 @@ from strategies._common import (
 )
 
 
-@njit(inline="always")
+@njit
 def by_threats(mask, led, trump, unseen, may_hold, fewest):
     """The card of ``mask`` with the fewest (or most) threats; the weaker on ties.
 
@@ -104,7 +104,7 @@ def _follow_by_threats(view, winners, trump, unseen, wants):
     return by_threats(winners, view[V.LED_SUIT], trump, unseen, may_hold, wants)
 
 
-@njit(inline="always")
+@njit
 def counting_play(view, pass_dangerous):
     """The card-counting play of the module docstring; any phase that asks for a card.
 

@@ -42,7 +42,7 @@ from strategies.simple import likely_tricks
 _SAMPLE_TRIES = 16
 
 
-@njit(inline="always")
+@njit
 def quick_bid(hand, trump, most, forbidden):
     """``simple``'s bid for a known hand: its rounded count, off the forbidden bid."""
     b = min(max(int(likely_tricks(hand, trump) + 0.5), 0), most)
@@ -124,7 +124,7 @@ def play_out(
         j = 0
 
 
-@njit(inline="always")
+@njit
 def _may_take(view, seat, card, trump):
     # Whether ``seat`` may hold ``card`` given its shown voids.
     return (seat_may_hold(view, seat, trump) >> card) & 1 != 0

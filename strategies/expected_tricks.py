@@ -46,7 +46,7 @@ KIND_SIDE, KIND_TRUMP, KIND_NO_TRUMP = 0, 1, 2
 DEFAULT_RISK = -0.2
 
 
-@njit(inline="always")
+@njit
 def card_probability(card, trump, hand_size, players):
     """P(``card`` takes a trick) in a deal of ``hand_size`` cards at ``players`` seats."""
     if card == JOKER:
@@ -62,7 +62,7 @@ def card_probability(card, trump, hand_size, players):
     return TRICK_TABLE[p, h, kind, card % 13]
 
 
-@njit(inline="always")
+@njit
 def _mask_sum(mask, trump, hand_size, players):
     total = 0.0
     m = mask
@@ -73,7 +73,7 @@ def _mask_sum(mask, trump, hand_size, players):
     return total
 
 
-@njit(inline="always")
+@njit
 def expected_tricks(view):
     """Expected tricks of the seated player's hand (both copies count with two decks)."""
     trump = view[V.TRUMP]
@@ -82,7 +82,7 @@ def expected_tricks(view):
     return _mask_sum(view[V.HAND], trump, h, p) + _mask_sum(view[V.HAND2], trump, h, p)
 
 
-@njit(inline="always")
+@njit
 def expected_bid(view, risk):
     """The rounded expected count shifted by ``risk``, legal (reusable by other strategies)."""
     if is_forehead_bid(view):

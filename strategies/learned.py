@@ -70,7 +70,7 @@ N_CELLS = N_TRUMPS * N_HIGH * N_ACES * N_KINGS * N_POSITIONS
 _QUANTUM = 255.0
 
 
-@njit(inline="always")
+@njit
 def hand_cell(hand, trump, position):
     """Feature cell of ``hand`` (see the module docstring); ``position`` 0-2."""
     if trump < 0:
@@ -98,7 +98,7 @@ def hand_cell(hand, trump, position):
     return cell * N_POSITIONS + position
 
 
-@njit(inline="always")
+@njit
 def bid_position(seat, dealer, active, n):
     """0 for the first bidder (who leads), 2 for the dealer, 1 between."""
     if seat == dealer:

@@ -38,7 +38,7 @@ from strategies._counting import counting_play
 from strategies._playout import estimate_bids, play_out, sample_hidden
 
 
-@njit(inline="always")
+@njit
 def distinct_cards(legal, live):
     """``legal`` less the cards equivalent to a lower legal card of the same suit.
 

@@ -12,13 +12,13 @@ from ohhell_sim.strategy import Strategy
 from ohhell_sim.strategy_tools import random_legal_bid, random_legal_card
 
 
-@njit(inline="always")
+@njit
 def bid(view, params, rng):
     """Bid uniformly among the legal bids."""
     return random_legal_bid(view, rng)
 
 
-@njit(inline="always")
+@njit
 def play(view, params, rng):
     """Play uniformly among the legal cards."""
     return random_legal_card(view, rng)

@@ -33,7 +33,7 @@ KING = 11
 QUEEN = 10
 
 
-@njit(inline="always")
+@njit
 def likely_tricks(hand, trump):
     """Count the likely winners in ``hand`` (see the module docstring)."""
     count = 0.0
@@ -59,7 +59,7 @@ def likely_tricks(hand, trump):
     return count
 
 
-@njit(inline="always")
+@njit
 def bid(view, params, rng):
     """Bid the scaled count of likely winners, stepping off a forbidden bid."""
     most = view[V.MAX_BID]
@@ -70,7 +70,7 @@ def bid(view, params, rng):
     return estimate
 
 
-@njit(inline="always")
+@njit
 def play(view, params, rng):
     """Win while short of the bid, lose once it is made."""
     seat = view[V.SEAT]

@@ -41,7 +41,7 @@ from strategies._common import (
 from strategies._counting import counting_play
 
 
-@njit(inline="always")
+@njit
 def _count_mask(mask, hand, trump, king_value):
     count = 0.0
     m = mask
@@ -65,13 +65,13 @@ def _count_mask(mask, hand, trump, king_value):
     return count
 
 
-@njit(inline="always")
+@njit
 def sure_count(hand, hand2, trump, king_value):
     """Sure winners in a hand (``hand2``: second copies, two decks)."""
     return _count_mask(hand, hand, trump, king_value) + _count_mask(hand2, hand, trump, king_value)
 
 
-@njit(inline="always")
+@njit
 def one_card_strength(card, trump):
     """Rank 0-12, plus 13 for a trump; 26 for the joker."""
     if card == JOKER:

@@ -1,12 +1,12 @@
-"""The cards behind a run's rows: trump holdings recomputed from the deal streams.
+"""The cards behind a run's rows: trump holdings, from hands the kernel records.
 
-The result frames record bids, tricks and scores but not the cards.  A deal's
-cards depend only on ``(seed, game, deal)``, the table size and the dealer (never
-on the strategies or the scoring), so the reference engine's deal function
-recreates them exactly from those; the trump suit it finds is checked against
-the frame's ``trump`` column, so a mismatch stops the analysis instead of
-mislabelling rows.  This uses the reference engine's stream and deal functions,
-which is plain Python: a few thousand deals per second.
+The result frames record bids, tricks and scores but not the cards.  On a
+canonical table a deal's cards depend only on the seed, the game and the deal
+(the dealer follows from the game's cut), never on the strategies, so playing
+the frame's games again with any strategies and ``record_hands=True`` gives
+each seat's hand as dealt.  The replay's dealer and trump suit are checked
+against the frame's, so a mismatch stops the analysis instead of mislabelling
+rows.  The kernel plays millions of deals a second.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ohhell_sim import reference
-from ohhell_sim.rules import Rules
+from ohhell_sim import Rules, simulate
 
-#: Purpose code of the deal streams in the engine's RNG keying (see ``reference``).
-_DEAL_PURPOSE = reference._DEAL
+#: Any strategy deals the same cards; the cheapest one plays the replay.
+_REPLAY_STRATEGY = "random"
+#: Cards in each 13-bit suit pattern (a suit's cards are bits 13 * suit .. 13 * suit + 12).
+_SUIT_COUNTS = np.array([bin(pattern).count("1") for pattern in range(1 << 13)], dtype=np.int64)
 
 
 def trump_holdings(hands: pd.DataFrame, seed: int, players: int) -> pd.DataFrame:
@@ -27,8 +28,8 @@ def trump_holdings(hands: pd.DataFrame, seed: int, players: int) -> pd.DataFrame
     Parameters
     ----------
     hands : pandas.DataFrame
-        Rows of one table size with ``game``, ``deal``, ``hand_size``, ``dealer``
-        and ``trump`` (each distinct (game, deal) is dealt once).
+        Rows of one table size with ``game``, ``deal``, ``dealer`` and ``trump``
+        (each distinct (game, deal) is looked up once).
     seed : int
         The run's seed.
     players : int
@@ -43,22 +44,39 @@ def trump_holdings(hands: pd.DataFrame, seed: int, players: int) -> pd.DataFrame
     Raises
     ------
     AssertionError
-        If a recreated deal's trump suit differs from the frame's.
+        If a recreated deal's dealer or trump suit differs from the frame's.
     """
-    rules = Rules(players=players)
-    seats = list(range(players))
-    deals = hands.drop_duplicates(["game", "deal"])[
-        ["game", "deal", "hand_size", "dealer", "trump"]
-    ].to_numpy(dtype=np.int64)
-    rows = np.empty((len(deals) * players, 4), dtype=np.int64)
-    for i, (game, deal, size, dealer, trump) in enumerate(deals):
-        stream = reference.Stream(seed, int(game), _DEAL_PURPOSE, int(deal))
-        cards, turned = reference.deal(stream, rules, seats, int(size), int(dealer), True)
-        found = reference.trump_of_deal(rules, int(deal), int(size), turned)
-        if found != trump:
+    deals = hands.drop_duplicates(["game", "deal"])
+    game = deals["game"].to_numpy(dtype=np.int64)
+    deal = deals["deal"].to_numpy(dtype=np.int64)
+    first = int(game.min())
+    replay = simulate(
+        Rules(players=players),
+        [_REPLAY_STRATEGY] * players,
+        games=int(game.max()) - first + 1,
+        seed=seed,
+        first_game=first,
+        record_hands=True,
+    ).arrays
+    row = game - first
+    for name, column in (("dealer", replay.dealers), ("trump", replay.trumps)):
+        found = column[row, deal].astype(np.int64)
+        expected = deals[name].to_numpy(dtype=np.int64)
+        wrong = np.flatnonzero(found != expected)
+        if len(wrong):
+            i = wrong[0]
             raise AssertionError(
-                f"recreated deal {deal} of game {game} has trump {found}, the run {trump}"
+                f"recreated deal {deal[i]} of game {game[i]} has {name} {found[i]}, "
+                f"the run {expected[i]}"
             )
-        for seat, hand in enumerate(cards):
-            rows[i * players + seat] = (game, deal, seat, sum(c // 13 == trump for c in hand))
-    return pd.DataFrame(rows, columns=["game", "deal", "seat", "trumps"])
+    shift = 13 * deals["trump"].to_numpy(dtype=np.uint64)
+    held = replay.held[row, deal]  # (deals, seats) card masks
+    trumps = _SUIT_COUNTS[(held >> shift[:, None]) & np.uint64(0x1FFF)]
+    return pd.DataFrame(
+        {
+            "game": np.repeat(game, players),
+            "deal": np.repeat(deal, players),
+            "seat": np.tile(np.arange(players, dtype=np.int64), len(deals)),
+            "trumps": trumps.reshape(-1),
+        }
+    )

@@ -24,7 +24,9 @@ import pandas as pd
 from ohhell_sim._version import __version__
 from ohhell_sim.results import read_frame, write_frame
 from ohhell_sim.rules import Rules
-from ohhell_sim.simulate import prepare_kernel, simulate
+from ohhell_sim.run.pipeline import prepare_kernel
+from ohhell_sim.run.sinks import Rows
+from ohhell_sim.simulate import simulate
 from ohhell_sim.strategy import SeatSpec, resolve_seating
 
 HANDS_FILE = "hands.parquet"
@@ -115,7 +117,7 @@ def play_conditions(
     # Kernels compile (announced) before the bar starts, so that it times play alone.
     for condition in conditions:
         seating = resolve_seating(list(condition.seats), condition.rules.players)
-        prepare_kernel(seating, condition.rules, announce=progress)
+        prepare_kernel(seating, condition.rules, Rows.empty(condition.rules, 0), announce=progress)
     with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
         for index, condition in enumerate(conditions):
             result = simulate(condition.rules, list(condition.seats), condition.games, seed)

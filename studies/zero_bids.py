@@ -40,7 +40,8 @@ DEFAULT_PLAYERS = (3, 4, 5)
 ALL = "all"
 #: Thresholds of the ``zero`` strategy's two probe arms (expected tricks at most this: bid 0).
 PROBE_ARMS = {"zero": 1e9, "alternative": -1.0}
-#: Trump holdings are recreated (plain Python) for at most this many games per table size.
+#: Trump holdings are recreated (the games replayed, hands recorded) for this many games
+#: per table size at most.
 HOLDING_GAMES = 400
 
 
@@ -303,9 +304,10 @@ def analyse(data: StudyData) -> Report:
     method = [
         "Observed part: every mix of " + ", ".join(MIX_STRATEGIES) + " at each table size, "
         "canonical rules; rates per deal with intervals clustered by game.",
-        "Trump holdings are not in the results: the deals are recreated from their random "
-        "streams with the reference engine (checked against the recorded trump suit) for "
-        f"the first {HOLDING_GAMES} games of each table size.",
+        "Trump holdings are not in the results: the games are replayed with the hands "
+        "recorded (a canonical deal's cards do not depend on the strategies; checked "
+        f"against the recorded dealer and trump suit) for the first {HOLDING_GAMES} games "
+        "of each table size.",
         "Probe part: seat 0 plays the zero strategy in two arms on the same cards, bidding 0 "
         "whenever legal or always bidding expected_tricks's count (the alternative); both "
         "play alike, so the score difference per deal is the measured effect of bidding 0 "

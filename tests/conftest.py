@@ -72,8 +72,8 @@ def _test_kernel_folder() -> Path:
 
     ``$OHHELL_TEST_KERNEL_CACHE`` when set; otherwise a folder in the system temp
     directory, kept between sessions because a kernel compile takes long.  Kernel
-    files are named by a hash of the package sources and of the user strategies'
-    code, so a changed package compiles afresh.  The folder name also hashes
+    files are named by a hash of the sources the kernel compiles and of the
+    strategies' code, so a changed engine compiles afresh.  The folder name also hashes
     ``scripted_strategies.py``, so that an edit there never meets a kernel compiled
     from an older version of its helpers.
     """

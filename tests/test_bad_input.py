@@ -30,12 +30,11 @@ def no_kernel(monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("a kernel was requested although the arguments are bad")
 
-    simulate_module = importlib.import_module("ohhell_sim.simulate")
+    pipeline_module = importlib.import_module("ohhell_sim.run.pipeline")
     dispatch_module = importlib.import_module("ohhell_sim.engine.dispatch")
     patched = 0
     for module, name in (
-        (simulate_module, "kernel_for"),
-        (simulate_module, "play_into"),
+        (pipeline_module, "run_kernel"),
         (dispatch_module, "kernel_for"),
     ):
         if hasattr(module, name):

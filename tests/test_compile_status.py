@@ -2,63 +2,75 @@
 
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
-from types import SimpleNamespace
+import importlib.util
+import sys
 
+import numpy as np
 import pytest
 
-from ohhell_sim.rules import Rules
-from ohhell_sim.strategy import resolve_seating
+from ohhell_sim.run.progress import compile_kernel
 
-RULES = Rules(players=4, schedule=[3, 1])
-SEATING = resolve_seating(["simple", "random", "simple", "random"], 4)
-# The module, not the function ohhell_sim.simulate that the package exports.
-simulate_module = importlib.import_module("ohhell_sim.simulate")
+CACHED_MODULE = """
+from numba import njit
+
+
+@njit(cache=True)
+def double(x):
+    return 2 * x
+"""
 
 
 @pytest.fixture
-def fake_kernel(tmp_path, monkeypatch):
-    """A kernel module that is not compiled yet, and a record of the kernel calls."""
-    source = tmp_path / "ohhell_kernel_0123.py"
-    source.write_text("", encoding="utf-8")
-    kernel = SimpleNamespace(__file__=str(source), run_games=SimpleNamespace(signatures=[]))
-    calls = []
-    monkeypatch.setattr(simulate_module, "load_kernel", lambda seating, rules: kernel)
-    monkeypatch.setattr(
-        simulate_module, "run_kernel", lambda *args, **kwargs: calls.append(args[4])
-    )
-    return kernel, calls
+def cached_function(tmp_path):
+    """``load()``: a fresh import of a module holding ``double``, jitted with ``cache=True``."""
+    path = tmp_path / "cached_kernel.py"
+    path.write_text(CACHED_MODULE, encoding="utf-8")
+    loaded = []
+
+    def load():
+        name = f"cached_kernel_{len(loaded)}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        loaded.append(name)
+        return module.double
+
+    yield load
+    for name in loaded:
+        sys.modules.pop(name, None)
 
 
-def test_an_uncompiled_kernel_is_compiled_and_announced(fake_kernel, capsys):
-    kernel, calls = fake_kernel
-    assert simulate_module.prepare_kernel(SEATING, RULES, announce=True) is kernel
-    # One call with no games: it compiles and plays nothing.
-    assert calls == [0]
+def test_a_compile_is_announced_and_timed(cached_function, capsys):
+    double = cached_function()
+    compile_kernel(double, (np.int64(3),), ["random", "simple"], show=True)
     err = capsys.readouterr().err.splitlines()
-    assert err[0].startswith("compiling the kernel for random, simple (first run only")
+    assert err[0].startswith("compiling the kernel for random, simple (first run only, ~")
     assert err[1].startswith("compiled the kernel for random, simple in ")
     assert err[1].endswith(" s")
+    assert double.signatures
+    assert double(np.int64(3)) == 6
 
 
-def test_quiet_compiles_without_a_word(fake_kernel, capsys):
-    _, calls = fake_kernel
-    simulate_module.prepare_kernel(SEATING, RULES, announce=False)
-    assert calls == [0]
+def test_quiet_compiles_without_a_word(cached_function, capsys):
+    double = cached_function()
+    compile_kernel(double, (np.int64(3),), ["random"], show=False)
+    assert double.signatures
     assert capsys.readouterr().err == ""
 
 
-@pytest.mark.parametrize("state", ["in numba's disk cache", "compiled in this process"])
-def test_a_compiled_kernel_is_neither_compiled_again_nor_announced(fake_kernel, capsys, state):
-    kernel, calls = fake_kernel
-    if state == "compiled in this process":
-        kernel.run_games.signatures.append("a signature")
-    else:
-        source = Path(kernel.__file__)
-        index = source.parent / "__pycache__" / f"{source.stem}.run_games-574.py311.nbi"
-        index.parent.mkdir()
-        index.write_bytes(b"")
-    simulate_module.prepare_kernel(SEATING, RULES, announce=True)
-    assert calls == []
+def test_a_kernel_in_numbas_disk_cache_is_loaded_without_a_word(cached_function, capsys):
+    compile_kernel(cached_function(), (np.int64(3),), ["random"], show=False)
+    # Another process (here: another import of the same file) finds the compile on disk.
+    again = cached_function()
+    compile_kernel(again, (np.int64(3),), ["random"], show=True)
+    assert capsys.readouterr().err == ""
+    assert again.signatures
+    assert again.stats.cache_hits
+
+
+def test_a_kernel_compiled_in_this_process_is_not_compiled_again(cached_function, capsys):
+    double = cached_function()
+    compile_kernel(double, (np.int64(3),), ["random"], show=False)
+    compile_kernel(double, (np.int64(5),), ["random"], show=True)
+    assert len(double.signatures) == 1
     assert capsys.readouterr().err == ""

@@ -14,9 +14,10 @@ import pytest
 import scripted_strategies as ss
 
 import ohhell_sim as oh
-from ohhell_sim import distributed as ohd
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
-from ohhell_sim.runner import read_manifest, run_chunked
+from ohhell_sim.run import dask as ohd
+from ohhell_sim.run.chunked import read_manifest, run_chunked
+from ohhell_sim.run.sinks import Counts
 
 distributed = pytest.importorskip("distributed")
 
@@ -151,7 +152,9 @@ def test_connect_checks_workers(client):
 
 def test_worker_refuses_another_version():
     with pytest.raises(RuntimeError, match="same version"):
-        ohd._play_chunk(RULES, BUILTINS, np.zeros((4, 1)), b"", "0.0.0-other", 0, 0, 1, None)
+        ohd._play_chunk(
+            RULES, BUILTINS, np.zeros((4, 1)), b"", "0.0.0-other", 0, 0, 1, None, Counts.empty
+        )
 
 
 def test_chunked_run_on_the_cluster(client, builtin_reference, tmp_path):

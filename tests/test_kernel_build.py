@@ -111,3 +111,30 @@ def test_plain_kernel_plays_as_the_general_kernel(data, seed):
         general = oh.simulate(rules, seats, games=40, seed=seed)
     pd.testing.assert_frame_equal(plain.hands, general.hands)
     pd.testing.assert_frame_equal(plain.games, general.games)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(players=4), Rules(players=5, joker=True, swap=1, hook=False)],
+    ids=["plain", "general"],
+)
+def test_recorded_hands_are_the_hands_replay_deals(rules):
+    seats = ["simple", "random"] * rules.players
+    seats = seats[: rules.players]
+    result = oh.simulate(rules, seats, games=3, seed=5, first_game=7, record_hands=True)
+    plain = oh.simulate(rules, seats, games=3, seed=5, first_game=7)
+    pd.testing.assert_frame_equal(result.hands, plain.hands)
+    assert len(plain.arrays.held) == 0
+    for game in range(3):
+        log = oh.replay(rules, seats, seed=5, game=7 + game)
+        for deal in log.deals:
+            masks = [sum(1 << c for c in set(hand)) for hand in deal.hands]
+            assert result.arrays.held[game, deal.index].tolist() == masks
+
+
+def test_kernel_sources_are_what_the_kernel_compiles():
+    names = {str(p.relative_to(dispatch._PACKAGE_ROOT)) for p in dispatch.kernel_sources()}
+    assert {"engine/game.py", "engine/core.py", "engine/tally.py", "rules/layout.py", "view.py"} <= names
+    # Editing these must not recompile every kernel.
+    assert not names & {"rules/model.py", "results.py", "simulate.py", "summary.py"}
+    assert not any(name.startswith(("run/", "analysis/", "cli/")) for name in names)

@@ -18,7 +18,7 @@ import pytest
 import ohhell_sim as oh
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import read_results
-from ohhell_sim.runner import (
+from ohhell_sim.run.chunked import (
     ChunkWarning,
     _folder_lock,
     read_manifest,
@@ -84,7 +84,7 @@ def test_killed_run_resumes_where_it_stopped(tmp_path):
     folder = tmp_path / "run"
     script = textwrap.dedent(f"""
         import ohhell_sim as oh
-        from ohhell_sim.runner import run_chunked
+        from ohhell_sim.run.chunked import run_chunked
         run_chunked(oh.Rules(players=4), {SEATS!r}, {games}, {SEED}, {str(folder)!r},
                     chunk_games={chunk_games}, threads=1, progress=False)
     """)
@@ -235,3 +235,15 @@ def test_summary_runs_resume_to_the_same_counts(tmp_path):
     # A full run may not continue a summary run's folder.
     with pytest.raises(InvalidArgumentError, match="summary"):
         run(tmp_path)
+
+
+def test_old_module_paths_still_resolve_with_a_warning():
+    from ohhell_sim import distributed, runner
+    from ohhell_sim.run import chunked, dask
+
+    with pytest.warns(DeprecationWarning, match="ohhell_sim.run.chunked.run_chunked"):
+        assert runner.run_chunked is chunked.run_chunked
+    with pytest.warns(DeprecationWarning, match="ohhell_sim.run.dask.connect"):
+        assert distributed.connect is dask.connect
+    with pytest.raises(AttributeError):
+        _ = runner.no_such_name

@@ -7,8 +7,8 @@ import argparse
 from ohhell_sim.analysis.format import format_summary
 from ohhell_sim.analysis.report import rules_text
 from ohhell_sim.cli.options import add_rules_options, rules_from_args, seats_from_args
-from ohhell_sim.distributed import connect
 from ohhell_sim.results import check_output_folder
+from ohhell_sim.run.dask import connect
 from ohhell_sim.simulate import simulate
 from ohhell_sim.summary import summarise
 

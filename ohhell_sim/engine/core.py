@@ -1,6 +1,6 @@
 """Rule primitives compiled by Numba: the dealer cut, the deal, legal cards, tricks, scores.
 
-These functions know nothing of strategies; :mod:`ohhell_sim.engine.kernel` strings
+These functions know nothing of strategies; :mod:`ohhell_sim.engine.game` strings
 them into games.  :mod:`ohhell_sim.reference` implements the same rules again in
 plain Python, and the tests compare the two.
 
@@ -16,7 +16,7 @@ from numba import njit
 from ohhell_sim.cards import JOKER
 from ohhell_sim.engine.bits import lowest_card, suit_mask
 from ohhell_sim.engine.rng import below
-from ohhell_sim.rules import (
+from ohhell_sim.rules.layout import (
     R_ALL_BONUS,
     R_DOUBLE_ALL,
     R_MADE,
@@ -66,7 +66,7 @@ def cut_for_dealer(state, n_players, deck):
     return lowest_card(tied)
 
 
-@njit(inline="always")
+@njit
 def next_seat(seat, active, n_players):
     """The next seat clockwise from ``seat`` that is in the ``active`` mask."""
     seat = seat + 1 if seat + 1 < n_players else 0
@@ -75,7 +75,7 @@ def next_seat(seat, active, n_players):
     return seat
 
 
-@njit(inline="always")
+@njit
 def add_card(hands, hands2, seat, card):
     """Put ``card`` into ``seat``'s hand (a second copy goes to ``hands2``)."""
     bit = np.int64(1) << card
@@ -85,7 +85,7 @@ def add_card(hands, hands2, seat, card):
         hands[seat] |= bit
 
 
-@njit(inline="always")
+@njit
 def remove_card(hands, hands2, seat, card):
     """Take one copy of ``card`` out of ``seat``'s hand."""
     bit = np.int64(1) << card
@@ -95,7 +95,7 @@ def remove_card(hands, hands2, seat, card):
         hands[seat] ^= bit
 
 
-@njit(inline="always")
+@njit
 def deal_cards(state, deck, deck_size, n_players, active, hand_size, dealer, turn, hands, hands2):
     """Deal ``hand_size`` cards to each active seat; return the turned-up card or -1.
 
@@ -137,7 +137,7 @@ def deal_cards(state, deck, deck_size, n_players, active, hand_size, dealer, tur
     return deck[n_dealt] if turn else -1
 
 
-@njit(inline="always")
+@njit
 def fixed_trump(mode, deal):
     """Trump suit of deal ``deal`` under fixed pattern ``mode`` (1 SDCH, 2 CDHS, 3 CDHSN)."""
     if mode == 1:
@@ -151,13 +151,13 @@ def fixed_trump(mode, deal):
 # compile-time False for decks without it, which compiles its checks out.
 
 
-@njit(inline="always")
+@njit
 def led_suit_of(card, trump, joker=True):
     """The suit a lead calls for: the card's suit; trump for the joker (-1 at no trump)."""
     return trump if joker and card == JOKER else card // 13
 
 
-@njit(inline="always")
+@njit
 def following_cards(hand, led_suit, trump, joker=True):
     """Cards of ``hand`` that follow ``led_suit`` (the joker follows trump)."""
     if led_suit < 0:
@@ -168,7 +168,7 @@ def following_cards(hand, led_suit, trump, joker=True):
     return follow
 
 
-@njit(inline="always")
+@njit
 def beats(card, best, trump, joker=True):
     """Whether ``card`` beats ``best``, the card currently winning the trick.
 
@@ -187,7 +187,7 @@ def beats(card, best, trump, joker=True):
     return suit == trump
 
 
-@njit(inline="always")
+@njit
 def forbidden_bid(hook, hand_size, bid_total):
     """The bid the hook forbids a dealer after ``bid_total`` from the others, or -1."""
     if hook == 0:
@@ -196,7 +196,7 @@ def forbidden_bid(hook, hand_size, bid_total):
     return missing if 0 <= missing <= hand_size else -1
 
 
-@njit(inline="always")
+@njit
 def deal_points(bid, tricks, hand_size, rules):
     """Points for one player in one deal under the scoring rules in ``rules``.
 

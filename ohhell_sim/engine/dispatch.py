@@ -1,40 +1,43 @@
 """Generate, load and cache the compiled kernel for a seating.
 
-The kernel actually run is a file written to the cache folder: the source of the
-template :mod:`ohhell_sim.engine.kernel`, followed by a dispatch over the
-seating's distinct strategies (built-in or user) and whether it plays general or
-only plain tables (:func:`needs_general_tables`).  Its name hashes the source of
-the whole package (and the strategies' tables), each strategy's code and that
-choice, which solves three problems at once:
+The kernel actually run is a small module written to the cache folder: the
+dispatch over the seating's distinct strategies (built-in or user), the constant
+``GENERAL_TABLES`` (whether it plays general or only plain tables,
+:func:`needs_general_tables`), and a call of :func:`ohhell_sim.engine.game.bind`
+that compiles the game loop against them.  Its name hashes the sources the
+kernel compiles (:func:`kernel_sources`: the game loop and the package modules
+it imports), each strategy's code, module file and tables, and that choice,
+which solves three problems at once:
 
 * Numba caches a function only when it lives in a source file, and a user
   strategy in a notebook has none: the dispatch refers to it through the registry.
 * Numba checks only a function's own file before reusing a cached compile, so an
   edited rule primitive or strategy would otherwise run stale machine code; a new
-  source hash gives a new file and a fresh compile.
+  source hash gives a new file and a fresh compile.  Editing a module the kernel
+  does not compile (the CLI, the results frames, the studies) keeps the kernels.
 * The kernel holds only the strategies it plays, which keeps the compile short:
   the first run of a new set of strategies compiles its file (seconds); later
   runs, in any process, load it from Numba's on-disk cache, and every seating of
   the same strategies reuses it.
 
-For the same reason only the generated kernel is cached on disk: every other
+For the same reason only the kernel's game loop is cached on disk: every other
 jitted function of the package (the rule primitives and the strategies, which are
 inlined into the kernel) is compiled on demand in each process.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import importlib.util
+import inspect
 import os
 import sys
 from pathlib import Path
 from types import ModuleType
 
-import ohhell_sim
-import strategies
-from ohhell_sim.engine import kernel as template_kernel
+from ohhell_sim.engine import game
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, Strategy
 
@@ -75,39 +78,103 @@ def needs_general_tables(rules: Rules) -> bool:
     )
 
 
+#: The folder of the package whose sources kernels compile (``ohhell_sim``).
+_PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+
+
 @functools.cache
-def _package_digest() -> str:
+def kernel_sources() -> tuple[Path, ...]:
+    """The package's source files that a kernel compiles: the game loop and its imports.
+
+    Followed through the ``import`` statements of :mod:`ohhell_sim.engine.game`
+    within the package (the engine, the view, the rules and error codes), and of
+    those modules in turn.
+    """
+    found: set[Path] = set()
+    todo = [Path(game.__file__).resolve()]
+    while todo:
+        path = todo.pop()
+        if path in found:
+            continue
+        found.add(path)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            files: list[Path | None] = []
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                # ``from package import module`` reads that module, not the
+                # package's __init__ (which imports the whole library).
+                for alias in node.names:
+                    module = _package_file(f"{node.module}.{alias.name}")
+                    files.append(module or _package_file(node.module))
+            elif isinstance(node, ast.Import):
+                files = [_package_file(a.name) for a in node.names]
+            todo += [p for p in files if p is not None]
+    return tuple(sorted(found))
+
+
+def _package_file(module: str) -> Path | None:
+    # The file of ``module`` when it is one of the package's, else None.
+    parts = module.split(".")
+    if parts[0] != _PACKAGE_ROOT.name:
+        return None
+    base = _PACKAGE_ROOT.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+@functools.cache
+def _sources_digest() -> str:
     digest = hashlib.sha256()
-    for package in (ohhell_sim, strategies):
-        root = Path(package.__file__).parent
-        # Sources, and the tables that strategies load into compiled constants.
-        paths = [p for p in root.rglob("*") if p.suffix in (".py", ".npy", ".npz", ".json")]
-        for path in sorted(paths):
-            digest.update(str(path.relative_to(root)).encode() + b"\x00" + path.read_bytes())
+    for path in kernel_sources():
+        digest.update(str(path.relative_to(_PACKAGE_ROOT)).encode() + b"\x00" + path.read_bytes())
     return digest.hexdigest()
 
 
-def _generated_kernel(strategies_used: tuple[Strategy, ...], general: bool) -> ModuleType:
-    template = Path(template_kernel.__file__).read_text(encoding="utf-8")
-    digest = hashlib.sha256(_package_digest().encode())
+def _add_strategy(digest, strategy: Strategy) -> None:
+    # The fingerprint covers the functions, the helpers they call and the arrays
+    # they name; the module's file and the tables beside it cover what it cannot
+    # see (a constant read as a module attribute, a table loaded at import).
+    digest.update(strategy.fingerprint().encode())
+    for function in (strategy.bid, strategy.play):
+        try:
+            path = Path(inspect.getfile(function.py_func)).resolve()
+        except (TypeError, OSError):  # defined in a notebook or the console
+            continue
+        if not path.is_file():
+            continue
+        digest.update(path.read_bytes())
+        tables = path.parent / "tables"
+        if tables.is_dir():
+            for table in sorted(tables.iterdir()):
+                if table.is_file():
+                    digest.update(table.name.encode() + b"\x00" + table.read_bytes())
+
+
+def kernel_name(strategies_used: tuple[Strategy, ...], general: bool) -> str:
+    """The module name of the kernel for these strategies (see the module docstring)."""
+    digest = hashlib.sha256(_sources_digest().encode())
     for strategy in strategies_used:
-        digest.update(strategy.fingerprint().encode())
+        _add_strategy(digest, strategy)
     digest.update(b"general" if general else b"plain")
-    name = f"ohhell_kernel_{digest.hexdigest()[:20]}"
+    return f"ohhell_kernel_{digest.hexdigest()[:20]}"
+
+
+def kernel_path(strategies_used: tuple[Strategy, ...], general: bool) -> Path:
+    """The file of that kernel in :func:`cache_dir` (it may not exist yet)."""
+    return cache_dir() / f"{kernel_name(strategies_used, general)}.py"
+
+
+def _generated_kernel(strategies_used: tuple[Strategy, ...], general: bool) -> ModuleType:
+    path = kernel_path(strategies_used, general)
+    name = path.stem
     if name in _LOADED:
         return _LOADED[name]
-    folder = cache_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
-        dispatch = _dispatch_source(strategies_used)
-        source = (
-            f"{template}\n\n# --- generated ---\n\n"
-            f"GENERAL_TABLES = {general}\n\n{dispatch}\n"
-        )
         # Write then rename, so that a concurrent process never imports half a file.
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(source, encoding="utf-8")
+        tmp.write_text(_kernel_source(strategies_used, general), encoding="utf-8")
         tmp.replace(path)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -115,6 +182,28 @@ def _generated_kernel(strategies_used: tuple[Strategy, ...], general: bool) -> M
     spec.loader.exec_module(module)
     _LOADED[name] = module
     return module
+
+
+def _kernel_source(strategies_used: tuple[Strategy, ...], general: bool) -> str:
+    names = ", ".join(s.name for s in strategies_used)
+    tables = "general" if general else "plain"
+    return "\n".join(
+        [
+            f'"""Kernel for {names} on {tables} tables, written by ohhell_sim.engine.dispatch.',
+            "",
+            "Its game loop is ohhell_sim/engine/game.py, bound here to this dispatch;",
+            "Numba's messages give that file's line numbers under this file's name.",
+            '"""',
+            "",
+            _dispatch_source(strategies_used),
+            "",
+            "",
+            f"GENERAL_TABLES = {general}",
+            "",
+            "_bind(globals(), __file__)",
+            "",
+        ]
+    )
 
 
 #: Kernels of at most this many distinct strategies inline every one of them.
@@ -134,6 +223,7 @@ def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
     lines = [
         "from numba import njit",
         "",
+        "from ohhell_sim.engine.game import bind as _bind",
         "from ohhell_sim.strategy import get_strategy as _get_strategy",
         "",
     ]

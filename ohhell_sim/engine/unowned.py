@@ -16,35 +16,42 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 
-def _drop_owner(context, builder, array_type, value):
-    view = context.make_array(array_type)(context, builder, value=value)
-    view.meminfo = cgutils.get_null_value(view.meminfo.type)
-    view.parent = cgutils.get_null_value(view.parent.type)
-    return view._getvalue()
+def _drop_owner(context, builder, value_type, value):
+    if isinstance(value_type, types.Array):
+        view = context.make_array(value_type)(context, builder, value=value)
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)
+        view.parent = cgutils.get_null_value(view.parent.type)
+        return view._getvalue()
+    if isinstance(value_type, types.BaseTuple):
+        items = [
+            _drop_owner(context, builder, item, builder.extract_value(value, i))
+            for i, item in enumerate(value_type)
+        ]
+        return context.make_tuple(builder, value_type, items)
+    return value  # a scalar owns nothing
+
+
+def _holds_arrays(value_type) -> bool:
+    if isinstance(value_type, types.Array):
+        return True
+    if isinstance(value_type, types.BaseTuple):
+        return any(_holds_arrays(item) for item in value_type)
+    return False
 
 
 @intrinsic
 def unowned(typingctx, arrays):
-    """The same array, or tuple of arrays, without an owner (see the module docstring)."""
-    if isinstance(arrays, types.Array):
+    """The same array, or (named) tuple of arrays, without an owner (see the module docstring).
 
-        def codegen(context, builder, sig, args):
-            return _drop_owner(context, builder, sig.args[0], args[0])
+    Tuples may nest, and may hold scalars, which pass through unchanged.
+    """
+    if not _holds_arrays(arrays):
+        return None
 
-        return arrays(arrays), codegen
-    if isinstance(arrays, types.BaseTuple) and all(
-        isinstance(item, types.Array) for item in arrays
-    ):
+    def codegen(context, builder, sig, args):
+        return _drop_owner(context, builder, sig.args[0], args[0])
 
-        def codegen(context, builder, sig, args):
-            items = [
-                _drop_owner(context, builder, item, builder.extract_value(args[0], i))
-                for i, item in enumerate(sig.args[0])
-            ]
-            return context.make_tuple(builder, sig.return_type, items)
-
-        return arrays(arrays), codegen
-    return None
+    return arrays(arrays), codegen
 
 
 @intrinsic

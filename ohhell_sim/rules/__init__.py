@@ -33,10 +33,10 @@ from ohhell_sim.rules.layout import (
     R_UNDER,
     R_ZERO,
     RULES_SIZE,
+    TIEBREAK_HAND_SIZE,
 )
 from ohhell_sim.rules.model import (
     PRESETS,
-    TIEBREAK_HAND_SIZE,
     Rules,
     canonical_start,
     make_schedule,

@@ -29,3 +29,6 @@ R_FOREHEAD = 17
 R_FAULT_LIMIT = 18
 R_TIEBREAK = 19
 RULES_SIZE = 24
+
+#: Hand size of the sudden-death tie-break deal.
+TIEBREAK_HAND_SIZE = 3

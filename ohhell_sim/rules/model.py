@@ -23,7 +23,7 @@ import numpy as np
 
 from ohhell_sim.cards import DECK_SIZE
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.rules.layout import R_N_DEALS, RULES_SIZE
+from ohhell_sim.rules.layout import R_N_DEALS, RULES_SIZE, TIEBREAK_HAND_SIZE
 from ohhell_sim.rules.listing import numpydoc_parameters
 from ohhell_sim.rules.params import (
     MAX_PLAYERS,
@@ -34,9 +34,6 @@ from ohhell_sim.rules.params import (
     default,
     get_param,
 )
-
-#: Hand size of the sudden-death tie-break deal.
-TIEBREAK_HAND_SIZE = 3
 
 PRESETS: dict[str, dict[str, object]] = {
     "canonical": {},

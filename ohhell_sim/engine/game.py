@@ -1,24 +1,36 @@
-"""The game loop and the parallel batch kernel.
+"""The game loop and the parallel batch kernel, compiled once per set of strategies.
 
-``play_game`` plays one whole game into per-deal output rows; ``run_games`` plays a
-batch of games across threads.  Games are independent and each draws only from its
-own random streams (:mod:`ohhell_sim.engine.rng`), so the results do not depend on
-the number of threads or on how the games are chunked.
+``play_game`` plays one whole game into its deal rows; ``run_games`` plays a
+batch of games across threads, keeping their rows or adding them to summary
+counts (:mod:`ohhell_sim.engine.tally`).
+Games are independent and each draws only from its own random streams
+(:mod:`ohhell_sim.engine.rng`), so the results do not depend on the number of
+threads or on how the games are chunked.
 
-This module is a template: :mod:`ohhell_sim.engine.dispatch` writes it into a
-kernel file followed by a generated ``dispatch_bid``/``dispatch_play`` over the
-seating's strategies and the constant ``GENERAL_TABLES`` (the names this module
-uses without defining them).  It must therefore use absolute imports, and be run
-through :func:`ohhell_sim.engine.dispatch.kernel_for`.
+The functions marked :func:`per_kernel` call the strategies, so each kernel
+compiles its own copy: :func:`bind` makes that copy in a kernel module written
+by :mod:`ohhell_sim.engine.dispatch`, whose namespace supplies
 
-``GENERAL_TABLES`` is False in kernels for plain tables (see
-:func:`ohhell_sim.engine.dispatch.needs_general_tables`): one deck without the
-joker, every player in every deal, no cards passed or hidden.  Numba compiles a
-module constant into the code, so the branches of the other variants disappear
-from those kernels, which makes the canonical game faster and compile sooner.
+``dispatch_bid``, ``dispatch_play``
+    the dispatch over the kernel's strategies (by their index in ``sids``);
+``GENERAL_TABLES``
+    False in kernels for plain tables (see
+    :func:`ohhell_sim.engine.dispatch.needs_general_tables`): one deck without
+    the joker, every player in every deal, no cards passed or hidden.  Numba
+    compiles a module constant into the code, so the branches of the other
+    variants disappear from those kernels, which makes the canonical game
+    faster and compile sooner.
+
+The definitions of those three names below only stand in for them here (the
+general value; a dispatch that refuses to run); the functions of this module
+are never compiled with them.  Everything that does not call a strategy
+(the rule primitives, the workspace, the summary tally) is ordinary compiled
+code in other modules.
 """
 
 from __future__ import annotations
+
+import types
 
 import numpy as np
 from numba import get_thread_id, njit, prange
@@ -39,7 +51,17 @@ from ohhell_sim.engine.core import (
     remove_card,
 )
 from ohhell_sim.engine.rng import STREAM_CUT, STREAM_DEAL, STREAM_SEAT, game_key, seed_stream
+from ohhell_sim.engine.tally import add_to_summary
 from ohhell_sim.engine.unowned import keep_alive, unowned
+from ohhell_sim.engine.workspace import (
+    CHUNK_GAMES,
+    ERROR_FIELDS,
+    NOT_PLAYED,
+    fail,
+    new_workspace,
+    previous_seat,
+    top_seats,
+)
 from ohhell_sim.errors import (
     ERR_BID_HOOK,
     ERR_BID_RANGE,
@@ -47,7 +69,7 @@ from ohhell_sim.errors import (
     ERR_MUST_FOLLOW,
     ERR_NONE,
 )
-from ohhell_sim.rules import (
+from ohhell_sim.rules.layout import (
     R_CLOSED_BIDS,
     R_DECKS,
     R_FAULT_LIMIT,
@@ -65,33 +87,67 @@ from ohhell_sim.rules import (
     TIEBREAK_HAND_SIZE,
 )
 
-#: Games per work unit of a thread; each unit allocates its workspace once.
-CHUNK_GAMES = 64
-#: Fields of an error record: code, deal, seat, move (bid or card), trick (-1 before play).
-ERROR_FIELDS = 5
-#: ``bids`` entry of a seat that did not play a deal (eliminated, or not in a tie-break).
-NOT_PLAYED = -1
-#: Largest deck: two decks and the joker.
-MAX_DECK = 105
+#: Stand-in: each kernel module sets its own (see the module docstring).
+GENERAL_TABLES = True
 
 
-@njit(cache=True, inline="always")
-def _fail(err, code, deal, seat, move, trick):
-    err[0] = code
-    err[1] = deal
-    err[2] = seat
-    err[3] = move
-    err[4] = trick
-    return code
+def dispatch_bid(sid, view, params, rng):
+    """Stand-in for a kernel's bid dispatch (see the module docstring)."""
+    raise RuntimeError("ohhell_sim.engine.game runs only when bound into a kernel")
 
 
-@njit(cache=True)
+def dispatch_play(sid, view, params, rng):
+    """Stand-in for a kernel's play dispatch (see the module docstring)."""
+    raise RuntimeError("ohhell_sim.engine.game runs only when bound into a kernel")
+
+
+_PER_KERNEL: dict[str, dict] = {}
+
+
+def per_kernel(**options):
+    """Mark a function as compiled per kernel, with these ``numba.njit`` options."""
+
+    def mark(func):
+        _PER_KERNEL[func.__name__] = options
+        return func
+
+    return mark
+
+
+def bind(namespace: dict, filename: str) -> None:
+    """Compile-ready copies of the :func:`per_kernel` functions, into ``namespace``.
+
+    ``namespace`` is a kernel module's, holding its dispatch and ``GENERAL_TABLES``;
+    the copies look their globals up there, so they call that dispatch and each
+    other.  Their code is credited to ``filename`` (the kernel's file), which is
+    where Numba keeps, and checks, their on-disk cache: one per kernel.
+    """
+    own = {k: v for k, v in globals().items() if not k.startswith("__")}
+    for name in ("GENERAL_TABLES", "dispatch_bid", "dispatch_play"):
+        own.pop(name)
+    for name, value in own.items():
+        namespace.setdefault(name, value)
+    for name, options in _PER_KERNEL.items():
+        source = globals()[name]
+        copy = types.FunctionType(
+            source.__code__.replace(co_filename=filename),
+            namespace,
+            name,
+            source.__defaults__,
+            source.__closure__,
+        )
+        copy.__doc__ = source.__doc__
+        copy.__qualname__ = source.__qualname__
+        namespace[name] = njit(cache=True, **options)(copy)
+
+
+@per_kernel()
 def _swap_choice(sid, view, params, rng):
     # An ordinary call, so that the strategies are not inlined a second time.
     return dispatch_play(sid, view, params, rng)
 
 
-@njit(cache=True)
+@per_kernel()
 def _choose_passes(
     d, k, dealer, active, n, sids, params, rngs, view, hands, hands2, passed_out, passed_masks, err
 ):
@@ -111,7 +167,7 @@ def _choose_passes(
             view[V.PASSED] = passed_masks[seat]
             card = _swap_choice(sids[seat], view, params[seat], rngs[seat])
             if card < 0 or card > 52 or (hand >> card) & 1 == 0:
-                return _fail(err, ERR_CARD_NOT_IN_HAND, d, seat, card, -1)
+                return fail(err, ERR_CARD_NOT_IN_HAND, d, seat, card, -1)
             remove_card(hands, hands2, seat, card)
             passed_out[seat, i] = card
             passed_masks[seat] |= np.int64(1) << card
@@ -123,7 +179,7 @@ def _choose_passes(
     return ERR_NONE
 
 
-@njit(cache=True, inline="always")
+@per_kernel(inline="always")
 def play_deal(
     d,
     hand_size,
@@ -144,13 +200,15 @@ def play_deal(
     bids,
     tricks,
     scores,
+    held,
     passed_out,
     err,
 ):
     """Deal, bid and play deal row ``d`` among the ``active`` seats; score it.
 
     Writes the seat rows ``bids``, ``tricks``, ``scores`` (``NOT_PLAYED`` bids for
-    seats out of the deal), adds the points to ``totals`` and, under the swap rule,
+    seats out of the deal) and ``held`` (each seat's cards as dealt, 0 for seats
+    out of the deal), adds the points to ``totals`` and, under the swap rule,
     fills ``passed_out``.  Returns the trump suit (-1 for none) and an error code.
     """
     n = rules[R_PLAYERS]
@@ -169,6 +227,8 @@ def play_deal(
     trump_card = deal_cards(
         table, deck, deck_size, n, active, hand_size, dealer, turn, hands, hands2
     )
+    for s in range(n):
+        held[s] = hands[s] if (active >> s) & 1 else 0
     if turn:
         trump = -1 if trump_card == 52 else trump_card // 13
     elif no_trump:
@@ -250,7 +310,7 @@ def play_deal(
         view[V.FORBIDDEN_BID] = forbidden
         if k > 0:
             view[V.PASSED] = passed_masks[seat]
-            view[V.RECEIVED] = passed_masks[_previous_seat(seat, active, n)]
+            view[V.RECEIVED] = passed_masks[previous_seat(seat, active, n)]
         if forehead:
             own = view[V.VISIBLE_BASE + seat]
             view[V.VISIBLE_BASE + seat] = V.UNKNOWN
@@ -258,9 +318,9 @@ def play_deal(
         if forehead:
             view[V.VISIBLE_BASE + seat] = own
         if bid < 0 or bid > most:
-            return trump, _fail(err, ERR_BID_RANGE, d, seat, bid, -1)
+            return trump, fail(err, ERR_BID_RANGE, d, seat, bid, -1)
         if bid == forbidden:
-            return trump, _fail(err, ERR_BID_HOOK, d, seat, bid, -1)
+            return trump, fail(err, ERR_BID_HOOK, d, seat, bid, -1)
         bids[seat] = bid
         total += bid
         if closed == 0:
@@ -302,12 +362,12 @@ def play_deal(
                 view[V.HAND2] = hands2[seat]
                 if k > 0:
                     view[V.PASSED] = passed_masks[seat]
-                    view[V.RECEIVED] = passed_masks[_previous_seat(seat, active, n)]
+                    view[V.RECEIVED] = passed_masks[previous_seat(seat, active, n)]
             card = dispatch_play(sids[seat], view, params[seat], rngs[seat])
             if card < 0 or card > 52 or (hand >> card) & 1 == 0:
-                return trump, _fail(err, ERR_CARD_NOT_IN_HAND, d, seat, card, t)
+                return trump, fail(err, ERR_CARD_NOT_IN_HAND, d, seat, card, t)
             if (legal >> card) & 1 == 0:
-                return trump, _fail(err, ERR_MUST_FOLLOW, d, seat, card, t)
+                return trump, fail(err, ERR_MUST_FOLLOW, d, seat, card, t)
             bit = np.int64(1) << card
             if plain:
                 hands[seat] = hand ^ bit
@@ -351,16 +411,7 @@ def play_deal(
     return trump, ERR_NONE
 
 
-@njit(cache=True, inline="always")
-def _previous_seat(seat, active, n):
-    # The active seat whose next active seat is ``seat`` (it passes to ``seat``).
-    prev = seat - 1 if seat > 0 else n - 1
-    while (active >> prev) & 1 == 0:
-        prev = prev - 1 if prev > 0 else n - 1
-    return prev
-
-
-@njit(cache=True)
+@per_kernel()
 def play_game(
     game,
     seed,
@@ -382,15 +433,17 @@ def play_game(
     scores,
     faults,
     passed,
+    held,
     err,
 ):
     """Play game number ``game`` and write its deals into the output rows.
 
     ``dealers``/``trumps`` have one entry per deal row; ``bids``/``tricks``/
-    ``scores``/``faults`` are ``(deal rows, seats)`` and ``passed`` is
-    ``(deal rows, seats, 2)`` (``faults`` and ``passed`` may be one-row dummies
-    when their variant is off).  ``rngs`` is ``(MAX_SEATS + 1, 4)``: one stream per
-    seat and one for the cut and the deals.
+    ``scores``/``faults``/``held`` are ``(deal rows, seats)`` and ``passed`` is
+    ``(deal rows, seats, 2)`` (``faults``, ``passed`` and ``held`` may be
+    one-row scratch when their variant is off or the hands are not kept).
+    ``rngs`` is ``(MAX_SEATS + 1, 4)``: one stream per seat and one for the
+    cut and the deals.
 
     Returns the winners as a seat mask (> 0), or minus an error code; on error,
     ``err`` holds the record described by ``ERROR_FIELDS``.
@@ -400,6 +453,7 @@ def play_game(
     fault_limit = rules[R_FAULT_LIMIT] if GENERAL_TABLES else 0
     swap = rules[R_SWAP] if GENERAL_TABLES else 0
     tiebreak_deal = GENERAL_TABLES and rules[R_TIEBREAK] != 0
+    keep_held = held.shape[0] == bids.shape[0]
     table = rngs[V.MAX_SEATS]
     key = game_key(seed, game)
     for s in range(n):
@@ -429,7 +483,7 @@ def play_game(
         if tiebreak:
             # Eliminated players cannot win; if the last deal eliminated
             # everyone left, those players are the candidates.
-            winners = _top_seats(totals, active if active != 0 else last_active, n)
+            winners = top_seats(totals, active if active != 0 else last_active, n)
             players = winners
             hand_size = TIEBREAK_HAND_SIZE
         else:
@@ -469,6 +523,7 @@ def play_game(
             bids[d],
             tricks[d],
             scores[d],
+            held[d if keep_held else 0],
             passed[d if swap else 0],
             err,
         )
@@ -488,90 +543,15 @@ def play_game(
                 faults[d, s] = count
                 view[V.FAULTS_BASE + s] = count
         if tiebreak:
-            winners = _top_seats(scores[d], winners, n)
+            winners = top_seats(scores[d], winners, n)
         else:
             dealer = next_seat(dealer, everyone, n)
     if not tiebreak_deal:
-        winners = _top_seats(totals, active if active != 0 else last_active, n)
+        winners = top_seats(totals, active if active != 0 else last_active, n)
     return winners
 
 
-@njit(cache=True)
-def _top_seats(points, candidates, n):
-    # Seat mask of the candidates with the most points.
-    top = -(1 << 62)
-    for s in range(n):
-        if (candidates >> s) & 1 and points[s] > top:
-            top = points[s]
-    best = np.int64(0)
-    for s in range(n):
-        if (candidates >> s) & 1 and points[s] == top:
-            best |= np.int64(1) << s
-    return best
-
-
-@njit(cache=True)
-def new_workspace():
-    """Scratch arrays for ``play_game``: streams, deck, view, hands, passed masks, totals, error."""
-    rngs = np.zeros((V.MAX_SEATS + 1, 4), dtype=np.uint64)
-    deck = np.empty(MAX_DECK, dtype=np.int64)
-    view = np.full(V.VIEW_SIZE, V.UNKNOWN, dtype=np.int64)
-    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    hands2 = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    passed_masks = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    totals = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    err = np.zeros(ERROR_FIELDS, dtype=np.int64)
-    return rngs, deck, view, hands, hands2, passed_masks, totals, err
-
-
-@njit(cache=True)
-def add_to_summary(
-    rules,
-    hand_sizes,
-    dealers,
-    bids,
-    tricks,
-    scores,
-    winners,
-    total_low,
-    outcomes,
-    deals,
-    totals,
-    wins,
-):
-    """Add one game's rows to a summary (see :mod:`ohhell_sim.summary` for the arrays).
-
-    Scheduled deals only go into ``outcomes`` and ``deals``; a tie-break deal's
-    points count in the game totals, as in the results frames.
-    """
-    n = rules[R_PLAYERS]
-    for d in range(rules[R_N_DEALS]):
-        dealer = dealers[d]
-        if dealer < 0:
-            continue
-        h = hand_sizes[d]
-        others = 0
-        for s in range(n):
-            bid = bids[d, s]
-            if bid == NOT_PLAYED:
-                continue
-            position = s - dealer - 1 if s > dealer else s - dealer - 1 + n
-            outcomes[h, position, s, bid, tricks[d, s]] += 1
-            if s != dealer:
-                others += bid
-        deals[h, bids[d, dealer], others] += 1
-    for s in range(n):
-        total = 0
-        for d in range(scores.shape[0]):
-            total += scores[d, s]
-        totals[s, total - total_low] += 1
-    tied = popcount(winners)
-    for s in range(n):
-        if (winners >> s) & 1:
-            wins[s, tied] += 1
-
-
-@njit(cache=True, parallel=True)
+@per_kernel(parallel=True)
 def run_games(
     first_game,
     n_games,
@@ -587,6 +567,7 @@ def run_games(
     scores,
     faults,
     passed,
+    held,
     winners,
     summary,
     total_low,
@@ -601,9 +582,10 @@ def run_games(
 
     Rows (``summary`` false): game ``g`` of the run goes to row ``g`` of
     ``dealers``/``trumps`` ``(games, deal rows)``, ``bids``/``tricks``/``scores``/
-    ``faults`` ``(games, deal rows, seats)``, ``passed`` ``(games, deal rows,
-    seats, 2)`` and ``winners`` ``(games,)`` (seat masks).  ``faults`` and
-    ``passed`` may be dummies of one row when their variant is off.
+    ``faults``/``held`` ``(games, deal rows, seats)``, ``passed`` ``(games, deal
+    rows, seats, 2)`` and ``winners`` ``(games,)`` (seat masks).  ``faults``,
+    ``passed`` and ``held`` may be scratch of one row when their variant is off
+    or the hands are not kept.
 
     Summary (``summary`` true): the row arrays have one row per Numba thread,
     scratch for the game that thread is playing, and each finished game is added
@@ -637,12 +619,14 @@ def run_games(
     scores = unowned(scores)
     faults = unowned(faults)
     passed = unowned(passed)
+    held = unowned(held)
     outcomes = unowned(outcomes)
     deals = unowned(deals)
     totals = unowned(totals)
     wins = unowned(wins)
     with_faults = faults.shape[0] == bids.shape[0]
     with_passed = passed.shape[0] == bids.shape[0]
+    with_held = held.shape[0] == bids.shape[0]
     n_chunks = (n_games + CHUNK_GAMES - 1) // CHUNK_GAMES
     for c in prange(n_chunks):
         slot = get_thread_id()
@@ -674,6 +658,7 @@ def run_games(
                 scores[row],
                 faults[row if with_faults else 0],
                 passed[row if with_passed else 0],
+                held[row if with_held else 0],
                 err,
             )
             if result < 0:

@@ -1,0 +1,70 @@
+"""The game loop's constants, scratch arrays and the small helpers that call no strategy.
+
+Everything here compiles once per process, whatever the strategies; the
+functions that call a strategy are compiled per kernel in
+:mod:`ohhell_sim.engine.game`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ohhell_sim import view as V
+
+#: Games per work unit of a thread; each unit allocates its workspace once.
+CHUNK_GAMES = 64
+#: Fields of an error record: code, deal, seat, move (bid or card), trick (-1 before play).
+ERROR_FIELDS = 5
+#: ``bids`` entry of a seat that did not play a deal (eliminated, or not in a tie-break).
+NOT_PLAYED = -1
+#: Largest deck: two decks and the joker.
+MAX_DECK = 105
+
+
+@njit
+def new_workspace():
+    """Scratch arrays for ``play_game``: streams, deck, view, hands, passed masks, totals, error."""
+    rngs = np.zeros((V.MAX_SEATS + 1, 4), dtype=np.uint64)
+    deck = np.empty(MAX_DECK, dtype=np.int64)
+    view = np.full(V.VIEW_SIZE, V.UNKNOWN, dtype=np.int64)
+    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    hands2 = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    passed_masks = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    totals = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    err = np.zeros(ERROR_FIELDS, dtype=np.int64)
+    return rngs, deck, view, hands, hands2, passed_masks, totals, err
+
+
+@njit(inline="always")
+def fail(err, code, deal, seat, move, trick):
+    """Write an illegal move's record into ``err``; return its code."""
+    err[0] = code
+    err[1] = deal
+    err[2] = seat
+    err[3] = move
+    err[4] = trick
+    return code
+
+
+@njit(inline="always")
+def previous_seat(seat, active, n):
+    """The active seat whose next active seat is ``seat`` (the one passing to it)."""
+    prev = seat - 1 if seat > 0 else n - 1
+    while (active >> prev) & 1 == 0:
+        prev = prev - 1 if prev > 0 else n - 1
+    return prev
+
+
+@njit
+def top_seats(points, candidates, n):
+    """Seat mask of the ``candidates`` (a seat mask) with the most ``points``."""
+    top = -(1 << 62)
+    for s in range(n):
+        if (candidates >> s) & 1 and points[s] > top:
+            top = points[s]
+    best = np.int64(0)
+    for s in range(n):
+        if (candidates >> s) & 1 and points[s] == top:
+            best |= np.int64(1) << s
+    return best

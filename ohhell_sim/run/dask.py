@@ -1,0 +1,621 @@
+"""Run a simulation on a Dask cluster, with results identical to a local run.
+
+Every game's cards and random choices depend only on ``(seed, game index)``, so
+a run can be cut into chunks of consecutive games, each chunk played anywhere,
+and the pieces put back in game order: the result is bitwise the one
+:func:`ohhell_sim.simulate` gives on one machine.  Here each chunk is one Dask
+task; a worker plays it into a sink of its own with the same pipeline as the
+local path (:func:`ohhell_sim.run.pipeline.play`) and sends the sink back; the
+client merges the sinks into the run's as they arrive (rows copied into place,
+or counts added up).
+
+Use it through ``simulate(..., client=client)``, ``summarise(..., client=client)``
+or :func:`simulate_on_client` (which also takes ``chunk_games``); from the
+command line through :func:`connect`, which the CLI's ``--scheduler ADDRESS`` calls.
+
+Workers need ``ohhell-sim`` installed, the same version as the client.  User
+strategies travel with the tasks: their functions are pickled *by value* (module
+and helpers included), so the module that defines them need not be importable on
+the workers.  Each worker registers them once, and compiles the generated
+kernel once per machine (Numba's on-disk cache serves later processes).
+
+``dask.distributed`` is an optional dependency (``pip install 'ohhell-sim[dask]'``);
+this module imports it only when a cluster is used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import math
+import pickle
+import sys
+import threading
+import uuid
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from functools import partial
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import numba
+import numpy as np
+
+from ohhell_sim._version import __version__
+from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
+from ohhell_sim.results import SimulationResult
+from ohhell_sim.rules import Rules
+from ohhell_sim.run.pipeline import BATCH_GAMES, Sink, numba_threads, play
+from ohhell_sim.run.progress import progress_bar
+from ohhell_sim.run.sinks import Rows
+from ohhell_sim.strategy import (
+    Seating,
+    SeatSpec,
+    Strategy,
+    get_strategy,
+    register_strategy,
+)
+from ohhell_sim.validation import check_count, check_run
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+__all__ = [
+    "MAX_CHUNK_GAMES",
+    "TASKS_PER_THREAD",
+    "check_client",
+    "check_workers",
+    "chunk_ranges",
+    "connect",
+    "default_chunk_games",
+    "pack_strategies",
+    "play_chunks",
+    "play_on_client",
+    "simulate_on_client",
+]
+
+#: Largest default chunk: one kernel batch, about 20 MB of raw arrays for 4 players.
+MAX_CHUNK_GAMES = BATCH_GAMES
+#: Default chunks per Dask worker thread: enough for load balancing across
+#: machines of unequal speed, few enough that per-task overhead stays negligible.
+TASKS_PER_THREAD = 4
+
+# Packages installed on every worker: their functions are pickled by reference.
+_INSTALLED_PACKAGES = ("ohhell_sim", "strategies", "numba", "numpy")
+
+
+def _require_distributed() -> ModuleType:
+    try:
+        import distributed
+    except ImportError as err:  # an optional extra
+        raise ImportError(
+            "running on a Dask cluster needs dask.distributed: pip install 'ohhell-sim[dask]'"
+        ) from err
+    return distributed
+
+
+# ---------------------------------------------------------------- chunks, both sides
+
+
+def chunk_ranges(games: int, chunk_games: int) -> list[tuple[int, int]]:
+    """Split ``games`` games into ``(start, count)`` chunks of ``chunk_games`` (the last shorter).
+
+    Examples
+    --------
+    >>> chunk_ranges(10, 4)
+    [(0, 4), (4, 4), (8, 2)]
+    """
+    return [(start, min(chunk_games, games - start)) for start in range(0, games, chunk_games)]
+
+
+# ------------------------------------------------------- shipping user strategies
+
+_PICKLE_LOCK = threading.Lock()
+
+
+def pack_strategies(users: Sequence[Strategy]) -> bytes:
+    """Pickle user strategies so that workers can rebuild them without their module.
+
+    Numba pickles a dispatcher's Python function with its own copy of cloudpickle,
+    by reference when the function's module is importable.  The module that defines
+    a user strategy usually lives only on the client (a notebook, a script, a test
+    folder), so its module is registered *by value* for the time of this call: the
+    functions, and the module-level helpers and constants they use, travel in the
+    bytes.  Functions of installed packages (``ohhell_sim``, ``numba`` ...) still go
+    by reference.
+
+    Parameters
+    ----------
+    users : sequence of Strategy
+        Non-built-in strategies, e.g. ``seating.user_strategies``.
+
+    Returns
+    -------
+    bytes
+        Empty for no strategies.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If a strategy cannot be pickled at all (e.g. it closes over an open file).
+    """
+    users = tuple(users)
+    if not users:
+        return b""
+    from numba import cloudpickle as numba_cloudpickle
+
+    modules: dict[str, ModuleType] = {}
+    for strategy in users:
+        for func in (strategy.bid, strategy.play):
+            name = getattr(func.py_func, "__module__", None) or "__main__"
+            module = sys.modules.get(name)
+            # __main__ is pickled by value anyway; installed packages exist on workers.
+            if module is None or name == "__main__" or name.split(".")[0] in _INSTALLED_PACKAGES:
+                continue
+            modules[name] = module
+    # The by-value registry is process-wide state of Numba's cloudpickle: hold it
+    # only for this dump, and never race another thread doing the same.
+    with _PICKLE_LOCK:
+        added = [
+            m
+            for name, m in modules.items()
+            if name not in numba_cloudpickle.list_registry_pickle_by_value()
+        ]
+        try:
+            for module in added:
+                numba_cloudpickle.register_pickle_by_value(module)
+            try:
+                return pickle.dumps(users, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as by_value:
+                first_error = by_value
+        finally:
+            for module in added:
+                numba_cloudpickle.unregister_pickle_by_value(module)
+        # Something in the module cannot travel by value; by reference still works
+        # when the workers can import the module.
+        try:
+            return pickle.dumps(users, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:
+            names = ", ".join(s.name for s in users)
+            raise InvalidArgumentError(
+                f"user strategies ({names}) cannot be sent to Dask workers: {first_error}"
+            ) from first_error
+
+
+_UNPACKED: dict[str, tuple[Strategy, ...]] = {}
+_UNPACK_LOCK = threading.Lock()
+
+
+def _ensure_registered(blob: bytes) -> None:
+    """Register the strategies in ``blob`` in this (worker) process where missing or stale."""
+    if not blob:
+        return
+    key = hashlib.sha256(blob).hexdigest()
+    with _UNPACK_LOCK:
+        users = _UNPACKED.get(key)
+        if users is None:
+            users = pickle.loads(blob)
+            _UNPACKED[key] = users
+        for strategy in users:
+            for func in (strategy.bid, strategy.play):
+                _stand_in_module(func.py_func)
+            try:
+                current = get_strategy(strategy.name)
+            except ValueError:
+                current = None
+            # A long-lived worker may hold an older version of a strategy that the
+            # user has since edited and re-registered on the client.
+            if current is None or current.fingerprint() != strategy.fingerprint():
+                register_strategy(
+                    strategy.name,
+                    strategy.bid,
+                    strategy.play,
+                    params=dict(strategy.params),
+                    description=strategy.description,
+                    stochastic=strategy.stochastic,
+                    heavy=strategy.heavy,
+                    replace=True,
+                )
+
+
+def _stand_in_module(func: Any) -> None:
+    """Make the module of a by-value function importable by name in this process.
+
+    A kernel loaded from Numba's on-disk cache rebuilds the environment of each
+    compiled function by importing the function's module by name.  On a worker
+    that received the strategy by value that module does not exist, and loading
+    would fail although the machine code is right there; a stand-in module holding
+    the function's globals is all Numba needs from it.
+    """
+    name = getattr(func, "__module__", None)
+    if not name or name == "__main__":
+        return
+    existing = sys.modules.get(name)
+    if existing is None:
+        try:
+            if importlib.util.find_spec(name) is not None:
+                return  # the real module is installed here; Numba imports it
+        except (ImportError, ValueError):  # a parent package is missing too
+            pass
+        existing = ModuleType(name, "stand-in for a module shipped by value to this worker")
+        existing.__ohhell_stand_in__ = True
+        sys.modules[name] = existing
+    if getattr(existing, "__ohhell_stand_in__", False):
+        existing.__dict__.update(
+            {k: v for k, v in func.__globals__.items() if k not in ("__name__", "__doc__")}
+        )
+
+
+# ----------------------------------------------------------------- the worker task
+
+
+_KERNEL_LOCK = threading.Lock()
+
+
+def _kernel_guard() -> AbstractContextManager[Any]:
+    # Numba's workqueue threading layer aborts the process when two threads launch
+    # parallel kernels at once, which a Dask worker with several threads would do;
+    # tbb and omp are thread-safe.  The layer is chosen at the first launch, so the
+    # first one is guarded too.
+    try:
+        layer = numba.threading_layer()
+    except ValueError:
+        return _KERNEL_LOCK
+    return _KERNEL_LOCK if layer == "workqueue" else nullcontext()
+
+
+def _worker_threads(threads: int | None) -> int | None:
+    most = numba.config.NUMBA_NUM_THREADS
+    if threads is not None:
+        # Results do not depend on the thread count, so a smaller worker simply uses
+        # what it has.
+        return min(threads, most)
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+    except (ImportError, ValueError):  # not inside a Dask worker
+        return None
+    state = getattr(worker, "state", worker)
+    slots = int(getattr(state, "nthreads", 1) or 1)
+    # A worker running several tasks at once shares its cores between them rather
+    # than starting slots x cores Numba threads.
+    return max(1, most // slots) if slots > 1 else None
+
+
+def _play_chunk(
+    rules: Rules,
+    names: list[str],
+    params: np.ndarray,
+    blob: bytes,
+    version: str,
+    seed: int,
+    first_game: int,
+    count: int,
+    threads: int | None,
+    new_sink: Callable[[int], Sink],
+) -> Sink | IllegalMoveError:
+    """The Dask task: play games ``first_game ..`` (``count`` of them) into ``new_sink(count)``."""
+    if version != __version__:
+        raise RuntimeError(
+            f"this Dask worker has ohhell-sim {__version__} but the client has {version}; "
+            "install the same version everywhere, since results may differ between versions"
+        )
+    _ensure_registered(blob)
+    seating = Seating(strategies=tuple(get_strategy(n) for n in names), params=params)
+    sink = new_sink(count)
+    with _kernel_guard(), numba_threads(_worker_threads(threads)):
+        try:
+            play(seating, rules, seed, first_game, count, sink)
+        except IllegalMoveError as err:
+            # Returned, not raised: the client raises it, without a worker's error log.
+            return err
+    return sink
+
+
+def _worker_version() -> str:
+    return __version__
+
+
+# ---------------------------------------------------------------- the client side
+
+
+def check_client(client: object) -> Client:
+    """Return ``client`` if it is a running, synchronous ``distributed.Client``, else raise."""
+    distributed = _require_distributed()
+    if not isinstance(client, distributed.Client):
+        raise InvalidArgumentError(
+            f"client must be a dask.distributed.Client, got {type(client).__name__}"
+        )
+    if client.asynchronous:
+        raise InvalidArgumentError("client must be a synchronous Client, not asynchronous=True")
+    if client.status != "running":
+        raise InvalidArgumentError(f"the Dask client is not running (status {client.status!r})")
+    return client
+
+
+def check_workers(client: Client) -> dict[str, str]:
+    """Check that every connected worker runs this version of ohhell-sim.
+
+    Returns
+    -------
+    dict
+        Worker address to its ohhell-sim version (empty while no worker is connected).
+
+    Raises
+    ------
+    RuntimeError
+        If a worker cannot import ohhell-sim or has another version.
+    """
+    try:
+        versions = client.run(_worker_version)
+    except Exception as err:  # anything a worker raises while unpickling or running
+        raise RuntimeError(
+            f"Dask workers could not run ohhell-sim ({type(err).__name__}: {err}); "
+            f"install ohhell-sim {__version__} on every worker"
+        ) from err
+    wrong = {address: v for address, v in versions.items() if v != __version__}
+    if wrong:
+        listed = ", ".join(f"{a} has {v}" for a, v in sorted(wrong.items()))
+        raise RuntimeError(
+            f"Dask workers run another ohhell-sim version than the client ({__version__}): "
+            f"{listed}; install the same version everywhere"
+        )
+    return versions
+
+
+def connect(address: str, *, timeout: float = 30.0, **client_kwargs: Any) -> Client:
+    """Connect to the Dask scheduler at ``address`` and check its workers.
+
+    For the CLI's ``--scheduler ADDRESS``; pass the returned client to
+    ``simulate(..., client=client)`` and close it when done.
+
+    Parameters
+    ----------
+    address : str
+        Scheduler address, e.g. ``"tcp://10.0.0.5:8786"``.
+    timeout : float
+        Seconds to wait for the scheduler.
+    **client_kwargs
+        Passed on to ``distributed.Client``.
+
+    Returns
+    -------
+    distributed.Client
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an empty or non-string address.
+    ConnectionError
+        If the scheduler cannot be reached within ``timeout``.
+    RuntimeError
+        If connected workers lack ohhell-sim or run another version of it.
+    """
+    if not isinstance(address, str) or not address.strip():
+        raise InvalidArgumentError(
+            f"scheduler address must be a string like 'tcp://host:8786', got {address!r}"
+        )
+    distributed = _require_distributed()
+    try:
+        client = distributed.Client(address.strip(), timeout=timeout, **client_kwargs)
+    except (OSError, TimeoutError) as err:
+        raise ConnectionError(
+            f"cannot reach the Dask scheduler at {address!r} within {timeout:g} s: {err}"
+        ) from err
+    try:
+        check_workers(client)
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+def default_chunk_games(client: Client, games: int) -> int:
+    """Default games per task.
+
+    :data:`TASKS_PER_THREAD` tasks per Dask worker thread, at most
+    :data:`MAX_CHUNK_GAMES` games each.
+    """
+    slots = sum(client.nthreads().values()) or 1
+    return max(1, min(MAX_CHUNK_GAMES, math.ceil(games / (TASKS_PER_THREAD * slots))))
+
+
+def play_chunks(
+    client: Client,
+    rules: Rules,
+    seating: Seating,
+    seed: int,
+    first_game: int,
+    chunks: Sequence[tuple[int, int]],
+    new_sink: Callable[[int], Sink],
+    threads: int | None = None,
+) -> Iterator[tuple[int, Sink]]:
+    """Play ``chunks`` on the cluster; yield ``(chunk index, sink)`` as each one finishes.
+
+    Parameters
+    ----------
+    client : distributed.Client
+    rules, seating, seed
+        As validated by :func:`ohhell_sim.simulate`.
+    first_game : int
+        Game index that the chunks' ``start`` values count from.
+    chunks : sequence of (start, count)
+        Chunk ``i`` is games ``first_game + start .. first_game + start + count - 1``.
+    new_sink : callable
+        ``new_sink(games)`` makes a task's sink (:mod:`ohhell_sim.run.sinks`);
+        pickled to the workers, so a class method or a ``functools.partial`` of one.
+    threads : int, optional
+        Numba threads per task (default: the worker's cores shared among its Dask threads).
+
+    Yields
+    ------
+    (int, sink)
+        In completion order, not chunk order.
+
+    Raises
+    ------
+    IllegalMoveError
+        When a strategy made an illegal move; the remaining tasks are cancelled.
+    """
+    distributed = _require_distributed()
+    blob = pack_strategies(seating.user_strategies)
+    run = uuid.uuid4().hex[:12]
+    pending: dict[str, int] = {}
+    futures = []
+    for i, (start, count) in enumerate(chunks):
+        future = client.submit(
+            _play_chunk,
+            rules,
+            seating.names,
+            seating.params,
+            blob,
+            __version__,
+            seed,
+            first_game + start,
+            count,
+            threads,
+            new_sink,
+            key=f"ohhell-chunk-{run}-{i}",
+            pure=False,
+        )
+        pending[future.key] = i
+        futures.append(future)
+    finished = distributed.as_completed(futures)
+    # Only as_completed holds the futures from here, so each result is released on
+    # the cluster as soon as it has been handed on, not when the whole run ends.
+    futures.clear()
+    try:
+        for future in finished:
+            index = pending.pop(future.key)
+            out = future.result()
+            del future
+            if isinstance(out, IllegalMoveError):
+                raise out
+            yield index, out
+    finally:
+        if pending:  # an error, or the caller stopped early: free the cluster
+            client.cancel([f for f in finished.futures], force=True)
+            finished.clear()
+
+
+def play_on_client(
+    client: Client,
+    rules: Rules,
+    seating: Seating,
+    games: int,
+    seed: int,
+    new_sink: Callable[[int], Sink],
+    *,
+    first_game: int = 0,
+    chunk_games: int | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+) -> Sink:
+    """Play a validated run on a Dask cluster into ``new_sink(games)``, and return that sink.
+
+    The executor behind ``simulate(..., client=)`` and ``summarise(..., client=)``;
+    arguments as :func:`simulate_on_client` and :func:`play_chunks`, already
+    checked, except ``client`` and ``chunk_games`` which are checked here.
+    """
+    sink = new_sink(games)
+    for start, part in _finished_chunks(
+        client, rules, seating, games, seed, first_game, chunk_games, threads, progress, new_sink
+    ):
+        sink.merge(start, part)
+    return sink
+
+
+def _finished_chunks(
+    client: Client,
+    rules: Rules,
+    seating: Seating,
+    games: int,
+    seed: int,
+    first_game: int,
+    chunk_games: int | None,
+    threads: int | None,
+    progress: bool,
+    new_sink: Callable[[int], Sink],
+) -> Iterator[tuple[int, Sink]]:
+    # Checks the client and chunk size, then yields (first row, chunk output) as
+    # the chunks finish, advancing the progress bar.
+    client = check_client(client)
+    if chunk_games is None:
+        if not client.nthreads():
+            warnings.warn(
+                "no Dask worker is connected yet: the tasks wait until one joins",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+        chunk_games = default_chunk_games(client, games)
+    chunk_games = check_count("chunk_games", chunk_games)
+    chunks = chunk_ranges(games, chunk_games)
+    with progress_bar(progress, games, rules.n_deals) as advance:
+        for index, part in play_chunks(
+            client, rules, seating, seed, first_game, chunks, new_sink, threads
+        ):
+            start, count = chunks[index]
+            yield start, part
+            advance(count)
+
+
+def simulate_on_client(
+    client: Client,
+    rules: Rules,
+    strategies: Sequence[SeatSpec],
+    games: int,
+    seed: int = 0,
+    *,
+    first_game: int = 0,
+    chunk_games: int | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+) -> SimulationResult:
+    """Play ``games`` games on a Dask cluster; the result equals ``simulate``'s, bit for bit.
+
+    Parameters
+    ----------
+    client : distributed.Client
+        A connected client (see :func:`connect`).
+    rules, strategies, games, seed, first_game, progress
+        As for :func:`ohhell_sim.simulate`.
+    chunk_games : int, optional
+        Games per Dask task.  Default: :data:`TASKS_PER_THREAD` tasks per worker
+        thread, at most :data:`MAX_CHUNK_GAMES` games each.
+    threads : int, optional
+        Numba threads per task on the workers (default: each worker's cores,
+        shared among its Dask threads; capped at the worker's ``NUMBA_NUM_THREADS``).
+
+    Returns
+    -------
+    SimulationResult
+
+    Raises
+    ------
+    InvalidArgumentError
+        For bad arguments, before any task is sent.
+    IllegalMoveError
+        When a strategy returns an illegal bid or card.
+    RuntimeError
+        If a worker runs another ohhell-sim version.
+    """
+    rules, seating, first_game, games, seed, threads = check_run(
+        rules, strategies, first_game, games, seed, threads
+    )
+    if chunk_games is not None:
+        chunk_games = check_count("chunk_games", chunk_games)
+    sink = play_on_client(
+        client,
+        rules,
+        seating,
+        games,
+        seed,
+        partial(Rows.empty, rules),
+        first_game=first_game,
+        chunk_games=chunk_games,
+        threads=threads,
+        progress=progress,
+    )
+    return SimulationResult(rules, seating.names, seating.params, seed, first_game, sink.arrays)

@@ -1,0 +1,210 @@
+"""The run pipeline: play games ``[first_game, first_game + games)`` into a sink.
+
+:func:`play` is the one loop over kernel batches that every executor runs (this
+machine's threads, each Dask task, each chunk of a resumable run), and
+:func:`run_kernel` the one place where the compiled kernel is called.  A game's
+cards and every random choice depend only on ``(seed, game index)``, so any
+split of the games over batches, threads, tasks and chunks gives the same games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Protocol
+
+import numba
+import numpy as np
+from numba.core.errors import NumbaError
+
+from ohhell_sim.engine import dispatch
+from ohhell_sim.engine.workspace import ERROR_FIELDS
+from ohhell_sim.errors import IllegalMoveError
+from ohhell_sim.results import RunArrays
+from ohhell_sim.rules import Rules
+from ohhell_sim.run.progress import compile_kernel
+from ohhell_sim.run.sinks import CountTarget
+from ohhell_sim.strategy import Seating
+from ohhell_sim.strategy_check import check_compiles, diagnose_failure
+
+#: Games per kernel call: the progress bar advances, and Ctrl-C lands, between calls.
+BATCH_GAMES = 1 << 16
+
+
+class Sink(Protocol):
+    """What :func:`play` needs of a sink (see :mod:`ohhell_sim.run.sinks`)."""
+
+    def kernel_sink(self, offset: int, count: int) -> RunArrays | CountTarget: ...
+
+    def close(self) -> None: ...
+
+
+@contextmanager
+def numba_threads(threads: int | None):
+    """Run the enclosed kernels on ``threads`` threads (all when None)."""
+    if threads is None:
+        yield
+        return
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+def play(
+    seating: Seating,
+    rules: Rules,
+    seed: int,
+    first_game: int,
+    games: int,
+    sink: Sink,
+    advance: Callable[[int], object] | None = None,
+) -> None:
+    """Play games ``first_game .. first_game + games - 1`` into games ``0 ..`` of ``sink``.
+
+    Validated arguments.  Plays in batches of :data:`BATCH_GAMES` on the current
+    Numba threads, calling ``advance(n)`` after each batch of ``n`` games, then
+    closes the sink.
+
+    Raises
+    ------
+    IllegalMoveError
+        For the first game in which a strategy made an illegal move.
+    """
+    for offset in range(0, games, BATCH_GAMES):
+        count = min(BATCH_GAMES, games - offset)
+        run_kernel(
+            seating, rules, seed, first_game + offset, count, sink.kernel_sink(offset, count)
+        )
+        if advance is not None:
+            advance(count)
+    sink.close()
+
+
+def load_kernel(seating: Seating, rules: Rules) -> ModuleType:
+    """The seating's kernel module, its user strategies checked first (not compiled yet)."""
+    # A user strategy's mistakes are found in seconds, before the kernel compile.
+    for strategy in seating.user_strategies:
+        check_compiles(strategy)
+    return dispatch.kernel_for(seating, rules)
+
+
+def prepare_kernel(seating: Seating, rules: Rules, sink: Sink, *, announce: bool) -> None:
+    """Compile, or load from the cache, the kernel that :func:`play` will call for ``sink``.
+
+    User strategies are checked first (:func:`load_kernel`), so that their
+    mistakes show in seconds rather than after the compile.  Done before a
+    progress bar starts, so that its clock measures the games; with
+    ``announce``, a compile (not a load) says so on stderr, with its time (see
+    :func:`~ohhell_sim.run.progress.compile_kernel`).
+    """
+    kernel = load_kernel(seating, rules)
+    args = _kernel_args(seating, rules, 0, 0, 0, sink.kernel_sink(0, 0))
+    compile_kernel(kernel.run_games, args, [s.name for s in seating.distinct_strategies], announce)
+
+
+def run_kernel(
+    seating: Seating,
+    rules: Rules,
+    seed: int,
+    first_game: int,
+    count: int,
+    kernel_sink: RunArrays | CountTarget,
+) -> None:
+    """Play games ``first_game .. first_game + count - 1`` on the seating's kernel.
+
+    Game ``i`` of the call goes to game ``i`` of ``kernel_sink``.
+
+    Raises
+    ------
+    IllegalMoveError
+        For the first game in which a strategy made an illegal move.
+    """
+    kernel = load_kernel(seating, rules)
+    args = _kernel_args(seating, rules, seed, first_game, count, kernel_sink)
+    try:
+        kernel.run_games(*args)
+    except NumbaError:
+        raise
+    except Exception as error:
+        # Raised by strategy code inside the compiled kernel: find which.
+        diagnosed = diagnose_failure(rules, seating, seed, first_game, count, error)
+        # The Python exception that reproduced it says more than the kernel's SystemError.
+        raise diagnosed from (diagnosed.__cause__ or error)
+    errors, abort = args[-2:]
+    if abort[0] < count:
+        slot = int(np.argmin(errors[:, ERROR_FIELDS]))
+        record = errors[slot]
+        raise illegal_move(seating, rules, first_game + int(record[ERROR_FIELDS]), record)
+
+
+def _kernel_args(
+    seating: Seating,
+    rules: Rules,
+    seed: int,
+    first_game: int,
+    count: int,
+    kernel_sink: RunArrays | CountTarget,
+) -> tuple:
+    # The arguments of engine.game.run_games, which plays into rows or counts.
+    if isinstance(kernel_sink, CountTarget):
+        rows = kernel_sink.scratch
+        slots = kernel_sink.slots
+        counts = (slots.outcomes, slots.deals, slots.totals, slots.wins)
+        total_low = kernel_sink.total_low
+    else:
+        rows = kernel_sink
+        # Rows mode leaves the count arguments unread.
+        counts = tuple(np.zeros((1,) * ndim, np.int64) for ndim in (6, 4, 3, 3))
+        total_low = 0
+    # A variant's arrays that the run does not keep get one row of scratch, so
+    # that every run of the kernel shares one compiled signature.
+    trailing = rows.bids.shape[1:]
+    faults = rows.faults if len(rows.faults) else np.zeros((1, *trailing), np.int16)
+    passed = rows.passed if len(rows.passed) else np.zeros((1, *trailing, 2), np.int8)
+    held = rows.held if len(rows.held) else np.zeros((1, *trailing), np.uint64)
+    # numba.get_thread_id() ranges over the whole pool, whatever set_num_threads says.
+    errors = np.zeros((numba.config.NUMBA_NUM_THREADS, ERROR_FIELDS + 1), dtype=np.int64)
+    errors[:, ERROR_FIELDS] = count
+    abort = np.full(1, count, dtype=np.int64)
+    return (
+        first_game,
+        count,
+        seed,
+        rules.to_array(),
+        rules.hand_sizes(),
+        seating.dispatch_ids(),
+        seating.params,
+        rows.dealers,
+        rows.trumps,
+        rows.bids,
+        rows.tricks,
+        rows.scores,
+        faults,
+        passed,
+        held,
+        rows.winners,
+        isinstance(kernel_sink, CountTarget),
+        total_low,
+        *counts,
+        errors,
+        abort,
+    )
+
+
+def illegal_move(seating: Seating, rules: Rules, game: int, record: np.ndarray) -> IllegalMoveError:
+    """The error for the kernel's error ``record`` (``ERROR_FIELDS`` values) of ``game``."""
+    code, deal, seat, move, trick = (int(x) for x in record[:ERROR_FIELDS])
+    return IllegalMoveError(
+        seating.strategies[seat].name,
+        game,
+        deal,
+        seat,
+        move,
+        code,
+        trick,
+        int(rules.hand_sizes()[deal]),
+    )

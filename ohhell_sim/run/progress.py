@@ -1,0 +1,86 @@
+"""What a run tells its user while it works: a compile status line and a progress bar.
+
+Both go to stderr (the terminal, or a Jupyter cell's output) and only when the
+caller asks for progress: ``simulate(..., progress=True)`` and the other entry
+points' ``progress`` argument; the command line passes ``progress=not quiet``.
+A compile is also logged on the ``ohhell_sim`` logger at INFO level, shown or not.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+import numba
+
+logger = logging.getLogger("ohhell_sim")
+
+#: Rough compile seconds of a kernel, a base and a share per distinct strategy,
+#: for the status line only: about the README's cold start of ``simple`` and
+#: ``random`` on an idle machine (a loaded machine takes several times longer).
+COMPILE_SECONDS_BASE = 8
+COMPILE_SECONDS_PER_STRATEGY = 5
+
+
+def status(message: str, show: bool) -> None:
+    """Log ``message``; with ``show``, also write it as a line on stderr."""
+    logger.info(message)
+    if show:
+        print(message, file=sys.stderr, flush=True)
+
+
+def compile_kernel(dispatcher, args: tuple, strategies: Sequence[str], show: bool) -> None:
+    """Have ``dispatcher`` ready for ``args``: compiled now, or loaded from Numba's cache.
+
+    A compile (the first run of these strategies on this machine) says so before
+    it starts, with a rough duration, and when it ends; loading a cached kernel
+    (a second or less) says nothing.
+    """
+    signature = tuple(numba.typeof(a) for a in args)
+    if signature in dispatcher.overloads:
+        return
+    if _in_disk_cache(dispatcher, signature):
+        dispatcher.compile(signature)
+        return
+    names = ", ".join(strategies)
+    guess = COMPILE_SECONDS_BASE + COMPILE_SECONDS_PER_STRATEGY * len(strategies)
+    status(f"compiling the kernel for {names} (first run only, ~{guess} s)…", show)
+    start = time.perf_counter()
+    dispatcher.compile(signature)
+    status(f"compiled the kernel for {names} in {time.perf_counter() - start:.0f} s", show)
+
+
+def _in_disk_cache(dispatcher, signature: tuple) -> bool:
+    # Numba keeps no public way to ask; its cache index is a dict keyed as below.
+    # Any failure only means a cached kernel may be announced as a compile.
+    try:
+        cache = dispatcher._cache
+        key = cache._index_key(signature, dispatcher.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:  # internals of another package: any change of them
+        return False
+
+
+@contextmanager
+def progress_bar(
+    enabled: bool, games: int, deals_per_game: int, done: int = 0
+) -> Iterator[Callable[[int], object]]:
+    """Yield ``advance(games)``, which moves a bar counting deals (with rate and time left).
+
+    ``done`` games of the ``games`` are finished already (a resumed run).
+    """
+    # tqdm.auto picks the Jupyter widget or the terminal bar; imported late as it is slow.
+    from tqdm.auto import tqdm
+
+    with tqdm(
+        total=games * deals_per_game,
+        initial=done * deals_per_game,
+        unit="deal",
+        unit_scale=True,
+        disable=not enabled,
+        smoothing=0.1,
+    ) as bar:
+        yield lambda finished: bar.update(finished * deals_per_game)
