@@ -33,7 +33,7 @@ from __future__ import annotations
 import types
 
 import numpy as np
-from numba import get_thread_id, njit, prange
+from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.engine.bits import lowest_card, popcount
@@ -227,7 +227,8 @@ def play_deal(
     trump_card = deal_cards(
         table, deck, deck_size, n, active, hand_size, dealer, turn, hands, hands2
     )
-    for s in range(n):
+    # Kept only on request (record_hands): otherwise ``held`` has no seats.
+    for s in range(held.shape[0]):
         held[s] = hands[s] if (active >> s) & 1 else 0
     if turn:
         trump = -1 if trump_card == 52 else trump_card // 13
@@ -551,10 +552,12 @@ def play_game(
     return winners
 
 
-@per_kernel(parallel=True)
+@per_kernel(nogil=True)
 def run_games(
     first_game,
     n_games,
+    worker,
+    workers,
     seed,
     rules,
     hand_sizes,
@@ -578,7 +581,14 @@ def run_games(
     errors,
     abort,
 ):
-    """Play games ``first_game .. first_game + n_games - 1``: their rows, or a summary.
+    """Play this worker's share of games ``first_game .. first_game + n_games - 1``.
+
+    The games are cut into work units of ``CHUNK_GAMES``; worker ``worker`` of
+    ``workers`` plays units ``worker, worker + workers, ...``.  The caller runs
+    the workers on threads of its own (the function releases the GIL), each
+    worker with its own ``worker`` index: the games, and so the results, do not
+    depend on how many workers there are.  Numba's ``prange`` would do the same
+    but costs a quarter of the kernel's compile time.
 
     Rows (``summary`` false): game ``g`` of the run goes to row ``g`` of
     ``dealers``/``trumps`` ``(games, deal rows)``, ``bids``/``tricks``/``scores``/
@@ -587,26 +597,26 @@ def run_games(
     ``passed`` and ``held`` may be scratch of one row when their variant is off
     or the hands are not kept.
 
-    Summary (``summary`` true): the row arrays have one row per Numba thread,
-    scratch for the game that thread is playing, and each finished game is added
-    to the thread's slot of ``outcomes``, ``deals``, ``totals`` and ``wins`` (see
+    Summary (``summary`` true): the row arrays have one row per worker,
+    scratch for the game that worker is playing, and each finished game is added
+    to the worker's slot of ``outcomes``, ``deals``, ``totals`` and ``wins`` (see
     :mod:`ohhell_sim.summary`; ``total_low`` is the lowest possible total).  The
     caller sums the slots: integer counts, so the sum does not depend on which
-    thread played which game, and memory does not grow with ``n_games``.  In row
+    worker played which game, and memory does not grow with ``n_games``.  In row
     mode the summary arrays are unused dummies.
 
-    ``errors`` ``(threads, ERROR_FIELDS + 1)`` keeps each thread's lowest
+    ``errors`` ``(workers, ERROR_FIELDS + 1)`` keeps each worker's lowest
     failing game (last field; ``n_games`` when none) and its error record.
     ``abort`` (one element, ``n_games`` on entry) receives the index of a failing
     game, and games after it stop early; every game before the first failure
-    still runs, so the lowest recorded failure is the first, whatever the threads.
+    still runs, so the lowest recorded failure is the first, whatever the workers.
 
     :func:`play_game` stays a call: inlined here it saves about a fifth of a
     10-card game's time (the call passes two dozen arrays) but nearly triples
     the kernel's compile time (20 s to 55 s for ``random`` and ``simple``).
     The games see the arrays through :func:`~ohhell_sim.engine.unowned.unowned`
-    views: the caller owns the arguments, and each work unit keeps its
-    workspace alive until its last game.
+    views (no reference counts shared between the threads): the caller owns the
+    arguments, and the workspace is kept alive until the last game.
     """
     rules = unowned(rules)
     hand_sizes = unowned(hand_sizes)
@@ -628,10 +638,10 @@ def run_games(
     with_passed = passed.shape[0] == bids.shape[0]
     with_held = held.shape[0] == bids.shape[0]
     n_chunks = (n_games + CHUNK_GAMES - 1) // CHUNK_GAMES
-    for c in prange(n_chunks):
-        slot = get_thread_id()
-        workspace = new_workspace()
-        rngs, deck, view, hands, hands2, passed_masks, totals_now, err = unowned(workspace)
+    slot = worker
+    workspace = new_workspace()
+    rngs, deck, view, hands, hands2, passed_masks, totals_now, err = unowned(workspace)
+    for c in range(worker, n_chunks, workers):
         stop = min(n_games, (c + 1) * CHUNK_GAMES)
         for g in range(c * CHUNK_GAMES, stop):
             if g > abort[0]:
@@ -685,4 +695,4 @@ def run_games(
                 )
             else:
                 winners[g] = result
-        keep_alive(workspace)
+    keep_alive(workspace)

@@ -10,6 +10,7 @@ split of the games over batches, threads, tasks and chunks gives the same games.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Protocol
@@ -19,7 +20,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from ohhell_sim.engine import dispatch
-from ohhell_sim.engine.workspace import ERROR_FIELDS
+from ohhell_sim.engine.workspace import CHUNK_GAMES, ERROR_FIELDS
 from ohhell_sim.errors import IllegalMoveError
 from ohhell_sim.results import RunArrays
 from ohhell_sim.rules import Rules
@@ -102,7 +103,8 @@ def prepare_kernel(seating: Seating, rules: Rules, sink: Sink, *, announce: bool
     :func:`~ohhell_sim.run.progress.compile_kernel`).
     """
     kernel = load_kernel(seating, rules)
-    args = _kernel_args(seating, rules, 0, 0, 0, sink.kernel_sink(0, 0))
+    first_game, count, *rest = _kernel_args(seating, rules, 0, 0, 0, sink.kernel_sink(0, 0))
+    args = (first_game, count, 0, 1, *rest)  # worker 0 of 1
     compile_kernel(kernel.run_games, args, [s.name for s in seating.distinct_strategies], announce)
 
 
@@ -126,7 +128,7 @@ def run_kernel(
     kernel = load_kernel(seating, rules)
     args = _kernel_args(seating, rules, seed, first_game, count, kernel_sink)
     try:
-        kernel.run_games(*args)
+        _run_workers(kernel.run_games, args, numba.get_num_threads())
     except NumbaError:
         raise
     except Exception as error:
@@ -139,6 +141,23 @@ def run_kernel(
         slot = int(np.argmin(errors[:, ERROR_FIELDS]))
         record = errors[slot]
         raise illegal_move(seating, rules, first_game + int(record[ERROR_FIELDS]), record)
+
+
+def _run_workers(run_games, args: tuple, workers: int) -> None:
+    # The kernel releases the GIL: each worker plays its share of the games on a
+    # thread of its own (see engine.game.run_games).
+    first_game, count, *rest = args
+    workers = max(1, min(workers, -(-count // CHUNK_GAMES)))
+    if workers == 1:
+        run_games(first_game, count, 0, 1, *rest)
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [
+            pool.submit(run_games, first_game, count, worker, workers, *rest)
+            for worker in range(workers)
+        ]
+        for future in futures:
+            future.result()
 
 
 def _kernel_args(
@@ -165,8 +184,8 @@ def _kernel_args(
     trailing = rows.bids.shape[1:]
     faults = rows.faults if len(rows.faults) else np.zeros((1, *trailing), np.int16)
     passed = rows.passed if len(rows.passed) else np.zeros((1, *trailing, 2), np.int8)
-    held = rows.held if len(rows.held) else np.zeros((1, *trailing), np.uint64)
-    # numba.get_thread_id() ranges over the whole pool, whatever set_num_threads says.
+    held = rows.held if len(rows.held) else np.zeros((1, trailing[0], 0), np.uint64)
+    # One record per worker; there are at most as many workers as Numba threads.
     errors = np.zeros((numba.config.NUMBA_NUM_THREADS, ERROR_FIELDS + 1), dtype=np.int64)
     errors[:, ERROR_FIELDS] = count
     abort = np.full(1, count, dtype=np.int64)

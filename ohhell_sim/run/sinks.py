@@ -115,7 +115,7 @@ class Counts:
 
     def kernel_sink(self, offset: int, count: int) -> CountTarget:
         """The per-thread counts the kernel adds games to."""
-        # numba.get_thread_id() ranges over the whole pool, whatever set_num_threads says.
+        # One slot per kernel worker: at most as many as Numba threads.
         threads = numba.config.NUMBA_NUM_THREADS
         if self._slots is None:
             self._slots = SummaryCounts.zeros(self.rules, threads)
