@@ -332,4 +332,3 @@ def _pairwise(
         est = paired_difference_ci(both[a].to_numpy(), both[b].to_numpy(), confidence)
         rows.append({"pair": f"{a} - {b}", **est.row()})
     return estimate_frame(rows, ["pair"])
-

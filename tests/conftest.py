@@ -18,7 +18,9 @@ the folder is kept between sessions, as compiling a kernel takes long.  Each
 distinct set of strategies in a seating (times plain or general tables) is a
 kernel of its own, so tests share a few sets.  ``OHHELL_LOG_KERNELS=path`` logs
 every kernel the tests load, and which test compiled it (:func:`kernel_log`);
-``OHHELL_TEST_KERNEL_CACHE=$(mktemp -d)`` runs with an empty cache.
+``OHHELL_TEST_KERNEL_CACHE=$(mktemp -d)`` runs with an empty cache.  The tests
+run on several processes (pytest-xdist, one test file per process at a time),
+each with a kernel folder of its own.
 """
 
 from __future__ import annotations
@@ -79,9 +81,13 @@ def _test_kernel_folder() -> Path:
     """
     root = os.environ.get("OHHELL_TEST_KERNEL_CACHE")
     if root:
-        return Path(root)
-    digest = hashlib.sha256((Path(__file__).parent / "scripted_strategies.py").read_bytes())
-    return Path(tempfile.gettempdir()) / f"ohhell-sim-test-kernels-{digest.hexdigest()[:12]}"
+        folder = Path(root)
+    else:
+        digest = hashlib.sha256((Path(__file__).parent / "scripted_strategies.py").read_bytes())
+        folder = Path(tempfile.gettempdir()) / f"ohhell-sim-test-kernels-{digest.hexdigest()[:12]}"
+    # Each pytest-xdist worker keeps its own folder: tests check that a run
+    # wrote no kernel file, which another worker's compile would break.
+    return folder / os.environ.get("PYTEST_XDIST_WORKER", "main")
 
 
 @pytest.fixture(scope="session", autouse=True)

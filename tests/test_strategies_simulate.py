@@ -81,9 +81,9 @@ def test_every_builtin_declares_its_metadata():
 
 
 def canonical_seatings(players: int) -> list[list]:
-    """Seatings for a canonical table of ``players``: every new strategy at 4-6 seats
-    (both shared sets), three of them at 3 seats, all seven at 7 seats."""
-    if players in (3, 7):
+    """Seatings for a canonical table of ``players``: every new strategy at 4-7 seats
+    (both shared sets), three of them at 3 seats."""
+    if players == 3:
         return [seats_for(players, players)]
     return [seats_for(players, 0, SET_A), seats_for(players, 0, SET_B)]
 

@@ -113,10 +113,14 @@ def test_openspiel_points_per_trick():
         ({"players": 6}, (*range(8, 0, -1), *range(2, 9))),
         ({"players": 7, "deal_order": "max-1"}, tuple(range(7, 0, -1))),
         ({"players": 10, "decks": 2, "deal_order": "max-1"}, tuple(range(10, 0, -1))),
-        ({"players": 6, "decks": 2, "max_cards": "deck", "deal_order": "max-1"},
-         tuple(range(17, 0, -1))),
-        ({"players": 4, "trump": "CDHS", "max_cards": "deck", "deal_order": "max-1"},
-         tuple(range(13, 0, -1))),
+        (
+            {"players": 6, "decks": 2, "max_cards": "deck", "deal_order": "max-1"},
+            tuple(range(17, 0, -1)),
+        ),
+        (
+            {"players": 4, "trump": "CDHS", "max_cards": "deck", "deal_order": "max-1"},
+            tuple(range(13, 0, -1)),
+        ),
     ],
 )
 def test_schedules(kwargs, expected):
@@ -176,8 +180,10 @@ def test_no_trump_every_k():
         ({"schedule": [13]}, ["schedule[0]", "53"]),
         ({"players": 10, "decks": 2, "max_cards": 11}, ["max_cards", "111", "104"]),
         ({"closed_bids": True}, ["closed_bids", "hook"]),
-        ({"forehead": True, "deal_order": "max-1", "max_cards": 5, "schedule": [5, 4]},
-         ["schedule"]),
+        (
+            {"forehead": True, "deal_order": "max-1", "max_cards": 5, "schedule": [5, 4]},
+            ["schedule"],
+        ),
         ({"forehead": True, "schedule": [3, 2]}, ["forehead", "hand size 1"]),
         ({"forehead": True, "swap": 1}, ["forehead", "swap"]),
         ({"fault_limit": 20, "over": "taken"}, ["fault_limit", "over"]),
@@ -228,20 +234,34 @@ def test_swap_columns_hold_cards_passed_left():
     log = oh.replay(rules, mostly_random(4), seed=3, game=4)
     rows = hands[(hands.game == 4) & (hands.deal == 0)]
     passed = [[reference.card_code(c) for c in p] for p in log.deals[0].passed]
-    assert [[reference.card_code(int(a)), reference.card_code(int(b))]
-            for a, b in zip(rows.passed1, rows.passed2, strict=True)] == passed
+    assert [
+        [reference.card_code(int(a)), reference.card_code(int(b))]
+        for a, b in zip(rows.passed1, rows.passed2, strict=True)
+    ] == passed
     # What a seat passed, its left neighbour holds after the swap (and played).
     for seat in range(4):
         left = (seat + 1) % 4
-        played_by_left = {c for t in log.deals[0].tricks
-                          for s, c in zip(t.seats, t.cards, strict=True) if s == left}
+        played_by_left = {
+            c
+            for t in log.deals[0].tricks
+            for s, c in zip(t.seats, t.cards, strict=True)
+            if s == left
+        }
         assert set(log.deals[0].passed[seat]) <= played_by_left
 
 
 def test_canonical_frames_have_no_variant_columns():
     result = oh.simulate(Rules(players=4), mostly_random(4), games=2)
     assert list(result.hands.columns) == [
-        "game", "deal", "seat", "dealer", "hand_size", "trump", "strategy", "bid", "tricks",
+        "game",
+        "deal",
+        "seat",
+        "dealer",
+        "hand_size",
+        "trump",
+        "strategy",
+        "bid",
+        "tricks",
         "score",
     ]
     assert list(result.games.columns) == ["game", "seat", "strategy", "total", "win_share"]
@@ -296,13 +316,21 @@ def variant_rules(draw):
     swap = draw(st.sampled_from([0, 0, 1, 2]))
     trump = draw(st.sampled_from(["turn", "turn", "SDCH", "CDHS", "CDHSN"]))
     kwargs = dict(
-        players=players, decks=decks, hook=hook, closed_bids=closed, joker=joker,
-        nullo=draw(st.booleans()) and draw(st.booleans()), trump=trump,
-        no_trump_every=draw(st.sampled_from([0, 0, 2, 3])), swap=swap,
-        fault_limit=fault_limit, tiebreak=draw(st.booleans()),
+        players=players,
+        decks=decks,
+        hook=hook,
+        closed_bids=closed,
+        joker=joker,
+        nullo=draw(st.booleans()) and draw(st.booleans()),
+        trump=trump,
+        no_trump_every=draw(st.sampled_from([0, 0, 2, 3])),
+        swap=swap,
+        fault_limit=fault_limit,
+        tiebreak=draw(st.booleans()),
         made=draw(st.sampled_from(["10+bid", "10*bid", "10+bid^2", "10+2*bid", "5+bid"])),
         zero=draw(st.sampled_from(["10", "5", "5+cards", "10+cards"])),
-        double_all=draw(st.booleans()), all_bonus=draw(st.sampled_from([0, 10])),
+        double_all=draw(st.booleans()),
+        all_bonus=draw(st.sampled_from([0, 10])),
     )
     if not fault_limit:
         kwargs["over"] = draw(st.sampled_from(["zero", "taken", "-diff", "-diff^2", "-10*diff"]))
@@ -320,14 +348,35 @@ def assert_kernel_equals_reference(rules: Rules, seats, seed: int, games: int) -
     for game in range(games):
         log = oh.replay(rules, seats, seed=seed, game=game)
         expected = [
-            (d.index, s, d.dealer, d.hand_size, -1 if d.trump is None else d.trump,
-             d.bids[s], d.tricks_won[s], d.scores[s])
-            for d in log.deals for s in range(rules.players) if d.bids[s] is not None
+            (
+                d.index,
+                s,
+                d.dealer,
+                d.hand_size,
+                -1 if d.trump is None else d.trump,
+                d.bids[s],
+                d.tricks_won[s],
+                d.scores[s],
+            )
+            for d in log.deals
+            for s in range(rules.players)
+            if d.bids[s] is not None
         ]
         rows = hands[hands.game == game]
-        got = [tuple(int(x) for x in row) for row in zip(
-            rows.deal, rows.seat, rows.dealer, rows.hand_size, rows.trump, rows.bid,
-            rows.tricks, rows.score, strict=True)]
+        got = [
+            tuple(int(x) for x in row)
+            for row in zip(
+                rows.deal,
+                rows.seat,
+                rows.dealer,
+                rows.hand_size,
+                rows.trump,
+                rows.bid,
+                rows.tricks,
+                rows.score,
+                strict=True,
+            )
+        ]
         assert got == expected, (rules, game)
         shares = np.zeros(rules.players)
         shares[log.winners] = 1 / len(log.winners)
