@@ -1,0 +1,125 @@
+"""Interleaved A/B of the kernel's speed between two checkouts, robust to a drifting machine.
+
+Two worker processes, one per checkout (each imports ``ohhell_sim`` from its own
+folder), are pinned to the same core and time a run in turn, round after round;
+the figure is the median of the per-round ratios B/A, with its quartiles.  Slow
+drift of the machine hits both sides of a round alike, which timing A then B
+minutes apart does not.  Check the method with the same checkout on both sides
+(an A/A run gives a ratio near 1)::
+
+    git worktree add /tmp/before <commit>
+    python benchmarks/ab_interleaved.py /tmp/before . --strategy random
+    python benchmarks/ab_interleaved.py /tmp/before . --strategy simple --mode summary
+
+``--mode bench`` times single-deal games as ``ohhell bench`` does (4 players,
+10 cards); ``--mode summary`` times canonical 4-player games in summary mode.
+Kernels are cached in ``$OHHELL_CACHE_DIR`` (both checkouts may share it: their
+kernel files differ by name when their sources do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def _worker(mode: str, strategy: str, deals: int, threads: int) -> None:
+    # Runs inside one checkout: answers each line on stdin with deals per second.
+    import ohhell_sim as oh
+    from ohhell_sim.bench import bench
+
+    rules = oh.Rules(players=4)
+    games = max(1, deals // rules.n_deals)
+
+    def once() -> float:
+        if mode == "bench":
+            result = bench(strategy=strategy, threads=threads, deals=deals, repeats=1)
+            return result["deals_per_second"]
+        start = time.perf_counter()
+        oh.summarise(rules, [strategy] * 4, games=games, threads=threads)
+        return games * rules.n_deals / (time.perf_counter() - start)
+
+    once()  # compile or load the kernel, warm up
+    print("ready", flush=True)
+    for _ in sys.stdin:
+        print(once(), flush=True)
+
+
+def _start(folder: Path, args: argparse.Namespace) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=str(folder))
+    command = [
+        sys.executable,
+        __file__,
+        "--worker",
+        "--mode",
+        args.mode,
+        "--strategy",
+        args.strategy,
+        "--deals",
+        str(args.deals),
+        "--threads",
+        str(args.threads),
+    ]
+    if args.core is not None:
+        command = ["taskset", "-c", str(args.core), *command]
+    process = subprocess.Popen(
+        command, cwd=folder, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    if process.stdout.readline().strip() != "ready":
+        raise SystemExit(f"the worker in {folder} did not start")
+    return process
+
+
+def _time(process: subprocess.Popen) -> float:
+    process.stdin.write("go\n")
+    process.stdin.flush()
+    return float(process.stdout.readline())
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line: see the module docstring."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("a", nargs="?", type=Path, help="checkout A (the baseline)")
+    parser.add_argument("b", nargs="?", type=Path, help="checkout B (the change)")
+    parser.add_argument("--mode", choices=("bench", "summary"), default="bench")
+    parser.add_argument("--strategy", default="random")
+    parser.add_argument("--deals", type=int, default=200_000, help="deals per timed run")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=16)
+    parser.add_argument("--core", type=int, default=1, help="CPU to pin both workers to")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        _worker(args.mode, args.strategy, args.deals, args.threads)
+        return
+    if args.a is None or args.b is None:
+        parser.error("give the two checkouts A and B")
+    if args.threads > 1:
+        args.core = None  # several threads need several cores
+    a, b = _start(args.a.resolve(), args), _start(args.b.resolve(), args)
+    times_a, times_b = [], []
+    for i in range(args.rounds):
+        # Alternate which side goes first, so that neither always runs second.
+        pairs = ((a, times_a), (b, times_b)) if i % 2 == 0 else ((b, times_b), (a, times_a))
+        for process, times in pairs:
+            times.append(_time(process))
+    for process in (a, b):
+        process.stdin.close()
+        process.wait()
+    ratios = [y / x for x, y in zip(times_a, times_b, strict=True)]
+    low, _, high = statistics.quantiles(ratios, n=4)
+    print(
+        f"{args.mode} {args.strategy}, {args.threads} thread(s), {args.rounds} rounds: "
+        f"A median {statistics.median(times_a) / 1e6:.3f} M deals/s, "
+        f"B median {statistics.median(times_b) / 1e6:.3f} M deals/s, "
+        f"B/A median ratio {statistics.median(ratios):.3f} (quartiles {low:.3f}-{high:.3f})"
+    )
+
+
+if __name__ == "__main__":
+    main()
