@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import SimulationResult
 from ohhell_sim.rules import Rules
-from ohhell_sim.run.local import play_local
+from ohhell_sim.run.executors import play_run
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.strategy import SeatSpec
 from ohhell_sim.validation import check_run
@@ -86,23 +86,15 @@ def simulate(
     if not isinstance(record_hands, bool):
         raise InvalidArgumentError(f"record_hands must be True or False, got {record_hands!r}")
     new_sink = partial(Rows.empty, rules, hands=record_hands)
-    if client is not None:
-        from ohhell_sim.run.dask import play_on_client
-
-        sink = play_on_client(
-            client,
-            rules,
-            seating,
-            games,
-            seed,
-            new_sink,
-            first_game=first_game,
-            threads=threads,
-            progress=progress,
-        )
-    else:
-        sink = new_sink(games)
-        play_local(
-            seating, rules, seed, first_game, games, sink, threads=threads, progress=progress
-        )
+    sink = play_run(
+        seating,
+        rules,
+        seed,
+        first_game,
+        games,
+        new_sink,
+        client=client,
+        threads=threads,
+        progress=progress,
+    )
     return SimulationResult(rules, seating.names, seating.params, seed, first_game, sink.arrays)

@@ -55,7 +55,7 @@ from ohhell_sim.results import (
 from ohhell_sim.rules import Rules, bidding_position
 from ohhell_sim.rules.scoring import deal_points, forbidden_dealer_bid
 from ohhell_sim.run.counts import SummaryCounts, total_bounds
-from ohhell_sim.run.local import play_local
+from ohhell_sim.run.executors import play_run
 from ohhell_sim.run.sinks import Counts
 from ohhell_sim.strategy import SeatSpec
 from ohhell_sim.validation import check_run
@@ -122,25 +122,17 @@ def summarise(
     rules, seating, first_game, games, seed, threads = check_run(
         rules, strategies, first_game, games, seed, threads
     )
-    if client is not None:
-        from ohhell_sim.run.dask import play_on_client
-
-        sink = play_on_client(
-            client,
-            rules,
-            seating,
-            games,
-            seed,
-            partial(Counts.empty, rules),
-            first_game=first_game,
-            threads=threads,
-            progress=progress,
-        )
-    else:
-        sink = Counts(rules)
-        play_local(
-            seating, rules, seed, first_game, games, sink, threads=threads, progress=progress
-        )
+    sink = play_run(
+        seating,
+        rules,
+        seed,
+        first_game,
+        games,
+        partial(Counts.empty, rules),
+        client=client,
+        threads=threads,
+        progress=progress,
+    )
     return RunSummary(rules, seating.names, seed, first_game, games, sink.counts)
 
 
