@@ -37,6 +37,7 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.engine.bits import lowest_card, popcount
+from ohhell_sim.engine.bundles import GameRows
 from ohhell_sim.engine.core import (
     add_card,
     beats,
@@ -148,10 +149,16 @@ def _swap_choice(sid, view, params, rng):
 
 
 @per_kernel()
-def _choose_passes(
-    d, k, dealer, active, n, sids, params, rngs, view, hands, hands2, passed_out, passed_masks, err
-):
-    """Swap variant: every active seat chooses ``k`` cards; then each passes them left."""
+def _choose_passes(d, k, dealer, active, setup, ws, passed_out):
+    """Swap variant: every active seat chooses ``k`` cards; then each passes them left.
+
+    ``setup`` is the run's :class:`~ohhell_sim.engine.bundles.Setup`, ``ws`` the
+    worker's :class:`~ohhell_sim.engine.workspace.Workspace`; the cards passed go
+    to ``passed_out`` ``(seats, 2)``.
+    """
+    n = setup.rules[R_PLAYERS]
+    sids, params, rngs, view = setup.sids, setup.params, ws.rngs, ws.seat_view
+    hands, hands2, passed_masks = ws.hands, ws.hands2, ws.passed_masks
     view[V.PHASE] = V.PHASE_SWAP
     view[V.RECEIVED] = 0
     seat = dealer
@@ -167,7 +174,7 @@ def _choose_passes(
             view[V.PASSED] = passed_masks[seat]
             card = _swap_choice(sids[seat], view, params[seat], rngs[seat])
             if card < 0 or card > 52 or (hand >> card) & 1 == 0:
-                return fail(err, ERR_CARD_NOT_IN_HAND, d, seat, card, -1)
+                return fail(ws.err, ERR_CARD_NOT_IN_HAND, d, seat, card, -1)
             remove_card(hands, hands2, seat, card)
             passed_out[seat, i] = card
             passed_masks[seat] |= np.int64(1) << card
@@ -180,37 +187,24 @@ def _choose_passes(
 
 
 @per_kernel(inline="always")
-def play_deal(
-    d,
-    hand_size,
-    dealer,
-    active,
-    is_tiebreak,
-    key,
-    rules,
-    sids,
-    params,
-    rngs,
-    deck,
-    view,
-    hands,
-    hands2,
-    passed_masks,
-    totals,
-    bids,
-    tricks,
-    scores,
-    held,
-    passed_out,
-    err,
-):
+def play_deal(d, hand_size, dealer, active, is_tiebreak, key, setup, ws, out):
     """Deal, bid and play deal row ``d`` among the ``active`` seats; score it.
 
-    Writes the seat rows ``bids``, ``tricks``, ``scores`` (``NOT_PLAYED`` bids for
-    seats out of the deal) and ``held`` (each seat's cards as dealt, 0 for seats
-    out of the deal), adds the points to ``totals`` and, under the swap rule,
-    fills ``passed_out``.  Returns the trump suit (-1 for none) and an error code.
+    ``key`` is the game's random key, ``setup`` the run's
+    :class:`~ohhell_sim.engine.bundles.Setup` and ``ws`` the worker's
+    :class:`~ohhell_sim.engine.workspace.Workspace`.  Writes row ``d`` of the
+    game's :class:`~ohhell_sim.engine.bundles.GameRows` ``out``: ``bids``,
+    ``tricks``, ``scores`` (``NOT_PLAYED`` bids for seats out of the deal),
+    ``held`` (each seat's cards as dealt, 0 for seats out of the deal) and, under
+    the swap rule, ``passed``; adds the points to the workspace's ``totals``.
+    Returns the trump suit (-1 for none) and an error code.
     """
+    # The arrays of the deal's inner loops are bound once per deal (see
+    # engine.bundles); the game's scratch rows cover every deal row.
+    rules, sids, params = setup.rules, setup.sids, setup.params
+    rngs, deck, view, hands, hands2 = ws.rngs, ws.deck, ws.seat_view, ws.hands, ws.hands2
+    passed_masks, totals, err = ws.passed_masks, ws.totals, ws.err
+    bids, tricks, scores, held = out.bids[d], out.tricks[d], out.scores[d], out.held[d]
     n = rules[R_PLAYERS]
     hook = rules[R_HOOK]
     closed = rules[R_CLOSED_BIDS]
@@ -277,22 +271,7 @@ def play_deal(
     # One deck, everyone in, no swap: the play loop skips the variants' bookkeeping.
     plain = not GENERAL_TABLES or (n_active == n and rules[R_DECKS] == 1 and k == 0)
     if k > 0:
-        code = _choose_passes(
-            d,
-            k,
-            dealer,
-            active,
-            n,
-            sids,
-            params,
-            rngs,
-            view,
-            hands,
-            hands2,
-            passed_out,
-            passed_masks,
-            err,
-        )
+        code = _choose_passes(d, k, dealer, active, setup, ws, out.passed[d])
         if code != ERR_NONE:
             return trump, code
 
@@ -412,66 +391,41 @@ def play_deal(
     return trump, ERR_NONE
 
 
-@per_kernel()
-def play_game(
-    game,
-    seed,
-    rules,
-    hand_sizes,
-    sids,
-    params,
-    rngs,
-    deck,
-    view,
-    hands,
-    hands2,
-    passed_masks,
-    totals,
-    dealers,
-    trumps,
-    bids,
-    tricks,
-    scores,
-    faults,
-    passed,
-    held,
-    err,
-):
-    """Play game number ``game`` and write its deals into the output rows.
+@per_kernel(inline="always")  # into run_games, see there
+def play_game(game, setup, ws, out):
+    """Play game number ``game`` and write its deals into ``out``.
 
-    ``dealers``/``trumps`` have one entry per deal row; ``bids``/``tricks``/
-    ``scores``/``faults``/``held`` are ``(deal rows, seats)`` and ``passed`` is
-    ``(deal rows, seats, 2)`` (``faults``, ``passed`` and ``held`` may be
-    one-row scratch when their variant is off or the hands are not kept).
-    ``rngs`` is ``(MAX_SEATS + 1, 4)``: one stream per seat and one for the
-    cut and the deals.
+    ``setup`` is the run's :class:`~ohhell_sim.engine.bundles.Setup`, ``ws`` the
+    worker's :class:`~ohhell_sim.engine.workspace.Workspace` and ``out`` the
+    game's :class:`~ohhell_sim.engine.bundles.GameRows` (``faults``, ``passed``
+    and ``held`` may be one game of scratch when their variant is off or the
+    hands are not kept).
 
     Returns the winners as a seat mask (> 0), or minus an error code; on error,
-    ``err`` holds the record described by ``ERROR_FIELDS``.
+    ``ws.err`` holds the record described by ``ERROR_FIELDS``.
     """
-    n = rules[R_PLAYERS]
-    n_deals = rules[R_N_DEALS]
-    fault_limit = rules[R_FAULT_LIMIT] if GENERAL_TABLES else 0
-    swap = rules[R_SWAP] if GENERAL_TABLES else 0
-    tiebreak_deal = GENERAL_TABLES and rules[R_TIEBREAK] != 0
-    keep_held = held.shape[0] == bids.shape[0]
-    table = rngs[V.MAX_SEATS]
-    key = game_key(seed, game)
+    # Fields are read where used, not bound to locals (see engine.bundles).
+    n = setup.rules[R_PLAYERS]
+    n_deals = setup.rules[R_N_DEALS]
+    fault_limit = setup.rules[R_FAULT_LIMIT] if GENERAL_TABLES else 0
+    tiebreak_deal = GENERAL_TABLES and setup.rules[R_TIEBREAK] != 0
+    table = ws.rngs[V.MAX_SEATS]
+    key = game_key(setup.seed, game)
     for s in range(n):
-        seed_stream(rngs[s], key, STREAM_SEAT, s)
-        totals[s] = 0
-        view[V.FAULTS_BASE + s] = 0
+        seed_stream(ws.rngs[s], key, STREAM_SEAT, s)
+        ws.totals[s] = 0
+        ws.seat_view[V.FAULTS_BASE + s] = 0
     seed_stream(table, key, STREAM_CUT, 0)
-    dealer = cut_for_dealer(table, n, deck)
+    dealer = cut_for_dealer(table, n, ws.deck)
 
-    view[V.N_PLAYERS] = n
-    view[V.N_DEALS] = n_deals
-    view[V.HOOK] = rules[R_HOOK]
+    ws.seat_view[V.N_PLAYERS] = n
+    ws.seat_view[V.N_DEALS] = n_deals
+    ws.seat_view[V.HOOK] = setup.rules[R_HOOK]
     for i in range(RULES_SIZE):
-        view[V.RULES_BASE + i] = rules[i]
-    view[V.PASSED] = 0
-    view[V.RECEIVED] = 0
-    view[V.HAND2] = 0
+        ws.seat_view[V.RULES_BASE + i] = setup.rules[i]
+    ws.seat_view[V.PASSED] = 0
+    ws.seat_view[V.RECEIVED] = 0
+    ws.seat_view[V.HAND2] = 0
 
     everyone = (np.int64(1) << n) - 1
     active = everyone
@@ -484,103 +438,53 @@ def play_game(
         if tiebreak:
             # Eliminated players cannot win; if the last deal eliminated
             # everyone left, those players are the candidates.
-            winners = top_seats(totals, active if active != 0 else last_active, n)
+            winners = top_seats(ws.totals, active if active != 0 else last_active, n)
             players = winners
             hand_size = TIEBREAK_HAND_SIZE
         else:
             players = active
-            hand_size = hand_sizes[d]
+            hand_size = setup.hand_sizes[d]
         if popcount(players) < 2:
             # Nobody to play: too few players left (catastrophe variant), or a
             # single winner needs no tie-break.
-            dealers[d] = -1
-            trumps[d] = -1
+            out.dealers[d] = -1
+            out.trumps[d] = -1
             for s in range(n):
-                bids[d, s] = NOT_PLAYED
-                tricks[d, s] = 0
-                scores[d, s] = 0
+                out.bids[d, s] = NOT_PLAYED
+                out.tricks[d, s] = 0
+                out.scores[d, s] = 0
                 if fault_limit:
-                    faults[d, s] = faults[d - 1, s]
+                    out.faults[d, s] = out.faults[d - 1, s]
             continue
         if (players >> dealer) & 1 == 0:
             dealer = next_seat(dealer, players, n)
-        trump, code = play_deal(
-            d,
-            hand_size,
-            dealer,
-            players,
-            tiebreak,
-            key,
-            rules,
-            sids,
-            params,
-            rngs,
-            deck,
-            view,
-            hands,
-            hands2,
-            passed_masks,
-            totals,
-            bids[d],
-            tricks[d],
-            scores[d],
-            held[d if keep_held else 0],
-            passed[d if swap else 0],
-            err,
-        )
+        trump, code = play_deal(d, hand_size, dealer, players, tiebreak, key, setup, ws, out)
         if code != ERR_NONE:
             return -code
-        dealers[d] = dealer
-        trumps[d] = trump
+        out.dealers[d] = dealer
+        out.trumps[d] = trump
         if fault_limit:
             if not tiebreak:
                 last_active = active
             for s in range(n):
-                count = np.int64(faults[d - 1, s]) if d > 0 else np.int64(0)
-                if not tiebreak and (active >> s) & 1 and bids[d, s] != tricks[d, s]:
-                    count += abs(np.int64(bids[d, s]) - np.int64(tricks[d, s]))
+                count = np.int64(out.faults[d - 1, s]) if d > 0 else np.int64(0)
+                if not tiebreak and (active >> s) & 1 and out.bids[d, s] != out.tricks[d, s]:
+                    count += abs(np.int64(out.bids[d, s]) - np.int64(out.tricks[d, s]))
                     if count >= fault_limit:
                         active &= ~(np.int64(1) << s)
-                faults[d, s] = count
-                view[V.FAULTS_BASE + s] = count
+                out.faults[d, s] = count
+                ws.seat_view[V.FAULTS_BASE + s] = count
         if tiebreak:
-            winners = top_seats(scores[d], winners, n)
+            winners = top_seats(out.scores[d], winners, n)
         else:
             dealer = next_seat(dealer, everyone, n)
     if not tiebreak_deal:
-        winners = top_seats(totals, active if active != 0 else last_active, n)
+        winners = top_seats(ws.totals, active if active != 0 else last_active, n)
     return winners
 
 
 @per_kernel(nogil=True)
-def run_games(
-    first_game,
-    n_games,
-    worker,
-    workers,
-    seed,
-    rules,
-    hand_sizes,
-    sids,
-    params,
-    dealers,
-    trumps,
-    bids,
-    tricks,
-    scores,
-    faults,
-    passed,
-    held,
-    winners,
-    summary,
-    total_low,
-    outcomes,
-    deals,
-    totals,
-    wins,
-    errors,
-    abort,
-):
+def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures):
     """Play this worker's share of games ``first_game .. first_game + n_games - 1``.
 
     The games are cut into work units of ``CHUNK_GAMES``; worker ``worker`` of
@@ -590,109 +494,69 @@ def run_games(
     depend on how many workers there are.  Numba's ``prange`` would do the same
     but costs a quarter of the kernel's compile time.
 
-    Rows (``summary`` false): game ``g`` of the run goes to row ``g`` of
-    ``dealers``/``trumps`` ``(games, deal rows)``, ``bids``/``tricks``/``scores``/
-    ``faults``/``held`` ``(games, deal rows, seats)``, ``passed`` ``(games, deal
-    rows, seats, 2)`` and ``winners`` ``(games,)`` (seat masks).  ``faults``,
-    ``passed`` and ``held`` may be scratch of one row when their variant is off
-    or the hands are not kept.
+    ``setup`` is the run's :class:`~ohhell_sim.engine.bundles.Setup`.  Rows
+    (``tally`` without slots): game ``g`` of the run goes to game ``g`` of
+    ``rows``, a :class:`~ohhell_sim.engine.bundles.RunRows`.  Summary (``tally``
+    with a slot per worker, :class:`~ohhell_sim.engine.bundles.Tally`): the row
+    arrays have one game per worker, scratch for the game that worker is
+    playing, and each finished game is added to the worker's slot of the
+    counts.  The caller sums the slots: integer counts, so the sum does not
+    depend on which worker played which game, and memory does not grow with
+    ``n_games``.
 
-    Summary (``summary`` true): the row arrays have one row per worker,
-    scratch for the game that worker is playing, and each finished game is added
-    to the worker's slot of ``outcomes``, ``deals``, ``totals`` and ``wins`` (see
-    :mod:`ohhell_sim.summary`; ``total_low`` is the lowest possible total).  The
-    caller sums the slots: integer counts, so the sum does not depend on which
-    worker played which game, and memory does not grow with ``n_games``.  In row
-    mode the summary arrays are unused dummies.
+    ``failures.errors`` ``(workers, ERROR_FIELDS + 1)`` keeps each worker's
+    lowest failing game (last field; ``n_games`` when none) and its error
+    record.  ``failures.abort`` (one element, ``n_games`` on entry) receives the
+    index of a failing game, and games after it stop early; every game before
+    the first failure still runs, so the lowest recorded failure is the first,
+    whatever the workers.
 
-    ``errors`` ``(workers, ERROR_FIELDS + 1)`` keeps each worker's lowest
-    failing game (last field; ``n_games`` when none) and its error record.
-    ``abort`` (one element, ``n_games`` on entry) receives the index of a failing
-    game, and games after it stop early; every game before the first failure
-    still runs, so the lowest recorded failure is the first, whatever the workers.
-
-    :func:`play_game` stays a call: inlined here it saves about a fifth of a
-    10-card game's time (the call passes two dozen arrays) but nearly triples
-    the kernel's compile time (20 s to 55 s for ``random`` and ``simple``).
-    The games see the arrays through :func:`~ohhell_sim.engine.unowned.unowned`
-    views (no reference counts shared between the threads): the caller owns the
-    arguments, and the workspace is kept alive until the last game.
+    :func:`play_game` is inlined here (one call site): a call passes some 160
+    machine words of array fields per game, and inlining it makes single-deal
+    games 11-24% faster (full games 6-9%) without lengthening the compile,
+    now that the rule primitives are ordinary calls.  The games see the arrays
+    through :func:`~ohhell_sim.engine.unowned.unowned` views (no reference counts
+    shared between the threads): the caller owns the arguments,
+    and the workspace is kept alive until the last game.
     """
-    rules = unowned(rules)
-    hand_sizes = unowned(hand_sizes)
-    sids = unowned(sids)
-    params = unowned(params)
-    dealers = unowned(dealers)
-    trumps = unowned(trumps)
-    bids = unowned(bids)
-    tricks = unowned(tricks)
-    scores = unowned(scores)
-    faults = unowned(faults)
-    passed = unowned(passed)
-    held = unowned(held)
-    outcomes = unowned(outcomes)
-    deals = unowned(deals)
-    totals = unowned(totals)
-    wins = unowned(wins)
-    with_faults = faults.shape[0] == bids.shape[0]
-    with_passed = passed.shape[0] == bids.shape[0]
-    with_held = held.shape[0] == bids.shape[0]
+    setup = unowned(setup)
+    rows = unowned(rows)
+    tally = unowned(tally)
+    errors, abort = failures
+    summary = tally.outcomes.shape[0] > 0
+    with_faults = rows.faults.shape[0] == rows.bids.shape[0]
+    with_passed = rows.passed.shape[0] == rows.bids.shape[0]
+    with_held = rows.held.shape[0] == rows.bids.shape[0]
     n_chunks = (n_games + CHUNK_GAMES - 1) // CHUNK_GAMES
     slot = worker
     workspace = new_workspace()
-    rngs, deck, view, hands, hands2, passed_masks, totals_now, err = unowned(workspace)
+    ws = unowned(workspace)
     for c in range(worker, n_chunks, workers):
         stop = min(n_games, (c + 1) * CHUNK_GAMES)
         for g in range(c * CHUNK_GAMES, stop):
             if g > abort[0]:
                 break
             row = slot if summary else g
-            result = play_game(
-                first_game + g,
-                seed,
-                rules,
-                hand_sizes,
-                sids,
-                params,
-                rngs,
-                deck,
-                view,
-                hands,
-                hands2,
-                passed_masks,
-                totals_now,
-                dealers[row],
-                trumps[row],
-                bids[row],
-                tricks[row],
-                scores[row],
-                faults[row if with_faults else 0],
-                passed[row if with_passed else 0],
-                held[row if with_held else 0],
-                err,
+            out = GameRows(
+                rows.dealers[row],
+                rows.trumps[row],
+                rows.bids[row],
+                rows.tricks[row],
+                rows.scores[row],
+                rows.faults[row if with_faults else 0],
+                rows.passed[row if with_passed else 0],
+                rows.held[row if with_held else 0],
             )
+            result = play_game(first_game + g, setup, ws, out)
             if result < 0:
                 if g < errors[slot, ERROR_FIELDS]:
-                    errors[slot, :ERROR_FIELDS] = err
+                    errors[slot, :ERROR_FIELDS] = ws.err
                     errors[slot, ERROR_FIELDS] = g
                 # A lost race between two failures only stops the others later.
                 if g < abort[0]:
                     abort[0] = g
             elif summary:
-                add_to_summary(
-                    rules,
-                    hand_sizes,
-                    dealers[row],
-                    bids[row],
-                    tricks[row],
-                    scores[row],
-                    result,
-                    total_low,
-                    outcomes[slot],
-                    deals[slot],
-                    totals[slot],
-                    wins[slot],
-                )
+                add_to_summary(setup.rules, setup.hand_sizes, out, result, tally, slot)
             else:
-                winners[g] = result
+                rows.winners[g] = result
     keep_alive(workspace)

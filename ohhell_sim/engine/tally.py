@@ -14,25 +14,18 @@ from ohhell_sim.rules.layout import R_N_DEALS, R_PLAYERS
 
 
 @njit
-def add_to_summary(
-    rules,
-    hand_sizes,
-    dealers,
-    bids,
-    tricks,
-    scores,
-    winners,
-    total_low,
-    outcomes,
-    deals,
-    totals,
-    wins,
-):
-    """Add one game's rows to a summary (see :mod:`ohhell_sim.summary` for the arrays).
+def add_to_summary(rules, hand_sizes, game, winners, tally, slot):
+    """Add one game's rows to slot ``slot`` of a summary's counts.
 
-    Scheduled deals only go into ``outcomes`` and ``deals``; a tie-break deal's
-    points count in the game totals, as in the results frames.
+    ``game`` is the game's :class:`~ohhell_sim.engine.bundles.GameRows`,
+    ``winners`` its seat mask and ``tally`` the
+    :class:`~ohhell_sim.engine.bundles.Tally` (see :mod:`ohhell_sim.summary` for
+    the arrays).  Scheduled deals only go into ``outcomes`` and ``deals``; a
+    tie-break deal's points count in the game totals, as in the results frames.
     """
+    dealers, bids, tricks, scores = game.dealers, game.bids, game.tricks, game.scores
+    outcomes, deals = tally.outcomes[slot], tally.deals[slot]
+    totals, wins, total_low = tally.totals[slot], tally.wins[slot], tally.total_low
     n = rules[R_PLAYERS]
     for d in range(rules[R_N_DEALS]):
         dealer = dealers[d]

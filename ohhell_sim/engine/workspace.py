@@ -7,6 +7,8 @@ functions that call a strategy are compiled per kernel in
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -22,9 +24,23 @@ NOT_PLAYED = -1
 MAX_DECK = 105
 
 
+class Workspace(NamedTuple):
+    """One worker's scratch arrays for ``play_game``."""
+
+    rngs: np.ndarray  # (MAX_SEATS + 1, 4): a random stream per seat, and the table's
+    deck: np.ndarray
+    # what the seat to move sees (ohhell_sim.view); not "view", which Numba reserves
+    seat_view: np.ndarray
+    hands: np.ndarray  # each seat's cards, a bit per card
+    hands2: np.ndarray  # second copies of cards, under two decks
+    passed_masks: np.ndarray  # cards each seat passed (swap variant)
+    totals: np.ndarray  # each seat's points so far in the game
+    err: np.ndarray  # the error record (ERROR_FIELDS) of an illegal move
+
+
 @njit
 def new_workspace():
-    """Scratch arrays for ``play_game``: streams, deck, view, hands, passed masks, totals, error."""
+    """A fresh :class:`Workspace`."""
     rngs = np.zeros((V.MAX_SEATS + 1, 4), dtype=np.uint64)
     deck = np.empty(MAX_DECK, dtype=np.int64)
     view = np.full(V.VIEW_SIZE, V.UNKNOWN, dtype=np.int64)
@@ -33,7 +49,7 @@ def new_workspace():
     passed_masks = np.zeros(V.MAX_SEATS, dtype=np.int64)
     totals = np.zeros(V.MAX_SEATS, dtype=np.int64)
     err = np.zeros(ERROR_FIELDS, dtype=np.int64)
-    return rngs, deck, view, hands, hands2, passed_masks, totals, err
+    return Workspace(rngs, deck, view, hands, hands2, passed_masks, totals, err)
 
 
 @njit(inline="always")

@@ -20,6 +20,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from ohhell_sim.engine import dispatch
+from ohhell_sim.engine.bundles import Failures, RunRows, Setup, Tally
 from ohhell_sim.engine.workspace import CHUNK_GAMES, ERROR_FIELDS
 from ohhell_sim.errors import IllegalMoveError
 from ohhell_sim.results import RunArrays
@@ -103,8 +104,7 @@ def prepare_kernel(seating: Seating, rules: Rules, sink: Sink, *, announce: bool
     :func:`~ohhell_sim.run.progress.compile_kernel`).
     """
     kernel = load_kernel(seating, rules)
-    first_game, count, *rest = _kernel_args(seating, rules, 0, 0, 0, sink.kernel_sink(0, 0))
-    args = (first_game, count, 0, 1, *rest)  # worker 0 of 1
+    args = (0, 0, 0, 1, *_kernel_args(seating, rules, 0, sink.kernel_sink(0, 0), 0))
     compile_kernel(kernel.run_games, args, [s.name for s in seating.distinct_strategies], announce)
 
 
@@ -126,9 +126,9 @@ def run_kernel(
         For the first game in which a strategy made an illegal move.
     """
     kernel = load_kernel(seating, rules)
-    args = _kernel_args(seating, rules, seed, first_game, count, kernel_sink)
+    bundles = _kernel_args(seating, rules, seed, kernel_sink, count)
     try:
-        _run_workers(kernel.run_games, args, numba.get_num_threads())
+        _run_workers(kernel.run_games, first_game, count, bundles, numba.get_num_threads())
     except NumbaError:
         raise
     except Exception as error:
@@ -136,24 +136,23 @@ def run_kernel(
         diagnosed = diagnose_failure(rules, seating, seed, first_game, count, error)
         # The Python exception that reproduced it says more than the kernel's SystemError.
         raise diagnosed from (diagnosed.__cause__ or error)
-    errors, abort = args[-2:]
+    errors, abort = bundles[-1]
     if abort[0] < count:
         slot = int(np.argmin(errors[:, ERROR_FIELDS]))
         record = errors[slot]
         raise illegal_move(seating, rules, first_game + int(record[ERROR_FIELDS]), record)
 
 
-def _run_workers(run_games, args: tuple, workers: int) -> None:
+def _run_workers(run_games, first_game: int, count: int, bundles: tuple, workers: int) -> None:
     # The kernel releases the GIL: each worker plays its share of the games on a
     # thread of its own (see engine.game.run_games).
-    first_game, count, *rest = args
     workers = max(1, min(workers, -(-count // CHUNK_GAMES)))
     if workers == 1:
-        run_games(first_game, count, 0, 1, *rest)
+        run_games(first_game, count, 0, 1, *bundles)
         return
     with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [
-            pool.submit(run_games, first_game, count, worker, workers, *rest)
+            pool.submit(run_games, first_game, count, worker, workers, *bundles)
             for worker in range(workers)
         ]
         for future in futures:
@@ -164,54 +163,44 @@ def _kernel_args(
     seating: Seating,
     rules: Rules,
     seed: int,
-    first_game: int,
-    count: int,
     kernel_sink: RunArrays | CountTarget,
-) -> tuple:
-    # The arguments of engine.game.run_games, which plays into rows or counts.
+    count: int,
+) -> tuple[Setup, RunRows, Tally, Failures]:
+    """The bundles that engine.game.run_games plays ``count`` games into, after its
+    first four arguments (the first game, the count, the worker and the workers)."""
     if isinstance(kernel_sink, CountTarget):
         rows = kernel_sink.scratch
         slots = kernel_sink.slots
-        counts = (slots.outcomes, slots.deals, slots.totals, slots.wins)
-        total_low = kernel_sink.total_low
+        tally = Tally(kernel_sink.total_low, slots.outcomes, slots.deals, slots.totals, slots.wins)
     else:
         rows = kernel_sink
-        # Rows mode leaves the count arguments unread.
-        counts = tuple(np.zeros((1,) * ndim, np.int64) for ndim in (6, 4, 3, 3))
-        total_low = 0
+        # Counts with no slots: the kernel keeps the rows.
+        tally = Tally(0, *(np.zeros((0,) * ndim, np.int64) for ndim in (6, 4, 3, 3)))
     # A variant's arrays that the run does not keep get one row of scratch, so
     # that every run of the kernel shares one compiled signature.
     trailing = rows.bids.shape[1:]
     faults = rows.faults if len(rows.faults) else np.zeros((1, *trailing), np.int16)
     passed = rows.passed if len(rows.passed) else np.zeros((1, *trailing, 2), np.int8)
     held = rows.held if len(rows.held) else np.zeros((1, trailing[0], 0), np.uint64)
-    # One record per worker; there are at most as many workers as Numba threads.
-    errors = np.zeros((numba.config.NUMBA_NUM_THREADS, ERROR_FIELDS + 1), dtype=np.int64)
-    errors[:, ERROR_FIELDS] = count
-    abort = np.full(1, count, dtype=np.int64)
-    return (
-        first_game,
-        count,
-        seed,
-        rules.to_array(),
-        rules.hand_sizes(),
-        seating.dispatch_ids(),
-        seating.params,
+    run_rows = RunRows(
         rows.dealers,
         rows.trumps,
         rows.bids,
         rows.tricks,
         rows.scores,
+        rows.winners,
         faults,
         passed,
         held,
-        rows.winners,
-        isinstance(kernel_sink, CountTarget),
-        total_low,
-        *counts,
-        errors,
-        abort,
     )
+    # One record per worker; there are at most as many workers as Numba threads.
+    errors = np.zeros((numba.config.NUMBA_NUM_THREADS, ERROR_FIELDS + 1), dtype=np.int64)
+    errors[:, ERROR_FIELDS] = count
+    failures = Failures(errors, np.full(1, count, dtype=np.int64))
+    setup = Setup(
+        seed, rules.to_array(), rules.hand_sizes(), seating.dispatch_ids(), seating.params
+    )
+    return setup, run_rows, tally, failures
 
 
 def illegal_move(seating: Seating, rules: Rules, game: int, record: np.ndarray) -> IllegalMoveError:
