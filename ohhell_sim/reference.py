@@ -7,11 +7,17 @@ trick-taking and scoring are written again here, and the tests check that both
 engines play every game identically.  Only the strategies are shared: the
 reference calls the same compiled ``bid``/``play`` functions with a view it builds
 afresh, field by field, before every decision.
+
+The game is a coroutine (:func:`game_steps`): it yields a :class:`Decision`
+whenever a seat must move and receives the move, and yields a
+:class:`DealPlayed` after each deal.  :func:`play_reference_game` answers the
+decisions with the seats' strategies; the game-AI environments
+(:mod:`ohhell_sim.env`) answer some or all of them with an agent's actions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -474,18 +480,39 @@ def _led_suit(card: int, trump: int | None) -> int | None:
     return trump if card == JOKER else suit_of(card)
 
 
-class _Game:
-    """Plays one game; raises IllegalMoveError at the first illegal move."""
+@dataclass(frozen=True)
+class Decision:
+    """A move the game waits for: ``seat`` bids (``role`` "bid") or chooses a card
+    ("play", which covers the swap phase), seeing ``view`` (:mod:`ohhell_sim.view`)."""
 
-    def __init__(self, rules: Rules, seating: Seating, seed: int, game: int) -> None:
+    role: str
+    seat: int
+    view: np.ndarray
+    deal: int  # the deal row
+
+
+@dataclass(frozen=True)
+class DealPlayed:
+    """A deal was played and scored; the game goes on (or ends)."""
+
+    log: DealLog
+
+
+#: What :func:`game_steps` yields.
+Step = Decision | DealPlayed
+
+
+class _Game:
+    """Plays one game as a coroutine; raises IllegalMoveError at the first illegal move."""
+
+    def __init__(self, rules: Rules, names: Sequence[str], seed: int, game: int) -> None:
         self.rules = rules
-        self.seating = seating
+        self.names = list(names)
         self.seed = seed
         self.game = game
-        self.streams = [Stream(seed, game, _SEAT, s).as_array() for s in range(rules.players)]
 
     def illegal(self, code: int, deal: int, seat: int, move: int, trick: int, hand_size: int):
-        name = self.seating.strategies[seat].name
+        name = self.names[seat]
         return IllegalMoveError(name, self.game, deal, seat, move, code, trick, hand_size)
 
     def decide(
@@ -496,13 +523,9 @@ class _Game:
         phase: int,
         legal: list[int] | None = None,
         forbidden: int | None = None,
-    ) -> int:
+    ) -> Generator[Step, object, int]:
         view = _view(table, seat, phase, legal, forbidden)
-        func = getattr(self.seating.strategies[seat], role)
-        try:
-            move = func(view, self.seating.params[seat], self.streams[seat])
-        except StrategyError as error:
-            raise error.located(self.game, table.deal_index, seat) from error.__cause__
+        move = yield Decision(role, seat, view, table.deal_index)
         if isinstance(move, bool | np.bool_) or not isinstance(move, int | np.integer):
             code = ERR_BID_NOT_INTEGER if phase == V.PHASE_BID else ERR_CARD_NOT_INTEGER
             trick = table.trick_index if phase == V.PHASE_PLAY else -1
@@ -518,7 +541,7 @@ class _Game:
         totals: list[int],
         faults: list[int],
         tiebreak: bool,
-    ) -> DealLog:
+    ) -> Generator[Step, object, DealLog]:
         rules, n = self.rules, self.rules.players
         turn = rules.turns_card(hand_size)
         hands, turned = deal(
@@ -558,7 +581,9 @@ class _Game:
             for seat in order:
                 for _ in range(k):
                     hand = table.hands[seat]
-                    card = self.decide("play", table, seat, V.PHASE_SWAP, legal=sorted(set(hand)))
+                    card = yield from self.decide(
+                        "play", table, seat, V.PHASE_SWAP, legal=sorted(set(hand))
+                    )
                     if card not in hand:
                         raise self.illegal(ERR_CARD_NOT_IN_HAND, index, seat, card, -1, hand_size)
                     hand.remove(card)
@@ -574,7 +599,7 @@ class _Game:
             if seat == dealer:
                 others = sum(b for b in table.bids if b is not None)
                 seat_forbidden = forbidden = forbidden_dealer_bid(rules, hand_size, others)
-            bid = self.decide("bid", table, seat, V.PHASE_BID, forbidden=seat_forbidden)
+            bid = yield from self.decide("bid", table, seat, V.PHASE_BID, forbidden=seat_forbidden)
             if not 0 <= bid <= most:
                 raise self.illegal(ERR_BID_RANGE, index, seat, bid, -1, hand_size)
             if bid == seat_forbidden:
@@ -592,7 +617,7 @@ class _Game:
                 led = _led_suit(trick.cards[0], trump) if trick.cards else None
                 hand = table.hands[seat]
                 legal = legal_cards(hand, led, trump)
-                card = self.decide("play", table, seat, V.PHASE_PLAY, legal=legal)
+                card = yield from self.decide("play", table, seat, V.PHASE_PLAY, legal=legal)
                 if card not in hand:
                     raise self.illegal(ERR_CARD_NOT_IN_HAND, index, seat, card, t, hand_size)
                 if card not in legal:
@@ -617,7 +642,7 @@ class _Game:
             score(rules, table.bids[s], table.tricks_won[s], hand_size) if s in seats else 0
             for s in range(n)
         ]
-        return DealLog(
+        log = DealLog(
             index,
             dealer,
             hand_size,
@@ -632,8 +657,10 @@ class _Game:
             passed=passed_log,
             tiebreak=tiebreak,
         )
+        yield DealPlayed(log)
+        return log
 
-    def play(self) -> GameLog:
+    def steps(self) -> Generator[Step, object, GameLog]:
         rules, n = self.rules, self.rules.players
         first_dealer = dealer = cut_for_dealer(Stream(self.seed, self.game, _CUT, 0), n)
         totals, faults = [0] * n, [0] * n
@@ -645,7 +672,7 @@ class _Game:
                 break  # the catastrophe variant left too few players
             if dealer not in active:
                 dealer = clockwise(dealer, active, n)
-            log = self.play_deal(index, hand_size, dealer, active, totals, faults, False)
+            log = yield from self.play_deal(index, hand_size, dealer, active, totals, faults, False)
             deals.append(log)
             totals = [t + p for t, p in zip(totals, log.scores, strict=True)]
             if rules.fault_limit:
@@ -662,15 +689,62 @@ class _Game:
         if rules.tiebreak and len(winners) > 1:
             if dealer not in winners:
                 dealer = clockwise(dealer, winners, n)
-            log = self.play_deal(
+            log = yield from self.play_deal(
                 rules.n_deals, TIEBREAK_HAND_SIZE, dealer, winners, totals, faults, True
             )
             deals.append(log)
             best = max(log.scores[s] for s in winners)
             winners = [s for s in winners if log.scores[s] == best]
-        return GameLog(
-            rules, self.seating.names, self.seed, self.game, first_dealer, deals, winners
-        )
+        return GameLog(rules, self.names, self.seed, self.game, first_dealer, deals, winners)
+
+
+def game_steps(
+    rules: Rules, names: Sequence[str], seed: int, game: int
+) -> Generator[Step, object, GameLog]:
+    """Game ``game`` of the run seeded ``seed``, as a coroutine.
+
+    It yields a :class:`Decision` when a seat must move, and takes the move
+    (a bid, or a card id) through ``send``; it yields a :class:`DealPlayed` after
+    each deal (send ``None``).  It returns the :class:`GameLog`, with ``names``
+    as the seats' names.  An illegal move raises :class:`IllegalMoveError`.
+    """
+    return _Game(rules, names, seed, game).steps()
+
+
+def drive(steps: Generator[Step, object, GameLog], answer: Callable[[Decision], object]) -> GameLog:
+    """Run ``steps`` to the end, answering each decision with ``answer(decision)``."""
+    move = None
+    while True:
+        try:
+            step = steps.send(move)
+        except StopIteration as finished:
+            return finished.value
+        move = answer(step) if isinstance(step, Decision) else None
+
+
+def seat_streams(seed: int, game: int, players: int) -> list[np.ndarray]:
+    """Each seat's random stream in game ``game``, as the kernel gives it to a strategy."""
+    return [Stream(seed, game, _SEAT, s).as_array() for s in range(players)]
+
+
+def strategy_answer(seating: Seating, seed: int, game: int) -> Callable[[Decision], int]:
+    """Answer decisions with the seating's strategies.
+
+    Each strategy gets its seat's parameters and random stream, as in the
+    kernel.  A :class:`~ohhell_sim.errors.StrategyError` raised by strategy code
+    is located at its game, deal and seat.
+    """
+    streams = seat_streams(seed, game, len(seating.strategies))
+
+    def answer(decision: Decision) -> int:
+        seat = decision.seat
+        func = getattr(seating.strategies[seat], decision.role)
+        try:
+            return func(decision.view, seating.params[seat], streams[seat])
+        except StrategyError as error:
+            raise error.located(game, decision.deal, seat) from error.__cause__
+
+    return answer
 
 
 def play_reference_game(rules: Rules, seating: Seating, seed: int, game: int) -> GameLog:
@@ -681,7 +755,8 @@ def play_reference_game(rules: Rules, seating: Seating, seed: int, game: int) ->
     IllegalMoveError
         When a strategy returns an illegal bid or card.
     """
-    return _Game(rules, seating, seed, game).play()
+    steps = game_steps(rules, seating.names, seed, game)
+    return drive(steps, strategy_answer(seating, seed, game))
 
 
 def replay(rules: Rules, strategies: Sequence[SeatSpec], seed: int = 0, game: int = 0) -> GameLog:

@@ -293,6 +293,45 @@ def rules_st(
     )
 
 
+@st.composite
+def variant_rules_st(draw):
+    """:class:`Rules` combining drawn variants: decks, joker, trump modes, swap,
+    catastrophe, tie-break, closed bids, nullo, forehead and the scoring tables."""
+    decks = draw(st.sampled_from([1, 1, 2]))
+    players = draw(st.integers(3, 7 if decks == 1 else 10))
+    hook = draw(st.booleans())
+    closed = (not hook) and draw(st.booleans())
+    joker = draw(st.booleans())
+    fault_limit = draw(st.sampled_from([0, 0, 4, 12]))
+    swap = draw(st.sampled_from([0, 0, 1, 2]))
+    trump = draw(st.sampled_from(["turn", "turn", "SDCH", "CDHS", "CDHSN"]))
+    kwargs = dict(
+        players=players,
+        decks=decks,
+        hook=hook,
+        closed_bids=closed,
+        joker=joker,
+        nullo=draw(st.booleans()) and draw(st.booleans()),
+        trump=trump,
+        no_trump_every=draw(st.sampled_from([0, 0, 2, 3])),
+        swap=swap,
+        fault_limit=fault_limit,
+        tiebreak=draw(st.booleans()),
+        made=draw(st.sampled_from(["10+bid", "10*bid", "10+bid^2", "10+2*bid", "5+bid"])),
+        zero=draw(st.sampled_from(["10", "5", "5+cards", "10+cards"])),
+        double_all=draw(st.booleans()),
+        all_bonus=draw(st.sampled_from([0, 10])),
+    )
+    if not fault_limit:
+        kwargs["over"] = draw(st.sampled_from(["zero", "taken", "-diff", "-diff^2", "-10*diff"]))
+        kwargs["under"] = draw(st.sampled_from(["zero", "taken", "-diff", "-diff^2"]))
+    probe = Rules(**{**kwargs, "schedule": [1]})
+    most = min(probe.most_cards(), 6)
+    schedule = draw(st.lists(st.integers(1, most), min_size=1, max_size=4))
+    forehead = swap == 0 and 1 in schedule and draw(st.booleans())
+    return Rules(**kwargs, schedule=schedule, forehead=forehead)
+
+
 def seat_spec_st(user: bool = False):
     """One seat: ``random``, ``simple``, ``simple`` with a scale, or (if ``user``) ``tester``."""
     options = [

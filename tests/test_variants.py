@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import examples
+from conftest import examples, variant_rules_st
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scripted_strategies import MODE_VIEW_HASH, mode
@@ -305,43 +305,6 @@ def test_tiebreak_deal_decides_ties():
 # --- kernel = reference on combinations of variants -------------------------------
 
 
-@st.composite
-def variant_rules(draw):
-    decks = draw(st.sampled_from([1, 1, 2]))
-    players = draw(st.integers(3, 7 if decks == 1 else 10))
-    hook = draw(st.booleans())
-    closed = (not hook) and draw(st.booleans())
-    joker = draw(st.booleans())
-    fault_limit = draw(st.sampled_from([0, 0, 4, 12]))
-    swap = draw(st.sampled_from([0, 0, 1, 2]))
-    trump = draw(st.sampled_from(["turn", "turn", "SDCH", "CDHS", "CDHSN"]))
-    kwargs = dict(
-        players=players,
-        decks=decks,
-        hook=hook,
-        closed_bids=closed,
-        joker=joker,
-        nullo=draw(st.booleans()) and draw(st.booleans()),
-        trump=trump,
-        no_trump_every=draw(st.sampled_from([0, 0, 2, 3])),
-        swap=swap,
-        fault_limit=fault_limit,
-        tiebreak=draw(st.booleans()),
-        made=draw(st.sampled_from(["10+bid", "10*bid", "10+bid^2", "10+2*bid", "5+bid"])),
-        zero=draw(st.sampled_from(["10", "5", "5+cards", "10+cards"])),
-        double_all=draw(st.booleans()),
-        all_bonus=draw(st.sampled_from([0, 10])),
-    )
-    if not fault_limit:
-        kwargs["over"] = draw(st.sampled_from(["zero", "taken", "-diff", "-diff^2", "-10*diff"]))
-        kwargs["under"] = draw(st.sampled_from(["zero", "taken", "-diff", "-diff^2"]))
-    probe = Rules(**{**kwargs, "schedule": [1]})
-    most = min(probe.most_cards(), 6)
-    schedule = draw(st.lists(st.integers(1, most), min_size=1, max_size=4))
-    forehead = swap == 0 and 1 in schedule and draw(st.booleans())
-    return Rules(**kwargs, schedule=schedule, forehead=forehead)
-
-
 def assert_kernel_equals_reference(rules: Rules, seats, seed: int, games: int) -> None:
     result = oh.simulate(rules, seats, games=games, seed=seed)
     hands, frame_games = result.hands, result.games
@@ -386,7 +349,7 @@ def assert_kernel_equals_reference(rules: Rules, seats, seed: int, games: int) -
 
 
 @settings(max_examples=examples(40))
-@given(rules=variant_rules(), seed=st.integers(0, 2**63 - 1), data=st.data())
+@given(rules=variant_rules_st(), seed=st.integers(0, 2**63 - 1), data=st.data())
 def test_kernel_equals_reference_on_variant_combinations(tester, rules, seed, data):
     # The view-hash tester makes every move depend on every field of its view, so
     # the two engines must also show identical views.

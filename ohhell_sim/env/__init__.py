@@ -1,0 +1,54 @@
+"""Oh Hell for game-AI research: a PettingZoo AEC environment and a Gymnasium seat.
+
+``OhHellEnv`` (:mod:`ohhell_sim.env.aec`) seats one agent per player;
+``OhHellSeatEnv`` (:mod:`ohhell_sim.env.seat`, registered with Gymnasium as
+``ohhell_sim/OhHellSeat-v0``) seats one learning agent against strategies.  Both
+need the ``rl`` extra (``pip install "ohhell-sim[rl]"``).  Both step the
+reference engine's game (:func:`ohhell_sim.reference.game_steps`), so a game
+played through them with the moves of a run is that run's game; observations
+and actions are laid out in :mod:`ohhell_sim.env.observation`.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from ohhell_sim.env.observation import (
+    BID_ACTION,
+    N_CARDS,
+    ObservationLayout,
+    action_count,
+    action_mask,
+    action_of_move,
+    move_of_action,
+)
+from ohhell_sim.env.stepper import GameStepper
+
+_NEEDS_EXTRA = {"OhHellEnv": "ohhell_sim.env.aec", "OhHellSeatEnv": "ohhell_sim.env.seat"}
+
+__all__ = [
+    "BID_ACTION",
+    "N_CARDS",
+    "GameStepper",
+    "ObservationLayout",
+    "OhHellEnv",
+    "OhHellSeatEnv",
+    "action_count",
+    "action_mask",
+    "action_of_move",
+    "move_of_action",
+]
+
+
+def __getattr__(name: str):
+    # The environments import PettingZoo and Gymnasium, which only the rl extra installs.
+    if name not in _NEEDS_EXTRA:
+        raise AttributeError(f"module 'ohhell_sim.env' has no attribute {name!r}")
+    try:
+        module = import_module(_NEEDS_EXTRA[name])
+    except ModuleNotFoundError as missing:
+        raise ImportError(
+            f"ohhell_sim.env.{name} needs {missing.name!r}: "
+            'pip install "ohhell-sim[rl]" (PettingZoo and Gymnasium)'
+        ) from missing
+    return getattr(module, name)
