@@ -27,12 +27,13 @@ from ohhell_sim.env import (  # noqa: E402
     ObservationLayout,
     OhHellEnv,
     OhHellSeatEnv,
+    action_count,
     action_mask,
     action_of_move,
 )
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError  # noqa: E402
 from ohhell_sim.reference import Decision, strategy_answer  # noqa: E402
-from ohhell_sim.rules import Rules  # noqa: E402
+from ohhell_sim.rules import TIEBREAK_HAND_SIZE, Rules  # noqa: E402
 from ohhell_sim.validation import check_seating  # noqa: E402
 
 SMALL = Rules(players=3, schedule=(3, 1, 2))
@@ -269,3 +270,8 @@ def test_readme_example_runs(capsys):
     ]
     exec(compile(code, "README.md", "exec"), {})
     assert "Final totals" in capsys.readouterr().out
+
+
+def test_the_action_space_holds_the_bids_of_a_tiebreak_deal_larger_than_the_schedule():
+    rules = Rules(players=3, schedule=(1, 2), tiebreak=True)
+    assert action_count(rules) == BID_ACTION + TIEBREAK_HAND_SIZE + 1

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.rules import Rules
@@ -26,14 +27,15 @@ N_CARDS = 53
 #: Action of a bid of 0; a bid of ``b`` is ``BID_ACTION + b``.
 BID_ACTION = N_CARDS
 
-_PHASES = (V.PHASE_BID, V.PHASE_PLAY, V.PHASE_SWAP)
-#: One-hot seat fields of the observation, and where the view holds them.
-_SEAT_FIELDS = (("dealer", V.DEALER), ("leader", V.LEADER), ("winning", V.WINNING_SEAT))
-
 
 def action_count(rules: Rules) -> int:
     """Size of the action space: the cards, then every bid up to the largest hand."""
-    return BID_ACTION + rules.max_hand_size + 1
+    return BID_ACTION + largest_hand(rules) + 1
+
+
+def largest_hand(rules: Rules) -> int:
+    """The most cards a seat holds in a deal, the tie-break deal included."""
+    return int(rules.hand_sizes().max())
 
 
 def move_of_action(action: int, phase: int) -> int:
@@ -51,12 +53,7 @@ def action_of_move(move: int, phase: int) -> int:
 def action_mask(view: np.ndarray, rules: Rules) -> np.ndarray:
     """``int8`` mask of the legal actions of the seat whose ``view`` this is."""
     mask = np.zeros(action_count(rules), dtype=np.int8)
-    if view[V.PHASE] == V.PHASE_BID:
-        mask[BID_ACTION : BID_ACTION + int(view[V.MAX_BID]) + 1] = 1
-        if view[V.FORBIDDEN_BID] != V.UNKNOWN:
-            mask[BID_ACTION + int(view[V.FORBIDDEN_BID])] = 0
-    else:
-        mask[:N_CARDS] = _bits(int(view[V.LEGAL]))
+    write_action_mask(view, mask)
     return mask
 
 
@@ -119,13 +116,15 @@ class ObservationLayout:
         self.fields = fields
         self.size = start
         self._by_name = {f.name: f for f in fields}
+        #: The fields' first entries, in order, for :func:`encode_view`.
+        self.starts = np.array([f.start for f in fields], dtype=np.int64)
 
     def bounds(self) -> tuple[float, float]:
         """Lowest and highest value any entry can take under these rules."""
         rules = self.rules
         low, high = total_bounds(rules)
-        most_bids = rules.players * rules.max_hand_size
-        most_faults = rules.fault_limit + rules.max_hand_size
+        most_bids = rules.players * largest_hand(rules)
+        most_faults = rules.fault_limit + largest_hand(rules)
         return float(min(low, -1)), float(max(high, most_bids, most_faults, rules.n_deals, 2))
 
     def __getitem__(self, name: str) -> slice:
@@ -142,59 +141,111 @@ class ObservationLayout:
 
     def encode(self, view: np.ndarray) -> np.ndarray:
         """The observation of the seat whose ``view`` this is."""
-        n = self.rules.players
-        me = int(view[V.SEAT])
-        order = [(me + k) % n for k in range(n)]  # relative seat k -> absolute seat
         out = np.zeros(self.size, dtype=np.float32)
-        out[self["hand"]] = _copies(view[V.HAND], view[V.HAND2])
-        trump = int(view[V.TRUMP])
-        out[self["trump_suit"].start + (4 if trump == V.UNKNOWN else trump)] = 1
-        _one_hot(out, self["turned_card"], int(view[V.TRUMP_CARD]))
-        out[self["phase"].start + _PHASES.index(int(view[V.PHASE]))] = 1
-        out[self["played"]] = _copies(view[V.PLAYED], view[V.PLAYED2])
-        for k, seat in enumerate(order):
-            block = slice(self["trick_cards"].start + k * N_CARDS, None)
-            _one_hot(out, block, int(view[V.TRICK_CARDS_BASE + seat]))
-            block = slice(self["visible"].start + k * N_CARDS, None)
-            _one_hot(out, block, int(view[V.VISIBLE_BASE + seat]))
-            out[self["bids"].start + k] = view[V.BIDS_BASE + seat]
-            out[self["tricks_won"].start + k] = view[V.TRICKS_WON_BASE + seat]
-            voids = self["voids"].start + 4 * k
-            out[voids : voids + 4] = _bits(int(view[V.VOIDS_BASE + seat]))[:4]
-            out[self["scores"].start + k] = view[V.SCORES_BASE + seat]
-            out[self["faults"].start + k] = view[V.FAULTS_BASE + seat]
-            out[self["active"].start + k] = (int(view[V.ACTIVE]) >> seat) & 1
-        for name, index in (
-            ("dealer", V.DEALER),
-            ("leader", V.LEADER),
-            ("winning", V.WINNING_SEAT),
-        ):
-            seat = int(view[index])
-            if seat != V.UNKNOWN:
-                out[self[name].start + (seat - me) % n] = 1
-        out[self["passed"]] = _bits(int(view[V.PASSED]))
-        out[self["received"]] = _bits(int(view[V.RECEIVED]))
-        out[self["forbidden_bid"].start] = view[V.FORBIDDEN_BID]
-        out[self["max_bid"].start] = view[V.MAX_BID]
-        out[self["bid_total"].start] = view[V.BID_TOTAL]
-        out[self["hand_size"].start] = view[V.HAND_SIZE]
-        out[self["trick"].start] = view[V.TRICK]
-        out[self["deal"].start] = view[V.DEAL]
-        out[self["deals_left"].start] = max(0, int(view[V.N_DEALS]) - 1 - int(view[V.DEAL]))
-        out[self["tiebreak"].start] = view[V.TIEBREAK]
+        encode_view(view, self.rules.players, self.starts, out)
         return out
 
 
-def _bits(mask: int) -> np.ndarray:
-    """The 53 bits of a card mask, as 0/1 floats."""
-    return ((mask >> np.arange(N_CARDS, dtype=np.int64)) & 1).astype(np.float32)
+# The fields of ObservationLayout, in order, for the compiled encoder.
+(
+    F_HAND,
+    F_TRUMP_SUIT,
+    F_TURNED_CARD,
+    F_PHASE,
+    F_PLAYED,
+    F_TRICK_CARDS,
+    F_BIDS,
+    F_TRICKS_WON,
+    F_VOIDS,
+    F_SCORES,
+    F_FAULTS,
+    F_ACTIVE,
+    F_DEALER,
+    F_LEADER,
+    F_WINNING,
+    F_VISIBLE,
+    F_PASSED,
+    F_RECEIVED,
+    F_FORBIDDEN_BID,
+    F_MAX_BID,
+    F_BID_TOTAL,
+    F_HAND_SIZE,
+    F_TRICK,
+    F_DEAL,
+    F_DEALS_LEFT,
+    F_TIEBREAK,
+) = range(26)
 
 
-def _copies(once: int, twice: int) -> np.ndarray:
-    """Copies of each card from the masks of cards held once and twice."""
-    return _bits(int(once)) + _bits(int(twice))
+@njit
+def _add_cards(out, start, mask):
+    for c in range(N_CARDS):
+        if (mask >> c) & 1:
+            out[start + c] += 1
 
 
-def _one_hot(out: np.ndarray, where: slice, card: int) -> None:
-    if card != V.UNKNOWN:
-        out[where.start + card] = 1
+@njit
+def _set_seat(out, start, seat, me, n):
+    if seat != V.UNKNOWN:
+        out[start + (seat - me + n) % n] = 1
+
+
+@njit
+def encode_view(view, n, starts, out):
+    """Write the observation of ``view``'s seat into ``out`` (zeroed, ``float32``).
+
+    ``starts`` holds the fields' first entries (:attr:`ObservationLayout.starts`).
+    """
+    me = view[V.SEAT]
+    _add_cards(out, starts[F_HAND], view[V.HAND])
+    _add_cards(out, starts[F_HAND], view[V.HAND2])
+    trump = view[V.TRUMP]
+    out[starts[F_TRUMP_SUIT] + (4 if trump == V.UNKNOWN else trump)] = 1
+    if view[V.TRUMP_CARD] != V.UNKNOWN:
+        out[starts[F_TURNED_CARD] + view[V.TRUMP_CARD]] = 1
+    phase = view[V.PHASE]
+    out[starts[F_PHASE] + (0 if phase == V.PHASE_BID else 1 if phase == V.PHASE_PLAY else 2)] = 1
+    _add_cards(out, starts[F_PLAYED], view[V.PLAYED])
+    _add_cards(out, starts[F_PLAYED], view[V.PLAYED2])
+    for k in range(n):
+        seat = (me + k) % n
+        card = view[V.TRICK_CARDS_BASE + seat]
+        if card != V.UNKNOWN:
+            out[starts[F_TRICK_CARDS] + k * N_CARDS + card] = 1
+        card = view[V.VISIBLE_BASE + seat]
+        if card != V.UNKNOWN:
+            out[starts[F_VISIBLE] + k * N_CARDS + card] = 1
+        out[starts[F_BIDS] + k] = view[V.BIDS_BASE + seat]
+        out[starts[F_TRICKS_WON] + k] = view[V.TRICKS_WON_BASE + seat]
+        for suit in range(4):
+            out[starts[F_VOIDS] + 4 * k + suit] = (view[V.VOIDS_BASE + seat] >> suit) & 1
+        out[starts[F_SCORES] + k] = view[V.SCORES_BASE + seat]
+        out[starts[F_FAULTS] + k] = view[V.FAULTS_BASE + seat]
+        out[starts[F_ACTIVE] + k] = (view[V.ACTIVE] >> seat) & 1
+    _set_seat(out, starts[F_DEALER], view[V.DEALER], me, n)
+    _set_seat(out, starts[F_LEADER], view[V.LEADER], me, n)
+    _set_seat(out, starts[F_WINNING], view[V.WINNING_SEAT], me, n)
+    _add_cards(out, starts[F_PASSED], view[V.PASSED])
+    _add_cards(out, starts[F_RECEIVED], view[V.RECEIVED])
+    out[starts[F_FORBIDDEN_BID]] = view[V.FORBIDDEN_BID]
+    out[starts[F_MAX_BID]] = view[V.MAX_BID]
+    out[starts[F_BID_TOTAL]] = view[V.BID_TOTAL]
+    out[starts[F_HAND_SIZE]] = view[V.HAND_SIZE]
+    out[starts[F_TRICK]] = view[V.TRICK]
+    out[starts[F_DEAL]] = view[V.DEAL]
+    out[starts[F_DEALS_LEFT]] = max(0, view[V.N_DEALS] - 1 - view[V.DEAL])
+    out[starts[F_TIEBREAK]] = view[V.TIEBREAK]
+
+
+@njit
+def write_action_mask(view, out):
+    """Write the legal actions of ``view``'s seat into ``out`` (zeroed, ``int8``)."""
+    if view[V.PHASE] == V.PHASE_BID:
+        for b in range(view[V.MAX_BID] + 1):
+            out[BID_ACTION + b] = 1
+        if view[V.FORBIDDEN_BID] != V.UNKNOWN:
+            out[BID_ACTION + view[V.FORBIDDEN_BID]] = 0
+    else:
+        legal = view[V.LEGAL]
+        for c in range(N_CARDS):
+            out[c] = (legal >> c) & 1
