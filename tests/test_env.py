@@ -261,15 +261,14 @@ def test_readme_shows_the_observation_layout_of_four_players():
     assert ObservationLayout(Rules(players=4)).table() in _rl_section()
 
 
-def test_readme_example_runs(capsys):
+def test_readme_examples_run(capsys):
     section = _rl_section()
-    code = section[
-        section.index("```python") + len("```python") : section.index(
-            "```\n", section.index("```python")
-        )
-    ]
-    exec(compile(code, "README.md", "exec"), {})
+    blocks = [part.split("```", 1)[0] for part in section.split("```python")[1:]]
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), namespace)
     assert "Final totals" in capsys.readouterr().out
+    assert namespace["rewards"].shape == (4096, 4)
 
 
 def test_the_action_space_holds_the_bids_of_a_tiebreak_deal_larger_than_the_schedule():

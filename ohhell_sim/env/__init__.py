@@ -1,5 +1,7 @@
-"""Oh Hell for game-AI research: a PettingZoo AEC environment and a Gymnasium seat.
+"""Oh Hell for game-AI research: PettingZoo, Gymnasium and a batched Numba environment.
 
+``BatchedEnv`` (:mod:`ohhell_sim.env.batched`) steps thousands of tables at once
+inside Numba, with strategies in the seats that do not learn.
 ``OhHellEnv`` (:mod:`ohhell_sim.env.aec`) seats one agent per player;
 ``OhHellSeatEnv`` (:mod:`ohhell_sim.env.seat`, registered with Gymnasium as
 ``ohhell_sim/OhHellSeat-v0``) seats one learning agent against strategies.  Both
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from ohhell_sim.env.batched import LEARNER, BatchedEnv
 from ohhell_sim.env.observation import (
     BID_ACTION,
     N_CARDS,
@@ -28,7 +31,9 @@ _NEEDS_EXTRA = {"OhHellEnv": "ohhell_sim.env.aec", "OhHellSeatEnv": "ohhell_sim.
 
 __all__ = [
     "BID_ACTION",
+    "LEARNER",
     "N_CARDS",
+    "BatchedEnv",
     "GameStepper",
     "ObservationLayout",
     "OhHellEnv",

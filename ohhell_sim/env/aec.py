@@ -24,22 +24,9 @@ from ohhell_sim.env.observation import (
     action_mask,
     move_of_action,
 )
-from ohhell_sim.env.stepper import GameStepper
+from ohhell_sim.env.stepper import GameStepper, check_episode, next_game
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-
-EPISODES = ("game", "deal")
-
-
-def check_episode(episode: str) -> None:
-    """Refuse an episode kind other than "game" or "deal"."""
-    if episode not in EPISODES:
-        raise InvalidArgumentError(f"episode must be one of {EPISODES}, got {episode!r}")
-
-
-def new_run_seed() -> int:
-    """A fresh seed for a run whose environment was reset without one."""
-    return int(np.random.SeedSequence().entropy % (1 << 32))
 
 
 class OhHellEnv(AECEnv):
@@ -58,7 +45,8 @@ class OhHellEnv(AECEnv):
     Notes
     -----
     ``reset(seed=s)`` starts game 0 of the run seeded ``s``; each later
-    ``reset()`` without a seed starts the run's next game.  Game ``g`` of seed
+    ``reset()`` without a seed starts the run's next game;
+    ``reset(options={"game": g})`` starts game ``g``.  Game ``g`` of seed
     ``s`` deals the cards of game ``g`` of ``ohhell_sim.simulate(..., seed=s)``.
     """
 
@@ -106,12 +94,7 @@ class OhHellEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game: game 0 of run ``seed``, or the run's next game."""
-        if seed is not None:
-            self._run_seed, self._game = int(seed), 0
-        else:
-            if self._run_seed is None:
-                self._run_seed = new_run_seed()
-            self._game += 1
+        self._run_seed, self._game = next_game(self._run_seed, self._game, seed, options)
         self.stepper = GameStepper(
             self.rules,
             self.possible_agents,

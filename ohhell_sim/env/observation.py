@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
+from ohhell_sim.engine.bits import lowest_card
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.counts import total_bounds
 
@@ -179,9 +180,9 @@ class ObservationLayout:
 
 @njit
 def _add_cards(out, start, mask):
-    for c in range(N_CARDS):
-        if (mask >> c) & 1:
-            out[start + c] += 1
+    while mask != 0:
+        out[start + lowest_card(mask)] += 1
+        mask &= mask - 1
 
 
 @njit
@@ -246,6 +247,4 @@ def write_action_mask(view, out):
         if view[V.FORBIDDEN_BID] != V.UNKNOWN:
             out[BID_ACTION + view[V.FORBIDDEN_BID]] = 0
     else:
-        legal = view[V.LEGAL]
-        for c in range(N_CARDS):
-            out[c] = (legal >> c) & 1
+        _add_cards(out, 0, view[V.LEGAL])

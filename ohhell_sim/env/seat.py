@@ -17,14 +17,13 @@ import numpy as np
 from gymnasium import spaces
 
 from ohhell_sim import view as V
-from ohhell_sim.env.aec import check_episode, new_run_seed
 from ohhell_sim.env.observation import (
     ObservationLayout,
     action_count,
     action_mask,
     move_of_action,
 )
-from ohhell_sim.env.stepper import GameStepper
+from ohhell_sim.env.stepper import GameStepper, check_episode, next_game
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.reference import strategy_answer
 from ohhell_sim.rules import Rules
@@ -58,7 +57,8 @@ class OhHellSeatEnv(gymnasium.Env):
     -----
     The reward of a step is the agent's points in the deals that ended during
     it.  ``reset(seed=s)`` starts game 0 of run ``s``; a later ``reset()``
-    without a seed starts the run's next game.
+    without a seed starts the run's next game; ``reset(options={"game": g})``
+    starts game ``g``.
     """
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "render_fps": 1}
@@ -109,12 +109,7 @@ class OhHellSeatEnv(gymnasium.Env):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new game and play up to the agent's first decision."""
         super().reset(seed=seed)
-        if seed is not None:
-            self._run_seed, self._game = int(seed), 0
-        else:
-            if self._run_seed is None:
-                self._run_seed = new_run_seed()
-            self._game += 1
+        self._run_seed, self._game = next_game(self._run_seed, self._game, seed, options)
         others = [s for s in range(self.rules.players) if s != self.seat]
         self.stepper = GameStepper(
             self.rules,

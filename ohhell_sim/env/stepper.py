@@ -12,8 +12,41 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
+import numpy as np
+
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.reference import DealLog, DealPlayed, Decision, GameLog, game_steps
 from ohhell_sim.rules import Rules
+from ohhell_sim.validation import check_seed
+
+EPISODES = ("game", "deal")
+
+
+def check_episode(episode: str) -> None:
+    """Refuse an episode kind other than "game" or "deal"."""
+    if episode not in EPISODES:
+        raise InvalidArgumentError(f"episode must be one of {EPISODES}, got {episode!r}")
+
+
+def next_game(
+    run_seed: int | None, game: int, seed: int | None, options: dict | None
+) -> tuple[int, int]:
+    """The run seed and game index an environment's ``reset(seed, options)`` starts.
+
+    A seed starts game 0 of that run (or game ``options["game"]``); no seed
+    starts the run's next game, in a run of a fresh random seed if none was given.
+    """
+    chosen = (options or {}).get("game")
+    if chosen is not None and (
+        isinstance(chosen, bool) or not isinstance(chosen, int | np.integer) or chosen < 0
+    ):
+        raise InvalidArgumentError(f"options['game'] must be a game index >= 0, got {chosen!r}")
+    if seed is not None:
+        check_seed(seed)
+        return int(seed), 0 if chosen is None else int(chosen)
+    if run_seed is None:
+        run_seed = int(np.random.SeedSequence().entropy % (1 << 32))
+    return run_seed, game + 1 if chosen is None else int(chosen)
 
 
 class GameStepper:

@@ -1,0 +1,155 @@
+"""The batched Numba environment: the same games, observations and rewards as the
+reference engine's environments, on any number of threads.
+
+``OhHellSeatEnv`` and ``OhHellEnv`` step the reference engine (checked against
+``replay`` in ``test_env.py``); here the batched environment is stepped beside
+them with the same actions, observation by observation, over drawn plain rules.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import examples, seeds_st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("pettingzoo")
+
+import ohhell_sim as oh
+from ohhell_sim.env import LEARNER, BatchedEnv, OhHellEnv, OhHellSeatEnv
+from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
+from ohhell_sim.rules import Rules
+
+
+@st.composite
+def plain_rules_st(draw):
+    """Plain tables (what the batched environment plays) under drawn bidding and scoring."""
+    players = draw(st.integers(3, 7))
+    hook = draw(st.booleans())
+    probe = Rules(players=players, schedule=[1])
+    schedule = draw(st.lists(st.integers(1, min(probe.most_cards(), 7)), min_size=1, max_size=4))
+    return Rules(
+        players=players,
+        schedule=schedule,
+        hook=hook,
+        closed_bids=(not hook) and draw(st.booleans()),
+        nullo=draw(st.booleans()) and draw(st.booleans()),
+        trump=draw(st.sampled_from(["turn", "turn", "SDCH", "CDHSN"])),
+        no_trump_every=draw(st.sampled_from([0, 0, 2])),
+        made=draw(st.sampled_from(["10+bid", "10*bid", "5+bid"])),
+        over=draw(st.sampled_from(["zero", "-diff"])),
+    )
+
+
+def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.argmax(masks * rng.random(masks.shape), axis=1)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(rules=plain_rules_st(), seed=seeds_st, data=st.data())
+def test_one_learner_among_strategies_steps_as_the_gymnasium_seat(rules, seed, data):
+    n = rules.players
+    others = data.draw(
+        st.lists(st.sampled_from(["random", "simple"]), min_size=n - 1, max_size=n - 1)
+    )
+    seat = data.draw(st.integers(0, n - 1))
+    tables, game = 3, data.draw(st.integers(0, 2))
+    batched = BatchedEnv(rules, [*others[:seat], LEARNER, *others[seat:]], tables=tables)
+    observations, masks, to_move = batched.reset(seed)
+    reference = OhHellSeatEnv(rules, opponents=others, seat=seat)
+    expected, info = reference.reset(seed=seed, options={"game": game})
+    playing = game
+    rng = np.random.default_rng(seed % 1000)
+    for _ in range(3 * sum(rules.schedule) + 3):  # a game and more: the next one starts
+        assert to_move[game] == seat
+        np.testing.assert_array_equal(observations[game], expected)
+        np.testing.assert_array_equal(masks[game], info["action_mask"])
+        actions = random_actions(masks, rng)
+        observations, masks, to_move, rewards, done = batched.step(actions)
+        expected, reward, finished, _, info = reference.step(int(actions[game]))
+        assert rewards[game, seat] == reward
+        assert done[game] == finished
+        if finished:
+            # Table t's k-th game is game k * tables + t of the run.
+            playing += tables
+            expected, info = reference.reset(seed=seed, options={"game": playing})
+            assert batched.games[game] == playing
+
+
+@settings(max_examples=examples(10), deadline=None)
+@given(rules=plain_rules_st(), seed=seeds_st)
+def test_every_seat_learning_steps_as_the_pettingzoo_environment(rules, seed):
+    n = rules.players
+    batched = BatchedEnv(rules, [LEARNER] * n, tables=1)
+    observations, masks, to_move = batched.reset(seed)
+    env = OhHellEnv(rules)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(1)
+    totals = np.zeros(n)
+    for agent in env.agent_iter():
+        observation, _, terminated, _, _ = env.last()
+        if terminated:
+            env.step(None)
+            continue
+        assert agent == f"player_{to_move[0]}"
+        np.testing.assert_array_equal(observations[0], observation["observation"])
+        np.testing.assert_array_equal(masks[0], observation["action_mask"])
+        actions = random_actions(masks, rng)
+        env.step(int(actions[0]))
+        observations, masks, to_move, rewards, done = batched.step(actions)
+        totals += rewards[0]
+    assert done[0]
+    assert totals.tolist() == env.stepper.log.totals
+
+
+def test_the_arrays_do_not_depend_on_the_threads():
+    rules = Rules(players=4, schedule=(4, 2))
+    seats = ["simple", LEARNER, "random", LEARNER]
+    one, two = BatchedEnv(rules, seats, tables=37), BatchedEnv(rules, seats, tables=37, threads=2)
+    first = one.reset(5)
+    second = two.reset(5)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        for a, b in zip(first, second, strict=True):
+            np.testing.assert_array_equal(a, b)
+        actions = random_actions(first[1], rng)
+        first = one.step(actions)
+        second = two.step(actions)
+
+
+def test_an_action_outside_the_mask_raises_naming_the_learner_and_the_game():
+    env = BatchedEnv(Rules(players=3, schedule=(2,)), [LEARNER, "random", "simple"], tables=4)
+    _, masks, _ = env.reset(9)
+    actions = np.argmax(masks, axis=1)
+    actions[2] = int(np.flatnonzero(masks[2] == 0)[0])
+    with pytest.raises(IllegalMoveError, match="learner") as caught:
+        env.step(actions)
+    assert caught.value.game == 2
+
+
+def test_bad_arguments_name_the_parameter():
+    rules = Rules(players=3, schedule=(2,))
+    with pytest.raises(InvalidArgumentError, match="swap"):
+        BatchedEnv(Rules(players=3, schedule=(2,), swap=1), [LEARNER] * 3)
+    with pytest.raises(InvalidArgumentError, match="learner"):
+        BatchedEnv(rules, ["random"] * 3)
+    with pytest.raises(InvalidArgumentError, match="tables"):
+        BatchedEnv(rules, [LEARNER] * 3, tables=0)
+    env = BatchedEnv(rules, [LEARNER] * 3, tables=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(2, np.int64))
+    env.reset(1)
+    with pytest.raises(InvalidArgumentError, match="actions"):
+        env.step(np.zeros(3, np.int64))
+
+
+def test_games_are_the_runs_games():
+    """Each table deals the cards of its game of ``simulate`` with the same seed."""
+    rules = Rules(players=4, schedule=(3,))
+    env = BatchedEnv(rules, [LEARNER, "random", "random", "random"], tables=3)
+    env.reset(21)
+    frames = oh.simulate(rules, ["random"] * 4, games=3, seed=21, record_hands=True)
+    held = frames.arrays.held[:, 0, 0]
+    # The learner's hand at its first decision (it has not played yet).
+    assert [int(v) for v in env.views[:, 1]] == [int(h) for h in held]
