@@ -17,9 +17,11 @@ from hypothesis import strategies as st
 pytest.importorskip("pettingzoo")
 
 import ohhell_sim as oh
-from ohhell_sim.env import LEARNER, BatchedEnv, OhHellEnv, OhHellSeatEnv
+from ohhell_sim.env import BID_ACTION, LEARNER, BatchedEnv, OhHellEnv, OhHellSeatEnv
+from ohhell_sim.env.bid_policy import FEATURE_NAMES, greedy_bid, train_bid_policy
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
 from ohhell_sim.rules import Rules
+from ohhell_sim.validation import check_seating
 
 
 @st.composite
@@ -153,3 +155,50 @@ def test_games_are_the_runs_games():
     held = frames.arrays.held[:, 0, 0]
     # The learner's hand at its first decision (it has not played yet).
     assert [int(v) for v in env.views[:, 1]] == [int(h) for h in held]
+
+
+def test_a_learner_that_only_bids_leaves_its_cards_to_its_strategy():
+    """Bidding as ``simple`` would, with ``simple`` playing its cards, is ``simple``'s game."""
+    rules = Rules(players=4, schedule=(3, 2, 1))
+    seats = ["simple", "random", "simple", "random"]
+    env = BatchedEnv(rules, [LEARNER, *seats[1:]], tables=4, learner_plays="simple")
+    env.reset(13)
+    simple = oh.get_strategy("simple")
+    params = check_seating(rules, seats).params[0]
+    totals = np.zeros((4, 4))
+    for _ in range(rules.n_deals):  # the learner's decisions are its bids, one per deal
+        bids = [simple.bid(env.views[t].copy(), params, env.seat_streams[t, 0]) for t in range(4)]
+        _, _, _, rewards, done = env.step(BID_ACTION + np.array(bids))
+        totals += rewards
+    assert done.all()
+    for table in range(4):
+        assert totals[table].tolist() == oh.replay(rules, seats, seed=13, game=table).totals
+
+
+def test_bid_training_is_reproducible_and_checks_its_arguments():
+    rules = Rules(players=3, schedule=(3, 2, 1))
+    first = train_bid_policy(rules, ["random", "simple"], tables=32, iterations=6, seed=4)
+    again = train_bid_policy(rules, ["random", "simple"], tables=32, iterations=6, seed=4)
+    np.testing.assert_array_equal(first.weights, again.weights)
+    assert first.curve.equals(again.curve)
+    assert list(first.curve["iteration"]) == list(range(6))
+    assert len(first.weights) == len(FEATURE_NAMES)
+    with pytest.raises(InvalidArgumentError, match="opponents"):
+        train_bid_policy(rules, ["random"])
+
+
+def test_the_greedy_bid_is_the_legal_bid_nearest_the_aim():
+    from ohhell_sim import view as V
+
+    view = np.full(V.VIEW_SIZE, V.UNKNOWN, dtype=np.int64)
+    view[V.HAND] = 0
+    view[V.TRUMP] = 0
+    view[V.HAND_SIZE] = 3
+    view[V.BID_TOTAL] = 0
+    view[V.MAX_BID] = 3
+    weights = np.zeros(len(FEATURE_NAMES))
+    weights[0] = 1.2  # aim 1.2 tricks whatever the hand
+    view[V.FORBIDDEN_BID] = V.UNKNOWN
+    assert greedy_bid(view, weights) == 1
+    view[V.FORBIDDEN_BID] = 1  # the hook: the nearest allowed is 2 (gap 0.8) over 0 (1.2)
+    assert greedy_bid(view, weights) == 2

@@ -1,4 +1,4 @@
-"""The study notebooks: paired with their jupytext scripts, and they run.
+"""The notebooks: paired with their jupytext scripts, and they run.
 
 Each notebook is executed at a tiny size: a cell inserted after the cell tagged
 ``parameters`` overrides its defaults (as papermill does), and the outputs go to
@@ -25,7 +25,7 @@ TINY = {
 }
 
 
-@pytest.mark.parametrize("name", STUDIES)
+@pytest.mark.parametrize("name", (*STUDIES, "rl_bidding"))
 def test_notebook_and_script_are_in_sync(name):
     notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
     script = jupytext.read(NOTEBOOKS / f"{name}.py")
@@ -63,3 +63,20 @@ def test_notebook_runs_at_a_tiny_size(name, tmp_path):
         if "image/png" in output.get("data", {})
     ]
     assert images, "no figure was displayed"
+
+
+def test_rl_bidding_notebook_learns_and_enters_a_tournament(tmp_path):
+    pytest.importorskip("pettingzoo")
+    notebook = nbformat.read(NOTEBOOKS / "rl_bidding.ipynb", as_version=4)
+    position = next(
+        i for i, c in enumerate(notebook.cells) if "parameters" in c.metadata.get("tags", [])
+    )
+    tiny = 'tables = 64\niterations = 40\ngames = 8\nfield = ("simple", "simple", "simple")'
+    notebook.cells.insert(position + 1, nbformat.v4.new_code_cell(tiny))
+    NotebookClient(
+        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": tmp_path}}
+    ).execute()
+    outputs = [output for cell in notebook.cells for output in cell.get("outputs", [])]
+    assert any("image/png" in o.get("data", {}) for o in outputs), "no learning curve"
+    html = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
+    assert any("reinforce_bids" in table for table in html), "no tournament table"

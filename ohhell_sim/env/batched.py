@@ -109,6 +109,7 @@ class Config(NamedTuple):
     sids: np.ndarray  # each seat's strategy in the dispatch (learning seats: unused)
     params: np.ndarray
     learning: np.ndarray  # 1 for a learning seat
+    bids_only: bool  # learning seats only bid; their strategy plays their cards
     starts: np.ndarray  # the observation's field starts (ObservationLayout.starts)
 
 
@@ -362,9 +363,9 @@ def _advance(i, cfg, tb, out, dispatch_bid, dispatch_play):
     while True:
         _show_decision(i, cfg, tb)
         seat = tb.state[i, S_SEAT]
-        if cfg.learning[seat]:
-            break
         view = tb.views[i]
+        if cfg.learning[seat] and (not cfg.bids_only or view[V.PHASE] == V.PHASE_BID):
+            break
         sid, params, rng = cfg.sids[seat], cfg.params[seat], tb.rngs[i, seat]
         if view[V.PHASE] == V.PHASE_BID:
             move = dispatch_bid(sid, view, params, rng)
@@ -419,6 +420,9 @@ class BatchedEnv:
         Games stepped at once.
     threads : int
         Threads that share the tables (the arrays do not depend on it).
+    learner_plays : seat spec, optional
+        When given, the learning seats only bid, and this strategy plays their
+        cards (with the seat's random stream, as in ``simulate``).
 
     Attributes
     ----------
@@ -434,7 +438,12 @@ class BatchedEnv:
     """
 
     def __init__(
-        self, rules: Rules, seats: Sequence[SeatSpec], tables: int = 1024, threads: int = 1
+        self,
+        rules: Rules,
+        seats: Sequence[SeatSpec],
+        tables: int = 1024,
+        threads: int = 1,
+        learner_plays: SeatSpec | None = None,
     ) -> None:
         _check_plain(rules)
         for name, value in (("tables", tables), ("threads", threads)):
@@ -444,10 +453,12 @@ class BatchedEnv:
         learning = [seat == LEARNER for seat in seats]
         if not any(learning):
             raise InvalidArgumentError(f"seats must hold at least one {LEARNER!r}, got {seats!r}")
-        # A learning seat's placeholder strategy is never asked.
+        # Without learner_plays, a learning seat's placeholder strategy is never asked.
+        stand_in = "random" if learner_plays is None else learner_plays
         self.seating = check_seating(
-            rules, ["random" if x else s for s, x in zip(seats, learning, strict=True)]
+            rules, [stand_in if x else s for s, x in zip(seats, learning, strict=True)]
         )
+        self._bids_only = learner_plays is not None
         self.rules, self.tables, self.threads = rules, int(tables), int(threads)
         self.layout = ObservationLayout(rules)
         self.n_actions = action_count(rules)
@@ -487,6 +498,7 @@ class BatchedEnv:
             self.seating.dispatch_ids(),
             self.seating.params,
             self._learning,
+            self._bids_only,
             self.layout.starts,
         )
         self._run(reset_tables)
