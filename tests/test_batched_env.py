@@ -17,7 +17,15 @@ from hypothesis import strategies as st
 pytest.importorskip("pettingzoo")
 
 import ohhell_sim as oh
-from ohhell_sim.env import BID_ACTION, LEARNER, BatchedEnv, OhHellEnv, OhHellSeatEnv
+from ohhell_sim import view as V
+from ohhell_sim.env import (
+    BID_ACTION,
+    LEARNER,
+    BatchedEnv,
+    OhHellEnv,
+    OhHellSeatEnv,
+    action_of_move,
+)
 from ohhell_sim.env.bid_policy import FEATURE_NAMES, greedy_bid, train_bid_policy
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
 from ohhell_sim.rules import Rules
@@ -188,8 +196,6 @@ def test_bid_training_is_reproducible_and_checks_its_arguments():
 
 
 def test_the_greedy_bid_is_the_legal_bid_nearest_the_aim():
-    from ohhell_sim import view as V
-
     view = np.full(V.VIEW_SIZE, V.UNKNOWN, dtype=np.int64)
     view[V.HAND] = 0
     view[V.TRUMP] = 0
@@ -202,3 +208,33 @@ def test_the_greedy_bid_is_the_legal_bid_nearest_the_aim():
     assert greedy_bid(view, weights) == 1
     view[V.FORBIDDEN_BID] = 1  # the hook: the nearest allowed is 2 (gap 0.8) over 0 (1.2)
     assert greedy_bid(view, weights) == 2
+
+
+@settings(max_examples=examples(15), deadline=None)
+@given(rules=plain_rules_st(), seed=seeds_st, data=st.data())
+def test_moves_of_a_runs_strategies_give_the_runs_deals(rules, seed, data):
+    """Every seat learning, moved by the strategies of a run: each deal's points are replay's."""
+    n = rules.players
+    seats = data.draw(st.lists(st.sampled_from(["random", "simple"]), min_size=n, max_size=n))
+    seating = check_seating(rules, seats)
+    env = BatchedEnv(rules, [LEARNER] * n, tables=2)
+    env.reset(seed)
+    logs = [oh.replay(rules, seats, seed=seed, game=t) for t in range(2)]
+    deals = [[], []]
+    while not all(len(d) == rules.n_deals for d in deals):
+        moves = []
+        for t in range(2):
+            view = env.views[t].copy()
+            seat = int(view[V.SEAT])
+            strategy = seating.strategies[seat]
+            act = strategy.bid if view[V.PHASE] == V.PHASE_BID else strategy.play
+            move = act(view, seating.params[seat], env.seat_streams[t, seat])
+            moves.append(action_of_move(int(move), int(view[V.PHASE])))
+        _, _, _, rewards, _ = env.step(np.array(moves))
+        for t in range(2):
+            # Points are given once per deal, when it ends (a deal may score all zeros).
+            if env.views[t, V.DEAL] != len(deals[t]) or env.games[t] != t:
+                if len(deals[t]) < rules.n_deals:
+                    deals[t].append(rewards[t].astype(int).tolist())
+    for t in range(2):
+        assert deals[t] == [d.scores for d in logs[t].deals]

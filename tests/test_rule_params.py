@@ -364,6 +364,9 @@ REFERENCE_IMPORTERS = {
     "ohhell_sim/cli/replay.py",
     "ohhell_sim/strategy_check.py",
     "studies/holdings.py",
+    # The step-by-step environments play the reference engine's game, as replay does.
+    "ohhell_sim/env/stepper.py",
+    "ohhell_sim/env/seat.py",
 }
 
 
