@@ -380,7 +380,7 @@ def _doubles_mask(cards: Sequence[int]) -> int:
 
 
 @dataclass
-class _Table:
+class DealTable:
     """Everything the engine knows during a deal; views are cut from it."""
 
     rules: Rules
@@ -406,8 +406,8 @@ class _Table:
     visible: list[int | None] = field(default_factory=list)
 
 
-def _view(
-    table: _Table, seat: int, phase: int, legal: list[int] | None, forbidden: int | None
+def view_of(
+    table: DealTable, seat: int, phase: int, legal: list[int] | None, forbidden: int | None
 ) -> np.ndarray:
     """The view of ``seat``, built from scratch (see :mod:`ohhell_sim.view`)."""
     rules = table.rules
@@ -518,13 +518,13 @@ class _Game:
     def decide(
         self,
         role: str,
-        table: _Table,
+        table: DealTable,
         seat: int,
         phase: int,
         legal: list[int] | None = None,
         forbidden: int | None = None,
     ) -> Generator[Step, object, int]:
-        view = _view(table, seat, phase, legal, forbidden)
+        view = view_of(table, seat, phase, legal, forbidden)
         move = yield Decision(role, seat, view, table.deal_index)
         if isinstance(move, bool | np.bool_) or not isinstance(move, int | np.integer):
             code = ERR_BID_NOT_INTEGER if phase == V.PHASE_BID else ERR_CARD_NOT_INTEGER
@@ -549,7 +549,7 @@ class _Game:
         )
         trump = trump_of_deal(rules, index, hand_size, turned)
         forehead = rules.forehead and hand_size == 1
-        table = _Table(
+        table = DealTable(
             rules,
             index,
             dealer,

@@ -367,6 +367,8 @@ REFERENCE_IMPORTERS = {
     # The step-by-step environments play the reference engine's game, as replay does.
     "ohhell_sim/env/stepper.py",
     "ohhell_sim/env/seat.py",
+    # OpenSpiel states are read into the reference engine's table and view.
+    "ohhell_sim/interop/openspiel.py",
 }
 
 

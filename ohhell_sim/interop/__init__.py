@@ -1,0 +1,1 @@
+"""Bridges to other game frameworks (OpenSpiel)."""

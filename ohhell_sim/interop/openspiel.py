@@ -1,0 +1,309 @@
+"""Our strategies in OpenSpiel's ``oh_hell`` (``pip install open-spiel``).
+
+:class:`StrategyBot` is a ``pyspiel.Bot``: any registered strategy, built-in or
+user, plays a seat of OpenSpiel's game.  At each decision the OpenSpiel state's
+history is read into the reference engine's table (:class:`ohhell_sim.reference.DealTable`),
+and the strategy sees the view that the reference engine's single view builder
+(:func:`ohhell_sim.reference.view_of`) cuts from it: the same information it
+has in :func:`ohhell_sim.simulate`.
+
+OpenSpiel's ``oh_hell`` is one deal: a chance node draws the number of tricks
+(unless ``num_tricks_fixed``), one the dealer, then the cards are dealt one at a
+time from player 0 and the next card is turned up for trump.  Bids go from the
+dealer's left, the dealer bound by the hook; the dealer's left leads.  A seat
+scores its tricks, plus 10 for an exact bid: the ``openspiel`` preset of
+:class:`~ohhell_sim.rules.Rules` (:func:`rules_of`).  Cards are ``rank *
+num_suits + suit`` with suits ordered clubs, diamonds, spades, hearts.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+
+from ohhell_sim import view as V
+from ohhell_sim.analysis.stats import clustered_mean_ci
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.reference import (
+    DealTable,
+    TrickLog,
+    clockwise,
+    follows,
+    forbidden_dealer_bid,
+    legal_cards,
+    seat_streams,
+    trick_winner,
+    view_of,
+)
+from ohhell_sim.rules import Rules
+from ohhell_sim.strategy import SeatSpec
+from ohhell_sim.validation import check_seating
+
+#: OpenSpiel's suits (clubs, diamonds, spades, hearts) to ours (clubs, diamonds,
+#: hearts, spades), and back: the swap is its own inverse.
+_SUIT_SWAP = (0, 1, 3, 2)
+N_CARDS = 52
+
+
+def our_card(action: int) -> int:
+    """Our card id of OpenSpiel's card action."""
+    rank, suit = divmod(action, 4)
+    return _SUIT_SWAP[suit] * 13 + rank
+
+
+def their_card(card: int) -> int:
+    """OpenSpiel's card action of our card id."""
+    suit, rank = divmod(card, 13)
+    return rank * 4 + _SUIT_SWAP[suit]
+
+
+def rules_of(game) -> Rules:
+    """Our rules for an OpenSpiel ``oh_hell`` game with a fixed number of tricks.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For parameters our rules cannot express: another deck than 4 × 13 cards,
+        ``off_bid_penalty``, other ``points_per_trick`` than 1, or a random
+        number of tricks (``num_tricks_fixed=-1``).
+    """
+    params = game.get_parameters()
+    tricks = params.get("num_tricks_fixed", -1)
+    problems = []
+    if params.get("num_suits", 4) != 4 or params.get("num_cards_per_suit", 13) != 13:
+        problems.append("a deck other than 4 suits x 13 cards")
+    if params.get("off_bid_penalty", False):
+        problems.append("off_bid_penalty")
+    if params.get("points_per_trick", 1) != 1:
+        problems.append("points_per_trick other than 1")
+    if tricks < 1:
+        problems.append("a random number of tricks (set num_tricks_fixed)")
+    if problems:
+        raise InvalidArgumentError(
+            f"OpenSpiel game {params} has {', '.join(problems)}, which ohhell-sim rules cannot play"
+        )
+    return Rules.preset("openspiel", players=params["players"], schedule=(tricks,))
+
+
+def table_of(state, rules: Rules) -> DealTable:
+    """The reference engine's table of an OpenSpiel ``oh_hell`` state."""
+    history = list(state.history())
+    n, tricks = rules.players, rules.schedule[0]
+    dealer = history[1]
+    n_dealt = n * tricks
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for i, action in enumerate(history[2 : 2 + n_dealt]):
+        hands[i % n].append(our_card(action))
+    turned = our_card(history[2 + n_dealt])
+    seats = list(range(n))
+    table = DealTable(
+        rules,
+        0,
+        dealer,
+        tricks,
+        turned,
+        turned // 13,
+        seats,
+        False,
+        [0] * n,
+        [0] * n,
+        [sorted(h) for h in hands],
+        False,
+        bids=[None] * n,
+        tricks_won=[0] * n,
+        voids=[set() for _ in range(n)],
+        passed=[[] for _ in range(n)],
+        visible=[None] * n,
+    )
+    order = [clockwise(dealer, seats, n)]
+    while len(order) < n:
+        order.append(clockwise(order[-1], seats, n))
+    moves = history[3 + n_dealt :]
+    for seat, action in zip(order, moves[:n], strict=False):
+        table.bids[seat] = action - N_CARDS
+    if len(moves) < n:
+        return table
+    trick = table.trick = TrickLog(leader=order[0])
+    table.trick_index = 0
+    seat = trick.leader
+    for action in moves[n:]:
+        card = our_card(action)
+        hand = table.hands[seat]
+        if trick.cards:
+            led = trick.cards[0] // 13
+            if not any(follows(c, led, table.trump) for c in hand):
+                table.voids[seat].add(led)
+        hand.remove(card)
+        table.played.append(card)
+        trick.seats.append(seat)
+        trick.cards.append(card)
+        seat = clockwise(seat, seats, n)
+        if len(trick.cards) == n:
+            trick.winner = trick.seats[trick_winner(trick.cards, table.trump)]
+            table.tricks_won[trick.winner] += 1
+            seat = trick.winner
+            trick = table.trick = TrickLog(leader=seat)
+            table.trick_index += 1
+    return table
+
+
+def view_for(state, rules: Rules) -> np.ndarray:
+    """The view of the OpenSpiel player to move (see :mod:`ohhell_sim.view`)."""
+    table = table_of(state, rules)
+    player = state.current_player()
+    if any(b is None for b in table.bids):
+        others = sum(b for b in table.bids if b is not None)
+        forbidden = None
+        if player == table.dealer:
+            forbidden = forbidden_dealer_bid(rules, table.hand_size, others)
+        return view_of(table, player, V.PHASE_BID, None, forbidden)
+    trick = table.trick
+    led = trick.cards[0] // 13 if trick.cards else None
+    legal = legal_cards(table.hands[player], led, table.trump)
+    return view_of(table, player, V.PHASE_PLAY, legal, None)
+
+
+def strategy_bot(game, player: int, strategy: SeatSpec, seed: int = 0):
+    """A ``pyspiel.Bot`` playing ``strategy`` for ``player`` in ``game``.
+
+    The strategy's random stream is seeded from ``(seed, player)``.
+    """
+    import pyspiel
+
+    rules = rules_of(game)
+    seating = check_seating(rules, [strategy] * rules.players)
+    chosen, params = seating.strategies[0], seating.params[0]
+    stream = seat_streams(seed, 0, rules.players)[player]
+
+    class StrategyBot(pyspiel.Bot):
+        name = chosen.name
+
+        def __init__(self) -> None:
+            pyspiel.Bot.__init__(self)
+
+        def step(self, state) -> int:
+            view = view_for(state, rules)
+            if view[V.PHASE] == V.PHASE_BID:
+                return N_CARDS + int(chosen.bid(view, params, stream))
+            return their_card(int(chosen.play(view, params, stream)))
+
+        def restart_at(self, state) -> None:
+            pass
+
+    return StrategyBot()
+
+
+def play_duplicate(game, entrants: dict, deals: int, seed: int = 0) -> pd.DataFrame:
+    """Play ``deals`` deals of ``game``, each replayed with the entrants rotated over the seats.
+
+    Parameters
+    ----------
+    game : pyspiel.Game
+        An ``oh_hell`` game.
+    entrants : dict of str to callable
+        One per seat: a name, and ``make(player, seed)`` returning a ``pyspiel.Bot``
+        for that player (e.g. ``lambda p, s: strategy_bot(game, p, "simple", s)``,
+        ``lambda p, s: pyspiel.make_uniform_random_bot(p, s)``).
+    deals : int
+        Deal sets; each is played ``players`` times, entrant ``e`` in seat
+        ``(e + rotation) % players``, on the same cards.
+    seed : int
+        Seeds the cards and the bots.
+
+    Returns
+    -------
+    DataFrame
+        One row per (deal, rotation, entrant): ``seat``, ``points``,
+        ``decisions`` and ``seconds`` (its thinking time in the deal).
+    """
+    n = game.num_players()
+    if len(entrants) != n:
+        raise InvalidArgumentError(f"entrants must name {n} players, got {list(entrants)}")
+    names = list(entrants)
+    rng = np.random.default_rng(seed)
+    rows = []
+    for deal in range(deals):
+        state = game.new_initial_state()
+        chance = []
+        while state.is_chance_node():  # every chance node of oh_hell comes first
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            chance.append(int(rng.choice(outcomes, p=np.asarray(weights) / sum(weights))))
+            state.apply_action(chance[-1])
+        for rotation in range(n):
+            seat_of = {e: (e + rotation) % n for e in range(n)}
+            bot_seed = seed * 1_000_003 + deal * n + rotation
+            bots = {seat_of[e]: entrants[names[e]](seat_of[e], bot_seed + e) for e in range(n)}
+            thinking = dict.fromkeys(range(n), 0.0)
+            decisions = dict.fromkeys(range(n), 0)
+            state = game.new_initial_state()
+            for action in chance:
+                state.apply_action(action)
+            while not state.is_terminal():
+                player = state.current_player()
+                start = time.perf_counter()
+                action = bots[player].step(state)
+                thinking[player] += time.perf_counter() - start
+                decisions[player] += 1
+                state.apply_action(action)
+            returns = state.returns()
+            for e in range(n):
+                seat = seat_of[e]
+                rows.append(
+                    {
+                        "deal": deal,
+                        "rotation": rotation,
+                        "entrant": names[e],
+                        "seat": seat,
+                        "points": returns[seat],
+                        "decisions": decisions[seat],
+                        "seconds": thinking[seat],
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+#: How :func:`match_summary` and :func:`advantage` compute their intervals.
+MATCH_METHOD = "cluster-robust t (clustered by deal set)"
+
+
+def match_summary(rows: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+    """Points per deal of each entrant, interval clustered by deal set; time per decision."""
+    out = []
+    for name, part in rows.groupby("entrant", sort=False):
+        estimate = clustered_mean_ci(part["points"], part["deal"], confidence)
+        out.append(
+            {
+                "entrant": name,
+                "n": estimate.n,
+                "estimate": estimate.estimate,
+                "low": estimate.low,
+                "high": estimate.high,
+                "method": MATCH_METHOD,
+                "ms_per_decision": 1000 * part["seconds"].sum() / part["decisions"].sum(),
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def advantage(rows: pd.DataFrame, entrant: str, confidence: float = 0.95) -> pd.Series:
+    """``entrant``'s points per deal minus the mean of the others at the same table.
+
+    One difference per (deal set, rotation), on the same cards; the interval is
+    clustered by deal set.  Returns ``n``, ``estimate``, ``low``, ``high``, ``method``.
+    """
+    table = rows.pivot_table(index=["deal", "rotation"], columns="entrant", values="points")
+    others = [c for c in table.columns if c != entrant]
+    difference = table[entrant] - table[others].mean(axis=1)
+    deals = difference.index.get_level_values("deal")
+    estimate = clustered_mean_ci(difference.to_numpy(), deals, confidence)
+    return pd.Series(
+        {
+            "n": estimate.n,
+            "estimate": estimate.estimate,
+            "low": estimate.low,
+            "high": estimate.high,
+            "method": MATCH_METHOD,
+        }
+    )

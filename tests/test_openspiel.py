@@ -1,0 +1,114 @@
+"""Our strategies as OpenSpiel bots in its ``oh_hell``, and the duplicate match runner.
+
+At every decision of games played to the end, the view we build from the
+OpenSpiel state allows exactly OpenSpiel's legal cards and refuses the bid its
+hook refuses; our strategies' moves are legal there; OpenSpiel's returns are our
+scoring of the deal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from ohhell_sim import view as V  # noqa: E402
+from ohhell_sim.errors import InvalidArgumentError  # noqa: E402
+from ohhell_sim.interop.openspiel import (  # noqa: E402
+    advantage,
+    match_summary,
+    our_card,
+    play_duplicate,
+    rules_of,
+    strategy_bot,
+    table_of,
+    their_card,
+    view_for,
+)
+from ohhell_sim.reference import score  # noqa: E402
+
+
+def _chance(state, rng):
+    outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+    state.apply_action(int(rng.choice(outcomes, p=np.asarray(weights) / sum(weights))))
+
+
+@pytest.mark.parametrize(("players", "tricks"), [(3, 5), (4, 10), (5, 3), (7, 1)])
+def test_views_agree_with_openspiel_and_strategies_play_legally(players, tricks):
+    game = pyspiel.load_game("oh_hell", {"players": players, "num_tricks_fixed": tricks})
+    rules = rules_of(game)
+    names = ["simple", "card_counter", "random", "zero", "learned", "simple", "random"]
+    bots = [strategy_bot(game, p, names[p], seed=3) for p in range(players)]
+    rng = np.random.default_rng(players)
+    for _ in range(8):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                _chance(state, rng)
+                continue
+            view = view_for(state, rules)
+            legal = state.legal_actions()
+            if view[V.PHASE] == V.PHASE_PLAY:
+                ours = [c for c in range(52) if (int(view[V.LEGAL]) >> c) & 1]
+                assert sorted(ours) == sorted(our_card(a) for a in legal)
+            else:
+                bids = [a - 52 for a in legal]
+                refused = set(range(tricks + 1)) - set(bids)
+                forbidden = int(view[V.FORBIDDEN_BID])
+                assert refused == (set() if forbidden == V.UNKNOWN else {forbidden})
+            action = bots[state.current_player()].step(state)
+            assert action in legal
+            state.apply_action(action)
+        table = table_of(state, rules)
+        expected = [
+            score(rules, table.bids[s], table.tricks_won[s], tricks) for s in range(players)
+        ]
+        assert state.returns() == expected
+
+
+def test_card_ids_map_both_ways():
+    assert sorted(our_card(a) for a in range(52)) == list(range(52))
+    assert all(their_card(our_card(a)) == a for a in range(52))
+    assert our_card(51) == 2 * 13 + 12  # OpenSpiel's ace of hearts (suit 3) is our AH
+
+
+def test_duplicate_match_rotates_every_entrant_through_every_seat():
+    game = pyspiel.load_game("oh_hell", {"players": 3, "num_tricks_fixed": 4})
+    entrants = {
+        "simple": lambda p, s: strategy_bot(game, p, "simple", s),
+        "random_a": lambda p, s: pyspiel.make_uniform_random_bot(p, s),
+        "random_b": lambda p, s: pyspiel.make_uniform_random_bot(p, s),
+    }
+    rows = play_duplicate(game, entrants, deals=6, seed=2)
+    assert len(rows) == 6 * 3 * 3
+    seats = rows.groupby(["deal", "entrant"])["seat"].apply(sorted)
+    assert all(s == [0, 1, 2] for s in seats)
+    summary = match_summary(rows)
+    assert set(summary["entrant"]) == set(entrants)
+    assert (summary["low"] <= summary["estimate"]).all()
+    edge = advantage(rows, "simple")
+    assert edge["low"] <= edge["estimate"] <= edge["high"]
+    again = play_duplicate(game, entrants, deals=6, seed=2)
+    assert rows.drop(columns="seconds").equals(again.drop(columns="seconds"))
+
+
+def test_rules_our_engine_cannot_play_are_refused():
+    with pytest.raises(InvalidArgumentError, match="num_tricks_fixed"):
+        rules_of(pyspiel.load_game("oh_hell", {"players": 3}))
+    with pytest.raises(InvalidArgumentError, match="off_bid_penalty"):
+        rules_of(
+            pyspiel.load_game(
+                "oh_hell", {"players": 3, "num_tricks_fixed": 2, "off_bid_penalty": True}
+            )
+        )
+
+
+def test_readme_example_runs(capsys):
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Against OpenSpiel") :]
+    code = section.split("```python", 1)[1].split("```", 1)[0]
+    exec(compile(code.replace("deals=300", "deals=3"), "README.md", "exec"), {})
+    assert "card_counter" in capsys.readouterr().out
