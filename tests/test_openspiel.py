@@ -112,3 +112,17 @@ def test_readme_example_runs(capsys):
     code = section.split("```python", 1)[1].split("```", 1)[0]
     exec(compile(code.replace("deals=300", "deals=3"), "README.md", "exec"), {})
     assert "card_counter" in capsys.readouterr().out
+
+
+def test_a_strategy_plays_a_duplicate_match_against_openspiels_ismcts():
+    from ohhell_sim.interop.openspiel import ismcts_bot
+
+    game = pyspiel.load_game("oh_hell", {"players": 3, "num_tricks_fixed": 2})
+    entrants = {
+        "card_counter": lambda p, s: strategy_bot(game, p, "card_counter", s),
+        "ismcts#1": lambda p, s: ismcts_bot(p, s, simulations=20),
+        "ismcts#2": lambda p, s: ismcts_bot(p, s, simulations=20),
+    }
+    rows = play_duplicate(game, entrants, deals=2, seed=0)
+    assert len(rows) == 2 * 3 * 3
+    assert (rows["decisions"] == 3).all()  # a bid and two cards per seat and deal

@@ -307,3 +307,25 @@ def advantage(rows: pd.DataFrame, entrant: str, confidence: float = 0.95) -> pd.
             "method": MATCH_METHOD,
         }
     )
+
+
+def ismcts_bot(player: int, seed: int, simulations: int = 1000, uct_c: float = 2.0):
+    """OpenSpiel's information-set MCTS with random rollouts, as the baselines use it.
+
+    One random rollout per leaf (``RandomRolloutEvaluator(1, seed)``), the move
+    of most visits, ``simulations`` iterations per decision.  ``player`` is
+    unused: ISMCTS plays whichever player is to move.
+    """
+    import pyspiel
+
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    return pyspiel.ISMCTSBot(
+        seed,
+        evaluator,
+        uct_c,
+        simulations,
+        -1,  # no cap on the sampled worlds
+        pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        False,  # information-state strings, not observation strings
+        False,  # consistent action sets
+    )
