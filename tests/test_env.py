@@ -274,3 +274,10 @@ def test_readme_examples_run(capsys):
 def test_the_action_space_holds_the_bids_of_a_tiebreak_deal_larger_than_the_schedule():
     rules = Rules(players=3, schedule=(1, 2), tiebreak=True)
     assert action_count(rules) == BID_ACTION + TIEBREAK_HAND_SIZE + 1
+
+
+def test_the_seat_environment_renders_the_game_so_far():
+    env = OhHellSeatEnv(SMALL, opponents=["random", "random"], render_mode="ansi")
+    env.reset(seed=2)
+    assert "seat 0 agent" in env.render()
+    assert OhHellSeatEnv(SMALL, opponents=["random", "random"]).render() is None

@@ -24,7 +24,7 @@ from ohhell_sim.env.observation import (
     action_mask,
     move_of_action,
 )
-from ohhell_sim.env.stepper import GameStepper, check_episode, next_game
+from ohhell_sim.env.stepper import GameStepper, check_episode, next_game, render_game
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 
@@ -158,13 +158,7 @@ class OhHellEnv(AECEnv):
 
     def render(self) -> str | None:
         """The deals so far in words (``render_mode`` "ansi"), or print them ("human")."""
-        if self.render_mode is None:
-            return None
-        text = self.stepper.text() if self.stepper is not None else ""
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_game(self.stepper, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -23,7 +23,7 @@ from ohhell_sim.env.observation import (
     action_mask,
     move_of_action,
 )
-from ohhell_sim.env.stepper import GameStepper, check_episode, next_game
+from ohhell_sim.env.stepper import GameStepper, check_episode, next_game, render_game
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.reference import strategy_answer
 from ohhell_sim.rules import Rules
@@ -142,13 +142,7 @@ class OhHellSeatEnv(gymnasium.Env):
 
     def render(self) -> str | None:
         """The deals so far in words ("ansi"), or print them ("human")."""
-        if self.render_mode is None:
-            return None
-        text = self.stepper.text() if self.stepper is not None else ""
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_game(self.stepper, self.render_mode)
 
     def _observation(self) -> np.ndarray:
         decision = self.stepper.decision

@@ -156,3 +156,14 @@ class GameStepper:
             else:
                 self.decision = step
                 return
+
+
+def render_game(stepper: GameStepper | None, render_mode: str | None) -> str | None:
+    """An environment's ``render()``: the log so far as text ("ansi"), printed ("human")."""
+    if render_mode is None:
+        return None
+    text = stepper.text() if stepper is not None else ""
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
