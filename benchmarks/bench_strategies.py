@@ -18,6 +18,7 @@ Usage::
 
     python benchmarks/bench_strategies.py            # the full run (minutes)
     python benchmarks/bench_strategies.py --quick    # smaller counts, for a smoke run
+    python benchmarks/bench_strategies.py --skip strength --strategies mc_bidder,pimc
 """
 
 from __future__ import annotations
@@ -39,10 +40,15 @@ _DEALS = {"mc_bidder": 400, "pimc": 100}
 _RULE_BASED_DEALS = 200_000
 
 
-def deals_per_second(quick: bool) -> list[dict]:
-    """Measurement 1: deals/s of every built-in at 4 players x 10 cards, 1 thread."""
+def deals_per_second(quick: bool, only: set[str] | None = None) -> list[dict]:
+    """Measurement 1: deals/s of every built-in at 4 players x 10 cards, 1 thread.
+
+    ``only`` limits it to the built-ins of those names.
+    """
     rows = []
     for strategy in BUILTINS:
+        if only and strategy.name not in only:
+            continue
         deals = _DEALS.get(strategy.name, _RULE_BASED_DEALS)
         if quick:
             deals = max(20, deals // 10)
@@ -152,12 +158,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--skip", default="", help="comma list of parts to skip: deals,decisions,strength"
     )
+    parser.add_argument(
+        "--strategies",
+        default="",
+        help="comma list of the built-ins measurement 1 times (default: all)",
+    )
     args = parser.parse_args(argv)
     skip = set(args.skip.split(","))
+    only = {name for name in args.strategies.split(",") if name}
+    unknown = only - {strategy.name for strategy in BUILTINS}
+    if unknown:
+        parser.error(
+            f"--strategies: {', '.join(sorted(unknown))} is not a built-in; "
+            f"choose from {', '.join(strategy.name for strategy in BUILTINS)}"
+        )
     print(machine_description(), flush=True)
     out: dict = {"machine": machine_description()}
     if "deals" not in skip:
-        out["deals_per_second"] = deals_per_second(args.quick)
+        out["deals_per_second"] = deals_per_second(args.quick, only)
     if "decisions" not in skip:
         out["decisions_per_second"] = decisions_per_second(args.quick)
     if "strength" not in skip:

@@ -1,7 +1,8 @@
 """Run the ``strategy_ladder`` study and write its data, figures and report.
 
-Usage: ``python experiments/strategy_ladder.py [--games N] [--seed S] [--players 3,4] [--out DIR]``,
-the same as ``ohhell experiment strategy_ladder ...`` (see ``studies/strategy_ladder.py``).
+Usage: ``python experiments/strategy_ladder.py [--games N] [--seed S] [--players 4]
+[--strategies a,b] [--fields simple,card_counter] [--out DIR]``, the same as
+``ohhell experiment strategy_ladder ...`` (see ``studies/strategy_ladder.py``).
 """
 
 import sys

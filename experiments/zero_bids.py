@@ -1,6 +1,7 @@
 """Run the ``zero_bids`` study and write its data, figures and report.
 
-Usage: ``python experiments/zero_bids.py [--games N] [--seed S] [--players 3,4] [--out DIR]``,
+Usage: ``python experiments/zero_bids.py [--games N] [--seed S] [--players 3,4]
+[--fields simple,mix] [--out DIR]``,
 the same as ``ohhell experiment zero_bids ...`` (see ``studies/zero_bids.py``).
 """
 

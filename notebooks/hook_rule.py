@@ -16,9 +16,11 @@
 # %% [markdown]
 # # The dealer's hook: who pays for it?
 #
-# Hook on and off on the same cards, at several table sizes and strategy mixes: how
-# often the hook binds, what it costs the dealer and the other seats, how it moves the
-# bids against the tricks, and whether it changes who wins.
+# Hook on and off on the same cards, at several table sizes and in several strategy
+# fields (one strategy in every seat, or the mixed table): how often the hook binds,
+# what it costs the dealer and the other seats, how it moves the bids against the
+# tricks, and whether it changes who wins.  Each effect is measured per field: a
+# finding about the hook holds in every field, or it depends on who plays.
 #
 # The study lives in `studies/hook_rule.py`; this notebook runs it at the size below (or
 # loads the Parquet output of `ohhell experiment hook_rule --out DIR` when `data_dir` is
@@ -29,11 +31,12 @@
 games = 100  # games per condition; the committed report used more (see reports/hook_rule/)
 seed = 0
 players = (3, 4)
+fields = None  # strategy fields, e.g. ("simple", "mix"); None: all of studies.design.FIELDS
 data_dir = None  # a folder of `ohhell experiment hook_rule` output; None runs the study here
 out_dir = None  # None: runs/notebook_hook_rule in the repository, wherever this runs from
 
 # %%
-from IPython.display import Markdown, display
+from IPython.display import Image, Markdown, display
 
 import studies
 from studies import hook_rule
@@ -42,7 +45,7 @@ from studies.runs import read_study
 
 if data_dir is None:
     out_dir = out_dir or runs_folder("notebook_hook_rule")
-    studies.run_experiment("hook_rule", out_dir, games, seed, players=players)
+    studies.run_experiment("hook_rule", out_dir, games, seed, players=players, fields=fields)
     data_dir = out_dir
 data = read_study(data_dir)
 report, _ = studies.load_report(data_dir)  # the saved analysis: no recomputation
@@ -55,7 +58,22 @@ show_setup(report)
 show_findings(report)
 
 # %% [markdown]
-# ## Tables
+# ## The per-field view
+#
+# The verdict table says, for each effect, whether every field's standardised row
+# (each table size weighing the same) excludes zero on the same side; the figure shows
+# the dealer's cost of the hook in each field and at each table size.  Both come from
+# the study's analysis (`hook_rule.verdicts`, `hook_rule.effect_family`).
+
+# %%
+verdict_table = report.tables[0]
+display(Markdown(f"### {verdict_table.title}\n\n{verdict_table.note}"))
+display(verdict_table.frame)
+cost_figure = next(f for f in report.figures if f.name == "hook_cost_by_field.png")
+display(Image(cost_figure.png))
+
+# %% [markdown]
+# ## All tables
 
 # %%
 show_tables(report)
@@ -70,13 +88,12 @@ show_figures(report)
 # ## A closer look: the deal as a whole
 #
 # `deal_frame` sums the bids of every deal; under the hook they never total the hand size.
+# Per field, standardised over table sizes (`hook_rule.with_standardised`):
 
 # %%
 deals = hook_rule.deal_frame(data.hands)
-exact = deals.assign(exact=deals["excess"] == 0).groupby("hook")["exact"].mean()
-display(
-    Markdown(
-        f"Bids total the hand size in {exact[False]:.1%} of deals without the hook and "
-        f"{exact[True]:.1%} with it ({len(deals)} deals in all)."
-    )
-)
+exact = hook_rule.with_standardised(deals, deals["excess"] == 0, ["hook"], bounded=True)
+standardised = exact[exact["players"] == hook_rule.STANDARDISED]
+display(standardised.pivot(index="field", columns="hook", values="estimate"))
+hooked = standardised.loc[standardised["hook"], "estimate"].max()
+display(Markdown(f"{len(deals)} deals in all; the largest share with the hook: {hooked:.3f}."))

@@ -16,8 +16,11 @@
 # %% [markdown]
 # # The strategy ladder: every built-in on the same cards
 #
-# A duplicate gauntlet: each built-in strategy in one seat against a field of `simple`,
-# every deal set played from every seat, all strategies on the same cards.
+# A duplicate gauntlet: each built-in strategy in one seat against a field (one strategy in
+# the other seats: `simple`, then `card_counter`), every deal set played from every seat,
+# all strategies on the same cards.  Strategies that make the same bids and plays on the
+# same cards are merged into one entry; the pairwise family is Holm-corrected and
+# replicated on the even and odd deal sets.
 #
 # The study lives in `studies/strategy_ladder.py`; this notebook runs it at the size below (or
 # loads the Parquet output of `ohhell experiment strategy_ladder --out DIR` when `data_dir` is
@@ -31,8 +34,10 @@ players = (4,)
 data_dir = None  # a folder of `ohhell experiment strategy_ladder` output; None runs the study here
 out_dir = None  # None: runs/notebook_strategy_ladder in the repository, wherever this runs from
 strategies = ("simple", "random", "card_counter")  # None: every built-in (slow)
+fields = ("simple", "card_counter")  # the strategy in the other seats, one ladder per field
 
 # %%
+import pandas as pd
 from IPython.display import Markdown, display
 
 import studies
@@ -43,7 +48,13 @@ from studies.runs import read_study
 if data_dir is None:
     out_dir = out_dir or runs_folder("notebook_strategy_ladder")
     studies.run_experiment(
-        "strategy_ladder", out_dir, games, seed, players=players, strategies=strategies
+        "strategy_ladder",
+        out_dir,
+        games,
+        seed,
+        players=players,
+        strategies=strategies,
+        fields=fields,
     )
     data_dir = out_dir
 data = read_study(data_dir)
@@ -69,16 +80,66 @@ show_tables(report)
 show_figures(report)
 
 # %% [markdown]
+# ## Per field: the ranking, and where the order changes
+#
+# The same analysis as the report, from the library: identical challengers merged, one
+# ranking per field, and the pairs whose order differs between the fields.
+
+# %%
+groups = strategy_ladder.identical_groups(data.games)
+merged = strategy_ladder.merge_identical(data.games, groups)
+values = strategy_ladder.unit_values(merged)
+rankings = {
+    field: strategy_ladder.ranking_table(part)
+    for field, part in values.groupby("field", observed=True, sort=False)
+}
+order = next(iter(rankings.values()))["strategy"].tolist()
+per_field = pd.DataFrame(
+    {field: ranking.set_index("strategy")["rank"] for field, ranking in rankings.items()}
+).loc[order]
+display(Markdown("Rank of each ladder entry against each field (1 = best):"))
+display(per_field)
+family = strategy_ladder.pairwise_family(values, order)
+changes = strategy_ladder.order_changes(family)
+display(
+    Markdown(
+        f"{len(changes)} of {family.groupby(['a', 'b']).ngroups} pairs change order between "
+        f"the fields; {int(family['survives'].sum())} of {len(family)} comparisons survive "
+        f"{family['correction'].iloc[0]}."
+    )
+)
+display(family[["field", "a", "b", "estimate", "low", "high", "survives", "replication"]])
+
+# %% [markdown]
 # ## A closer look: the value of each deal set
 
 # %%
-values = strategy_ladder.unit_values(data.games)
-spread = values.groupby("challenger", observed=True)["mean_total"].agg(["mean", "std", "size"])
+spread = values.groupby(["field", "challenger"], observed=True)["mean_total"].agg(
+    ["mean", "std", "size"]
+)
 top = spread["mean"].idxmax()
 display(
     Markdown(
-        f"{top} averages {spread.loc[top, 'mean']:.1f} points per game over "
+        f"{top[1]} averages {spread.loc[top, 'mean']:.1f} points per game against {top[0]} over "
         f"{spread.loc[top, 'size']} deal sets (standard deviation {spread.loc[top, 'std']:.1f})."
     )
 )
 display(spread.sort_values("mean", ascending=False))
+
+# %% [markdown]
+# ## Exact one-card play
+#
+# Each challenger also played one-card deals with itself in every seat.  In a one-card deal
+# play has no choice, so `ohhell_sim.exact.solve_one_card` solves the bids exactly; below,
+# the solved values per bidding position (the dealer last), then each challenger's mean
+# score per position beside them with the regret (exact minus measured, 95% intervals).
+
+# %%
+from ohhell_sim.exact import regret_table, solve_one_card
+from ohhell_sim.rules import Rules
+
+if len(data.hands):  # output written before the one-card runs has none
+    solution = solve_one_card(Rules.from_dict(data.manifest["one_card"]["rules"]))
+    display(solution.table())
+    regret = regret_table(solution, data.hands)
+    display(regret[["strategy", "role", "exact", "estimate", "low", "high", "regret"]].round(3))

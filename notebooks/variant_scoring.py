@@ -14,21 +14,26 @@
 # ---
 
 # %% [markdown]
-# # Scoring variants: bids, rankings, spread and decisiveness
+# # Scoring variants: bids, rankings and decisiveness, field by field
 #
-# Every scoring table of the sources played on the same cards: how the score-maximising
-# bids of `learned` shift, whether the strategies' ranking changes, how spread out the
-# final totals are, and how often the leader at half-time wins.
+# Every scoring table of the sources played on the same cards, in several strategy
+# fields: how the bids of players that re-optimise for the table (`mc_bidder`, and
+# `learned`, whose trick model does not depend on the table) shift, which built-ins
+# ignore the scoring, whether the strategies' ranking changes in mixed fields, and how
+# decisive the game is, by measures that work for the negative totals of the penalty
+# table.  Every comparison belongs to a declared family, adjusted with Holm, and is
+# recomputed on the even and the odd games.
 #
 # The study lives in `studies/variant_scoring.py`; this notebook runs it at the size below (or
 # loads the Parquet output of `ohhell experiment variant_scoring --out DIR` when `data_dir` is
-# set), then shows its findings, tables and figures.  Every number in the text is read
-# from the data.
+# set), then shows the verdicts across fields, the per-field tables and the figures, all read
+# from the study's saved analysis.
 
 # %% tags=["parameters"]
 games = 100  # games per condition; the committed report used more (see reports/variant_scoring/)
 seed = 0
 players = (4,)
+fields = None  # None: every field of the study (variant_scoring.DEFAULT_FIELDS)
 data_dir = None  # a folder of `ohhell experiment variant_scoring` output; None runs the study here
 out_dir = None  # None: runs/notebook_variant_scoring in the repository, wherever this runs from
 
@@ -36,26 +41,54 @@ out_dir = None  # None: runs/notebook_variant_scoring in the repository, whereve
 from IPython.display import Markdown, display
 
 import studies
-from studies import variant_scoring
 from studies.notebook import runs_folder, show_figures, show_findings, show_setup, show_tables
-from studies.runs import read_study
 
 if data_dir is None:
     out_dir = out_dir or runs_folder("notebook_variant_scoring")
-    studies.run_experiment("variant_scoring", out_dir, games, seed, players=players)
+    studies.run_experiment("variant_scoring", out_dir, games, seed, players=players, fields=fields)
     data_dir = out_dir
-data = read_study(data_dir)
 report, _ = studies.load_report(data_dir)  # the saved analysis: no recomputation
+tables = {table.title: table for table in report.tables}
 show_setup(report)
 
 # %% [markdown]
 # ## Findings (95% confidence intervals)
+#
+# The headline findings come first: effects that hold in every field, survive Holm in
+# their family and replicate on both halves of the games.
 
 # %%
 show_findings(report)
 
 # %% [markdown]
-# ## Tables
+# ## The per-field view
+#
+# One row per effect (a variant against the canonical table): does it hold in every
+# field (for bids: every score-maximising player), and over which range?
+
+# %%
+verdicts = tables["Verdicts across fields"].frame
+display(verdicts)
+counts = verdicts.groupby(["effect", "verdict"]).size().rename("effects").reset_index()
+display(counts)
+headline = verdicts[verdicts["headline"] == "True"]
+display(
+    Markdown(
+        f"{len(headline)} of {len(verdicts)} effects hold in every field, survive Holm "
+        "and replicate."
+    )
+)
+
+# %% [markdown]
+# Decisiveness, field by field: the half-game leader's win share in every field, and in
+# the mixed fields the stronger strategy's chance to finish ahead and the share of the
+# variance of totals that the strategy explains.
+
+# %%
+display(tables["Decisiveness per field and variant"].frame)
+
+# %% [markdown]
+# ## All tables
 
 # %%
 show_tables(report)
@@ -65,18 +98,3 @@ show_tables(report)
 
 # %%
 show_figures(report)
-
-# %% [markdown]
-# ## A closer look: decisiveness game by game
-
-# %%
-decisive = variant_scoring.halftime_decisiveness(data.hands, data.games)
-table = decisive.groupby("variant", observed=True)["decisive"].agg(["mean", "size"])
-best = table["mean"].idxmax()
-display(
-    Markdown(
-        f"The half-time leader keeps the most of the win under **{best}** "
-        f"({table.loc[best, 'mean']:.3f} over {table.loc[best, 'size']} games)."
-    )
-)
-display(table.sort_values("mean", ascending=False))

@@ -78,6 +78,11 @@ class TournamentResult:
     seating : str
     seed : int
     confidence : float
+    hands : pandas.DataFrame or None
+        With ``keep_hands=True``: one row per deal x rotation x seat, the
+        engine's hand rows (``game``, ``deal``, ``seat``, ``bid``, ``tricks``,
+        ``score`` ...) with ``unit``, ``rotation`` and ``entry`` (the index of
+        the strategy in that seat); None otherwise.
     """
 
     games: pd.DataFrame
@@ -88,6 +93,7 @@ class TournamentResult:
     seating: str
     seed: int
     confidence: float = 0.95
+    hands: pd.DataFrame | None = None
 
     def format(self, digits: int = 2) -> str:
         """The ranking and the pairwise differences as plain text."""
@@ -131,11 +137,16 @@ def _seat_rows(
     seed: int,
     first_game: int,
     threads: int | None,
+    kept: list[pd.DataFrame] | None = None,
 ) -> pd.DataFrame:
-    """Play ``games`` games with entry ``order[s]`` in seat ``s``; one row per (game, seat)."""
+    """Play ``games`` games with entry ``order[s]`` in seat ``s``; one row per (game, seat).
+
+    The engine's hand rows are appended to ``kept`` when it is given."""
     result = simulate(rules, seats, games, seed, first_game=first_game, threads=threads)
     frame = result.games[["game", "seat", "total", "win_share"]].copy()
     hands = result.hands
+    if kept is not None:
+        kept.append(hands.assign(entry=order[hands["seat"].to_numpy()]).drop(columns="strategy"))
     played = hands[hands["bid"] >= 0]
     per_seat = (
         played.assign(made=played["bid"] == played["tricks"], zero=played["bid"] == 0)
@@ -161,6 +172,7 @@ def tournament(
     threads: int | None = None,
     confidence: float = 0.95,
     progress: bool = False,
+    keep_hands: bool = False,
 ) -> TournamentResult:
     """Play a tournament between ``strategies``, one per seat.
 
@@ -188,6 +200,9 @@ def tournament(
     progress : bool
         Announce a kernel compile on standard error (the first run of a new set
         of strategies), with its time.
+    keep_hands : bool
+        Keep the per-deal rows in :attr:`TournamentResult.hands` (e.g. to check
+        that two strategies make the same bids and plays on the same cards).
 
     Returns
     -------
@@ -225,17 +240,20 @@ def tournament(
     # Every seat order shares one kernel, compiled (and announced) once here.
     prepare_kernel(checked, rules, Rows.empty(rules, 0), announce=progress)
     frames = []
+    kept: list[pd.DataFrame] | None = [] if keep_hands else None
     if seating == "duplicate":
         deal_sets = games // n
         for rotation in range(n):
             # Seat s holds entry (s + rotation) mod n: each entry visits every seat.
             order = (np.arange(n) + rotation) % n
             frame = _seat_rows(
-                rules, [specs[i] for i in order], order, labels, deal_sets, seed, 0, threads
+                rules, [specs[i] for i in order], order, labels, deal_sets, seed, 0, threads, kept
             )
             frame["rotation"] = rotation
             frame["unit"] = frame["game"]
             frames.append(frame)
+            if kept is not None:
+                kept[-1] = kept[-1].assign(rotation=rotation, unit=kept[-1]["game"])
     else:
         rng = np.random.default_rng([seed, 0x5EA7])
         orders = np.array([rng.permutation(n) for _ in range(games)])
@@ -255,10 +273,13 @@ def tournament(
                 seed,
                 position,
                 threads,
+                kept,
             )
             frame["rotation"] = 0
             frame["unit"] = frame["game"]
             frames.append(frame)
+            if kept is not None:
+                kept[-1] = kept[-1].assign(rotation=0, unit=kept[-1]["game"])
             position += count
     long = pd.concat(frames, ignore_index=True)
     long = long[
@@ -287,6 +308,7 @@ def tournament(
         seating=seating,
         seed=seed,
         confidence=confidence,
+        hands=None if kept is None else pd.concat(kept, ignore_index=True),
     )
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ohhell_sim.strategy import register_builtins
 from strategies import (
+    bayes_pimc,
     card_counter,
     expected_tricks,
     learned,
@@ -37,6 +38,7 @@ BUILTINS = (
     mc_bidder.STRATEGY,
     pimc.STRATEGY,
     learned.STRATEGY,
+    bayes_pimc.STRATEGY,
 )
 
 register_builtins(BUILTINS)

@@ -10,11 +10,14 @@ that the joker, two decks and no-trump deals are handled in one place:
   exact bid of the one-card forehead deal, where a player sees every card but
   their own (:func:`forehead_bid`);
 * card knowledge: the cards of which a copy may still be in another hand
-  (:func:`unseen_mask`), the cards that would beat a card (:func:`beaters`), and
-  whether the players still to play a trick could hold one (:func:`threats`);
+  (:func:`unseen_mask`), the cards that would beat a card (:func:`beaters`),
+  whether the players still to play a trick could hold one (:func:`threats`),
+  and the trumps held that no unseen card beats, each a sure trick
+  (:func:`boss_trumps`, :func:`sure_trump_tricks`), below which no bid goes;
 * the greedy play of ``simple`` (:func:`greedy_card`), also the fast policy of the
-  Monte Carlo playouts, and the choice of the cards to pass in the swap variant
-  (:func:`swap_card`).
+  Monte Carlo playouts; the cards to duck with while the boss trumps alone make
+  the bid (:func:`spare_cards`); and the choice of the cards to pass in the
+  swap variant (:func:`swap_card`).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from ohhell_sim.strategy_tools import (
     highest_by_power,
     lowest_by_power,
     lowest_card,
+    popcount,
     suit_mask,
 )
 
@@ -48,17 +52,21 @@ _AMBIGUOUS_RANK = 9
 
 @njit
 def legal_bid_near(view, bid, up):
-    """``bid`` clamped to ``0..MAX_BID``, moved one step if the hook forbids it.
+    """``bid`` clamped to ``sure..MAX_BID``, moved one step if the hook forbids it.
 
     The step goes up when ``up`` (the caller's realistic count lies above the
     bid), else down; the other way when that side is out of range.  This is the
     001 tip: move one away from the realistic count, to the more likely side.
+    ``sure`` is :func:`sure_trump_tricks`: a bid below it can only be missed, so
+    neither the clamp nor the step goes below it while a bid at or above it is
+    legal (the hooked dealer holding the ace of trumps does not drop to zero).
     """
     most = view[V.MAX_BID]
-    b = min(max(bid, 0), most)
+    sure = min(sure_trump_tricks(view), most)
+    b = min(max(bid, sure), most)
     if b != view[V.FORBIDDEN_BID]:
         return b
-    if up and b + 1 <= most:
+    if (up or b - 1 < sure) and b + 1 <= most:
         return b + 1
     if b >= 1:
         return b - 1
@@ -73,9 +81,21 @@ def best_bid_by_row(view, probs, allowed):
     serves every bid).  Points are those of
     :func:`ohhell_sim.strategy_tools.points`, so the choice follows the active
     scoring tables.  Ties go to the lower bid; -1 when no bid is allowed.
+    Bids below :func:`sure_trump_tricks` are left out while one at or above it
+    is allowed: such a bid can only be missed, by more than the sure count
+    is, so it scores no more under any scoring table, but a distribution that
+    gives it weight (a table cell pooling weaker hands) or a tie of zero
+    values could prefer it.
     """
     most = view[V.MAX_BID]
     forbidden = view[V.FORBIDDEN_BID]
+    top = min(most + 1, allowed.shape[0])
+    sure = min(sure_trump_tricks(view), top)
+    lowest = 0
+    for b in range(sure, top):
+        if b != forbidden and allowed[b]:
+            lowest = sure
+            break
     hand_size = view[V.HAND_SIZE]
     # The scoring rules are sliced once: ``points`` would slice them per call.
     rules = view[V.RULES_BASE :]
@@ -83,7 +103,7 @@ def best_bid_by_row(view, probs, allowed):
     misses_score_nothing = rules[R_OVER] == 0 and rules[R_UNDER] == 0
     best = -1
     best_value = -np.inf
-    for b in range(min(most + 1, allowed.shape[0])):
+    for b in range(lowest, top):
         if b == forbidden or not allowed[b]:
             continue
         row = probs[b if probs.shape[0] > 1 else 0]
@@ -253,6 +273,35 @@ def threats(card, led, trump, unseen, may_hold):
     return beaters(card, led, trump) & unseen & may_hold
 
 
+@njit
+def boss_trumps(view):
+    """Held cards that win any trick they are played to: trumps no unseen card beats.
+
+    A trump (or the joker) is a boss when every card above it is seen (held,
+    played or turned up), and, with two decks, when no other copy of it is
+    unseen either (of two equal cards the first played wins).  Each boss takes
+    exactly one trick whenever it is played; a boss held twice takes two.
+    """
+    trump = view[V.TRUMP]
+    unseen = unseen_mask(view)
+    bosses = np.int64(0)
+    m = view[V.HAND] & trump_mask(trump)
+    while m != 0:
+        card = lowest_card(m)
+        m &= m - 1
+        own = np.int64(1) << card
+        if (beaters(card, trump, trump) | own) & unseen == 0:
+            bosses |= own
+    return bosses
+
+
+@njit
+def sure_trump_tricks(view):
+    """Tricks the seated player takes whatever happens: its bosses, copies counted."""
+    bosses = boss_trumps(view)
+    return popcount(bosses) + popcount(bosses & view[V.HAND2])
+
+
 # --- play -------------------------------------------------------------------------
 
 
@@ -348,6 +397,30 @@ def swap_card(view, dangerous):
             best_key = key
             best = card
     return best
+
+
+@njit
+def spare_cards(view, legal):
+    """Following, the cards of ``legal`` to lose with when the bosses make the bid; else 0.
+
+    When the seated player still needs ``need`` >= 1 tricks and holds at least
+    ``need`` :func:`boss_trumps`, the bosses make the bid whenever they are
+    played, and any trick another card takes is one too many.  Following a
+    trick, the spare cards are the legal cards other than bosses that lose it
+    (they do not beat the card winning it, so they cannot win it): playing one
+    keeps the bosses and leaves the lead to the others, where taking the trick
+    with a boss would leave the player on lead with a card that may win (duck
+    now, win later).  Empty when leading: a lead may win whatever it is.
+    """
+    seat = view[V.SEAT]
+    need = view[V.BIDS_BASE + seat] - view[V.TRICKS_WON_BASE + seat]
+    if need < 1 or view[V.N_IN_TRICK] == 0:
+        return np.int64(0)
+    bosses = boss_trumps(view)
+    if popcount(bosses) + popcount(bosses & view[V.HAND2]) < need:
+        return np.int64(0)
+    others = legal & ~bosses
+    return others & ~beating_cards(others, view[V.WINNING_CARD], view[V.TRUMP])
 
 
 @njit

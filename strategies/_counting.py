@@ -17,6 +17,12 @@ winning when played is a sure winner.
   cheapest on ties, so a sure winner when there is one and never more than
   needed; the last player wins with its cheapest winner; with no winning card,
   the weakest card goes.
+* Short of the bid by no more than its boss trumps (trumps no unseen card
+  beats, which take a trick whenever they are played,
+  :func:`strategies._common.boss_trumps`), following: when another card
+  loses the trick, play the most dangerous such card, as at the bid, and keep
+  the bosses for later (duck now, win later), rather than take the trick with
+  a boss and be left on lead with a card that may win.
 * At (or over) the bid: lead the card with the most threats ("lead low, never
   win a trick by accident"); follow with the most dangerous card that loses
   (duck as high as possible; when void, discard the highest card, trumps first
@@ -42,6 +48,7 @@ from strategies._common import (
     beating_cards,
     danger_card,
     later_may_hold,
+    spare_cards,
     swap_card,
     threats,
     trump_mask,
@@ -119,6 +126,10 @@ def counting_play(view, pass_dangerous):
     if legal & (legal - 1) == 0:
         return lowest_card(legal)
     trump = view[V.TRUMP]
+    spare = spare_cards(view, legal)
+    if spare != 0:
+        # The bosses make the bid on their own: lose this trick with another card.
+        return danger_card(spare, trump)
     wants = wants_tricks(view)
     if view[V.N_IN_TRICK] == 0:
         return _lead(view, legal, trump, unseen_mask(view), wants)

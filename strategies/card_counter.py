@@ -4,7 +4,9 @@ It plays by what the table has shown: the cards played (so the trumps still
 out), and the voids each player revealed by failing to follow.  Short of its bid
 it wins as cheaply as possible, preferring a sure winner (no unseen higher card
 or trump that a player still to play may hold); it leads high and draws trumps
-when it needs many of the tricks left; at its bid it ducks as high as possible,
+when it needs many of the tricks left; when its boss trumps (trumps no unseen
+card beats) make the bid on their own it ducks with its other cards and keeps
+them; at its bid it ducks as high as possible,
 discards its most dangerous cards when void, and leads the card most likely to
 lose (so it leads low when bidding zero).  These are the play tips of the
 French rules page (``001``: "count the trumps played", "lead high and draw

@@ -9,8 +9,10 @@ suit or trump of a trump deal, any suit of a no-trump deal) and rank.  The table
 took.  It turns the 001 tip "count sure winners, not hoped-for ones" into
 numbers for every card, not only aces and kings; the idea of summing per-card
 trick probabilities is the usual "quick tricks" hand evaluation of trick-taking
-games.  The sum is shifted by ``risk`` and rounded; as dealer it steps off a
-forbidden bid toward the side the unrounded sum lies on.  The joker counts as a
+games.  The sum is shifted by ``risk`` and rounded, and never below the boss trumps
+held (trumps no unseen card beats, each a sure trick); as dealer it steps off
+a forbidden bid toward the side the unrounded sum lies on, up when down would
+go below the boss trumps.  The joker counts as a
 sure trick; more than 7 seats (two decks) read the 7-player table, and hands
 larger than the table's read its largest hand.
 

@@ -13,7 +13,8 @@ distribution of ``expected_tricks``'s per-card probabilities, weighted by the
 cell's number of observations against ``prior_weight`` pseudo-observations (so
 rare cells, and table sizes or hand sizes beyond the table, lean on the card
 table), and the strategy bids the legal bid of highest expected points under the
-active scoring tables (:func:`strategies._common.best_bid`).  This is the
+active scoring tables (:func:`strategies._common.best_bid`), never below its
+boss trumps (a cell pools hands whose high trumps are not all sure tricks).  This is the
 classic table-based (counting) bidding model, learned instead of hand-written.
 The shipped table (``strategies/tables/learned_bids.npz``) covers the canonical
 profile: 3-7 players, hand sizes up to the canonical start (10, 8 for six, 7

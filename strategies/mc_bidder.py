@@ -11,7 +11,11 @@ maximises the expected points sum_k P(k | b) * points(b, k) under the active
 scoring tables (:func:`ohhell_sim.strategy_tools.points`), so it bids higher
 under ``made="10*bid"`` than under ``"10+bid"``.  The candidates are the bids
 within one of the trick counts reached when aiming at ``expected_tricks``'s
-bid, and zero; the same samples serve every candidate (common random numbers).
+bid, and zero; the same samples serve every candidate (common random numbers),
+and on each sample the playouts of all bids are played as one, forking only
+where the bids make a play differ (:func:`strategies._playout.play_out_bids`),
+and ending once every bid but the aimed-at one is surely missed (under scoring
+tables that give every miss the same points).
 This is the determinized ("perfect information") Monte Carlo evaluation of
 Ginsberg's GIB for bridge bidding and play, applied to the bid alone.  In a
 forehead deal the bid is exact (:func:`strategies._common.forehead_bid`).
@@ -39,51 +43,19 @@ from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategy import Strategy
 from strategies._common import best_bid_by_row, forehead_bid, is_forehead_bid, legal_bid_near
 from strategies._counting import counting_play
-from strategies._playout import estimate_bids, play_out, sample_hidden
+from strategies._playout import (
+    PLAN_SIZE,
+    STACK_ROW,
+    draw_sample,
+    estimate_bids_by_own_bid,
+    play_out_bids,
+    prepare_sample,
+    settle_flags,
+)
 from strategies.expected_tricks import DEFAULT_RISK, expected_bid
 
 #: The sampler deals hidden cards from one deck (a hand is one mask).
 ONE_DECK_ONLY = {"decks": (2,)}
-
-
-@njit
-def _trick_counts(view, bid, hands, base_bids, won_out):
-    # Play one sampled deal out with our seat aiming at ``bid``; return our tricks.
-    n = view[V.N_PLAYERS]
-    active = view[V.ACTIVE]
-    me = view[V.SEAT]
-    bids = base_bids.copy()
-    bids[me] = bid
-    estimate_bids(
-        n,
-        active,
-        view[V.DEALER],
-        view[V.HAND_SIZE],
-        view[V.MAX_BID],
-        view[V.HOOK],
-        view[V.TRUMP],
-        hands,
-        bids,
-    )
-    work = hands.copy()
-    won_out[:] = 0
-    first = next_seat(view[V.DEALER], active, n)
-    play_out(
-        n,
-        active,
-        view[V.TRUMP],
-        work,
-        bids,
-        won_out,
-        first,
-        0,
-        -1,
-        -1,
-        -1,
-        view[V.HAND_SIZE],
-        np.empty(0, dtype=np.int64),
-    )
-    return won_out[me]
 
 
 @njit
@@ -100,38 +72,74 @@ def mc_bid(view, samples, rng):
         return 0
     if samples < 1 or view[V.RULES_BASE + R_DECKS] != 1:
         return expected_bid(view, DEFAULT_RISK)
+    plan = np.empty(PLAN_SIZE, dtype=np.int64)
+    pool = np.empty(53, dtype=np.int64)
+    if not prepare_sample(view, plan, pool):
+        return expected_bid(view, DEFAULT_RISK)
     n = view[V.N_PLAYERS]
     h = view[V.HAND_SIZE]
-    pool = np.empty(53, dtype=np.int64)
-    sampled = np.zeros((samples, V.MAX_SEATS), dtype=np.int64)
-    for i in range(samples):
-        if not sample_hidden(view, rng, sampled[i], pool):
-            return expected_bid(view, DEFAULT_RISK)
-    base_bids = np.full(V.MAX_SEATS, -1, dtype=np.int64)
-    for s in range(n):
-        base_bids[s] = view[V.BIDS_BASE + s]
-    won = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    me = view[V.SEAT]
+    active = view[V.ACTIVE]
+    trump = view[V.TRUMP]
+    first = next_seat(view[V.DEALER], active, n)
+    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    bids = np.empty(V.MAX_SEATS, dtype=np.int64)
+    won = np.empty(V.MAX_SEATS, dtype=np.int64)
+    wants = np.zeros((V.MAX_SEATS, h + 1), dtype=np.int64)
+    stack = np.empty((most + 1, STACK_ROW), dtype=np.int64)
     counts = np.zeros((most + 1, h + 1), dtype=np.float64)
-    tried = np.zeros(most + 1, dtype=np.bool_)
-
-    # First pass: aim at expected_tricks's bid; its spread of trick counts bounds
-    # the candidates worth evaluating.
+    # Every bid is played out on every sample: the playouts of the bids share
+    # their cards until the bids make them differ, so that the bids beyond the
+    # tricks we could take cost nothing more.  The counts aiming at
+    # expected_tricks's bid are kept whole: their spread bounds the candidates.
     aim = min(max(expected_bid(view, DEFAULT_RISK), 0), most)
+    every_bid = (np.int64(1) << (most + 1)) - 1
+    settle = settle_flags(view)
+    for _ in range(samples):
+        if not draw_sample(plan, pool, rng, hands):
+            return expected_bid(view, DEFAULT_RISK)
+        for s in range(V.MAX_SEATS):
+            bids[s] = view[V.BIDS_BASE + s] if s < n else -1
+            won[s] = 0
+        estimate_bids_by_own_bid(
+            n,
+            active,
+            view[V.DEALER],
+            h,
+            most,
+            view[V.HOOK],
+            trump,
+            hands,
+            bids,
+            me,
+            wants,
+        )
+        play_out_bids(
+            n,
+            active,
+            trump,
+            hands,
+            won,
+            first,
+            h,
+            wants,
+            every_bid,
+            me,
+            counts,
+            stack,
+            np.int64(1) << aim,
+            settle,
+        )
+
     low = h
     high = 0
-    for i in range(samples):
-        k = _trick_counts(view, aim, sampled[i], base_bids, won)
-        counts[aim, k] += 1.0
-        low = min(low, k)
-        high = max(high, k)
-    tried[aim] = True
+    for k in range(h + 1):
+        if counts[aim, k] > 0.0:
+            low = min(low, k)
+            high = max(high, k)
+    tried = np.zeros(most + 1, dtype=np.bool_)
     for b in range(most + 1):
-        if tried[b] or not (b == 0 or low - 1 <= b <= high + 1):
-            continue
-        for i in range(samples):
-            counts[b, _trick_counts(view, b, sampled[i], base_bids, won)] += 1.0
-        tried[b] = True
-
+        tried[b] = b == aim or b == 0 or low - 1 <= b <= high + 1
     best = best_bid_by_row(view, counts / samples, tried)
     if best < 0:
         return legal_bid_near(view, aim, False)

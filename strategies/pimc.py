@@ -8,11 +8,13 @@ and every legal card (cards that are equivalent, adjacent in a suit with no
 unseen card between them, are tried once), it plays the card and plays the rest
 of the deal out with a fast policy (``simple``'s greedy play for every seat,
 each aiming at its bid), and scores the deal for itself under the active
-scoring tables.  It plays the card with the best average score; the same samples
-serve every card.  This is Ginsberg's determinized Monte Carlo search of the
-bridge program GIB (2001), the baseline of most trick-taking game programs;
-its known flaw (it assumes it will know the hidden cards later, "strategy
-fusion") matters little when the playout policy is itself a simple one.
+scoring tables (a playout stops once its bid is surely missed, where the tables
+give every such miss the same points).  It plays the card with the best
+average score; the same samples serve every card.  This is Ginsberg's
+determinized Monte Carlo search of the bridge program GIB (2001), the baseline
+of most trick-taking game programs; its known flaw (it assumes it will know
+the hidden cards later, "strategy fusion") matters little when the playout
+policy is itself a simple one.
 
 It bids with ``mc_bidder``'s :func:`strategies.mc_bidder.mc_bid`
 (``bid_samples`` samples).  With two decks (declared unsupported, as for
@@ -35,7 +37,14 @@ from ohhell_sim.strategy_tools import card_power, lowest_card, points, popcount
 from strategies import mc_bidder
 from strategies._common import unseen_mask
 from strategies._counting import counting_play
-from strategies._playout import estimate_bids, play_out, sample_hidden
+from strategies._playout import (
+    PLAN_SIZE,
+    draw_sample,
+    estimate_bids,
+    play_out_settled,
+    prepare_sample,
+    settle_flags,
+)
 
 
 @njit
@@ -59,6 +68,41 @@ def distinct_cards(legal, live):
         out |= np.int64(1) << card
         prev = card
     return out
+
+
+@njit
+def trick_after(view, card):
+    """``(led, best, best_seat)`` of the current trick once we have played ``card``."""
+    me = view[V.SEAT]
+    trump = view[V.TRUMP]
+    if view[V.N_IN_TRICK] == 0:
+        return led_suit_of(card, trump), card, me
+    best = view[V.WINNING_CARD]
+    if beats(card, best, trump):
+        return view[V.LED_SUIT], card, me
+    return view[V.LED_SUIT], best, view[V.WINNING_SEAT]
+
+
+@njit
+def best_average_card(view, cards, totals):
+    """The card of ``cards`` with the highest total; on ties the weaker card.
+
+    ``cards`` are scanned weakest first, as :func:`distinct_cards` lists them.
+    """
+    led_now = view[V.LED_SUIT]
+    trump = view[V.TRUMP]
+    choice = -1
+    for i in range(cards.shape[0]):
+        if (
+            choice < 0
+            or totals[i] > totals[choice] + 1e-9
+            or (
+                abs(totals[i] - totals[choice]) <= 1e-9
+                and card_power(cards[i], led_now, trump) < card_power(cards[choice], led_now, trump)
+            )
+        ):
+            choice = i
+    return cards[choice]
 
 
 @njit
@@ -88,18 +132,22 @@ def pimc_card(view, samples, rng):
         m &= m - 1
     totals = np.zeros(n_choices, dtype=np.float64)
 
+    plan = np.empty(PLAN_SIZE, dtype=np.int64)
+    pool = np.empty(53, dtype=np.int64)
+    if not prepare_sample(view, plan, pool):
+        return counting_play(view, False)
     hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
     work = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    pool = np.empty(53, dtype=np.int64)
     bids = np.full(V.MAX_SEATS, -1, dtype=np.int64)
     won = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    no_record = np.empty(0, dtype=np.int64)
     n_in_trick = view[V.N_IN_TRICK]
     tricks_left = view[V.HAND_SIZE] - view[V.TRICK]
     my_bid = view[V.BIDS_BASE + me]
     following = next_seat(me, active, n)
+    # A playout stops once our bid is surely missed: its points are known then.
+    settle = settle_flags(view)
     for _ in range(samples):
-        if not sample_hidden(view, rng, hands, pool):
+        if not draw_sample(plan, pool, rng, hands):
             return counting_play(view, False)
         for s in range(n):
             bids[s] = view[V.BIDS_BASE + s]
@@ -121,18 +169,8 @@ def pimc_card(view, samples, rng):
                 work[s] = hands[s]
                 won[s] = view[V.TRICKS_WON_BASE + s]
             work[me] ^= np.int64(1) << card
-            if n_in_trick == 0:
-                led = led_suit_of(card, trump)
-                best = card
-                best_seat = me
-            else:
-                led = view[V.LED_SUIT]
-                best = view[V.WINNING_CARD]
-                best_seat = view[V.WINNING_SEAT]
-                if beats(card, best, trump):
-                    best = card
-                    best_seat = me
-            play_out(
+            led, best, best_seat = trick_after(view, card)
+            play_out_settled(
                 n,
                 active,
                 trump,
@@ -145,23 +183,11 @@ def pimc_card(view, samples, rng):
                 best,
                 best_seat,
                 tricks_left,
-                no_record,
+                me,
+                settle,
             )
             totals[i] += points(view, my_bid, won[me])
-    # Best average; on ties the weaker card (cards are scanned weakest first).
-    led_now = view[V.LED_SUIT]
-    choice = -1
-    for i in range(n_choices):
-        if (
-            choice < 0
-            or totals[i] > totals[choice] + 1e-9
-            or (
-                abs(totals[i] - totals[choice]) <= 1e-9
-                and card_power(cards[i], led_now, trump) < card_power(cards[choice], led_now, trump)
-            )
-        ):
-            choice = i
-    return cards[choice]
+    return best_average_card(view, cards, totals)
 
 
 @njit

@@ -5,10 +5,14 @@ ace is almost always a trick, the ace and king of trumps are tricks (so is the
 joker), the queen of trumps is one with two more trumps beside it, a king is good
 with support (at least one other card of its suit), and every trump beyond the
 third is a trick by length.  The count is scaled by the ``scale`` parameter and rounded.  As dealer,
-when the hook forbids the count, it moves one away (down when it can).
+when the hook forbids the count, it moves one away (down when it can); it never
+bids below its boss trumps (trumps no unseen card beats, the ace of trumps
+first: each takes a trick wherever it is played, so a lower bid is a sure miss).
 
 Play: while short of its bid it tries to win (lead its strongest card; follow with
-the cheapest card that takes the trick, else throw its weakest).  Once the bid is
+the cheapest card that takes the trick, else throw its weakest), except that,
+following, when its boss trumps alone make the bid it loses the trick with
+another card and keeps them (duck now, win later).  Once the bid is
 made it tries to lose (lead its weakest card; duck with the highest card that still
 loses, so dangerous high cards leave the hand while they are safe; when every legal
 card wins, take the trick with the highest one).
@@ -26,7 +30,7 @@ from ohhell_sim.strategy_tools import (
     popcount,
     suit_mask,
 )
-from strategies._common import greedy_card
+from strategies._common import greedy_card, legal_bid_near, spare_cards
 
 ACE = 12
 KING = 11
@@ -62,21 +66,22 @@ def likely_tricks(hand, trump):
 @njit
 def bid(view, params, rng):
     """Bid the scaled count of likely winners, stepping off a forbidden bid."""
-    most = view[V.MAX_BID]
     estimate = int(likely_tricks(view[V.HAND], view[V.TRUMP]) * params[0] + 0.5)
-    estimate = min(max(estimate, 0), most)
-    if estimate == view[V.FORBIDDEN_BID]:
-        estimate = estimate - 1 if estimate > 0 else estimate + 1
-    return estimate
+    return legal_bid_near(view, estimate, False)
 
 
 @njit
 def play(view, params, rng):
-    """Win while short of the bid, lose once it is made."""
+    """Win while short of the bid (unless the bosses make it), lose once it is made."""
+    legal = view[V.LEGAL]
+    spare = spare_cards(view, legal)
+    if spare != 0:
+        # The boss trumps make the bid on their own: lose with the other cards.
+        legal = spare
     seat = view[V.SEAT]
-    wants = view[V.TRICKS_WON_BASE + seat] < view[V.BIDS_BASE + seat]
+    wants = spare == 0 and view[V.TRICKS_WON_BASE + seat] < view[V.BIDS_BASE + seat]
     return greedy_card(
-        view[V.LEGAL],
+        legal,
         view[V.LED_SUIT],
         view[V.TRUMP],
         view[V.N_IN_TRICK],

@@ -11,7 +11,9 @@ plus 13 for a trump, 26 for the joker) reaches ``one_card_threshold``: a 2-6
 bids 0 and an ace bids 1, as the page says, and the threshold decides the cards
 between (by default any trump or an ace).  As dealer, when the hook forbids the
 count, it moves one away, toward the side its unrounded count lies on, and up
-on an exact count, since a count of sure winners errs low.  In a forehead deal
+on an exact count, since a count of sure winners errs low.  No bid goes below
+its boss trumps (the trumps no unseen card beats: each is a trick wherever it
+is played), the small-hand cap included.  In a forehead deal
 it bids from the cards it sees (:func:`strategies._common.forehead_bid`).
 
 Play is ``card_counter``'s card-counting play (:mod:`strategies._counting`),

@@ -24,6 +24,59 @@ from ohhell_sim.rules import bidding_position as rules_bidding_position
 #: The strategy set of every mixed table (one kernel for all of them).
 MIX_STRATEGIES = ("learned", "simple", "zero")
 
+#: The strategy fields a study plays each condition in: one strategy in every
+#: seat, and the mixed table :data:`MIX_FIELD`.  A finding about the game should
+#: hold in every field; one that holds in some only depends on who is playing.
+UNIFORM_FIELDS = ("simple", "card_counter", "learned", "mc_bidder")
+#: The mixed field: the seats take :data:`MIX_STRATEGIES` in turn.
+MIX_FIELD = "mix"
+FIELDS = (*UNIFORM_FIELDS, MIX_FIELD)
+#: Fields whose strategies bid the legal bid of highest expected points under the
+#: active scoring tables (the others' bids ignore the scoring).
+SCORE_MAXIMISING_FIELDS = ("learned", "mc_bidder")
+#: Samples per bid of ``mc_bidder`` in the study fields: a quarter of its default,
+#: which keeps its field affordable at study sizes.
+MC_BIDDER_SAMPLES = 16.0
+
+
+def field_seats(field: str, players: int) -> tuple:
+    """The seats of strategy field ``field`` (one of :data:`FIELDS`) at a table of ``players``.
+
+    ``mc_bidder`` plays with :data:`MC_BIDDER_SAMPLES` samples per bid.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an unknown field, listing the fields.
+    """
+    if field == MIX_FIELD:
+        return tuple(MIX_STRATEGIES[i % len(MIX_STRATEGIES)] for i in range(players))
+    if field not in UNIFORM_FIELDS:
+        raise InvalidArgumentError(f"unknown field {field!r}; fields: {', '.join(FIELDS)}")
+    if field == "mc_bidder":
+        return (("mc_bidder", {"samples": MC_BIDDER_SAMPLES}),) * players
+    return (field,) * players
+
+
+def check_fields(fields: object, known: Iterable[str] | None = None) -> tuple[str, ...]:
+    """Return ``fields`` as a tuple of known field names, or raise naming the bad one.
+
+    ``known`` lists the allowed names (default :data:`FIELDS`; a study that plays
+    fields of its own passes them too).
+    """
+    known = FIELDS if known is None else tuple(known)
+    if isinstance(fields, str):
+        fields = (fields,)
+    values = tuple(fields) if isinstance(fields, Iterable) else (fields,)
+    if not values:
+        raise InvalidArgumentError(f"fields must name at least one of {', '.join(known)}")
+    for value in values:
+        if value not in known:
+            raise InvalidArgumentError(
+                f"unknown field {value!r} in fields; fields: {', '.join(known)}"
+            )
+    return values
+
 
 def mixes(players: int) -> dict[str, tuple[str, ...]]:
     """The strategy mixes of a table: one seat each of :data:`MIX_STRATEGIES`, the rest
@@ -62,12 +115,19 @@ def bidding_position(hands: pd.DataFrame) -> np.ndarray:
 
 def position_label(position: np.ndarray, players: np.ndarray) -> np.ndarray:
     """Names of bidding positions: ``"1st (leads)"``, ``"2nd"``, ..., ``"dealer"``."""
+    position, players = np.asarray(position, dtype=np.int64), np.asarray(players)
+    if position.shape != players.shape:
+        raise ValueError(
+            f"position and players must have the same length, got {position.size} and "
+            f"{players.size}"
+        )
     names = {0: "1st (leads)", 1: "2nd", 2: "3rd"}
-    labels = [
-        "dealer" if p == n - 1 else names.get(p, f"{p + 1}th")
-        for p, n in zip(position.tolist(), players.tolist(), strict=True)
-    ]
-    return np.array(labels, dtype=object)
+    # One name per position, looked up for every row: studies label millions of rows.
+    top = int(position.max()) + 1 if position.size else 0
+    lookup = np.array([names.get(p, f"{p + 1}th") for p in range(top)], dtype=object)
+    labels = lookup[position]
+    labels[position == players - 1] = "dealer"
+    return labels
 
 
 #: Order of the position labels in tables and figures.

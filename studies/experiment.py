@@ -22,7 +22,7 @@ from ohhell_sim.analysis.report import (
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder
 from ohhell_sim.validation import check_count, check_seed
-from studies.design import check_players
+from studies.design import check_fields, check_players
 from studies.report import conditions_table
 from studies.runs import StudyData, read_manifest, read_study, write_study
 
@@ -51,9 +51,12 @@ def experiment_command(
     out: Path,
     players: tuple[int, ...],
     strategies: tuple[str, ...] | None,
+    fields: tuple[str, ...] | None = None,
 ) -> str:
     """The ``ohhell experiment`` command line that reproduces a run."""
     chosen = f" --strategies {','.join(strategies)}" if strategies else ""
+    if fields:
+        chosen += f" --fields {','.join(fields)}"
     return (
         f"ohhell experiment {name} --games {games} --seed {seed} "
         f"--players {','.join(map(str, players))}{chosen} --out {shlex.quote(str(out))}"
@@ -70,6 +73,7 @@ def run_experiment(
     progress: bool = True,
     command: str | None = None,
     strategies: tuple[str, ...] | None = None,
+    fields: tuple[str, ...] | None = None,
 ) -> WrittenReport:
     """Play study ``name``, write its data and analysis into ``out`` and render its report there.
 
@@ -94,7 +98,10 @@ def run_experiment(
         line when None).
     strategies : tuple of str, optional
         The challengers of ``strategy_ladder`` (default: every built-in); the
-        other studies play fixed strategy mixes and refuse it.
+        other studies play fixed strategy fields and refuse it.
+    fields : tuple of str, optional
+        The strategy fields to play each condition in
+        (:data:`studies.design.FIELDS`; default: the study's ``DEFAULT_FIELDS``).
 
     Returns
     -------
@@ -121,13 +128,17 @@ def run_experiment(
                 "strategy mixes"
             )
         options["strategies"] = tuple(strategies)
+    if fields is not None:
+        # A study may play fields of its own besides the shared ones.
+        fields = check_fields(fields, getattr(study, "KNOWN_FIELDS", None))
+        options["fields"] = fields
     out = check_output_folder(out)
     data = study.play(games, seed, players, progress=progress, **options)
     data.manifest.update(
         study=name,
         games=games,
         players=list(players),
-        command=command or experiment_command(name, games, seed, out, players, strategies),
+        command=command or experiment_command(name, games, seed, out, players, strategies, fields),
     )
     write_study(data, out)
     report = build_report(data)

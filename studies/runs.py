@@ -83,6 +83,11 @@ class StudyData:
     games: pd.DataFrame
     manifest: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # The manifest is the metadata; frames with ``attrs`` would have pandas
+        # deep-copy them into the result of every operation of an analysis.
+        self.hands.attrs, self.games.attrs = {}, {}
+
 
 def play_conditions(
     conditions: Sequence[Condition],
@@ -154,8 +159,11 @@ def write_study(data: StudyData, folder: Path) -> Path:
     """Write ``hands.parquet``, ``games.parquet`` and ``study.json`` into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     for frame, name in ((data.hands, HANDS_FILE), (data.games, GAMES_FILE)):
-        frame.attrs = dict(data.manifest)
-        write_frame(frame, folder / name)
+        # The manifest goes into the file's metadata through a shallow copy: frames in
+        # memory carry no attrs, which pandas would deep-copy on every operation.
+        labelled = frame.copy(deep=False)
+        labelled.attrs = dict(data.manifest)
+        write_frame(labelled, folder / name)
     (folder / MANIFEST_FILE).write_text(json.dumps(data.manifest, indent=1), encoding="utf-8")
     return folder
 
@@ -178,7 +186,10 @@ def read_manifest(folder: str | Path) -> dict:
 
 
 def read_study(folder: str | Path) -> StudyData:
-    """Read what :func:`write_study` wrote."""
+    """Read what :func:`write_study` wrote.
+
+    The frames come without ``attrs``: the manifest is :attr:`StudyData.manifest`.
+    """
     folder = Path(folder)
     manifest = read_manifest(folder)
     return StudyData(read_frame(folder / HANDS_FILE), read_frame(folder / GAMES_FILE), manifest)

@@ -1,21 +1,33 @@
-"""Study ``strategy_ladder``: every built-in strategy ranked on the same cards.
+"""Study ``strategy_ladder``: every built-in strategy ranked on the same cards, in several fields.
 
 A table seats at most seven players, fewer than the built-ins, so the ladder is a
-duplicate *gauntlet*: each strategy in turn takes one seat against a fixed field
-(``simple`` in the other seats) in a duplicate tournament
-(:func:`ohhell_sim.tournament`): every deal set is played once per rotation of
-the seats, so the challenger holds every hand from every seat.  All gauntlets
-use the same seed and game indices, so every challenger meets the same cards
-against the same opponents, and the difference between two challengers is
-paired on the deal set.  Each gauntlet also compiles only the kernel of
-{challenger, field}.  The Monte Carlo strategies (``mc_bidder``, ``pimc``) are
-a thousand times slower and play the first deal sets only; their comparisons
-use the deal sets both sides played.
+duplicate *gauntlet*: each strategy in turn takes one seat against a fixed
+*field* (one strategy in the other seats, a name of :data:`studies.design.FIELDS`)
+in a duplicate tournament (:func:`ohhell_sim.tournament`): every deal set is
+played once per rotation of the seats, so the challenger holds every hand from
+every seat.  All gauntlets use the same seed and game indices, so every
+challenger meets the same cards against the same opponents, and the difference
+between two challengers is paired on the deal set.  Each gauntlet compiles only
+the kernel of {challenger, field}.  The Monte Carlo strategies (:data:`SLOW`)
+are a thousand times slower and play the first deal sets only; their
+comparisons use the deal sets both sides played.
+
+The ladder is played in every field of ``fields`` (default :data:`DEFAULT_FIELDS`)
+and ranked per field; the report says which pairs change order between fields.
+Every gauntlet records each seat's bids and tricks deal by deal, so challengers
+that make the same bids and plays on the same cards are found and merged into one
+entry (:func:`identical_groups`) before the pairwise family is formed; that
+family is Holm-adjusted (:func:`ohhell_sim.analysis.findings.adjust_family`) and
+replicated on the even and odd deal sets (:func:`ohhell_sim.analysis.findings.replicate`).
+
+The study also plays one-card deals with each challenger in every seat and sets
+its score at each bidding position beside the exact values of
+:func:`ohhell_sim.exact.solve_one_card` (section "Exact one-card play").
 """
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -23,24 +35,51 @@ import pandas as pd
 
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.figures import interval_plot, png_bytes, text_colour
+from ohhell_sim.analysis.findings import adjust_family, replicate
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_row
-from ohhell_sim.analysis.report import Figure, Report, Table
-from ohhell_sim.analysis.stats import clip_rate, mean_ci, paired_difference_ci, store_interval
+from ohhell_sim.analysis.report import Figure, Report, Table, rules_text
+from ohhell_sim.analysis.stats import (
+    clip_rate,
+    mean_ci,
+    paired_difference_ci,
+    proportion_ci,
+    store_interval,
+)
 from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.exact import (
+    one_card_rules,
+    play_one_card,
+    position_role,
+    regret_table,
+    solve_one_card,
+)
 from ohhell_sim.rules import Rules
+from ohhell_sim.rules.scoring import forbidden_dealer_bid
 from ohhell_sim.strategy import available_strategies, get_strategy
 from ohhell_sim.tournament import tournament
+from studies.design import check_fields, field_seats
 from studies.report import study_report
 from studies.runs import Condition, StudyData
 
 NAME = "strategy_ladder"
-QUESTION = "Which built-in strategy plays Oh Hell best?"
+QUESTION = "Which built-in strategy plays Oh Hell best, and does the answer depend on the field?"
 DEFAULT_GAMES = 400
 DEFAULT_PLAYERS = (4,)
-FIELD = "simple"
+#: The fields the ladder is played in by default: the original field and a stronger one.
+DEFAULT_FIELDS = ("simple", "card_counter")
 #: Strategies that take milliseconds per decision: they play a tenth of the deal sets.
-SLOW = ("mc_bidder", "pimc")
+SLOW = ("mc_bidder", "pimc", "bayes_pimc")
 MEASURES = ("mean_total", "win_share", "made_rate", "zero_bid_rate")
+#: One-card games per challenger, per game of its gauntlet: a one-card deal is cheap.
+ONE_CARD_FACTOR = 10
+#: Joins the names of identical challengers into the name of their ladder entry.
+SAME = " = "
+#: The comparison method of the pairwise family.
+CORRECTION = "holm"
+#: What identical challengers must agree on, row by row (one row per game x rotation x seat).
+DECISIONS = ("bids", "tricks", "total")
+#: The label of the one-card conditions' field column: the challenger holds every seat.
+ONE_CARD_FIELD = "none (challenger in every seat)"
 
 
 def builtin_strategies() -> tuple[str, ...]:
@@ -67,20 +106,47 @@ def slow_games(games: int, players: int) -> int:
     return max(2 * players, games // 10 // players * players)
 
 
+def _joined(values: pd.Series) -> str:
+    return ",".join(map(str, values.tolist()))
+
+
+def deal_records(hands: pd.DataFrame) -> pd.DataFrame:
+    """Each seat's bids and tricks, deal by deal, one row per (rotation, game, seat).
+
+    Parameters
+    ----------
+    hands : pandas.DataFrame
+        :attr:`ohhell_sim.TournamentResult.hands` (``rotation``, ``game``,
+        ``seat``, ``deal``, ``bid``, ``tricks``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``rotation``, ``game``, ``seat``, ``bids`` and ``tricks``: the values of
+        the seat's deals in deal order, as comma-separated text.
+    """
+    ordered = hands.sort_values(["rotation", "game", "seat", "deal"])
+    grouped = ordered.groupby(["rotation", "game", "seat"], sort=False)
+    return pd.DataFrame(
+        {"bids": grouped["bid"].agg(_joined), "tricks": grouped["tricks"].agg(_joined)}
+    ).reset_index()
+
+
 def play(
     games: int,
     seed: int,
     players: tuple[int, ...] = DEFAULT_PLAYERS,
     progress: bool = True,
     strategies: tuple[str, ...] | None = None,
-    field: str = FIELD,
+    fields: tuple[str, ...] = DEFAULT_FIELDS,
 ) -> StudyData:
-    """Play one duplicate gauntlet per strategy against ``field`` (see the module doc).
+    """Play one duplicate gauntlet per strategy and field (see the module doc).
 
     Parameters
     ----------
     games : int
-        Games per gauntlet (a multiple of the table size).
+        Games per gauntlet (a multiple of the table size); the :data:`SLOW`
+        strategies play :func:`slow_games` of them.
     seed : int
         Seed shared by every gauntlet.
     players : tuple of int
@@ -89,62 +155,172 @@ def play(
         Show a progress bar over the gauntlets.
     strategies : tuple of str, optional
         The challengers (default: every built-in).
-    field : str
-        The strategy in the other seats.
+    fields : tuple of str
+        The fields (:data:`studies.design.FIELDS`): the strategy in the other
+        seats, one gauntlet per challenger in each.
 
     Returns
     -------
     StudyData
         ``games`` holds every gauntlet's long frame (see
-        :class:`ohhell_sim.TournamentResult`) with a ``challenger`` column and
-        ``challenger_seat`` (the row is the challenger's); ``hands`` is empty.
+        :class:`ohhell_sim.TournamentResult`) with ``field``, ``challenger``,
+        ``challenger_seat`` (the row is the challenger's) and the seat's
+        ``bids`` and ``tricks`` deal by deal (:func:`deal_records`); ``hands``
+        holds the one-card deals, each challenger in every seat (the rows of
+        :func:`ohhell_sim.exact.play_one_card`), ``ONE_CARD_FACTOR`` times as
+        many games as a gauntlet.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For bad games, players, strategies or fields, before anything is played.
     """
     from tqdm.auto import tqdm
 
     check_games(games, players)
+    fields = check_fields(fields)
     n = players[0]
     names = builtin_strategies() if strategies is None else tuple(strategies)
-    for name in (*names, field):
+    if not names:
+        raise InvalidArgumentError("strategies must name at least one strategy, got none")
+    for name in names:
         get_strategy(name)
     rules = Rules(players=n)
     plan = [
         Condition(
-            {"challenger": name},
+            {"field": field, "challenger": name},
             rules,
-            (name, *(field,) * (n - 1)),
+            (name, *field_seats(field, n)[1:]),
             slow_games(games, n) if name in SLOW else games,
+        )
+        for field in fields
+        for name in names
+    ]
+    one = one_card_rules(rules)
+    one_games = games * ONE_CARD_FACTOR
+    one_plan = [
+        Condition(
+            {"field": ONE_CARD_FIELD, "challenger": f"{name} (one-card deals, every seat)"},
+            one,
+            (name,) * n,
+            one_games,
         )
         for name in names
     ]
     frames = []
-    total = sum(c.games for c in plan)
+    one_card = []
+    total = sum(c.games for c in plan + one_plan)
     with tqdm(total=total, unit="game", desc=NAME, disable=not progress) as bar:
         for condition in plan:
-            result = tournament(rules, list(condition.seats), condition.games, seed)
-            frame = result.games.assign(challenger=condition.label["challenger"])
+            result = tournament(
+                rules, list(condition.seats), condition.games, seed, keep_hands=True
+            )
+            frame = result.games.assign(**condition.label)
             frame["challenger_seat"] = frame["strategy"] == result.labels[0]
             frame["strategy"] = frame["strategy"].astype(str)
-            frames.append(frame)
+            frames.append(frame.merge(deal_records(result.hands), on=["rotation", "game", "seat"]))
+            bar.update(condition.games)
+        for condition in one_plan:
+            one_card.append(play_one_card(one, condition.seats[:1], condition.games, seed))
             bar.update(condition.games)
     long = pd.concat(frames, ignore_index=True)
-    long["challenger"] = long["challenger"].astype("category")
+    # Categories in the order played, so that tables list the fields as given.
+    long["field"] = pd.Categorical(long["field"], categories=list(fields))
+    long["challenger"] = pd.Categorical(long["challenger"], categories=list(names))
     manifest = {
         "version": __version__,
         "seed": seed,
-        "field": field,
-        "conditions": [c.describe() for c in plan],
+        "fields": list(fields),
+        "challengers": list(names),
+        "conditions": [c.describe() for c in plan + one_plan],
+        "one_card": {"rules": one.to_dict(), "games": one_games},
     }
-    return StudyData(pd.DataFrame(), long, manifest)
+    return StudyData(pd.concat(one_card, ignore_index=True), long, manifest)
+
+
+def _fields_of(long: pd.DataFrame) -> list[str]:
+    return [str(f) for f in pd.unique(long["field"])]
+
+
+def identical_groups(long: pd.DataFrame) -> list[tuple[str, ...]]:
+    """Challengers that make the same bids and plays on the same cards, grouped.
+
+    Two challengers are identical when, in every field and on every (deal set,
+    rotation, seat) both played, every seat's bids and tricks deal by deal and
+    its final total are the same: same cards, same opponents, same decisions.
+    A slow challenger is compared on the deal sets it played.
+
+    Parameters
+    ----------
+    long : pandas.DataFrame
+        The ``games`` frame of :func:`play`.
+
+    Returns
+    -------
+    list of tuple of str
+        One tuple per ladder entry, its challengers in the order played; a
+        challenger identical to none is a tuple of one.
+    """
+    names = [str(c) for c in pd.unique(long["challenger"])]
+    if not set(DECISIONS) <= set(long.columns):
+        # Output written before the per-deal records existed: nothing to compare.
+        return [(name,) for name in names]
+    key = ["field", "unit", "rotation", "seat"]
+    records = {
+        name: part.set_index(key)[list(DECISIONS)].sort_index()
+        for name, part in long.groupby("challenger", observed=True, sort=False)
+    }
+    fields = {name: set(part.index.get_level_values("field")) for name, part in records.items()}
+    groups: list[list[str]] = []
+    for name in names:
+        for group in groups:
+            first = group[0]
+            if fields[first] != fields[name]:
+                continue
+            shared = records[first].index.intersection(records[name].index)
+            if set(shared.get_level_values("field")) != fields[name]:
+                continue
+            if records[first].loc[shared].equals(records[name].loc[shared]):
+                group.append(name)
+                break
+        else:
+            groups.append([name])
+    return [tuple(group) for group in groups]
+
+
+def entry_name(group: tuple[str, ...]) -> str:
+    """The ladder entry of identical challengers, e.g. ``"card_counter = expected_tricks"``."""
+    return SAME.join(group)
+
+
+def merge_identical(long: pd.DataFrame, groups: list[tuple[str, ...]]) -> pd.DataFrame:
+    """``long`` with one challenger per group of :func:`identical_groups`, named by the group.
+
+    The group's member with the most rows (the others' data is the same where
+    they overlap) carries the entry; the other members' rows are dropped.
+    """
+    rows = long["challenger"].astype(str)
+    counts = rows.value_counts()
+    keep = {}
+    for group in groups:
+        carrier = max(group, key=lambda name: (counts.get(name, 0), -group.index(name)))
+        keep[carrier] = entry_name(group)
+    out = long[rows.isin(keep)].copy()
+    out["challenger"] = pd.Categorical(
+        out["challenger"].astype(str).map(keep), categories=[entry_name(g) for g in groups]
+    ).remove_unused_categories()
+    return out
 
 
 def unit_values(long: pd.DataFrame) -> pd.DataFrame:
-    """Per (challenger, deal set): the challenger's score per game, win share, made and
+    """Per (field, challenger, deal set): the challenger's score per game, win share, made and
     zero-bid rates, over the rotations of that deal set."""
     rows = long[long["challenger_seat"]]
-    sums = rows.groupby(["challenger", "unit"], observed=True)[
+    keys = ["field", "challenger", "unit"]
+    sums = rows.groupby(keys, observed=True)[
         ["total", "win_share", "deals", "made", "zero_bids"]
     ].sum()
-    count = rows.groupby(["challenger", "unit"], observed=True).size()
+    count = rows.groupby(keys, observed=True).size()
     return pd.DataFrame(
         {
             "mean_total": sums["total"] / count,
@@ -156,7 +332,8 @@ def unit_values(long: pd.DataFrame) -> pd.DataFrame:
 
 
 def ranking_table(values: pd.DataFrame) -> pd.DataFrame:
-    """Per challenger, best mean score first: each measure with a t interval over deal sets."""
+    """Per challenger of one field, best mean score first: each measure with a t interval
+    over deal sets."""
     rows = []
     for name, group in values.groupby("challenger", observed=True):
         row = {"strategy": name, "deal_sets": len(group)}
@@ -164,146 +341,634 @@ def ranking_table(values: pd.DataFrame) -> pd.DataFrame:
             est = mean_ci(group[measure].to_numpy())
             store_interval(row, measure, est if measure == "mean_total" else clip_rate(est))
         rows.append(row)
-    return pd.DataFrame(rows).sort_values("mean_total", ascending=False, ignore_index=True)
+    table = pd.DataFrame(rows).sort_values("mean_total", ascending=False, ignore_index=True)
+    table.insert(0, "rank", np.arange(1, len(table) + 1))
+    return table
 
 
 def pairwise_table(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
-    """Mean score per game of ``a`` minus ``b`` for every pair, paired on shared deal sets;
-    ``identical`` marks pairs equal on every deal set."""
-    scores = values.pivot(index="unit", columns="challenger", values="mean_total")
+    """Mean score per game of ``a`` minus ``b`` for every pair of ``order`` (``a`` before
+    ``b``) in each field, paired on the deal sets both played."""
     rows = []
-    for a, b in combinations(order, 2):
-        both = scores[[a, b]].dropna()
-        diff, low, high, _, _ = paired_difference_ci(both[a].to_numpy(), both[b].to_numpy())
+    for field, part in values.groupby("field", observed=True, sort=False):
+        scores = part.pivot(index="unit", columns="challenger", values="mean_total")
+        for a, b in combinations(order, 2):
+            if a not in scores or b not in scores:
+                continue
+            both = scores[[a, b]].dropna()
+            diff, low, high, _, _ = paired_difference_ci(both[a].to_numpy(), both[b].to_numpy())
+            rows.append(
+                {
+                    "field": field,
+                    "a": a,
+                    "b": b,
+                    "deal_sets": len(both),
+                    "estimate": diff,
+                    "low": low,
+                    "high": high,
+                }
+            )
+    return pd.DataFrame(rows, columns=["field", "a", "b", "deal_sets", "estimate", "low", "high"])
+
+
+def pairwise_family(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
+    """The declared family: every pair of distinct ladder entries in every field.
+
+    Holm-adjusted over the whole family (:func:`~ohhell_sim.analysis.findings.adjust_family`)
+    and recomputed on the even and the odd deal sets
+    (:func:`~ohhell_sim.analysis.findings.replicate`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`pairwise_table` with ``p``, ``p_adjusted``, ``survives``,
+        ``correction``, the halves' estimates and ``replication``.
+    """
+    table = pairwise_table(values, order)
+    if table.empty:
+        # One entry: no comparison, an empty family.
+        return table.assign(p=[], p_adjusted=[], survives=[], correction=[], replication=[]).astype(
+            {"survives": bool}
+        )
+    adjusted = adjust_family(table, method=CORRECTION)
+    replicated = replicate(
+        values, lambda v: pairwise_table(v, order), keys=["field", "a", "b"], game="unit"
+    )
+    halves = [c for c in replicated.columns if c.startswith(("even_", "odd_"))]
+    return adjusted.merge(
+        replicated[["field", "a", "b", *halves, "replication"]], on=["field", "a", "b"]
+    )
+
+
+def flipped(row: pd.Series) -> pd.Series:
+    """A pair row read the other way round: ``b`` minus ``a``."""
+    out = row.copy()
+    out["a"], out["b"] = row["b"], row["a"]
+    out["estimate"], out["low"], out["high"] = -row["estimate"], -row["high"], -row["low"]
+    return out
+
+
+def ranking_claims(family: pd.DataFrame, rankings: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The headline claims "X beats Y": each entry against the next in its field's ranking.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (field, neighbouring pair), ``a`` ranked above ``b``, with the
+        family's columns (survival under the correction, replication).
+    """
+    rows = []
+    for field, ranking in rankings.items():
+        part = family[family["field"] == field]
+        names = ranking["strategy"].tolist()
+        for above, below in pairwise(names):
+            same = part[(part["a"] == above) & (part["b"] == below)]
+            if len(same):
+                rows.append(same.iloc[0])
+            else:
+                rows.append(flipped(part[(part["a"] == below) & (part["b"] == above)].iloc[0]))
+    return pd.DataFrame(rows).reset_index(drop=True)
+
+
+def order_changes(family: pd.DataFrame) -> pd.DataFrame:
+    """Pairs whose order differs between fields: the estimate's sign is not the same in all.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per such pair (``a``, ``b``), with ``resolved`` true when the
+        pair survives the correction in opposite directions in two fields; empty
+        with one field.
+    """
+    rows = []
+    for (a, b), part in family.groupby(["a", "b"], sort=False):
+        signs = set(np.sign(part["estimate"]))
+        if len(part) < 2 or len(signs) < 2:
+            continue
+        survivors = part[part["survives"]]
         rows.append(
             {
                 "a": a,
                 "b": b,
-                "deal_sets": len(both),
-                "estimate": diff,
-                "low": low,
-                "high": high,
-                "identical": bool((both[a] == both[b]).all()),
+                "resolved": bool(len(set(np.sign(survivors["estimate"]))) > 1),
+                "fields": part.reset_index(drop=True),
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["a", "b", "resolved", "fields"])
 
 
-def _pairwise_figure(pairs: pd.DataFrame, order: list[str]) -> bytes:
+def _marked(row: pd.Series, digits: int = 2) -> str:
+    """An interval with ``*`` when its pair survives the correction."""
+    return fmt_row(row, digits) + (" *" if row["survives"] else "")
+
+
+def _pairwise_figure(pairs: pd.DataFrame, order: list[str], field: str, family: str) -> bytes:
     size = len(order)
     matrix = np.full((size, size), np.nan)
-    fig, ax = plt.subplots(figsize=(1.1 * size + 3, 0.9 * size + 2))
+    fig, ax = plt.subplots(figsize=(1.3 * size + 3, 0.9 * size + 2))
     cells = []
     for _, row in pairs.iterrows():
         i, j = order.index(row["a"]), order.index(row["b"])
         for r, c, sign in ((i, j, 1), (j, i, -1)):
             matrix[r, c] = sign * row["estimate"]
             low, high = sorted((sign * row["low"], sign * row["high"]))
+            mark = " *" if row["survives"] else ""
             cells.append(
                 (
                     r,
                     c,
-                    f"{fmt_number(matrix[r, c], 1)}\n[{fmt_number(low, 1)}, {fmt_number(high, 1)}]",
+                    f"{fmt_number(matrix[r, c], 1)}{mark}\n"
+                    f"[{fmt_number(low, 1)}, {fmt_number(high, 1)}]",
+                    bool(row["survives"]),
                 )
             )
-    limit = np.nanmax(np.abs(matrix)) if size > 1 else 1.0
+    limit = np.nanmax(np.abs(matrix)) if size > 1 and np.isfinite(matrix).any() else 1.0
     image = ax.imshow(matrix, cmap="RdBu", vmin=-limit, vmax=limit)
-    for r, c, text in cells:
+    for r, c, text, survives in cells:
         # Dark cells at either end of the scale need light text.
         colour = text_colour(image.cmap(image.norm(matrix[r, c])))
-        ax.text(c, r, text, ha="center", va="center", fontsize=7, color=colour)
+        ax.text(
+            c,
+            r,
+            text,
+            ha="center",
+            va="center",
+            fontsize=7,
+            color=colour,
+            fontweight="bold" if survives else "normal",
+            fontstyle="normal" if survives else "italic",
+        )
+    labels = [name.replace(SAME, " =\n") for name in order]
     ax.set_xticks(range(size))
-    ax.set_xticklabels(order, rotation=30, ha="right")
+    ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
     ax.set_yticks(range(size))
-    ax.set_yticklabels(order)
+    ax.set_yticklabels(labels, fontsize=8)
     ax.set_xlabel("column strategy")
     ax.set_ylabel("row strategy")
     fig.colorbar(image, label="row minus column, points per game")
-    ax.set_title("Pairwise score difference per game (95% CI, paired on deal sets)")
+    ax.set_title(
+        f"Against {field}: row minus column per game (95% CI, paired on deal sets)\n"
+        f"* and bold: survives {family}",
+        fontsize=9,
+    )
     return png_bytes(fig)
 
 
 def analyse(data: StudyData) -> Report:
     """The report of a ``strategy_ladder`` run, every number computed from ``data``."""
-    values = unit_values(data.games)
-    ranking = ranking_table(values)
-    order = ranking["strategy"].tolist()
-    pairs = pairwise_table(values, order)
-    field = data.manifest["field"]
+    long = data.games
+    if "field" not in long.columns:
+        # Output written before the ladder had fields: its one field is in the manifest.
+        long = long.assign(field=data.manifest.get("field", "simple"))
+    # Fields in the order played (a category's own order may be alphabetical).
+    long = long.assign(field=pd.Categorical(long["field"].astype(str), categories=_fields_of(long)))
+    groups = identical_groups(long)
+    merged = merge_identical(long, groups)
+    fields = _fields_of(merged)
+    values = unit_values(merged)
+    rankings = {field: ranking_table(values[values["field"] == field]) for field in fields}
+    order = rankings[fields[0]]["strategy"].tolist()
+    family = pairwise_family(values, order)
+    correction = family["correction"].iloc[0] if len(family) else f"{CORRECTION} over 0"
+    claims = ranking_claims(family, rankings) if len(family) else family
+    changes = order_changes(family)
 
-    findings = _findings(ranking, pairs)
-    score_plot = ranking.rename(
-        columns={"mean_total": "estimate", "mean_total_low": "low", "mean_total_high": "high"}
-    )
-    figures = [
-        Figure(
-            "ladder_ranking.png",
-            "Mean score per game of each strategy against the field",
-            interval_plot(
-                score_plot,
-                "strategy",
-                title=f"Score per game against {field}",
-                xlabel="strategy",
-                ylabel="points per game",
-                order=order,
-            ),
-        ),
-    ]
-    if len(order) > 1:
-        figures.append(
-            Figure(
-                "ladder_pairwise.png", "Pairwise score differences", _pairwise_figure(pairs, order)
+    findings = _findings(rankings, family, claims, changes, groups, correction)
+    figures = [_ranking_figure(rankings, order)]
+    for field in fields:
+        if len(order) > 1:
+            ranked = rankings[field]["strategy"].tolist()
+            figures.append(
+                Figure(
+                    f"ladder_pairwise_{field}.png",
+                    f"Pairwise score differences against {field}",
+                    _pairwise_figure(family[family["field"] == field], ranked, field, correction),
+                )
             )
+    method = _method(fields, correction, len(order))
+    tables = [_identical_table(groups, long)] if any(len(g) > 1 for g in groups) else []
+    tables.append(_rank_table(rankings, order))
+    tables += [
+        Table(f"Ranking against {field} (best mean score first)", display_table(ranking))
+        for field, ranking in rankings.items()
+    ]
+    tables.append(_claims_table(claims, correction))
+    tables.append(_family_table(family, fields, correction))
+    if len(changes):
+        tables.append(_changes_table(changes, fields))
+    # Output written before the one-card runs existed has no such section.
+    if "one_card" in data.manifest and len(data.hands):
+        one_hands = _merged_one_card(data.hands, groups)
+        one_method, one_findings, one_tables = exact_one_card_section(
+            one_hands, data.manifest["one_card"]
         )
-    method = [
-        f"Each strategy plays a duplicate tournament in one seat against {field} in the "
-        "others: every deal set once per rotation of the seats, so it holds every hand from "
-        "every seat. All tournaments share the seed and game indices, hence the cards and "
-        "the opponents.",
+        method += one_method
+        findings += one_findings
+        for twins in one_card_twins(one_hands):
+            findings.append(
+                f"{' and '.join(twins)} make the same bids in every one-card deal, where "
+                "there is no card to choose; their gauntlets differ, so they stay separate "
+                "entries (identical in one-card deals only)."
+            )
+        tables += one_tables
+    return study_report(NAME, QUESTION, data.manifest, method, findings, tables, figures)
+
+
+def one_card_twins(hands: pd.DataFrame) -> list[tuple[str, ...]]:
+    """Strategies whose one-card rows (:func:`play`'s ``hands``) have the same bids and
+    scores in every game and seat: groups of two or more, in the order played."""
+    groups: list[list[str]] = []
+    tables = {
+        name: part.sort_values(["game", "seat"])[["game", "seat", "bid", "score"]].reset_index(
+            drop=True
+        )
+        for name, part in hands.groupby("strategy", observed=True, sort=False)
+    }
+    for name, table in tables.items():
+        for group in groups:
+            if tables[group[0]].equals(table):
+                group.append(str(name))
+                break
+        else:
+            groups.append([str(name)])
+    return [tuple(g) for g in groups if len(g) > 1]
+
+
+def _merged_one_card(hands: pd.DataFrame, groups: list[tuple[str, ...]]) -> pd.DataFrame:
+    """The one-card rows with each group of identical challengers shown once, by its first
+    member's rows (identical in the gauntlets, they are identical in one-card deals)."""
+    names = hands["strategy"].astype(str)
+    rename = {group[0]: entry_name(group) for group in groups}
+    dropped = {name for group in groups for name in group[1:]}
+    out = hands[~names.isin(dropped)].copy()
+    out["strategy"] = out["strategy"].astype(str).map(lambda s: rename.get(s, s))
+    return out
+
+
+def _method(fields: list[str], correction: str, entries: int) -> list[str]:
+    return [
+        "Each strategy plays a duplicate tournament in one seat against a field (one "
+        "strategy in all the other seats): every deal set once per rotation of "
+        "the seats, so it holds every hand from every seat. All tournaments share the seed "
+        "and game indices, hence the cards and, within a field, the opponents. Fields: "
+        + ", ".join(fields)
+        + ".",
         "A strategy's value on a deal set is its average over the rotations; rankings get "
         "Student-t intervals over deal sets, and pairwise differences are paired on the "
         "deal sets both strategies played.",
         "The Monte Carlo strategies (" + ", ".join(SLOW) + ") play a tenth of the deal "
         "sets (they take milliseconds per decision), so their intervals are wider.",
+        "Identical strategies: every gauntlet records each seat's bids and tricks deal by "
+        "deal and its total; two challengers that agree on every row of every field they "
+        "both played (same cards, same opponents) make the same bids and plays, and are "
+        "one ladder entry, named 'a = b'. Pairs are counted after this merge.",
+        f"Comparison family: the mean score per game of every pair of the {entries} distinct "
+        f"entries in every field ({correction} comparisons), one family; p-values are read "
+        f"off the paired intervals and adjusted with the {CORRECTION.capitalize()} method "
+        "(statsmodels' multipletests), family-wise level 0.05. '*' marks the pairs that "
+        "survive.",
+        "Replication: every pair is recomputed on the even and on the odd deal sets "
+        "(independent halves of the cards); 'replicated' when both halves' intervals "
+        "exclude zero on the side of the full estimate, 'same direction only' when only "
+        "their signs agree.",
+        "Order changes: a pair changes order between fields when its estimate has a "
+        "different sign in different fields; the change is resolved when the pair "
+        "survives the correction in both directions.",
     ]
+
+
+def _ranking_figure(rankings: dict[str, pd.DataFrame], order: list[str]) -> Figure:
+    table = pd.concat(
+        [r.assign(field=field) for field, r in rankings.items()], ignore_index=True
+    ).rename(columns={"mean_total": "estimate", "mean_total_low": "low", "mean_total_high": "high"})
+    return Figure(
+        "ladder_ranking.png",
+        "Mean score per game of each strategy, per field",
+        interval_plot(
+            table,
+            "strategy",
+            series="field" if len(rankings) > 1 else None,
+            title="Score per game against each field",
+            xlabel="strategy",
+            ylabel="points per game",
+            order=order,
+        ),
+    )
+
+
+def _identical_table(groups: list[tuple[str, ...]], long: pd.DataFrame) -> Table:
+    rows = []
+    challenger = long["challenger"].astype(str)
+    for group in groups:
+        if len(group) < 2:
+            continue
+        played = long[challenger.isin(group)]
+        compared = played.groupby(["field", "unit", "rotation", "seat"], observed=True).size()
+        rows.append(
+            {
+                "entry": entry_name(group),
+                "challengers": ", ".join(group),
+                "fields": ", ".join(_fields_of(played)),
+                "rows compared (game x seat, every deal)": str(int((compared == len(group)).sum())),
+            }
+        )
+    return Table(
+        "Identical strategies, merged into one entry",
+        pd.DataFrame(rows),
+        "Same bids and tricks on every deal and the same total, seat by seat, on every game "
+        "both played, in every field.",
+    )
+
+
+def _rank_table(rankings: dict[str, pd.DataFrame], order: list[str]) -> Table:
+    rows = []
+    for name in order:
+        row = {"strategy": name}
+        for field, ranking in rankings.items():
+            hit = ranking[ranking["strategy"] == name].iloc[0]
+            row[f"rank against {field}"] = str(int(hit["rank"]))
+            row[f"points per game against {field}"] = fmt_ci(
+                hit["mean_total"], hit["mean_total_low"], hit["mean_total_high"], 2
+            )
+        rows.append(row)
+    return Table(
+        "Ranking per field",
+        pd.DataFrame(rows),
+        "Ordered by the ranking against the first field; 95% CI over deal sets.",
+    )
+
+
+def _claims_table(claims: pd.DataFrame, correction: str) -> Table:
+    rows = [
+        {
+            "field": r["field"],
+            "claim": f"{r['a']} beats {r['b']}",
+            "points per game [95% CI]": fmt_row(r, 2),
+            f"survives {correction}": "yes" if r["survives"] else "no",
+            "replication (even / odd deal sets)": r["replication"],
+        }
+        for _, r in claims.iterrows()
+    ]
+    return Table(
+        "Headline ranking claims: each entry against the next one down",
+        pd.DataFrame(rows),
+        "From the pairwise family; replication recomputes the pair on each half of the deal sets.",
+    )
+
+
+def _family_table(family: pd.DataFrame, fields: list[str], correction: str) -> Table:
+    rows = []
+    for (a, b), part in family.groupby(["a", "b"], sort=False):
+        row = {"a": a, "b": b}
+        for field in fields:
+            hit = part[part["field"] == field]
+            if not len(hit):
+                row[field] = "n/a"
+                continue
+            r = hit.iloc[0]
+            row[field] = f"{_marked(r)} ({r['replication']})"
+        rows.append(row)
+    return Table(
+        f"Pairwise: mean score per game of a minus b, per field ({correction})",
+        pd.DataFrame(rows),
+        "95% CI paired on the deal sets both played; * survives the Holm correction over the "
+        "whole family; in brackets the replication on the even and odd deal sets.",
+    )
+
+
+def _changes_table(changes: pd.DataFrame, fields: list[str]) -> Table:
+    rows = []
+    for _, change in changes.iterrows():
+        part = change["fields"]
+        row = {"a": change["a"], "b": change["b"]}
+        for field in fields:
+            hit = part[part["field"] == field]
+            row[field] = _marked(hit.iloc[0]) if len(hit) else "n/a"
+        row["resolved"] = "yes" if change["resolved"] else "no"
+        rows.append(row)
+    return Table(
+        "Where the order changes between fields",
+        pd.DataFrame(rows, columns=["a", "b", *fields, "resolved"]),
+        "Pairs whose estimate (a minus b, points per game) changes sign between fields; "
+        "resolved: it survives the correction in both directions.",
+    )
+
+
+def exact_one_card_section(
+    hands: pd.DataFrame, one_card: dict
+) -> tuple[list[str], list[str], list[Table]]:
+    """Section "Exact one-card play": each challenger's score per bidding position in
+    one-card deals (every seat its own) beside the exact values, and the regret.
+
+    Parameters
+    ----------
+    hands : pandas.DataFrame
+        The one-card rows of :func:`play` (see :func:`ohhell_sim.exact.play_one_card`).
+    one_card : dict
+        The manifest's ``one_card`` record: the rules played and the games.
+
+    Returns
+    -------
+    tuple
+        Method lines, findings and the two tables of the section.
+    """
+    rules = Rules.from_dict(one_card["rules"])
+    solution = solve_one_card(rules)
+    regret = regret_table(solution, hands)
+    n = rules.players
+    described = f"{n} players, the canonical profile but {rules_text(one_card['rules'])}"
+    roles = [position_role(p, n) for p in range(n)]
+    # Averages over seats: each game's seats averaged, a t interval over games.
+    groups = {
+        "before the dealer": np.arange(n - 1),
+        "table mean": np.arange(n),
+    }
+    exact_groups = {k: float(solution.expected_score[v].mean()) for k, v in groups.items()}
+    exact_row = {
+        role: fmt_number(v) for role, v in zip(roles, solution.expected_score, strict=True)
+    }
+    scores = [
+        {
+            "strategy": "exact",
+            **exact_row,
+            **{k: fmt_number(v) for k, v in exact_groups.items()},
+            "dealer restricted": fmt_number(solution.hook_rate),
+        }
+    ]
+    regrets = []
+    before_regret = {}
+    dealer_above = {}
+    for name, group in regret.groupby("strategy", sort=False):
+        row = {"strategy": name}
+        loss = {"strategy": name}
+        for _, r in group.iterrows():
+            row[r["role"]] = fmt_row(r)
+            loss[r["role"]] = fmt_ci(r["regret"], r["regret_low"], r["regret_high"])
+        dealer_above[name] = bool(group["regret_high"].iloc[-1] < 0)
+        played = hands[hands["strategy"] == name]
+        for key, positions in groups.items():
+            seats = played[played["position"].isin(positions)]
+            est = mean_ci(seats.groupby("game")["score"].mean().to_numpy())
+            exact = exact_groups[key]
+            row[key] = fmt_ci(est.estimate, est.low, est.high)
+            loss[key] = fmt_ci(exact - est.estimate, exact - est.high, exact - est.low)
+            if key == "before the dealer":
+                before_regret[name] = exact - est.estimate
+        # The hook forbids the dealer a bid when the bids before it total 0 or 1.
+        before = played[played["position"] < n - 1].groupby("game")["bid"].sum().to_numpy()
+        restricted = forbidden_dealer_bid(rules, 1, before) >= 0
+        row["dealer restricted"] = fmt_row(
+            proportion_ci(int(restricted.sum()), len(restricted))._asdict()
+        )
+        scores.append(row)
+        regrets.append(loss)
     tables = [
-        Table("Ranking (best mean score first)", display_table(ranking)),
         Table(
-            "Pairwise: mean score per game of a minus b",
-            display_table(pairs.drop(columns="identical"), digits=2),
-            "Paired on the deal sets both played.",
+            "Exact one-card play: points per deal by bidding position",
+            pd.DataFrame(scores),
+            "Row exact: the solved policy in every seat; the others: the strategy in every "
+            "seat, mean [95% CI]. Positions count from the dealer's left; the dealer bids last.",
+        ),
+        Table(
+            "Exact one-card play: regret (exact minus measured) by bidding position",
+            pd.DataFrame(regrets),
+            "Points per deal, 95% CI; negative where the strategy's seat scores more than "
+            "the exact policy's would (its earlier seats bid differently).",
         ),
     ]
-    return study_report(NAME, QUESTION, data.manifest, method, findings, tables, figures)
-
-
-def _findings(ranking: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
-    best = ranking.iloc[0]
-    out = [
-        f"{best['strategy']} ranks first with "
-        f"{fmt_ci(best['mean_total'], best['mean_total_low'], best['mean_total_high'], 3)} "
-        f"points per game and a win share of "
-        f"{fmt_ci(best['win_share'], best['win_share_low'], best['win_share_high'])}."
+    method = [
+        f"Exact one-card play: one-card deals ({described}), "
+        f"{one_card['games']} games per strategy with the strategy in every seat, on the same "
+        "cards; each bidding position's mean score per deal gets a Student-t interval over "
+        "the games (independent deals).",
+        "The exact values come from ohhell_sim.exact.solve_one_card: each position in "
+        "bidding order bids what maximises its expected points in the deal given its card, "
+        "the turned-up card and the bids before it, with the cards of the earlier seats "
+        "weighted by the solved policy (Bayes); the dealer is bound by the hook; of equal "
+        "bids it takes the lowest. Counted exactly over every deal.",
+        "Regret = exact minus measured, per position; a strategy's seat can score more than "
+        "the exact value (negative regret), because its earlier seats play the strategy and "
+        "not the solved policy, which changes what later seats learn and when the hook binds.",
     ]
-    if len(ranking) > 1:
-        second = ranking.iloc[1]
-        gap = pairs[(pairs["a"] == best["strategy"]) & (pairs["b"] == second["strategy"])].iloc[0]
-        verdict = "a resolved lead" if gap["low"] > 0 else "not a resolved lead"
-        out.append(
-            f"Its lead over {second['strategy']} is {fmt_row(gap, 2)} points per game on the "
-            f"same deal sets: {verdict}."
+    ranked = sorted(regrets, key=lambda r: before_regret[r["strategy"]])
+    best, worst = ranked[0], ranked[-1]
+    above = [name for name, yes in dealer_above.items() if yes]
+    findings = [
+        f"Exact one-card play ({described}): the solved policy scores, per bidding position, "
+        + ", ".join(
+            f"{role} {fmt_number(v)}"
+            for v, role in zip(solution.expected_score, roles, strict=True)
         )
-        last = ranking.iloc[-1]
-        out.append(
-            f"{last['strategy']} ranks last with "
-            f"{fmt_ci(last['mean_total'], last['mean_total_low'], last['mean_total_high'])} "
-            "points per game."
-        )
-        resolved = int(((pairs["low"] > 0) | (pairs["high"] < 0)).sum())
-        out.append(f"{resolved} of {len(pairs)} pairwise differences exclude zero.")
-        for _, twin in pairs[pairs["identical"]].iterrows():
+        + f" points per deal, {fmt_number(exact_groups['table mean'])} per seat on average.",
+        f"Over the seats before the dealer, {best['strategy']} comes closest to the exact "
+        f"values, with a regret of {best['before the dealer']} points per deal per seat"
+        + (
+            f"; {worst['strategy']} is furthest, {worst['before the dealer']}."
+            if worst is not best
+            else "."
+        ),
+        f"{len(above)} of {len(regrets)} strategies' dealers score more than the exact "
+        "dealer (regret interval below zero); under the solved policy the bids before the "
+        f"dealer leave it a forbidden bid in {fmt_number(solution.hook_rate)} of deals.",
+    ]
+    return method, findings, tables
+
+
+def _claim_text(row: pd.Series, correction: str) -> str:
+    survives = f"survives {correction}" if row["survives"] else f"does not survive {correction}"
+    return f"{fmt_row(row, 2)} points per game ({survives}; {row['replication']})"
+
+
+def _findings(
+    rankings: dict[str, pd.DataFrame],
+    family: pd.DataFrame,
+    claims: pd.DataFrame,
+    changes: pd.DataFrame,
+    groups: list[tuple[str, ...]],
+    correction: str,
+) -> list[str]:
+    fields = list(rankings)
+    orders = {field: ranking["strategy"].tolist() for field, ranking in rankings.items()}
+    out = []
+    if len(fields) > 1:
+        if all(o == orders[fields[0]] for o in orders.values()):
             out.append(
-                f"{twin['a']} and {twin['b']} score the same on every one of the "
-                f"{twin['deal_sets']} deal sets: they make the same decisions here."
+                f"The ranking is the same in every field ({', '.join(fields)}): "
+                + " > ".join(orders[fields[0]])
+                + "."
             )
+        if len(family):
+            pairs = family.groupby(["a", "b"], sort=False)
+            held = sum(
+                bool(part["survives"].all() and len(set(np.sign(part["estimate"]))) == 1)
+                and len(part) == len(fields)
+                for _, part in pairs
+            )
+            out.append(
+                f"{held} of {pairs.ngroups} pairs are resolved in the same direction in every "
+                f"field after the correction ({correction})."
+            )
+        if len(changes):
+            for _, change in changes.iterrows():
+                part = change["fields"]
+                where = "; ".join(f"against {r['field']} {_marked(r)}" for _, r in part.iterrows())
+                verdict = (
+                    "a resolved change of order"
+                    if change["resolved"]
+                    else "not resolved in both directions"
+                )
+                out.append(
+                    f"The order of {change['a']} and {change['b']} depends on the field "
+                    f"({change['a']} minus {change['b']}: {where}): {verdict}."
+                )
+        else:
+            out.append("No pair changes order between the fields.")
+    for field in fields:
+        ranking = rankings[field]
+        best = ranking.iloc[0]
+        text = (
+            f"Against {field}: {best['strategy']} ranks first with "
+            f"{fmt_ci(best['mean_total'], best['mean_total_low'], best['mean_total_high'], 3)} "
+            f"points per game and a win share of "
+            f"{fmt_ci(best['win_share'], best['win_share_low'], best['win_share_high'])}"
+        )
+        mine = claims[claims["field"] == field] if len(claims) else claims
+        if len(mine):
+            lead = mine.iloc[0]
+            text += f"; its lead over {lead['b']} is {_claim_text(lead, correction)}"
+        out.append(text + ".")
+        if len(ranking) > 1:
+            last = ranking.iloc[-1]
+            out.append(
+                f"Against {field}: {last['strategy']} ranks last with "
+                f"{fmt_ci(last['mean_total'], last['mean_total_low'], last['mean_total_high'])} "
+                "points per game."
+            )
+        if len(mine):
+            firm = mine[mine["survives"] & (mine["replication"] == "replicated")]
+            weak = mine[~(mine["survives"] & (mine["replication"] == "replicated"))]
+            text = (
+                f"Against {field}, {len(firm)} of the {len(mine)} steps of the ranking (each "
+                f"entry beats the next) survive {correction} and replicate on both halves"
+            )
+            if len(weak):
+                text += "; not established: " + "; ".join(
+                    f"{r['a']} beats {r['b']} by {_claim_text(r, correction)}"
+                    for _, r in weak.iterrows()
+                )
+            out.append(text + ".")
+    if len(family):
+        field_part = family[family["field"] == fields[0]]
+        resolved = int(field_part["survives"].sum())
+        out.append(
+            f"Against {fields[0]}, {resolved} of {len(field_part)} pairwise differences "
+            f"survive {correction}."
+        )
+    merged = [g for g in groups if len(g) > 1]
+    for group in merged:
+        out.append(
+            f"{' and '.join(group)} make the same bids and plays on every deal they both "
+            f"played, in every field: one ladder entry, '{entry_name(group)}', counted once "
+            "in the pairwise family."
+        )
     return out

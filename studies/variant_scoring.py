@@ -2,28 +2,68 @@
 
 Every scoring variant is played with the same seed, seats and schedule, so game
 *g* has the same cards under every table and each variant is compared with the
-canonical table game by game.  ``learned`` bids the legal bid of highest
-expected points under the active tables, so its bids show how score-maximising
-bids shift; ``simple`` and ``zero`` ignore the scoring and show what a player
-who does not adapt gains or loses.
+canonical table game by game.  Variants whose rules are identical at a table
+size (the ``online`` and ``openspiel`` presets) are merged before anything is
+played and named once (``"online preset = openspiel preset"``).
+
+Each variant is played in several strategy fields (:data:`DEFAULT_FIELDS`): the
+shared fields of :mod:`studies.design` and :data:`MAXIMISER_MIX`, a mixed table
+of two players that re-optimise their bids for the table (``mc_bidder`` and
+``learned``) and two that do not (``card_counter`` and ``simple``), where the
+strategies' ranking can change.  Which built-ins ignore the scoring when they
+bid is read off their code (:data:`SCORE_AWARE_BIDDERS`) and checked in the
+data: a bidder that ignores the scoring bids the same on every deal under every
+table when nothing else at the table changes.
+
+Decisiveness is measured in ways that do not depend on where zero lies, so
+they work for the penalty tables whose totals are negative: the half-game
+leader's final win share (every field), and in the mixed fields the share of the
+variance of final totals explained by the strategy
+(:func:`~ohhell_sim.analysis.findings.variance_share_of`)
+and the probability that the seat of the stronger strategy finishes ahead of
+the other.  Every comparison belongs to a declared family, adjusted with Holm
+(:func:`~ohhell_sim.analysis.findings.adjust_family`), and is recomputed on the
+even and the odd games (:func:`~ohhell_sim.analysis.findings.replicate`).
 """
 
 from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
-from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_row
+from ohhell_sim.analysis.findings import (
+    DEPENDS_ON_FIELD,
+    HOLDS_EVERYWHERE,
+    REPLICATED,
+    adjust_family,
+    field_verdicts,
+    replicate,
+)
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table
-from ohhell_sim.analysis.stats import bootstrap_matrix, grouped_mean, paired_by_game
+from ohhell_sim.analysis.stats import (
+    bootstrap_matrix,
+    estimate_frame,
+    grouped_mean,
+    mean_ci,
+    paired_by_game,
+    standardised_mean,
+)
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from studies.design import MIX_STRATEGIES
+from studies.design import FIELDS, MC_BIDDER_SAMPLES, MIX_FIELD, check_fields, field_seats
 from studies.report import study_report
 from studies.runs import Condition, StudyData, play_conditions
 
 NAME = "variant_scoring"
-QUESTION = "How do the scoring tables change bids, rankings, score spread and decisiveness?"
+QUESTION = (
+    "How do the scoring tables change bids, rankings and decisiveness, "
+    "in fields of players that do and do not re-optimise for the table?"
+)
 DEFAULT_GAMES = 2000
 DEFAULT_PLAYERS = (4,)
 BASELINE = "canonical"
@@ -47,41 +87,201 @@ VARIANTS: dict[str, tuple[str, dict[str, object]]] = {
     "openspiel preset": ("openspiel", {}),
 }
 
+#: The study's own mixed field: two score-maximising bidders and two that are not.
+MAXIMISER_MIX = "maximiser_mix"
+MAXIMISER_MIX_STRATEGIES = ("mc_bidder", "learned", "card_counter", "simple")
+#: Every field this study can play (``--fields`` accepts these).
+KNOWN_FIELDS = (*FIELDS, MAXIMISER_MIX)
+DEFAULT_FIELDS = KNOWN_FIELDS
+#: Fields with more than one strategy: where rankings and skill shares exist.
+MIXED_FIELDS = (MIX_FIELD, MAXIMISER_MIX)
+#: Share of ``games`` played in the expensive field (four Monte Carlo bidders);
+#: the others play ``games``.  Its intervals are wider, as the report's setup says.
+FIELD_GAMES_SHARE = {"mc_bidder": 0.6}
 
-def seats_for(players: int) -> tuple[str, ...]:
-    """The seating of every variant: :data:`MIX_STRATEGIES` in turn around the table."""
-    return tuple(MIX_STRATEGIES[i % len(MIX_STRATEGIES)] for i in range(players))
+#: Built-ins whose bid reads the scoring tables (they call ``best_bid``,
+#: ``best_bid_by_row`` or ``points`` of :mod:`strategies._common` /
+#: :mod:`ohhell_sim.strategy_tools`).  ``learned``'s trick model was fitted
+#: under ``simple``'s play and does not depend on the table: only the choice of
+#: the bid from it does.
+SCORE_AWARE_BIDDERS = ("learned", "mc_bidder", "pimc", "bayes_pimc")
+#: Built-ins whose bid ignores the scoring tables (read in ``strategies/*.py``).
+SCORE_BLIND_BIDDERS = ("random", "simple", "zero", "card_counter", "expected_tricks", "sure_tricks")
+#: Caveat attached to every statement about ``learned``'s bids.
+LEARNED_CAVEAT = (
+    "learned picks the bid of highest expected points under the table, but from a trick "
+    "model fitted under simple's play that does not depend on the table"
+)
+
+#: Measures of the bid comparisons.
+BID_MEASURES = ("mean bid", "zero-bid rate")
+#: Pooled row label: equal weight per player (strategy in field).
+STANDARDISED = "all (standardised)"
+HOLM = "holm"
+#: The decisiveness measures, and how their rise and fall read.
+LEADER, STRONGER, SKILL = "leader's win share", "stronger seat ahead", "skill share of totals"
+DECISIVE_WORDS = {
+    LEADER: {"more": "the half-game leader wins more", "less": "the half-game leader wins less"},
+    STRONGER: {
+        "more": "the stronger strategy's seat finishes ahead more often",
+        "less": "the stronger strategy's seat finishes ahead less often",
+    },
+    SKILL: {
+        "more": "the strategy explains more of the variance of final totals",
+        "less": "the strategy explains less of the variance of final totals",
+    },
+}
 
 
-def conditions(games: int, players: tuple[int, ...]) -> list[Condition]:
-    """Every scoring variant at every table size, one seating."""
+def check_study_fields(fields: object) -> tuple[str, ...]:
+    """``fields`` as a tuple of :data:`KNOWN_FIELDS`, or raise naming the bad one."""
+    return check_fields(fields, KNOWN_FIELDS)
+
+
+def study_field_seats(field: str, players: int) -> tuple:
+    """The seats of ``field`` (one of :data:`KNOWN_FIELDS`) at a table of ``players``.
+
+    :data:`MAXIMISER_MIX` seats :data:`MAXIMISER_MIX_STRATEGIES` in turn,
+    ``mc_bidder`` with :data:`~studies.design.MC_BIDDER_SAMPLES` samples; the
+    other fields are :func:`studies.design.field_seats`.
+    """
+    if field != MAXIMISER_MIX:
+        return field_seats(field, players)
+    seats = []
+    for i in range(players):
+        name = MAXIMISER_MIX_STRATEGIES[i % len(MAXIMISER_MIX_STRATEGIES)]
+        seats.append(("mc_bidder", {"samples": MC_BIDDER_SAMPLES}) if name == "mc_bidder" else name)
+    return tuple(seats)
+
+
+def field_games(field: str, games: int) -> int:
+    """Games played in ``field`` when the study is run with ``games`` (see
+    :data:`FIELD_GAMES_SHARE`): at least 2, at most ``games``."""
+    share = FIELD_GAMES_SHARE.get(field, 1.0)
+    return min(games, max(2, round(games * share)))
+
+
+def variant_rules(players: int) -> dict[str, Rules]:
+    """Every scoring variant's rules at ``players``, identical rule sets merged.
+
+    Variants whose :meth:`Rules.to_dict` are equal are one condition, named by
+    their names joined with ``" = "`` in :data:`VARIANTS` order.
+    """
+    merged: dict[str, tuple[list[str], Rules]] = {}
+    for name, (preset, overrides) in VARIANTS.items():
+        rules = Rules.preset(preset, players=players, **overrides)
+        key = repr(sorted(rules.to_dict().items()))
+        merged.setdefault(key, ([], rules))[0].append(name)
+    return {" = ".join(names): rules for names, rules in merged.values()}
+
+
+def conditions(
+    games: int, players: tuple[int, ...], fields: Sequence[str] = DEFAULT_FIELDS
+) -> list[Condition]:
+    """Every distinct scoring variant in every field at every table size."""
     return [
         Condition(
-            {"players": n, "variant": name},
-            Rules.preset(preset, players=n, **overrides),
-            seats_for(n),
-            games,
+            {"players": n, "field": field, "variant": name},
+            rules,
+            study_field_seats(field, n),
+            field_games(field, games),
         )
         for n in players
-        for name, (preset, overrides) in VARIANTS.items()
+        for field in fields
+        for name, rules in variant_rules(n).items()
     ]
 
 
 def play(
-    games: int, seed: int, players: tuple[int, ...] = DEFAULT_PLAYERS, progress: bool = True
+    games: int,
+    seed: int,
+    players: tuple[int, ...] = DEFAULT_PLAYERS,
+    progress: bool = True,
+    fields: Sequence[str] | None = None,
 ) -> StudyData:
-    """Play the study's conditions (see :func:`conditions`) with ``seed``."""
-    return play_conditions(conditions(games, players), seed, progress=progress, description=NAME)
+    """Play the study's conditions (see :func:`conditions`) with ``seed``.
+
+    Parameters
+    ----------
+    games : int
+        Games per condition in the cheap fields (see :func:`field_games`).
+    seed : int
+        Seed shared by every condition.
+    players : tuple of int
+        Table sizes.
+    progress : bool
+        Show a progress bar.
+    fields : sequence of str, optional
+        Fields to play (default :data:`DEFAULT_FIELDS`).
+    """
+    fields = DEFAULT_FIELDS if fields is None else check_study_fields(fields)
+    return play_conditions(
+        conditions(games, players, fields), seed, progress=progress, description=NAME
+    )
+
+
+# --- per-game frames ---------------------------------------------------------------
+
+CONDITION_KEYS = ["players", "field", "variant"]
+
+
+def _condition_blocks(frame: pd.DataFrame) -> list[pd.DataFrame]:
+    return [block for _, block in frame.groupby("condition", observed=True, sort=True)]
+
+
+def bid_reactions(hands: pd.DataFrame) -> pd.DataFrame:
+    """Per (players, field, strategy): how often a bid differs from the canonical table's.
+
+    Rows of a variant are matched with the canonical rows of the same field,
+    game, deal and seat (the same cards).  A share of exactly 0 means the
+    strategy bid the same on every deal under every table.
+    """
+    rows = []
+    for (n, field), part in hands.groupby(["players", "field"], observed=True, sort=False):
+        base = part[part["variant"] == BASELINE].set_index(["game", "deal", "seat"])["bid"]
+        others = part[part["variant"] != BASELINE]
+        if base.empty or others.empty:
+            continue
+        keys = pd.MultiIndex.from_frame(others[["game", "deal", "seat"]])
+        differs = others["bid"].to_numpy() != base.reindex(keys).to_numpy()
+        frame = pd.DataFrame({"strategy": others["strategy"].to_numpy(), "differs": differs})
+        for strategy, block in frame.groupby("strategy", observed=True, sort=True):
+            rows.append(
+                {
+                    "players": n,
+                    "field": field,
+                    "strategy": strategy,
+                    "deals": len(block),
+                    "differs": int(block["differs"].sum()),
+                    "share_differs": float(block["differs"].mean()),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def per_game_bids(hands: pd.DataFrame) -> pd.DataFrame:
+    """Per (players, field, variant, strategy, game): mean bid and zero-bid rate."""
+    frame = hands[[*CONDITION_KEYS, "strategy", "game"]].copy()
+    frame["bid"] = hands["bid"].to_numpy(np.float64)
+    frame["zero"] = (hands["bid"].to_numpy() == 0).astype(np.float64)
+    return (
+        frame.groupby([*CONDITION_KEYS, "strategy", "game"], observed=True, sort=True)[
+            ["bid", "zero"]
+        ]
+        .mean()
+        .reset_index()
+    )
 
 
 def halftime_decisiveness(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    """Per (players, variant, game): the win share of the leader after half the deals.
+    """Per (players, field, variant, game): the win share of the leader after half the deals.
 
     The leaders are the seats with the highest total after the first
     ``n_deals // 2`` deals; the value is their mean final win share (1 when the
     one leader wins outright, 1/2 when it shares the win with one other player).
+    Only ranks count, so it works whatever the sign of the totals.
     """
-    keys = ["players", "variant", "game"]
+    keys = [*CONDITION_KEYS, "game"]
     n_deals = hands.groupby("condition", observed=True)["deal"].transform("max") + 1
     half = hands["deal"] < n_deals // 2
     totals = hands[half].groupby([*keys, "seat"], observed=True)["score"].sum()
@@ -91,64 +291,274 @@ def halftime_decisiveness(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFr
     return leaders.groupby(level=keys, observed=True).mean().rename("decisive").reset_index()
 
 
-def _sd(totals: np.ndarray) -> float:
-    return float(totals.std(ddof=1))
+def _seat_matrix(block: pd.DataFrame, column: str) -> tuple[np.ndarray, np.ndarray]:
+    """One condition's ``column`` as games x seats, and the strategy of each seat."""
+    block = block.sort_values(["game", "seat"])
+    seats = int(block["seat"].max()) + 1
+    matrix = block[column].to_numpy(np.float64).reshape(-1, seats)
+    strategies = block["strategy"].astype(str).to_numpy()[:seats]
+    return matrix, strategies
 
 
-def _sd_relative(totals: np.ndarray) -> float:
-    # Scale-free spread: totals can be negative on average under penalties.
-    return _sd(totals) / float(np.abs(totals).mean())
+def better_seat_wins(games: pd.DataFrame) -> pd.DataFrame:
+    """Per (players, field, variant, game) of a mixed field: how often the stronger seat is ahead.
 
-
-def analyse(data: StudyData) -> Report:
-    """The report of a ``variant_scoring`` run, every number computed from ``data``."""
-    hands, games = data.hands, data.games
-    names = [v for v in VARIANTS if v in set(hands["variant"].astype(str))]
-    hands = hands.assign(
-        variant=hands["variant"].astype(str),
-        zero=hands["bid"] == 0,
-        made=hands["bid"] == hands["tricks"],
-    )
-    games = games.assign(variant=games["variant"].astype(str))
-
-    bids = grouped_mean(hands, hands["bid"], ["players", "variant", "strategy"])
-    shift = pd.concat(
-        [
-            paired_by_game(
-                hands, hands["bid"], "variant", name, BASELINE, by=["players", "strategy"]
-            ).assign(variant=name)
-            for name in names
-            if name != BASELINE
-        ],
-        ignore_index=True,
-    )
-    zero = grouped_mean(hands, hands["zero"], ["players", "variant", "strategy"])
-    bid_table = (
-        bids[["players", "variant", "strategy"]]
-        .assign(
-            mean_bid=bids["estimate"],
-            mean_bid_low=bids["low"],
-            mean_bid_high=bids["high"],
-            zero_bid_rate=zero["estimate"],
-            zero_bid_rate_low=zero["low"],
-            zero_bid_rate_high=zero["high"],
-        )
-        .merge(
-            shift.rename(
-                columns={
-                    "estimate": "shift_vs_canonical",
-                    "low": "shift_vs_canonical_low",
-                    "high": "shift_vs_canonical_high",
+    For every pair of seats held by different strategies, the seat whose
+    strategy has the higher mean final total in that condition scores 1 when it
+    finishes ahead, 1/2 on a tie, 0 behind; the value is the mean over the
+    pairs.  Only the order of totals counts, so negative totals are no problem.
+    """
+    rows = []
+    for block in _condition_blocks(games):
+        totals, strategies = _seat_matrix(block, "total")
+        names = sorted(set(strategies))
+        if len(names) < 2:
+            continue
+        mean = {s: totals[:, strategies == s].mean() for s in names}
+        pairs = [
+            (i, j) if mean[strategies[i]] >= mean[strategies[j]] else (j, i)
+            for i in range(len(strategies))
+            for j in range(i + 1, len(strategies))
+            if strategies[i] != strategies[j]
+        ]
+        strong = totals[:, [p[0] for p in pairs]]
+        weak = totals[:, [p[1] for p in pairs]]
+        value = ((strong > weak) + 0.5 * (strong == weak)).mean(axis=1)
+        first = block.iloc[0]
+        rows.append(
+            pd.DataFrame(
+                {
+                    **{k: first[k] for k in CONDITION_KEYS},
+                    "game": np.sort(block["game"].unique()),
+                    "better_wins": value,
                 }
-            ).drop(columns=["n", "method"]),
-            on=["players", "variant", "strategy"],
-            how="left",
+            )
         )
-    )
+    columns = [*CONDITION_KEYS, "game", "better_wins"]
+    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=columns)
 
-    wins = grouped_mean(games, games["win_share"], ["players", "variant", "strategy"], bounded=True)
-    totals = grouped_mean(games, games["total"], ["players", "variant", "strategy"])
-    ranking = wins[["players", "variant", "strategy"]].assign(
+
+def _share_of_matrix(codes: np.ndarray) -> Callable[[np.ndarray], float]:
+    """:func:`variance_share_of` for a games x seats matrix whose seat ``i`` is in group
+    ``codes[i]`` in every game, from column sums (no sort: it runs once per resample)."""
+    codes = np.asarray(codes, dtype=np.int64)
+    per_group = np.bincount(codes)
+
+    def share(matrix: np.ndarray) -> float:
+        mean = matrix.mean()
+        total = float(((matrix - mean) ** 2).sum())
+        if total == 0:
+            return float("nan")
+        counts = per_group * matrix.shape[0]
+        means = np.bincount(codes, weights=matrix.sum(axis=0)) / counts
+        return float((counts * (means - mean) ** 2).sum()) / total
+
+    return share
+
+
+def skill_shares(games: pd.DataFrame, resamples: int = 200) -> pd.DataFrame:
+    """Per condition of a mixed field: the variance share of final totals explained by strategy.
+
+    :func:`~ohhell_sim.analysis.findings.variance_share_of` of the seats' final
+    totals grouped by their strategies, with a percentile bootstrap interval
+    over games (:func:`~ohhell_sim.analysis.stats.bootstrap_matrix`).
+    """
+    rows = []
+    for block in _condition_blocks(games):
+        totals, strategies = _seat_matrix(block, "total")
+        # A bootstrap needs two games at least (a half of a tiny run may hold one).
+        if len(set(strategies)) < 2 or totals.shape[0] < 2:
+            continue
+        codes = np.unique(strategies, return_inverse=True)[1]
+        est = bootstrap_matrix(totals, _share_of_matrix(codes), resamples=resamples)
+        first = block.iloc[0]
+        rows.append({**{k: first[k] for k in CONDITION_KEYS}, **est.row()})
+    return estimate_frame(rows, CONDITION_KEYS)
+
+
+def skill_share_shifts(games: pd.DataFrame, resamples: int = 200) -> pd.DataFrame:
+    """Per variant of a mixed field: its variance share minus the canonical table's.
+
+    Both shares are computed on the same resampled games (a paired bootstrap).
+    """
+    rows = []
+    blocks = {
+        tuple(b.iloc[0][k] for k in CONDITION_KEYS): b
+        for b in _condition_blocks(games)
+        if b["strategy"].nunique() > 1
+    }
+    for (n, field, variant), block in blocks.items():
+        base = blocks.get((n, field, BASELINE))
+        if variant == BASELINE or base is None:
+            continue
+        totals, strategies = _seat_matrix(block, "total")
+        base_totals, _ = _seat_matrix(base, "total")
+        if totals.shape[0] < 2 or totals.shape != base_totals.shape:
+            continue
+        seats = totals.shape[1]
+        share = _share_of_matrix(np.unique(strategies, return_inverse=True)[1])
+        est = bootstrap_matrix(
+            np.hstack([totals, base_totals]),
+            lambda m, share=share, seats=seats: share(m[:, :seats]) - share(m[:, seats:]),
+            resamples=resamples,
+        )
+        rows.append({"players": n, "field": field, "variant": variant, **est.row()})
+    return estimate_frame(rows, CONDITION_KEYS)
+
+
+# --- comparisons against the canonical table ------------------------------------------
+
+
+def _shifts(
+    frame: pd.DataFrame, column: str, by: Sequence[str], variants: Sequence[str]
+) -> pd.DataFrame:
+    """Paired-by-game difference of ``column`` between each variant and the canonical table."""
+    keys = ["players", "field", *by]
+    present = set(frame["variant"])
+    parts = [
+        paired_by_game(frame, frame[column], "variant", name, BASELINE, by=keys).assign(
+            variant=name
+        )
+        for name in variants
+        if name != BASELINE and name in present
+    ]
+    if not parts:
+        return estimate_frame([], [*CONDITION_KEYS, *by])
+    out = pd.concat(parts, ignore_index=True)
+    return out[[*CONDITION_KEYS, *by, "estimate", "low", "high", "n", "method"]]
+
+
+def bid_shifts(per_game: pd.DataFrame, variants: Sequence[str]) -> pd.DataFrame:
+    """Mean-bid and zero-bid-rate shifts of each strategy in each field, paired by game."""
+    tables = [
+        _shifts(per_game, column, ["strategy"], variants).assign(measure=measure)
+        for column, measure in zip(("bid", "zero"), BID_MEASURES, strict=True)
+    ]
+    return pd.concat(tables, ignore_index=True)
+
+
+def standardised_shift(
+    frame: pd.DataFrame,
+    value: str,
+    arm: str,
+    first: object,
+    second: object,
+    stratum: str,
+    by: Sequence[str] = (),
+    game: str = "game",
+) -> pd.DataFrame:
+    """The ``first - second`` difference of ``value``, pooled over ``stratum`` with equal weights.
+
+    Within each stratum and game the arms' rows are averaged and differenced
+    (paired by game), and :func:`~ohhell_sim.analysis.stats.standardised_mean`
+    gives every stratum the same weight whatever its number of rows in either
+    arm, so the pooled difference cannot contradict the strata.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows of both arms with the ``arm``, ``stratum``, ``by`` and ``game`` columns.
+    value : str
+        Column to compare.
+    arm : str
+        Column telling the arms apart.
+    first, second : object
+        The arms compared.
+    stratum : str
+        Column of the strata pooled with equal weight.
+    by : sequence of str
+        Groups estimated separately.
+    game : str
+        The pairing unit, also the cluster of the interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The ``by`` columns, then ``estimate``, ``low``, ``high``, ``n``, ``method``.
+    """
+    for name in (value, arm, stratum, game, *by):
+        if name not in frame.columns:
+            raise InvalidArgumentError(
+                f"standardised_shift: column {name!r} is missing; columns: {list(frame.columns)}"
+            )
+    keys = [*by, stratum, game]
+    data = frame[frame[arm].isin([first, second])]
+    means = data.groupby([*keys, arm], observed=True, sort=True)[value].mean().unstack(arm)
+    if first not in means.columns or second not in means.columns:
+        return estimate_frame([], list(by))
+    diffs = (means[first] - means[second]).dropna().rename("_diff").reset_index()
+    return standardised_mean(diffs, diffs["_diff"], list(by), stratum, cluster=game)
+
+
+def pooled_bid_shifts(
+    per_game: pd.DataFrame, players_of: Sequence[str], variants: Sequence[str]
+) -> pd.DataFrame:
+    """:func:`standardised_shift` of the bid measures over the players named in
+    ``players_of`` (``"strategy in field"``), equal weight per player."""
+    frame = per_game.assign(player=per_game["strategy"] + " in " + per_game["field"])
+    frame = frame[frame["player"].isin(players_of)]
+    tables = []
+    for column, measure in zip(("bid", "zero"), BID_MEASURES, strict=True):
+        for name in variants:
+            if name == BASELINE:
+                continue
+            table = standardised_shift(
+                frame, column, "variant", name, BASELINE, "player", by=["players"]
+            )
+            tables.append(table.assign(variant=name, measure=measure, field=STANDARDISED))
+    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+
+
+def ranking_gaps(games: pd.DataFrame) -> pd.DataFrame:
+    """Win-share gaps between strategies adjacent in the canonical ranking, per variant.
+
+    Per mixed field the canonical table orders the strategies by win share; for
+    every variant (the canonical one included) and every adjacent pair
+    ``a > b`` of that order, the per-game difference of their seats' mean win
+    share with a t interval over games.  A negative gap under a variant is a
+    reversal of the canonical ranking.
+    """
+    rows = []
+    for (n, field), part in games.groupby(["players", "field"], observed=True, sort=False):
+        if part["strategy"].nunique() < 2:
+            continue
+        base = part[part["variant"] == BASELINE]
+        if base.empty:
+            continue
+        order = (
+            base.groupby("strategy", observed=True)["win_share"]
+            .mean()
+            .sort_values(ascending=False, kind="stable")
+            .index.astype(str)
+            .tolist()
+        )
+        for variant, block in part.groupby("variant", observed=True, sort=False):
+            per_game = block.pivot_table(
+                index="game", columns="strategy", values="win_share", observed=True
+            )
+            for a, b in itertools.pairwise(order):
+                est = mean_ci((per_game[a] - per_game[b]).to_numpy())
+                rows.append(
+                    {
+                        "players": n,
+                        "field": field,
+                        "variant": variant,
+                        "pair": f"{a} - {b}",
+                        **est.row(),
+                    }
+                )
+    return estimate_frame(rows, [*CONDITION_KEYS, "pair"])
+
+
+def rankings(games: pd.DataFrame) -> pd.DataFrame:
+    """Per condition of a mixed field: win share and mean total per strategy."""
+    mixed = games[
+        games.groupby(["players", "field"], observed=True)["strategy"].transform("nunique") > 1
+    ]
+    keys = [*CONDITION_KEYS, "strategy"]
+    wins = grouped_mean(mixed, mixed["win_share"], keys, bounded=True)
+    totals = grouped_mean(mixed, mixed["total"], keys)
+    return wins[keys].assign(
         win_share=wins["estimate"],
         win_share_low=wins["low"],
         win_share_high=wins["high"],
@@ -156,201 +566,600 @@ def analyse(data: StudyData) -> Report:
         mean_total_low=totals["low"],
         mean_total_high=totals["high"],
     )
-    orders = {
-        key: " > ".join(rows.sort_values("win_share", ascending=False)["strategy"])
-        for key, rows in ranking.groupby(["players", "variant"], sort=False)
-    }
+
+
+# --- the analysis ---------------------------------------------------------------------
+
+
+def _family(
+    frame: pd.DataFrame, compute: Callable[[pd.DataFrame], pd.DataFrame], keys: Sequence[str]
+) -> pd.DataFrame:
+    """``compute`` on all games and on both halves, Holm-adjusted as one family."""
+    table = replicate(frame, compute, keys)
+    if table.empty:
+        return table
+    return adjust_family(table, method=HOLM)
+
+
+def _survivors_mark(row: pd.Series) -> str:
+    if row["survives"] and row["replication"] == REPLICATED:
+        return "survives Holm, replicated"
+    if row["survives"]:
+        return f"survives Holm, {row['replication']}"
+    return "does not survive Holm"
+
+
+def _ordered(frame: pd.DataFrame, names: Sequence[str], fields: Sequence[str]) -> pd.DataFrame:
+    order = {name: i for i, name in enumerate(names)}
+    field_order = {name: i for i, name in enumerate(fields)}
+    keys = [c for c in ("players", "field", "variant") if c in frame.columns]
+
+    def key(column: pd.Series) -> pd.Series:
+        if column.name == "variant":
+            return column.map(order)
+        if column.name == "field":
+            return column.map(field_order)
+        return column
+
+    return frame.sort_values(keys, key=key, kind="stable").reset_index(drop=True)
+
+
+def _verdicts(table: pd.DataFrame, keys: Sequence[str], field: str) -> pd.DataFrame:
+    """:func:`field_verdicts` with the count of fields that survive Holm and replicate."""
+    verdicts = field_verdicts(table, keys, field=field)
+    strong = table.assign(_strong=table["survives"] & (table["replication"] == REPLICATED))
+    counts = (
+        strong.groupby(list(keys), observed=True, sort=False)["_strong"]
+        .agg(["sum", "size"])
+        .reset_index()
+    )
+    verdicts = verdicts.merge(counts, on=list(keys), how="left")
+    # An effect resolved on both sides of zero in different fields.
+    sides = (
+        table.assign(_up=table["low"] > 0, _down=table["high"] < 0)
+        .groupby(list(keys), observed=True, sort=False)[["_up", "_down"]]
+        .any()
+        .reset_index()
+    )
+    sides["opposite"] = sides["_up"] & sides["_down"]
+    verdicts = verdicts.merge(sides[[*keys, "opposite"]], on=list(keys), how="left")
+    verdicts["survive_and_replicate"] = [
+        f"{int(s)} of {int(z)}" for s, z in zip(verdicts["sum"], verdicts["size"], strict=True)
+    ]
+    verdicts["headline"] = (verdicts["verdict"] == HOLDS_EVERYWHERE) & (
+        verdicts["sum"] == verdicts["size"]
+    )
+    return verdicts.drop(columns=["sum", "size"])
+
+
+def analyse(data: StudyData) -> Report:
+    """The report of a ``variant_scoring`` run, every number computed from ``data``."""
+    hands, games = data.hands, data.games
+    # The hands frame keeps its categorical labels (tens of millions of rows);
+    # the per-game frames derived from it are made plain strings.
+    games = games.assign(
+        variant=games["variant"].astype(str),
+        field=games["field"].astype(str),
+        strategy=games["strategy"].astype(str),
+    )
+    present = list(dict.fromkeys(c["label"]["variant"] for c in data.manifest["conditions"]))
+    fields = list(dict.fromkeys(c["label"]["field"] for c in data.manifest["conditions"]))
+    names = [BASELINE, *(v for v in present if v != BASELINE)]
+
+    reactions = bid_reactions(hands)
+    # Only the score-maximising players' bids are compared (the others' are in reactions).
+    per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)])
+    per_game = per_game.assign(
+        **{k: per_game[k].astype(str) for k in ("field", "variant", "strategy")}
+    )
+    per_game = per_game[per_game["strategy"].isin(SCORE_AWARE_BIDDERS)]
+    aware = list(per_game["strategy"].unique())
+    players_of = sorted(
+        {
+            f"{s} in {f}"
+            for f, s in per_game[["field", "strategy"]].drop_duplicates().itertuples(index=False)
+        }
+    )
+
+    def bids_compute(frame: pd.DataFrame) -> pd.DataFrame:
+        table = pd.concat(
+            [bid_shifts(frame, names), pooled_bid_shifts(frame, players_of, names)],
+            ignore_index=True,
+        )
+        return table.assign(strategy=table["strategy"].fillna("score-maximising players"))
+
+    bid_keys = [*CONDITION_KEYS, "strategy", "measure"]
+    bids = _family(per_game, bids_compute, bid_keys) if aware else pd.DataFrame()
 
     decisive = halftime_decisiveness(hands, games)
-    spread_rows = []
-    for (n, name), rows in games.groupby(["players", "variant"], sort=False):
-        # One row of seat totals per game: games are the resampling unit.
-        totals = rows.sort_values(["game", "seat"])["total"].to_numpy(float)
-        totals = totals.reshape(rows["game"].nunique(), -1)
-        sd = bootstrap_matrix(totals, _sd)
-        relative = bootstrap_matrix(totals, _sd_relative)
-        per_game = decisive[(decisive["players"] == n) & (decisive["variant"] == name)]
-        dec = grouped_mean(per_game, per_game["decisive"], [], bounded=True)
-        spread_rows.append(
-            {
-                "players": n,
-                "variant": name,
-                "games": rows["game"].nunique(),
-                "sd_total": sd[0],
-                "sd_total_low": sd[1],
-                "sd_total_high": sd[2],
-                "sd_relative": relative[0],
-                "sd_relative_low": relative[1],
-                "sd_relative_high": relative[2],
-                "leader_wins": dec["estimate"][0],
-                "leader_wins_low": dec["low"][0],
-                "leader_wins_high": dec["high"][0],
-                "ranking": orders[(n, name)],
-            }
+    decisive = decisive.assign(**{k: decisive[k].astype(str) for k in ("field", "variant")})
+    leader = _family(decisive, lambda f: _shifts(f, "decisive", [], names), CONDITION_KEYS)
+    mixed_games = games[
+        games.groupby(["players", "field"], observed=True)["strategy"].transform("nunique") > 1
+    ]
+    better = better_seat_wins(mixed_games)
+    better_diff = _family(better, lambda f: _shifts(f, "better_wins", [], names), CONDITION_KEYS)
+    skill_diff = _family(mixed_games, skill_share_shifts, CONDITION_KEYS)
+    gap_keys = [*CONDITION_KEYS, "pair"]
+
+    def gaps_compute(frame: pd.DataFrame) -> pd.DataFrame:
+        table = ranking_gaps(frame)
+        return table[table["variant"] != BASELINE].reset_index(drop=True)
+
+    gaps = _family(mixed_games, gaps_compute, gap_keys)
+    canonical_gaps = ranking_gaps(mixed_games[mixed_games["variant"] == BASELINE])
+
+    levels = grouped_mean(decisive, decisive["decisive"], CONDITION_KEYS, bounded=True)
+    levels = levels[CONDITION_KEYS].assign(
+        leader_wins=levels["estimate"],
+        leader_wins_low=levels["low"],
+        leader_wins_high=levels["high"],
+    )
+    if not better.empty:
+        stronger = grouped_mean(better, better["better_wins"], CONDITION_KEYS, bounded=True)
+        shares = skill_shares(mixed_games)
+        levels = levels.merge(
+            stronger[CONDITION_KEYS].assign(
+                stronger_ahead=stronger["estimate"],
+                stronger_ahead_low=stronger["low"],
+                stronger_ahead_high=stronger["high"],
+            ),
+            on=CONDITION_KEYS,
+            how="left",
+        ).merge(
+            shares[CONDITION_KEYS].assign(
+                skill_share=shares["estimate"],
+                skill_share_low=shares["low"],
+                skill_share_high=shares["high"],
+            ),
+            on=CONDITION_KEYS,
+            how="left",
         )
-    spread = pd.DataFrame(spread_rows)
-    decisive_diff = pd.concat(
+    ranking = rankings(games)
+
+    decisiveness = pd.concat(
         [
-            paired_by_game(
-                decisive, decisive["decisive"], "variant", name, BASELINE, by=["players"]
-            ).assign(variant=name)
-            for name in names
-            if name != BASELINE
+            t.assign(measure=m)
+            for t, m in (
+                (leader, LEADER),
+                (better_diff, STRONGER),
+                (skill_diff, SKILL),
+            )
+            if not t.empty
         ],
         ignore_index=True,
     )
+    verdict_parts = []
+    if not bids.empty:
+        rows = bids[bids["field"] != STANDARDISED]
+        rows = rows.assign(player=rows["strategy"] + " in " + rows["field"])
+        verdict_parts.append(
+            _verdicts(rows, ["players", "measure", "variant"], "player").assign(
+                effect="bid shift of score-maximising players"
+            )
+        )
+    if not decisiveness.empty:
+        verdict_parts.append(
+            _verdicts(decisiveness, ["players", "measure", "variant"], "field").assign(
+                effect="decisiveness"
+            )
+        )
+    verdicts = pd.concat(verdict_parts, ignore_index=True)
+    verdicts = verdicts.rename(columns={"min_field": "min_where", "max_field": "max_where"})
+    verdicts = _ordered(verdicts, names, fields)
+    return _report(
+        data,
+        names=names,
+        fields=fields,
+        reactions=reactions,
+        bids=_ordered(bids, names, [*fields, STANDARDISED]) if not bids.empty else bids,
+        decisiveness=_ordered(decisiveness, names, fields),
+        levels=_ordered(levels, names, fields),
+        ranking=_ordered(ranking, names, fields),
+        gaps=_ordered(gaps, names, fields),
+        canonical_gaps=canonical_gaps,
+        verdicts=verdicts,
+    )
 
-    order = {name: i for i, name in enumerate(names)}
-    bid_table = bid_table.sort_values(
-        ["players", "variant"],
-        key=lambda c: c.map(order) if c.name == "variant" else c,
-        kind="stable",
+
+def _p_text(p: float) -> str:
+    if not np.isfinite(p):
+        return "n/a"
+    # A p-value below double precision's smallest normal number prints as 0.
+    return f"{p:.2g}" if p > 1e-300 else "< 1e-300"
+
+
+def _family_display(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """A family's rows for a report: the interval, the adjusted p-value, the marks."""
+    if table.empty:
+        return pd.DataFrame()
+    shown = table[[*columns, "estimate", "low", "high"]].copy()
+    shown["p_holm"] = table["p_adjusted"].map(_p_text)
+    shown["holm"] = np.where(table["survives"], "survives", "-")
+    shown["halves"] = table["replication"].to_numpy()
+    return display_table(shown)
+
+
+def _family_line(name: str, table: pd.DataFrame) -> str:
+    if table.empty:
+        return f"{name}: no comparisons."
+    return (
+        f"{name}: {int(table['survives'].sum())} of {len(table)} comparisons survive "
+        f"({table['correction'].iloc[0]}), "
+        f"{int((table['survives'] & (table['replication'] == REPLICATED)).sum())} of them "
+        "replicated on both halves."
     )
-    ranking = ranking.sort_values(
-        ["players", "variant"],
-        key=lambda c: c.map(order) if c.name == "variant" else c,
-        kind="stable",
-    )
-    findings = _findings(data, bid_table, spread, decisive_diff)
-    learned_shift = shift[shift["strategy"] == "learned"]
+
+
+def _signed(value: float, digits: int) -> str:
+    # fmt_number's text (no "-0.000"), with a plus sign on a positive value.
+    text = fmt_number(value, digits)
+    return f"+{text}" if float(text) > 0 else text
+
+
+def _range(row: pd.Series, digits: int = 3) -> str:
+    low = f"{_signed(row['min_estimate'], digits)} ({row['min_where']})"
+    high = f"{_signed(row['max_estimate'], digits)} ({row['max_where']})"
+    return low if row["min_estimate"] == row["max_estimate"] else f"{low} to {high}"
+
+
+def _report(data: StudyData, **t) -> Report:
+    names, fields = t["names"], t["fields"]
+    findings = _findings(data, **t)
+    verdicts = t["verdicts"]
     tables = [
         Table(
-            "Bids per deal by scoring variant and strategy",
-            display_table(bid_table),
-            "shift_vs_canonical: mean bid minus the canonical table's on the same games "
-            "(paired by game).",
-        ),
-        Table("Win share and mean final total per seat", display_table(ranking)),
-        Table(
-            "Spread and decisiveness of the game",
-            display_table(spread),
-            "sd_total: standard deviation of final totals (bootstrap interval over "
-            "games); sd_relative: the same divided by the mean absolute total; leader_wins: mean "
-            "final win share of the leader(s) after half the deals.",
-        ),
-        Table(
-            "Decisiveness against the canonical table (paired by game)",
+            "Verdicts across fields",
             display_table(
-                decisive_diff[["players", "variant", "n", "estimate", "low", "high"]].rename(
-                    columns={"n": "pairs"}
-                )
+                verdicts[
+                    [
+                        "players",
+                        "effect",
+                        "measure",
+                        "variant",
+                        "fields",
+                        "verdict",
+                        "min_estimate",
+                        "min_where",
+                        "max_estimate",
+                        "max_where",
+                        "opposite",
+                        "survive_and_replicate",
+                        "headline",
+                    ]
+                ]
             ),
+            "Per effect (a variant against the canonical table): holds in every field when "
+            "every field's (or score-maximising player's) 95% interval excludes zero on the same "
+            "side; opposite: some fields' intervals lie above zero and others' below; "
+            "survive_and_replicate counts the rows that survive Holm in their family and "
+            "replicate on both halves; headline: holds everywhere and every row survives and "
+            "replicates.",
+        ),
+        Table(
+            "Which strategies' bids react to the scoring table",
+            display_table(t["reactions"]),
+            "Bids under every non-canonical table compared with the canonical table's on the "
+            "same game, deal and seat; share_differs = 0 means identical bids on every deal.",
         ),
     ]
-    figures = [
-        Figure(
-            "learned_bid_shift.png",
-            "Mean bid of learned minus the canonical table's",
-            interval_plot(
-                learned_shift,
-                "variant",
-                series="players",
-                title="Score-maximising bids (learned) vs canonical",
-                xlabel="scoring variant",
-                ylabel="bid shift per deal",
-                zero_line=True,
-                order=names,
-            ),
+    bids = t["bids"]
+    for measure in BID_MEASURES:
+        if bids.empty:
+            break
+        rows = bids[bids["measure"] == measure]
+        tables.append(
+            Table(
+                f"Shift of the {measure} of score-maximising players (family: bid shifts)",
+                _family_display(rows, ["players", "field", "strategy", "variant"]),
+                "Variant minus canonical on the same games (paired by game); "
+                f"{STANDARDISED}: every score-maximising player (strategy in field) weighted "
+                "equally; p_holm: Holm-adjusted p-value over the whole bid family; halves: "
+                "the even and the odd games.",
+            )
+        )
+    tables += [
+        Table(
+            "Decisiveness per field and variant",
+            display_table(t["levels"]),
+            "leader_wins: final win share of the leader(s) after half the deals; "
+            "stronger_ahead: share of seat pairs of different strategies in which the "
+            "strategy with the higher mean total finishes ahead (ties half); skill_share: share "
+            "of the variance of final totals explained by the strategy (bootstrap interval over "
+            "games, 200 resamples). The last two exist in mixed fields only.",
         ),
-        Figure(
-            "win_share_by_variant.png",
-            "Win share per seat by scoring variant",
-            interval_plot(
-                wins,
-                "variant",
-                series="strategy",
-                panels="players",
-                title="Win share",
-                xlabel="scoring variant",
-                ylabel="win share per seat",
-                order=names,
-            ),
+        Table(
+            "Decisiveness against the canonical table (three families, one per measure)",
+            _family_display(t["decisiveness"], ["players", "measure", "field", "variant"]),
+            "Variant minus canonical on the same games; skill share: paired bootstrap.",
         ),
-        Figure(
-            "leader_wins_by_variant.png",
-            "Win share of the half-game leader",
-            interval_plot(
-                spread.rename(
-                    columns={
-                        "leader_wins": "estimate",
-                        "leader_wins_low": "low",
-                        "leader_wins_high": "high",
-                    }
+        Table(
+            "Win share and mean final total per strategy (mixed fields)",
+            display_table(t["ranking"]),
+        ),
+        Table(
+            "Ranking gaps against the canonical order (family: ranking)",
+            _family_display(t["gaps"], ["players", "field", "variant", "pair"]),
+            "Win share of the first strategy minus the second, per game, for strategies "
+            "adjacent in the canonical table's order; a negative gap that survives is a "
+            "reversal of the canonical ranking.",
+        ),
+    ]
+    figures = []
+    for measure, file in zip(BID_MEASURES, ("bid_shift.png", "zero_rate_shift.png"), strict=True):
+        if bids.empty:
+            break
+        rows = bids[bids["measure"] == measure]
+        rows = rows.assign(player=rows["strategy"] + " in " + rows["field"])
+        rows.loc[rows["field"] == STANDARDISED, "player"] = STANDARDISED
+        figures.append(
+            Figure(
+                file,
+                f"Shift of the {measure} of score-maximising players against the canonical table",
+                interval_plot(
+                    rows,
+                    "variant",
+                    series="player",
+                    panels="players" if rows["players"].nunique() > 1 else None,
+                    title=f"{measure}: variant minus canonical",
+                    xlabel="scoring variant",
+                    ylabel=f"shift of the {measure}",
+                    zero_line=True,
+                    order=[n for n in names if n != BASELINE],
                 ),
-                "variant",
-                series="players",
-                title="Decisiveness",
-                xlabel="scoring variant",
-                ylabel="leader's win share",
-                order=names,
-            ),
-        ),
-    ]
+            )
+        )
+    decisive = t["decisiveness"]
+    if not decisive.empty:
+        figures.append(
+            Figure(
+                "leader_wins_shift.png",
+                "Half-game leader's win share against the canonical table, per field",
+                interval_plot(
+                    decisive[decisive["measure"] == LEADER],
+                    "variant",
+                    series="field",
+                    panels="players" if decisive["players"].nunique() > 1 else None,
+                    title="Decisiveness: leader's win share, variant minus canonical",
+                    xlabel="scoring variant",
+                    ylabel="difference in win share",
+                    zero_line=True,
+                    order=[n for n in names if n != BASELINE],
+                ),
+            )
+        )
+    levels = t["levels"]
+    if "skill_share" in levels.columns:
+        mixed = levels.dropna(subset=["skill_share"]).rename(
+            columns={
+                "skill_share": "estimate",
+                "skill_share_low": "low",
+                "skill_share_high": "high",
+            }
+        )
+        figures.append(
+            Figure(
+                "skill_share_by_variant.png",
+                "Share of the variance of final totals explained by the strategy (mixed fields)",
+                interval_plot(
+                    mixed,
+                    "variant",
+                    series="field",
+                    panels="players" if mixed["players"].nunique() > 1 else None,
+                    title="Skill share of final totals",
+                    xlabel="scoring variant",
+                    ylabel="variance share (eta squared)",
+                    order=names,
+                ),
+            )
+        )
+    ranking = t["ranking"]
+    if not ranking.empty:
+        figures.append(
+            Figure(
+                "win_share_by_variant.png",
+                "Win share per strategy by scoring variant (mixed fields)",
+                interval_plot(
+                    ranking.rename(
+                        columns={
+                            "win_share": "estimate",
+                            "win_share_low": "low",
+                            "win_share_high": "high",
+                        }
+                    ),
+                    "variant",
+                    series="strategy",
+                    panels="field",
+                    title="Win share",
+                    xlabel="scoring variant",
+                    ylabel="win share per seat",
+                    order=names,
+                ),
+            )
+        )
+    merged = [n for n in names if " = " in n]
+    conditions = data.manifest["conditions"]
+    seats = {c["label"]["field"]: ", ".join(c["seats"]) for c in conditions}
+    games_of = {c["label"]["field"]: c["games"] for c in conditions}
     method = [
         "Every variant is played with the same seed, seats and schedule: the same cards in "
         "every game, so differences from the canonical table are paired by game (per-game "
         "means, Student-t interval over games).",
-        "learned bids the legal bid of highest expected points under the active scoring "
-        "tables; simple and zero do not look at the scoring. Seats: "
-        + ", ".join(seats_for(min(data.manifest["players"])))
-        + " (in turn around the table).",
-        "Per-deal means are clustered by game; win shares are per seat; the spread of "
-        "final totals gets a bootstrap interval over games (200 resamples).",
-        "Decisiveness: the leaders after half the deals (integer half of the schedule); "
-        "each game scores their mean final win share.",
-        "Intervals are per comparison: among many variants, about one in twenty intervals "
-        "excludes zero by chance alone.",
+        "Identical rule sets are merged before playing (equal `Rules.to_dict()`): "
+        + (", ".join(merged) if merged else "none at these table sizes")
+        + ".",
+        "Fields (seats in turn around the table; games per condition): "
+        + "; ".join(f"{f}: {seats[f]} ({games_of[f]} games)" for f in fields)
+        + ". The all-Monte-Carlo field plays fewer games (a share of --games: "
+        + ", ".join(f"{f} {s:g}" for f, s in FIELD_GAMES_SHARE.items())
+        + "), so its intervals are wider.",
+        "Bids that read the scoring table (by their code in strategies/*.py: they call "
+        "best_bid, best_bid_by_row or points): "
+        + ", ".join(SCORE_AWARE_BIDDERS)
+        + "; bids that ignore it: "
+        + ", ".join(SCORE_BLIND_BIDDERS)
+        + ". Caveat: "
+        + LEARNED_CAVEAT
+        + ", so its shifts are those of a fixed trick model re-scored, not "
+        "of a player that re-optimises its play; mc_bidder re-estimates the trick "
+        "distribution by playing samples out.",
+        "Decisiveness, in measures that do not depend on where zero lies (the penalty table's "
+        "totals are negative): the half-game leader's final win share (every field); in mixed "
+        "fields, the probability that the seat of the strategy with the higher mean total "
+        "finishes ahead of a seat of another strategy, and the share of the variance of final "
+        "totals explained by the strategy (eta squared, bootstrap over games, 200 resamples).",
+        "Comparison families, each adjusted with Holm's method (statsmodels multipletests, "
+        "family-wise 5%): (1) bid shifts: mean bid and zero-bid rate of every score-maximising "
+        "player in every field, and their standardised pool, against the canonical table; "
+        "(2) leader's win share, (3) stronger seat ahead, (4) skill share: each variant against "
+        "the canonical table in every field where the measure exists; (5) ranking: the "
+        "win-share gaps of strategies adjacent in the canonical order under every variant. "
+        "p-values are read off the 95% intervals (normal approximation).",
+        "Replication: every comparison is recomputed on the even and on the odd games; "
+        "'replicated' means both halves' intervals exclude zero on the side of the full "
+        "estimate. A headline finding holds in every field, survives Holm and replicates in "
+        "every field.",
+        "Pooled rows are standardised (equal weight per score-maximising player) and labelled "
+        f"'{STANDARDISED}'; table sizes are never pooled.",
     ]
     return study_report(NAME, QUESTION, data.manifest, method, findings, tables, figures)
 
 
-def _ci(row: pd.Series, base: str, digits: int = 3) -> str:
-    return fmt_ci(row[base], row[f"{base}_low"], row[f"{base}_high"], digits)
-
-
-def _findings(data: StudyData, bid_table, spread, decisive_diff) -> list[str]:
+def _findings(data: StudyData, **t) -> list[str]:
     out = []
-    rules = {c["label"]["variant"]: c["rules"] for c in data.manifest["conditions"]}
-    same = [
-        (a, b) for i, a in enumerate(rules) for b in list(rules)[i + 1 :] if rules[a] == rules[b]
-    ]
-    for a, b in same:
-        out.append(f"{b} and {a} are the same rules here, hence the same results.")
-    learned = bid_table[(bid_table["strategy"] == "learned")].dropna(subset=["shift_vs_canonical"])
-    up = learned.loc[learned["shift_vs_canonical"].idxmax()]
-    down = learned.loc[learned["shift_vs_canonical"].idxmin()]
-    out.append(
-        f"Score-maximising bids (learned) move most under {up['variant']} "
-        f"({_ci(up, 'shift_vs_canonical')} tricks per deal against the canonical table, "
-        f"{up['players']} players) and {down['variant']} ({_ci(down, 'shift_vs_canonical')})."
-    )
-    for n, rows in spread.groupby("players", sort=False):
-        base = rows[rows["variant"] == BASELINE].iloc[0]
-        changed = rows[rows["ranking"] != base["ranking"]]
-        names = ", ".join(changed["variant"]) if len(changed) else "no variant"
-        out.append(
-            f"{n} players: the canonical win-share ranking is {base['ranking']}; "
-            f"it changes under {names}."
+    names, verdicts = t["names"], t["verdicts"]
+    for name in names:
+        if " = " in name:
+            out.append(f"{name}: the same rules at these table sizes, played and reported once.")
+    reactions = t["reactions"]
+    if not reactions.empty:
+        same = reactions[reactions["share_differs"] == 0]
+        moved = reactions[(reactions["share_differs"] > 0)]
+        blind = moved[~moved["strategy"].isin(SCORE_AWARE_BIDDERS)]
+        text = "Bids identical to the canonical table's on every deal under every table: " + (
+            ", ".join(f"{r.strategy} in {r.field}" for r in same.itertuples()) or "none"
         )
-        tight = rows.loc[rows["sd_relative"].idxmin()]
-        loose = rows.loc[rows["sd_relative"].idxmax()]
-        out.append(
-            f"{n} players: relative to their mean size, final totals spread least under "
-            f"{tight['variant']} (sd / mean |total| {_ci(tight, 'sd_relative')}) and most under "
-            f"{loose['variant']} ({_ci(loose, 'sd_relative')})."
-        )
-        out.append(
-            f"{n} players: the half-game leader takes {_ci(base, 'leader_wins')} of the win "
-            "under the canonical table."
-        )
-        diffs = decisive_diff[decisive_diff["players"] == n]
-        resolved = diffs[(diffs["low"] > 0) | (diffs["high"] < 0)]
-        for _, row in resolved.iterrows():
-            word = "more" if row["estimate"] > 0 else "less"
-            out.append(
-                f"{n} players: {row['variant']} makes the game {word} decisive: "
-                f"{fmt_row(row)} win share for the half-game leader (paired by game)."
+        if not blind.empty:
+            text += (
+                "; in mixed fields the scoring-blind bidders move only through the others' bids "
+                "(the hook): share_differs at most "
+                f"{fmt_number(blind['share_differs'].max())} of their deals"
             )
-        if resolved.empty:
-            out.append(f"{n} players: no variant changes decisiveness measurably.")
+        out.append(
+            text
+            + ". By their code, "
+            + ", ".join(SCORE_BLIND_BIDDERS)
+            + " ignore the scoring when they bid, so a ranking of them cannot change through "
+            "their bids."
+        )
+    if verdicts.empty:
+        return out
+    heads = verdicts[verdicts["headline"]]
+    bids = t["bids"]
+    bid_heads = heads[heads["effect"] != "decisiveness"]
+    for (n, measure), rows in bid_heads.groupby(["players", "measure"], sort=False):
+        parts = {"raised": [], "lowered": []}
+        for row in rows.itertuples():
+            pooled = bids[
+                (bids["field"] == STANDARDISED)
+                & (bids["variant"] == row.variant)
+                & (bids["measure"] == measure)
+                & (bids["players"] == n)
+            ]
+            pooled_text = f"; {STANDARDISED} {fmt_row(pooled.iloc[0])}" if len(pooled) else ""
+            side = "raised" if row.min_estimate > 0 else "lowered"
+            parts[side].append(f"{row.variant} ({_range(pd.Series(row._asdict()))}{pooled_text})")
+        said = "; ".join(f"{k} by " + ", ".join(v) for k, v in parts.items() if v)
+        out.append(
+            f"{n} players: the {measure} of every score-maximising player in every field is "
+            f"{said}. Each survives Holm and is replicated on both halves."
+        )
+    for (n, measure), rows in heads[heads["effect"] == "decisiveness"].groupby(
+        ["players", "measure"], sort=False
+    ):
+        parts = {"more": [], "less": []}
+        decisive = t["decisiveness"]
+        for row in rows.itertuples():
+            side = "more" if row.min_estimate > 0 else "less"
+            cells = decisive[
+                (decisive["players"] == n)
+                & (decisive["measure"] == measure)
+                & (decisive["variant"] == row.variant)
+            ]
+            each = ", ".join(f"{c['field']} {fmt_row(c)}" for _, c in cells.iterrows())
+            parts[side].append(f"{row.variant} ({each})")
+        said = "; ".join(
+            f"{DECISIVE_WORDS[measure][k]} under " + ", ".join(v) for k, v in parts.items() if v
+        )
+        where = "field" if measure == LEADER else "mixed field"
+        out.append(
+            f"{n} players, decisiveness ({measure}), in every {where}: {said}, against the "
+            "canonical table. Each survives Holm and is replicated on both halves."
+        )
+    if "learned" in set(bids.get("strategy", pd.Series(dtype=str))):
+        out.append(f"Caveat on every learned shift: {LEARNED_CAVEAT}.")
+    depends = verdicts[verdicts["verdict"] == DEPENDS_ON_FIELD]
+    for (n, effect, measure), rows in depends.groupby(["players", "effect", "measure"], sort=False):
+        parts = [
+            f"{r.variant} {_range(pd.Series(r._asdict()))}"
+            + (" (significant in opposite directions)" if r.opposite else "")
+            for r in rows.itertuples()
+        ]
+        out.append(
+            f"{n} players, depends on the field ({effect}, {measure}): " + "; ".join(parts) + "."
+        )
+    gaps, canonical = t["gaps"], t["canonical_gaps"]
+    ranking = t["ranking"]
+    for (n, field), rows in ranking.groupby(["players", "field"], sort=False):
+        base = rows[rows["variant"] == BASELINE].sort_values(
+            "win_share", ascending=False, kind="stable"
+        )
+        if base.empty:
+            continue
+        order = " > ".join(base["strategy"])
+        mine = gaps[(gaps["players"] == n) & (gaps["field"] == field)] if len(gaps) else gaps
+        reversed_ = mine[mine["survives"] & (mine["estimate"] < 0)] if len(mine) else mine
+        base_gaps = canonical[(canonical["players"] == n) & (canonical["field"] == field)]
+        resolved = (base_gaps["low"] > 0).all()
+        text = f"{n} players, {field}: the canonical win-share ranking is {order}" + (
+            "" if resolved else " (not every adjacent gap resolved under the canonical table)"
+        )
+        if len(reversed_):
+            text += "; reversed (Holm) under " + ", ".join(
+                f"{r.variant} ({r.pair} {fmt_ci(r.estimate, r.low, r.high)}, {r.replication})"
+                for r in reversed_.itertuples()
+            )
+        else:
+            text += "; no variant reverses an adjacent pair after Holm"
+        out.append(text + ".")
+    levels = t["levels"]
+    base = levels[levels["variant"] == BASELINE]
+    if len(base):
+        parts = [
+            f"{r.field} {fmt_ci(r.leader_wins, r.leader_wins_low, r.leader_wins_high)}"
+            for r in base.itertuples()
+        ]
+        out.append(
+            "Under the canonical table the half-game leader takes this share of the win: "
+            + "; ".join(parts)
+            + "."
+        )
+    if "skill_share" in levels.columns and levels["skill_share"].notna().any():
+        rows = levels.dropna(subset=["skill_share"])
+        low = rows.loc[rows["skill_share"].idxmin()]
+        high = rows.loc[rows["skill_share"].idxmax()]
+        out.append(
+            "The strategy explains from "
+            f"{fmt_ci(low['skill_share'], low['skill_share_low'], low['skill_share_high'])} "
+            f"({low['field']}, {low['variant']}) to "
+            f"{fmt_ci(high['skill_share'], high['skill_share_low'], high['skill_share_high'])} "
+            f"({high['field']}, {high['variant']}) of the variance of final totals."
+        )
+    decisive = t["decisiveness"]
+    for measure, rows in decisive.groupby("measure", sort=False):
+        out.append(_family_line(f"Decisiveness family '{measure}'", rows))
+    if not bids.empty:
+        out.append(_family_line("Bid-shift family", bids))
+    if len(gaps):
+        out.append(_family_line("Ranking family", gaps))
     return out

@@ -1,78 +1,196 @@
 """Study ``zero_bids``: who bids zero, when it works, and when it should be bid.
 
-Two parts, played with one seed:
+Every part is played in each strategy field of :data:`studies.design.FIELDS`
+(one strategy in every seat, or the mixed table), with one seed, so that game
+*g* deals the same cards in every field and condition:
 
 ``observed``
-    Every strategy mix of :func:`studies.design.mixes` at each table size:
-    zero-bid rates and zero-bid success rates by hand size, table size, bidding
-    position, trump holding and strategy.
+    Each field at each table size, canonical rules: zero-bid rates and zero-bid
+    success by hand size, table size, bidding position, trump holding and
+    strategy.  A field whose strategy seldom bids 0 on some hands (``simple``
+    on ten-card hands with three trumps) cannot tell how such zero bids fare;
+    the report lists what each field can tell.
 ``probe``
     A counterfactual measured, not guessed.  Seat 0 holds the ``zero`` strategy
-    in two arms played on the same cards: ``zero`` (threshold 1e9: bids 0
-    whenever 0 is legal) and ``alternative`` (threshold -1: always bids
-    ``expected_tricks``'s rounded count).  Both arms play the same card-counting
-    policy, so on every deal the difference of seat 0's scores is the effect of
-    bidding 0 instead of the alternative bid on that very hand, the other seats
-    reacting as they would.  It is run under each zero-bid table of the online
-    game's page (``Rules.zero``).  Scoring the tricks a hand took under a bid it
-    did not make would not do: a player aiming at 0 plays differently.
+    in two arms played on the same cards, the other seats the field's:
+    ``zero`` (threshold 1e9: bids 0 whenever 0 is legal and it holds no boss
+    trump, a sure trick) and ``alternative`` (threshold -1: always bids
+    ``expected_tricks``'s rounded count).  Only the hands where the two bids
+    differ are compared (``decision`` in :func:`probe_pairs`).  Both arms
+    play the same card-counting policy, so on every deal the difference of seat
+    0's scores is the effect of bidding 0 instead of the alternative bid on that
+    very hand, the other seats reacting as they would.  It is run under each
+    zero-bid table of the online game's page (``Rules.zero``).  Scoring the
+    tricks a hand took under a bid it did not make would not do: a player
+    aiming at 0 plays differently.  Only seat 0's rows of the probe are kept.
+
+Pooled rows never weigh strata unequally: a rate pooled over table sizes, hand
+sizes or the mixed table's strategies gives each of them the same weight
+(:func:`standardised_rates`, :func:`standardised_difference`).  The fitted zero
+rule is fitted on the even games and judged on the odd ones
+(:func:`rule_evaluation`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
-from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_row
+from ohhell_sim.analysis.findings import (
+    HOLDS_EVERYWHERE,
+    REPLICATED,
+    adjust_family,
+    field_verdicts,
+    half_of,
+    replicate,
+    replication_mark,
+)
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table
-from ohhell_sim.analysis.stats import bootstrap_by_game, grouped_mean
+from ohhell_sim.analysis.stats import (
+    STANDARDISED_METHOD,
+    Estimate,
+    grouped_mean,
+    standardised_mean,
+    standardised_mean_ci,
+)
 from ohhell_sim.rules import ZERO_TABLES, Rules
-from studies.design import MIX_STRATEGIES, POSITION_ORDER, bidding_position, mixes, position_label
+from studies.design import (
+    FIELDS,
+    MC_BIDDER_SAMPLES,
+    POSITION_ORDER,
+    bidding_position,
+    check_fields,
+    field_seats,
+    position_label,
+)
 from studies.holdings import trump_holdings
 from studies.report import study_report
 from studies.runs import Condition, StudyData, play_conditions
 
 NAME = "zero_bids"
 QUESTION = "When do players bid zero, when does it work, and which hands should bid it?"
-DEFAULT_GAMES = 1000
+DEFAULT_GAMES = 2000
 DEFAULT_PLAYERS = (3, 4, 5)
-ALL = "all"
+DEFAULT_FIELDS = FIELDS
+#: Share of the games a field plays (``mc_bidder`` samples deals for every bid and
+#: costs far more per game than the other fields; at least one game is played).
+FIELD_GAME_SHARE = {"mc_bidder": 0.25}
 #: Thresholds of the ``zero`` strategy's two probe arms (expected tricks at most this: bid 0).
 PROBE_ARMS = {"zero": 1e9, "alternative": -1.0}
-#: Trump holdings are recreated (the games replayed, hands recorded) for this many games
-#: per table size at most.
-HOLDING_GAMES = 400
+CANONICAL_ZERO_TABLE = "10"
+#: The mixed field's row pooled over its strategies (each with the same weight).
+STANDARDISED = "all (standardised)"
+#: Strata of every pooled rate: those a table does not split by get equal weight.
+STRATA = ("players", "hand_size", "strategy")
+#: A stratum with fewer zero bids than this is left out of a zero-bid success rate
+#: (its rate would be noise, and a one-bid stratum has no variance to estimate).
+MIN_ZERO_BIDS = 30
+#: The hand-size bands of the hand-size comparison, matched size by size.
+HAND_BANDS = {"1-3 cards": (1, 2, 3), "8-10 cards": (8, 9, 10)}
+RATE = "zero-bid rate"
+SUCCESS = "zero-bid success"
+DIFFERENCE_METHOD = "difference of stratum-standardised means over common strata, clustered by game"
 
 
-def conditions(games: int, players: tuple[int, ...]) -> list[Condition]:
-    """The observed mixes, then the probe arms under each zero table (see the module doc)."""
+def field_games(field: str, games: int) -> int:
+    """Games per condition of ``field`` (:data:`FIELD_GAME_SHARE` of ``games``)."""
+    return max(1, round(games * FIELD_GAME_SHARE.get(field, 1.0)))
+
+
+def probe_seats(field: str, players: int, threshold: float) -> tuple:
+    """Seat 0 plays ``zero`` with ``threshold``, the other seats those of ``field``."""
+    return (("zero", {"threshold": threshold}), *field_seats(field, players)[1:])
+
+
+def conditions(
+    games: int, players: tuple[int, ...], fields: Sequence[str] = DEFAULT_FIELDS
+) -> list[Condition]:
+    """The observed fields, then the probe arms under each zero table (see the module doc)."""
     out = []
-    for n in players:
-        for mix, seats in mixes(n).items():
-            label = {"part": "observed", "players": n, "mix": mix, "zero_table": "10", "arm": "-"}
-            out.append(Condition(label, Rules(players=n), seats, games))
-    for n in players:
-        others = (MIX_STRATEGIES * n)[: n - 1]
-        for table in ZERO_TABLES:
-            for arm, threshold in PROBE_ARMS.items():
-                label = {
-                    "part": "probe",
-                    "players": n,
-                    "mix": "probe",
-                    "zero_table": table,
-                    "arm": arm,
-                }
-                seats = (("zero", {"threshold": threshold}), *others)
-                out.append(Condition(label, Rules(players=n, zero=table), seats, games))
+    for field in fields:
+        for n in players:
+            label = {
+                "part": "observed",
+                "field": field,
+                "players": n,
+                "zero_table": CANONICAL_ZERO_TABLE,
+                "arm": "-",
+            }
+            out.append(
+                Condition(label, Rules(players=n), field_seats(field, n), field_games(field, games))
+            )
+    for field in fields:
+        for n in players:
+            for table in ZERO_TABLES:
+                for arm, threshold in PROBE_ARMS.items():
+                    label = {
+                        "part": "probe",
+                        "field": field,
+                        "players": n,
+                        "zero_table": table,
+                        "arm": arm,
+                    }
+                    out.append(
+                        Condition(
+                            label,
+                            Rules(players=n, zero=table),
+                            probe_seats(field, n, threshold),
+                            field_games(field, games),
+                        )
+                    )
     return out
 
 
 def play(
-    games: int, seed: int, players: tuple[int, ...] = DEFAULT_PLAYERS, progress: bool = True
+    games: int,
+    seed: int,
+    players: tuple[int, ...] = DEFAULT_PLAYERS,
+    progress: bool = True,
+    fields: Sequence[str] = DEFAULT_FIELDS,
 ) -> StudyData:
-    """Play the study's conditions (see :func:`conditions`) with ``seed``."""
-    return play_conditions(conditions(games, players), seed, progress=progress, description=NAME)
+    """Play the study's conditions (see :func:`conditions`) in ``fields`` with ``seed``.
+
+    The probe keeps seat 0's rows only, with ``others_bids`` (the other seats'
+    bids in total, which says when 0 was the dealer's forbidden bid); the probe's
+    other seats are the field, measured in the observed part.
+    """
+    fields = check_fields(fields)
+    everything = conditions(games, players, fields)
+    observed = [c for c in everything if c.label["part"] == "observed"]
+    parts = [play_conditions(observed, seed, progress=progress, description=f"{NAME} observed")]
+    for field in fields:
+        probe = [c for c in everything if c.label["part"] == "probe" and c.label["field"] == field]
+        data = play_conditions(probe, seed, progress=progress, description=f"{NAME} probe {field}")
+        hands = data.hands
+        totals = hands.groupby(["condition", "game", "deal"], observed=True)["bid"].transform("sum")
+        hands = hands.assign(others_bids=(totals - hands["bid"]).astype(np.int16))
+        parts.append(StudyData(hands[hands["seat"] == 0], data.games, data.manifest))
+    return _combine(parts)
+
+
+def _combine(parts: list[StudyData]) -> StudyData:
+    """One study of the parts, played with one seed: conditions numbered on, frames stacked."""
+    hands, games, played = [], [], []
+    for part in parts:
+        offset = len(played)
+        for frame, out in ((part.hands, hands), (part.games, games)):
+            out.append(frame.assign(condition=(frame["condition"] + offset).astype(np.int16)))
+        played.extend(part.manifest["conditions"])
+    manifest = {**parts[0].manifest, "conditions": played}
+    return StudyData(_restack(hands), _restack(games), manifest)
+
+
+def _restack(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    stacked = pd.concat(frames, ignore_index=True)
+    # Categories that differ between the parts stack as objects: categorical again.
+    for column in stacked.columns:
+        if stacked[column].dtype == object:
+            stacked[column] = stacked[column].astype("category")
+    return stacked
 
 
 def holding_label(trumps: np.ndarray) -> np.ndarray:
@@ -81,31 +199,249 @@ def holding_label(trumps: np.ndarray) -> np.ndarray:
 
 
 def observed_rows(data: StudyData) -> pd.DataFrame:
-    """The observed part with ``position``, ``zero``, ``made``; ``trumps`` where recreated."""
-    hands = data.hands[data.hands["part"] == "observed"].copy()
+    """The observed part with ``position``, ``zero``, ``made``, ``trumps``, ``trump_holding``,
+    and the hand-size band (``band``, ``band_rank``: the size's place in its band)."""
+    hands = data.hands
+    hands = hands[hands["part"] == "observed"].copy()
+    for column in ("field", "strategy"):
+        hands[column] = hands[column].astype(str)
+    hands["players"] = hands["players"].astype(np.int64)
+    hands["hand_size"] = hands["hand_size"].astype(np.int64)
     hands["position"] = position_label(bidding_position(hands), hands["players"].to_numpy())
     hands["zero"] = hands["bid"] == 0
     hands["made"] = hands["bid"] == hands["tricks"]
-    holdings = []
-    for n, table in hands.groupby("players", observed=True):
-        sample = table[table["game"] < HOLDING_GAMES]
-        holdings.append(trump_holdings(sample, data.manifest["seed"], int(n)).assign(players=n))
+    # Canonical cards depend on the seed, game and deal only: every field shares them.
+    holdings = [
+        trump_holdings(table, data.manifest["seed"], int(n)).assign(players=int(n))
+        for n, table in hands.groupby("players", observed=True)
+    ]
     keys = ["players", "game", "deal", "seat"]
     hands = hands.merge(pd.concat(holdings), on=keys, how="left")
+    hands["trump_holding"] = holding_label(hands["trumps"].to_numpy(dtype=np.int64))
+    hands["band"] = ""
+    hands["band_rank"] = -1
+    for band, sizes in HAND_BANDS.items():
+        for rank, size in enumerate(sizes):
+            at = hands["hand_size"] == size
+            hands.loc[at, "band"] = band
+            hands.loc[at, "band_rank"] = rank
     return hands
 
 
+def _stratum_ids(frame: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
+    if not columns:
+        return np.zeros(len(frame), dtype=np.int64)
+    return frame.groupby(list(columns), observed=True, sort=False).ngroup().to_numpy()
+
+
+def _enough(frame: pd.DataFrame, columns: Sequence[str], minimum: int) -> pd.DataFrame:
+    """The rows of ``frame`` whose group of ``columns`` holds at least ``minimum`` rows."""
+    if minimum <= 1:
+        return frame
+    size = frame.groupby(list(columns), observed=True, sort=False)["game"].transform("size")
+    return frame[size.to_numpy() >= minimum]
+
+
+def _standardised(
+    frame: pd.DataFrame, values: pd.Series, by: list[str], strata: list[str]
+) -> pd.DataFrame:
+    table = standardised_mean(
+        frame.assign(_stratum=_stratum_ids(frame, strata)), values, by, "_stratum"
+    )
+    table["low"] = table["low"].clip(0.0, 1.0)
+    table["high"] = table["high"].clip(0.0, 1.0)
+    strata_counts = (
+        frame.assign(_stratum=_stratum_ids(frame, strata))
+        .groupby(by, observed=True)["_stratum"]
+        .nunique()
+        if by
+        else pd.Series([len(set(_stratum_ids(frame, strata)))])
+    )
+    table["strata"] = strata_counts.to_numpy() if len(table) else []
+    return table
+
+
+def units(hands: pd.DataFrame) -> Iterator[tuple[str, str, bool, pd.DataFrame]]:
+    """``(field, strategy, field_row, rows)`` per unit a table reports: each field's strategies,
+    and for a field of several strategies its :data:`STANDARDISED` row; ``field_row`` marks the
+    one row of each field that speaks for the whole field."""
+    for field, rows in hands.groupby("field", observed=True, sort=False):
+        strategies = list(pd.unique(rows["strategy"]))
+        if len(strategies) > 1:
+            yield field, STANDARDISED, True, rows
+        for strategy in strategies:
+            yield field, strategy, len(strategies) == 1, rows[rows["strategy"] == strategy]
+
+
+def standardised_rates(hands: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
+    """Zero-bid rate and zero-bid success per field, strategy and ``by`` group.
+
+    Every rate is pooled over the :data:`STRATA` not in ``by`` with equal weight
+    per stratum (:func:`~ohhell_sim.analysis.stats.standardised_mean`), so a
+    pooled row follows its strata whatever their sizes; success rates leave out
+    strata with fewer than :data:`MIN_ZERO_BIDS` zero bids.
+
+    Parameters
+    ----------
+    hands : pandas.DataFrame
+        Rows of :func:`observed_rows`.
+    by : sequence of str
+        Grouping columns (may be empty).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``field``, ``strategy``, ``field_row``, the ``by`` columns, ``deals``,
+        ``zero_bid_rate`` (with ``_low``/``_high``), ``zero_bids``,
+        ``zero_made_rate`` (with ``_low``/``_high``) and ``success_strata``
+        (strata behind the success rate).
+    """
+    by = list(by)
+    strata = [c for c in STRATA if c not in by]
+    out = []
+    for field, strategy, field_row, rows in units(hands):
+        rate = _standardised(rows, rows["zero"], by, strata)
+        zeros = _enough(rows[rows["zero"]], [*by, *strata], MIN_ZERO_BIDS)
+        success = _standardised(zeros, zeros["made"], by, strata)
+        counts = (
+            rows.groupby(by, observed=True)["zero"].agg(["size", "sum"]).reset_index()
+            if by
+            else pd.DataFrame({"size": [len(rows)], "sum": [int(rows["zero"].sum())]})
+        )
+        merged = counts.merge(rate, on=by, how="left") if by else counts.join(rate)
+        success = success.rename(columns=lambda c: f"{c}_made" if c not in by else c)
+        merged = merged.merge(success, on=by, how="left") if by else merged.join(success)
+        out.append(
+            pd.DataFrame(
+                {
+                    "field": field,
+                    "strategy": strategy,
+                    "field_row": field_row,
+                    **{c: merged[c] for c in by},
+                    "deals": merged["size"].astype(int),
+                    "zero_bid_rate": merged["estimate"],
+                    "zero_bid_rate_low": merged["low"],
+                    "zero_bid_rate_high": merged["high"],
+                    "zero_bids": merged["sum"].astype(int),
+                    "zero_made_rate": merged["estimate_made"],
+                    "zero_made_rate_low": merged["low_made"],
+                    "zero_made_rate_high": merged["high_made"],
+                    "success_strata": merged["strata_made"].fillna(0).astype(int),
+                }
+            )
+        )
+    return pd.concat(out, ignore_index=True)
+
+
+def standardised_difference(
+    frame: pd.DataFrame,
+    values: pd.Series | np.ndarray,
+    column: str,
+    first: object,
+    second: object,
+    strata: Sequence[str],
+    min_rows: int = 1,
+    cluster: str = "game",
+) -> Estimate:
+    """Standardised mean of ``values`` where ``column == first`` minus where it is ``second``.
+
+    Both means give equal weight to the same strata of ``strata``: those found
+    on both sides with at least ``min_rows`` rows each.  The difference is twice
+    the standardised mean of the signed values over the strata of both sides, so
+    :func:`~ohhell_sim.analysis.stats.standardised_mean_ci` gives its
+    cluster-robust interval, the two sides' rows of one game being correlated.
+
+    Returns
+    -------
+    Estimate
+        NaN when no stratum is common to both sides.
+    """
+    side = frame[column].to_numpy()
+    mask = (side == first) | (side == second)
+    part = frame[mask]
+    x = np.asarray(values, dtype=np.float64)[mask]
+    is_first = (part[column].to_numpy() == first).astype(np.int64)
+    stratum = _stratum_ids(part, strata)
+    counts = np.zeros((int(stratum.max()) + 1 if len(stratum) else 0, 2), dtype=np.int64)
+    np.add.at(counts, (stratum, is_first), 1)
+    common = (counts >= max(min_rows, 1)).all(axis=1)
+    keep = common[stratum] if len(stratum) else np.zeros(0, dtype=bool)
+    if not keep.any():
+        return Estimate(np.nan, np.nan, np.nan, 0, DIFFERENCE_METHOD)
+    signed = np.where(is_first[keep] == 1, x[keep], -x[keep])
+    est = standardised_mean_ci(
+        signed, 2 * stratum[keep] + is_first[keep], part[cluster].to_numpy()[keep]
+    )
+    return Estimate(2 * est.estimate, 2 * est.low, 2 * est.high, int(keep.sum()), DIFFERENCE_METHOD)
+
+
+def comparison_specs(hands: pd.DataFrame) -> list[tuple[str, str, object, object, list[str]]]:
+    """The comparisons of every unit: ``(name, column, first, second, strata)``."""
+    specs = [
+        ("dealer vs first bidder", "position", "dealer", "1st (leads)", list(STRATA)),
+        ("8-10 vs 1-3 cards", "band", "8-10 cards", "1-3 cards", ["players", "band_rank"]),
+        ("1 trump vs none", "trump_holding", "1", "0", list(STRATA)),
+    ]
+    sizes = sorted(pd.unique(hands["players"]))
+    if len(sizes) > 1:
+        name = f"{sizes[-1]} vs {sizes[0]} players"
+        specs.insert(0, (name, "players", sizes[-1], sizes[0], ["hand_size", "strategy"]))
+    return [(n, c, a, b, [*s, "strategy"] if "strategy" not in s else s) for n, c, a, b, s in specs]
+
+
+def comparisons(hands: pd.DataFrame) -> pd.DataFrame:
+    """The study's rate comparisons per unit (see :func:`units`), standardised.
+
+    For each unit, each of :func:`comparison_specs` on the zero-bid rate (all
+    deals) and on zero-bid success (the zero bids, strata with at least
+    :data:`MIN_ZERO_BIDS` of them on each side).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``field``, ``strategy``, ``field_row``, ``measure``, ``comparison``,
+        ``n``, ``estimate``, ``low``, ``high``, ``method``.
+    """
+    rows = []
+    specs = comparison_specs(hands)
+    for field, strategy, field_row, part in units(hands):
+        zeros = part[part["zero"]]
+        for measure, frame, values, minimum in (
+            (RATE, part, part["zero"], 1),
+            (SUCCESS, zeros, zeros["made"], MIN_ZERO_BIDS),
+        ):
+            for name, column, first, second, strata in specs:
+                est = standardised_difference(
+                    frame, values, column, first, second, strata, min_rows=minimum
+                )
+                rows.append(
+                    {
+                        "field": field,
+                        "strategy": strategy,
+                        "field_row": field_row,
+                        "measure": measure,
+                        "comparison": name,
+                        **est.row(),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
 def probe_pairs(data: StudyData) -> pd.DataFrame:
-    """Seat 0's deals in both probe arms, side by side: one row per (players, table, game, deal).
+    """Seat 0's deals in both probe arms, side by side: one row per
+    (field, players, table, game, deal).
 
     Columns: ``alt_bid`` and ``zero_arm_bid``, the scores ``alt_score`` and
     ``zero_score``, ``diff`` = zero minus alternative, ``decision`` (the
     alternative bid is not 0 and the zero arm could bid 0), ``hand_size``.
     """
-    probe = data.hands[(data.hands["part"] == "probe") & (data.hands["seat"] == 0)]
-    keys = ["players", "zero_table", "game", "deal"]
+    hands = data.hands
+    probe = hands[(hands["part"] == "probe") & (hands["seat"] == 0)]
+    keys = ["field", "players", "zero_table", "game", "deal"]
     arms = {
-        arm: probe[probe["arm"] == arm][[*keys, "hand_size", "bid", "score"]].set_index(keys)
+        arm: probe[probe["arm"] == arm][[*keys, "hand_size", "bid", "score"]]
+        .astype({"field": str, "zero_table": str})
+        .set_index(keys)
         for arm in PROBE_ARMS
     }
     pairs = arms["alternative"].merge(
@@ -124,259 +460,562 @@ def probe_pairs(data: StudyData) -> pd.DataFrame:
         }
     )
     pairs = pairs.reset_index()
-    pairs["zero_table"] = pairs["zero_table"].astype(str)
     pairs["diff"] = pairs["zero_score"] - pairs["alt_score"]
     pairs["decision"] = (pairs["alt_bid"] > 0) & (pairs["zero_arm_bid"] == 0)
     pairs["alt_bid_label"] = np.where(pairs["alt_bid"] >= 3, "3+", pairs["alt_bid"].astype(str))
+    pairs["_stratum"] = _stratum_ids(pairs, ["players", "hand_size"])
     return pairs
 
 
-def zero_rule_rate(pairs: pd.DataFrame) -> float:
-    """Share of hands that bid 0 under the rule fitted on ``pairs``.
+def gain_cells(pairs: pd.DataFrame, by: Sequence[str] = ("alt_bid_label",)) -> pd.DataFrame:
+    """Score of bidding 0 minus the alternative per field, zero table and ``by``, on the hands
+    that could choose: equal weight per table size, and within a table size the hands as
+    dealt; (table size, ``by``) strata with fewer than :data:`MIN_ZERO_BIDS` such hands are
+    left out."""
+    by = ["field", "zero_table", *by]
+    # Every field and zero table holds the same probe hands (the same cards), so their
+    # cells weigh the hand sizes alike, by how often such hands are dealt: no compared
+    # row mixes hand sizes differently from another.
+    strata = ["players"]
+    decisions = _enough(pairs[pairs["decision"]], [*by, *strata], MIN_ZERO_BIDS)
+    return standardised_mean(
+        decisions.assign(_stratum=_stratum_ids(decisions, strata)),
+        decisions["diff"],
+        by,
+        "_stratum",
+    )
 
-    The rule: bid 0 when the alternative bid is 0, or when it is not and the mean
-    score difference (zero minus alternative) over the hands of the same table
-    size, hand size and alternative bid is positive.
+
+RULE_CELLS = ["players", "hand_size", "alt_bid"]
+
+
+def fit_rule(pairs: pd.DataFrame) -> pd.Series:
+    """The zero rule fitted on ``pairs`` (one field and zero table): per (table size, hand
+    size, alternative bid) cell, whether bidding 0 scored more on average there."""
+    decisions = pairs[pairs["decision"]]
+    return decisions.groupby(RULE_CELLS, observed=True)["diff"].mean() > 0
+
+
+def apply_rule(pairs: pd.DataFrame, rule: pd.Series) -> pd.DataFrame:
+    """``pairs`` with ``rule_zero`` (the rule bids 0: the alternative is 0, or the hand could
+    choose and its cell favours 0; a cell the fit never saw keeps the alternative) and
+    ``rule_gain`` (the rule's score minus the alternative's on that deal)."""
+    favoured = pairs.join(rule.rename("_favoured"), on=RULE_CELLS)["_favoured"]
+    favoured = favoured.fillna(False).astype(bool).to_numpy()
+    chosen = pairs["decision"].to_numpy() & favoured
+    return pairs.assign(
+        rule_zero=(pairs["alt_bid"].to_numpy() == 0) | chosen,
+        rule_gain=np.where(chosen, pairs["diff"].to_numpy(), 0),
+    )
+
+
+def rule_evaluation(pairs: pd.DataFrame) -> pd.DataFrame:
+    """The zero rule per field and zero table, fitted on one half of the games, judged on both.
+
+    Rows per (field, zero_table, fit, evaluated): ``fit`` and ``evaluated`` are
+    ``"even"`` or ``"odd"`` games (:func:`~ohhell_sim.analysis.findings.half_of`).
+    ``gain`` is the rule's mean score per deal minus always bidding the
+    alternative (with ``_low``/``_high``, clustered by game) and ``zero_share``
+    the share of hands it sends to 0; a fit judged on its own half is the
+    in-sample figure, on the other half the held-out one.
     """
-    cells = ["players", "hand_size", "alt_bid"]
-    gain = pairs[pairs["decision"]].groupby(cells, observed=True)["diff"].mean()
-    wins = pairs.join(gain.rename("cell_gain"), on=cells)["cell_gain"] > 0
-    return float(((pairs["alt_bid"] == 0) | (pairs["decision"] & wins)).mean())
+    rows = []
+    names = ("even", "odd")
+    for (field, table), part in pairs.groupby(["field", "zero_table"], sort=False):
+        half = half_of(part["game"])
+        rules = {h: fit_rule(part[half == h]) for h in (0, 1)}
+        for fit in (0, 1):
+            for evaluated in (0, 1):
+                judged = apply_rule(part[half == evaluated], rules[fit])
+                gain = grouped_mean(judged, judged["rule_gain"], [])
+                share = grouped_mean(judged, judged["rule_zero"], [])
+                alt = grouped_mean(judged, judged["alt_bid"] == 0, [])
+                rows.append(
+                    {
+                        "field": field,
+                        "zero_table": table,
+                        "fit": names[fit],
+                        "evaluated": names[evaluated],
+                        "held_out": fit != evaluated,
+                        "hands": len(judged),
+                        "gain": gain["estimate"][0],
+                        "gain_low": gain["low"][0],
+                        "gain_high": gain["high"][0],
+                        "zero_share": share["estimate"][0],
+                        "zero_share_low": share["low"][0],
+                        "zero_share_high": share["high"][0],
+                        "alternative_zero_share": alt["estimate"][0],
+                    }
+                )
+    return pd.DataFrame(rows)
 
 
-def _rates(hands: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Zero-bid rate and zero-bid success per group, with a pooled-over-strategies row set."""
-    # A constant key keeps the merge below working when ``by`` is empty.
-    hands = hands.assign(_key=0)
-    keys = [*by, "_key"]
-    out = []
-    for strategy_rows, strategy in (
-        (hands, ALL),
-        *((g, s) for s, g in hands.groupby("strategy", observed=True)),
-    ):
-        rate = grouped_mean(strategy_rows, strategy_rows["zero"], keys)
-        zero_rows = strategy_rows[strategy_rows["zero"]]
-        success = grouped_mean(zero_rows, zero_rows["made"], keys)
-        merged = rate.merge(success, on=keys, how="left", suffixes=("", "_made"))
-        out.append(
-            pd.DataFrame(
-                {
-                    "strategy": strategy,
-                    **{c: merged[c] for c in by},
-                    "deals": merged["n"],
-                    "zero_bid_rate": merged["estimate"],
-                    "zero_bid_rate_low": merged["low"],
-                    "zero_bid_rate_high": merged["high"],
-                    "zero_bids": merged["n_made"].fillna(0).astype(int),
-                    "zero_made_rate": merged["estimate_made"],
-                    "zero_made_rate_low": merged["low_made"],
-                    "zero_made_rate_high": merged["high_made"],
-                }
-            )
+def rule_summary(evaluation: pd.DataFrame) -> pd.DataFrame:
+    """One row per field and zero table: in-sample and held-out gain of the rule fitted on the
+    even games, and the replication mark of the held-out gain (the fit on the odd games judged
+    on the even ones is the second half)."""
+    rows = []
+    for (field, table), part in evaluation.groupby(["field", "zero_table"], sort=False):
+        index = part.set_index(["fit", "evaluated"])
+        inside, held, other = (
+            index.loc[("even", "even")],
+            index.loc[("even", "odd")],
+            index.loc[("odd", "even")],
         )
-    return pd.concat(out, ignore_index=True)
+
+        def triple(row):
+            return pd.Series(
+                {"estimate": row["gain"], "low": row["gain_low"], "high": row["gain_high"]}
+            )
+
+        rows.append(
+            {
+                "field": field,
+                "zero_table": table,
+                "in_sample_gain": inside["gain"],
+                "in_sample_gain_low": inside["gain_low"],
+                "in_sample_gain_high": inside["gain_high"],
+                "estimate": held["gain"],
+                "low": held["gain_low"],
+                "high": held["gain_high"],
+                "zero_share": held["zero_share"],
+                "zero_share_low": held["zero_share_low"],
+                "zero_share_high": held["zero_share_high"],
+                "alternative_zero_share": held["alternative_zero_share"],
+                "other_fold_gain": other["gain"],
+                "other_fold_gain_low": other["gain_low"],
+                "other_fold_gain_high": other["gain_high"],
+                "replication": replication_mark(held["gain"], triple(held), triple(other)),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+#: The comparison families' keys: what names one comparison within a field.
+FAMILY_KEYS = {
+    "rates": ["strategy", "measure", "comparison"],
+    "counterfactual": ["zero_table", "alt_bid_label"],
+    "fitted rule": ["zero_table"],
+}
+
+
+def family(tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The study's one family of comparisons, adjusted together by Holm.
+
+    ``tables`` maps a part of the family (:data:`FAMILY_KEYS`) to its tidy
+    table; each comes back with ``p``, ``p_adjusted``, ``survives`` and
+    ``correction`` from :func:`~ohhell_sim.analysis.findings.adjust_family` over
+    the rows of all parts.
+    """
+    stacked = pd.concat(
+        [t[["estimate", "low", "high"]].assign(_part=name) for name, t in tables.items()],
+        ignore_index=True,
+    )
+    adjusted = adjust_family(stacked, method="holm")
+    out = {}
+    for name, table in tables.items():
+        rows = adjusted[adjusted["_part"] == name]
+        out[name] = table.assign(
+            **{c: rows[c].to_numpy() for c in ("p", "p_adjusted", "survives", "correction")}
+        )
+    return out
+
+
+def verdicts(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """:func:`~ohhell_sim.analysis.findings.field_verdicts` of the field rows of ``table``,
+    with whether the effect survives Holm and replicates in every field (``headline``)."""
+    rows = table[table["field_row"]] if "field_row" in table else table
+    rows = rows.dropna(subset=["estimate"])
+    if rows.empty:
+        return pd.DataFrame()
+    out = field_verdicts(rows, keys)
+    grouped = rows.groupby(keys, sort=False, observed=True)
+    survive = grouped["survives"].sum().rename("survives_in")
+    replicated = grouped["replication"].agg(lambda r: int((r == REPLICATED).sum()))
+    out = out.merge(survive.reset_index(), on=keys).merge(
+        replicated.rename("replicated_in").reset_index(), on=keys
+    )
+    out["headline"] = (
+        (out["verdict"] == HOLDS_EVERYWHERE)
+        & (out["survives_in"] == out["fields"])
+        & (out["replicated_in"] == out["fields"])
+    )
+    return out
+
+
+def coverage(hands: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Zero bids per unit and value of ``column``; a value marked ``*`` has fewer than
+    :data:`MIN_ZERO_BIDS` at some table size, so its success rate there is left out."""
+    rows = []
+    for field, strategy, _, part in units(hands):
+        if strategy == STANDARDISED:
+            continue
+        zeros = part[part["zero"]]
+        counts = zeros.groupby([column, "players"], observed=True).size()
+        row = {"field": field, "strategy": strategy}
+        for value in sorted(pd.unique(hands[column])):
+            per_size = [int(counts.get((value, n), 0)) for n in sorted(pd.unique(part["players"]))]
+            mark = "*" if min(per_size) < MIN_ZERO_BIDS else ""
+            row[str(value)] = f"{sum(per_size)}{mark}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _thin(hands: pd.DataFrame, column: str) -> dict[str, list[str]]:
+    """Per field row, the values of ``column`` whose zero bids are too few somewhere."""
+    table = coverage(hands, column)
+    out = {}
+    for _, row in table.iterrows():
+        thin = [c for c in table.columns[2:] if row[c].endswith("*")]
+        if thin:
+            out[_unit_name(row)] = thin
+    return out
+
+
+def _unit_name(row: pd.Series) -> str:
+    if row["strategy"] == row["field"]:
+        return f"The {row['field']} field"
+    return f"The {row['field']} field's {row['strategy']}"
+
+
+def _in_order(table: pd.DataFrame, fields: list[str]) -> pd.DataFrame:
+    """``table`` in the order of the fields and of :data:`ZERO_TABLES` (one colour and one
+    panel order per field and table in every figure)."""
+    rank = {f: i for i, f in enumerate(fields)} | {t: i for i, t in enumerate(ZERO_TABLES)}
+    return table.sort_values(
+        ["field", "zero_table"], key=lambda c: c.map(rank), kind="stable"
+    ).reset_index(drop=True)
+
+
+def _sort_positions(table: pd.DataFrame) -> pd.DataFrame:
+    return table.sort_values(
+        ["field", "strategy", "position"],
+        key=lambda c: c.map(POSITION_ORDER.index) if c.name == "position" else c,
+        kind="stable",
+    )
+
+
+def _rename_rate(table: pd.DataFrame, base: str) -> pd.DataFrame:
+    return table.rename(columns={base: "estimate", f"{base}_low": "low", f"{base}_high": "high"})
 
 
 def analyse(data: StudyData) -> Report:
     """The report of a ``zero_bids`` run, every number computed from ``data``."""
     hands = observed_rows(data)
-    by_strategy = _rates(hands, [])
-    by_players = _rates(hands, ["players"])
-    by_size = _rates(hands, ["hand_size"])
-    by_position = _rates(hands, ["position"])
-    by_position = by_position.sort_values(
-        ["strategy", "position"],
-        key=lambda c: c.map(POSITION_ORDER.index) if c.name == "position" else c,
-        kind="stable",
-    )
-    held = hands[hands["trumps"].notna()].copy()
-    held["trump_holding"] = holding_label(held["trumps"].to_numpy(dtype=np.int64))
-    by_trumps = _rates(held, ["trump_holding"])
+    fields = list(pd.unique(hands["field"]))
+    by_unit = standardised_rates(hands, [])
+    by_players = standardised_rates(hands, ["players"])
+    by_size = standardised_rates(hands, ["hand_size"])
+    by_position = _sort_positions(standardised_rates(hands, ["position"]))
+    by_trumps = standardised_rates(hands, ["trump_holding"])
 
+    rate_keys = ["field", "strategy", "measure", "comparison"]
+    compared = replicate(hands, comparisons, rate_keys)
     pairs = probe_pairs(data)
-    decisions = pairs[pairs["decision"]]
-    gain = grouped_mean(decisions, decisions["diff"], ["zero_table", "alt_bid_label"])
-    gain_by_size = grouped_mean(decisions, decisions["diff"], ["zero_table", "hand_size"])
-    optimal = []
-    for table, rows in pairs.groupby("zero_table", sort=False):
-        estimate, low, high, _, _ = bootstrap_by_game(
-            rows, zero_rule_rate, description=f"bootstrap, zero={table}"
-        )
-        alt_rate = grouped_mean(rows, rows["alt_bid"] == 0, [])
-        optimal.append(
-            {
-                "zero_table": table,
-                "hands": len(rows),
-                "rule_zero_rate": estimate,
-                "rule_zero_rate_low": low,
-                "rule_zero_rate_high": high,
-                "alternative_zero_rate": alt_rate["estimate"][0],
-                "alternative_zero_rate_low": alt_rate["low"][0],
-                "alternative_zero_rate_high": alt_rate["high"][0],
-            }
-        )
-    optimal = pd.DataFrame(optimal)
-    order = {t: i for i, t in enumerate(ZERO_TABLES)}
-    optimal = optimal.sort_values("zero_table", key=lambda c: c.map(order))
+    gains = replicate(pairs, gain_cells, ["field", "zero_table", "alt_bid_label"])
+    evaluation = rule_evaluation(pairs)
+    rule = rule_summary(evaluation)
+    adjusted = family({"rates": compared, "counterfactual": gains, "fitted rule": rule})
+    compared, gains, rule = (adjusted[k] for k in ("rates", "counterfactual", "fitted rule"))
+    rule_verdicts = verdicts(rule, ["zero_table"])
+    gain_verdicts = verdicts(gains, ["zero_table", "alt_bid_label"])
+    rate_verdicts = verdicts(compared, ["measure", "comparison"])
+    gain_by_size = _in_order(gain_cells(pairs, ["hand_size"]), fields)
+    gains = _in_order(gains, fields)
 
-    findings = _findings(by_strategy, by_size, by_position, by_trumps, gain, optimal)
+    findings = _findings(
+        fields, by_unit, rate_verdicts, compared, gain_verdicts, gains, rule, rule_verdicts, hands
+    )
+    correction = compared["correction"].iloc[0] if len(compared) else "holm"
+    keep = ["p_adjusted", "survives", "replication"]
     tables = [
         Table(
-            "Zero bids by strategy",
-            display_table(by_strategy),
-            "deals: deals played; zero_bids: deals bid 0; zero_made_rate: share of zero "
-            "bids that took no trick.",
+            "Rate comparisons: verdicts across fields",
+            display_table(rate_verdicts),
+            "One row per comparison, over the field rows (a one-strategy field, or the mixed "
+            f"field's {STANDARDISED} row).  survives_in / replicated_in: fields in which the "
+            f"comparison survives Holm ({correction}) / replicates in both halves of the games.",
         ),
-        Table("Zero bids by table size", display_table(by_players)),
-        Table("Zero bids by hand size", display_table(by_size)),
-        Table("Zero bids by bidding position", display_table(by_position)),
         Table(
-            f"Zero bids by trump holding (first {HOLDING_GAMES} games per table size)",
-            display_table(by_trumps),
+            "Rate comparisons per field and strategy (difference of standardised rates)",
+            display_table(compared[[*rate_keys, "n", "estimate", "low", "high", *keep]], digits=3),
+            "first minus second group; equal weight per table size, hand size and strategy "
+            "over the strata both groups have (success: strata with at least "
+            f"{MIN_ZERO_BIDS} zero bids on each side); intervals clustered by game; "
+            "p_adjusted: Holm over the study's family; replication: the even and the odd "
+            "games' intervals both exclude 0 on the same side.",
+        ),
+        Table(
+            "Zero bids by field and strategy",
+            display_table(by_unit.drop(columns="field_row")),
+            "deals: deals played; zero_bids: deals bid 0; zero_made_rate: share of zero bids "
+            "that took no trick.  Rates standardised: equal weight per table size, hand size "
+            f"and (the {STANDARDISED} row) strategy; success_strata: the strata with at least "
+            f"{MIN_ZERO_BIDS} zero bids behind the success rate.",
+        ),
+        Table("Zero bids by table size", display_table(by_players.drop(columns="field_row"))),
+        Table("Zero bids by hand size", display_table(by_size.drop(columns="field_row"))),
+        Table(
+            "Zero bids by bidding position", display_table(by_position.drop(columns="field_row"))
+        ),
+        Table("Zero bids by trump holding", display_table(by_trumps.drop(columns="field_row"))),
+        Table(
+            "What each field can tell: zero bids by hand size",
+            coverage(hands, "hand_size"),
+            f"*: fewer than {MIN_ZERO_BIDS} zero bids at some table size; the field's "
+            "success rate there is not estimated (its strategy seldom bids 0 on such hands).",
+        ),
+        Table(
+            "What each field can tell: zero bids by trump holding", coverage(hands, "trump_holding")
+        ),
+        Table(
+            "Bidding 0 instead of the alternative bid: verdicts across fields",
+            display_table(gain_verdicts, digits=2),
         ),
         Table(
             "Bidding 0 instead of the alternative bid: score difference per deal",
-            display_table(gain, digits=2),
-            "Probe seat, hands whose alternative bid is not 0 and that may bid 0; "
-            "paired on the same cards, intervals clustered by game.",
+            display_table(
+                gains[
+                    ["field", "zero_table", "alt_bid_label", "n", "estimate", "low", "high", *keep]
+                ],
+                digits=2,
+            ),
+            "Probe seat, hands whose alternative bid is not 0 and that may bid 0; paired on "
+            "the same cards; equal weight per table size (strata with at least "
+            f"{MIN_ZERO_BIDS} such hands), within one the hands as dealt, which are the same "
+            "hands in every field and zero table; intervals clustered by game.",
         ),
         Table(
-            "Share of hands that should bid 0, by zero-bid table",
-            display_table(optimal),
-            "rule_zero_rate: hands whose alternative bid is 0, plus hands in (table size, "
-            "hand size, alternative bid) cells where bidding 0 scored more on average; "
-            "bootstrap interval over games (200 resamples).  alternative_zero_rate: how "
-            "often expected_tricks's count is 0.",
+            "The fitted zero rule: in sample and held out, per field",
+            display_table(rule.drop(columns=["p", "correction"]), digits=3),
+            "Fitted on the even games: bid 0 in each (table size, hand size, alternative bid) "
+            "cell where bidding 0 scored more there.  estimate: its score per deal minus "
+            "always bidding the alternative, on the odd games (held out); in_sample_gain: on "
+            "the even games it was fitted to; other_fold_gain: fitted on the odd games, "
+            "judged on the even; zero_share: share of held-out hands it sends to 0.",
         ),
+        Table("The fitted zero rule: verdicts across fields", display_table(rule_verdicts)),
     ]
-    strategies_only = by_size[by_size["strategy"] != ALL]
+    field_rows = by_size[by_size["field_row"]]
     figures = [
-        Figure(
+        *_plot(
             "zero_rate_by_hand_size.png",
-            "Zero-bid rate by hand size and strategy",
-            interval_plot(
-                strategies_only.rename(
-                    columns={
-                        "zero_bid_rate": "estimate",
-                        "zero_bid_rate_low": "low",
-                        "zero_bid_rate_high": "high",
-                    }
-                ),
-                "hand_size",
-                series="strategy",
-                title="Zero-bid rate",
-                xlabel="hand size",
-                ylabel="share of deals",
-            ),
+            "Zero-bid rate by hand size and field",
+            _rename_rate(field_rows, "zero_bid_rate"),
+            "hand_size",
+            series="field",
+            title="Zero-bid rate (standardised over table size)",
+            xlabel="hand size",
+            ylabel="share of deals",
         ),
-        Figure(
+        *_plot(
             "zero_success_by_hand_size.png",
-            "Zero-bid success by hand size and strategy",
-            interval_plot(
-                strategies_only.dropna(subset=["zero_made_rate"]).rename(
-                    columns={
-                        "zero_made_rate": "estimate",
-                        "zero_made_rate_low": "low",
-                        "zero_made_rate_high": "high",
-                    }
-                ),
-                "hand_size",
-                series="strategy",
-                title="Zero bids made",
-                xlabel="hand size",
-                ylabel="share of zero bids",
-            ),
+            "Zero-bid success by hand size and field",
+            _rename_rate(field_rows, "zero_made_rate").dropna(subset=["estimate"]),
+            "hand_size",
+            series="field",
+            title="Zero bids made (standardised over table size)",
+            xlabel="hand size",
+            ylabel="share of zero bids",
         ),
-        Figure(
+        *_plot(
             "zero_gain_by_hand_size.png",
-            "Score of bidding 0 minus the alternative bid, by hand size and zero table",
-            interval_plot(
-                gain_by_size,
-                "hand_size",
-                series="zero_table",
-                title="Bid 0 instead (probe, same cards)",
-                xlabel="hand size",
-                ylabel="points per deal",
-                zero_line=True,
-            ),
+            "Score of bidding 0 minus the alternative bid, by hand size, field and zero table",
+            gain_by_size.dropna(subset=["low"]),
+            "hand_size",
+            series="field",
+            panels="zero_table",
+            title="Bid 0 instead (probe, same cards)",
+            xlabel="hand size",
+            ylabel="points per deal",
+            zero_line=True,
+        ),
+        *_plot(
+            "rule_gain.png",
+            "The fitted zero rule's gain per deal, in sample and held out",
+            pd.concat(
+                [
+                    rule[["field", "zero_table", "estimate", "low", "high"]].assign(
+                        judged="held out"
+                    ),
+                    _rename_rate(
+                        rule[["field", "zero_table", *_triple("in_sample_gain")]],
+                        "in_sample_gain",
+                    ).assign(judged="in sample"),
+                ],
+                ignore_index=True,
+            ).dropna(subset=["low"]),
+            "field",
+            series="judged",
+            panels="zero_table",
+            title="Fitted rule minus the alternative bid",
+            xlabel="field",
+            ylabel="points per deal",
+            zero_line=True,
         ),
     ]
-    method = [
-        "Observed part: every mix of " + ", ".join(MIX_STRATEGIES) + " at each table size, "
-        "canonical rules; rates per deal with intervals clustered by game.",
-        "Trump holdings are not in the results: the games are replayed with the hands "
-        "recorded (a canonical deal's cards do not depend on the strategies; checked "
-        f"against the recorded dealer and trump suit) for the first {HOLDING_GAMES} games "
-        "of each table size.",
-        "Probe part: seat 0 plays the zero strategy in two arms on the same cards, bidding 0 "
-        "whenever legal or always bidding expected_tricks's count (the alternative); both "
-        "play alike, so the score difference per deal is the measured effect of bidding 0 "
-        "on that hand, with the other seats reacting as they would. Scoring the tricks "
-        "a hand took under a bid it did not make would not be valid: aiming at 0 changes "
-        "the play.",
-        "Which hands should bid 0: the hands of each (table size, hand size, alternative "
-        "bid) cell bid 0 when bidding 0 scored more on average in that cell; the share of "
-        "hands this rule sends to 0 is fitted and measured on the same data (a plug-in "
-        "estimate) with a bootstrap interval over games, under each zero-bid table.",
-    ]
+    method = _method(data, fields, correction)
     return study_report(NAME, QUESTION, data.manifest, method, findings, tables, figures)
 
 
-def _row(table: pd.DataFrame, **where) -> pd.Series:
-    mask = np.ones(len(table), dtype=bool)
-    for column, value in where.items():
-        mask &= (table[column].astype(str) == str(value)).to_numpy()
-    return table[mask].iloc[0]
+def _plot(file: str, caption: str, table: pd.DataFrame, x: str, **options) -> list[Figure]:
+    """The figure of :func:`~ohhell_sim.analysis.figures.interval_plot`, or none for an empty
+    table (a tiny run may leave every stratum too thin to plot)."""
+    if table.empty:
+        return []
+    return [Figure(file, caption, interval_plot(table, x, **options))]
 
 
-def _ci(row: pd.Series, base: str, digits: int = 3) -> str:
-    return fmt_ci(row[base], row[f"{base}_low"], row[f"{base}_high"], digits)
+def _triple(base: str) -> list[str]:
+    return [base, f"{base}_low", f"{base}_high"]
 
 
-def _findings(by_strategy, by_size, by_position, by_trumps, gain, optimal) -> list[str]:
-    out = []
-    for _, row in by_strategy[by_strategy["strategy"] != ALL].iterrows():
-        out.append(
-            f"{row['strategy']} bids 0 in {_ci(row, 'zero_bid_rate')} of deals and takes no "
-            f"trick in {_ci(row, 'zero_made_rate')} of those zero bids."
-        )
-    pooled = by_size[by_size["strategy"] == ALL]
-    small, large = pooled.iloc[0], pooled.iloc[-1]
-    out.append(
-        f"Over all strategies, zero bids succeed in {_ci(small, 'zero_made_rate')} of "
-        f"{small['hand_size']}-card deals and {_ci(large, 'zero_made_rate')} of "
-        f"{large['hand_size']}-card deals."
+def _method(data: StudyData, fields: list[str], correction: str) -> list[str]:
+    games = {
+        c["label"]["field"]: c["games"]
+        for c in data.manifest["conditions"]
+        if c["label"]["part"] == "observed"
+    }
+    sizes = ", ".join(f"{f} {games[f]}" for f in fields)
+    return [
+        f"Fields: {', '.join(fields)} (one strategy in every seat, or the mixed table "
+        f"learned/simple/zero; mc_bidder with {MC_BIDDER_SAMPLES:g} samples per bid).  Games "
+        f"per condition: {sizes} (mc_bidder samples deals for every bid and costs far more "
+        "per game).  All conditions share the seed, so game g deals the same cards in every "
+        "field, part and zero table.",
+        "Observed part: canonical rules; zero-bid rates and success per deal with intervals "
+        "clustered by game.  No row pools strata of unequal weight: every rate pooled over "
+        "table sizes, hand sizes or the mixed field's strategies gives each the same weight "
+        f"({STANDARDISED_METHOD}), and a success rate leaves out strata with fewer than "
+        f"{MIN_ZERO_BIDS} zero bids (what a field cannot tell, listed per field).",
+        "Trump holdings are not in the results: the games are replayed with the hands "
+        "recorded (a canonical deal's cards do not depend on the strategies; checked "
+        "against the recorded dealer and trump suit).",
+        "Comparisons of rates: difference of two standardised rates over the strata both "
+        "groups have (largest vs smallest table, dealer vs first bidder, 8-10-card vs 1-3-card "
+        "hands matched size by size, one trump vs none), per field and strategy.",
+        "Probe part: seat 0 plays the zero strategy in two arms on the same cards, bidding 0 "
+        "whenever legal (unless it holds a boss trump, a sure trick) or always bidding "
+        "expected_tricks's count (the alternative), the other seats the field's; only hands "
+        "where the two bids differ are compared.  Both arms play alike, so the score difference"
+        " per deal is the measured effect of bidding 0 on that hand, with the other seats "
+        "reacting as they would.  Per field, zero table and alternative bid, with equal weight "
+        "per table size; within a table size each hand counts once, as dealt: every field and "
+        "zero table holds the same probe hands, so no compared row weighs the hand sizes "
+        "differently from another (the figure shows the gain per hand size).",
+        "The zero rule: fitted on the even games of each field and zero table (bid 0 in each "
+        "(table size, hand size, alternative bid) cell where bidding 0 scored more there), "
+        "judged on the odd games (held out: the headline) and, for comparison, on the even "
+        "games it was fitted to (in sample, biased upwards by the fit); the fit on the odd "
+        "games judged on the even ones is the replication.",
+        f"One family of comparisons: every rate comparison, every counterfactual cell and "
+        f"every held-out rule gain, p-values read off their intervals and adjusted by Holm "
+        f"({correction}, statsmodels).  A finding is claimed only where it survives.",
+        "Replication: every comparison is computed again on the even and on the odd games; "
+        "'replicated' means both halves' intervals exclude 0 on the side of the full "
+        "estimate.  Headline findings hold in every field, survive Holm and replicate in "
+        "every field.",
+    ]
+
+
+def _field_cis(table: pd.DataFrame, digits: int = 3) -> str:
+    rows = table[table["field_row"]] if "field_row" in table else table
+    return "; ".join(f"{r['field']} {fmt_row(r, digits)}" for _, r in rows.iterrows())
+
+
+def _range(row: pd.Series, digits: int = 3) -> str:
+    return (
+        f"{fmt_number(row['min_estimate'], digits)} ({row['min_field']}) to "
+        f"{fmt_number(row['max_estimate'], digits)} ({row['max_field']})"
     )
-    first = _row(by_position, strategy=ALL, position="1st (leads)")
-    dealer = _row(by_position, strategy=ALL, position="dealer")
-    out.append(
-        f"The first bidder, who leads, makes {_ci(first, 'zero_made_rate')} of its zero bids; "
-        f"the dealer {_ci(dealer, 'zero_made_rate')}."
+
+
+def _not_headline(v: pd.Series, n_fields: int, digits: int = 3) -> str:
+    """What a verdict row that is no headline says: where it holds, its range, Holm, halves."""
+    where = f" (estimable in {v['fields']} of {n_fields} fields)" if v["fields"] < n_fields else ""
+    significant = f"; intervals exclude 0 in: {v['significant_in']}" if v["significant_in"] else ""
+    return (
+        f"{v['verdict']}{where}, from {_range(v, digits)}{significant}; survives Holm in "
+        f"{v['survives_in']} and replicates in {v['replicated_in']} of {v['fields']} fields."
     )
-    trumps = by_trumps[by_trumps["strategy"] == ALL].dropna(subset=["zero_made_rate"])
-    none, most = trumps.iloc[0], trumps.iloc[-1]
-    out.append(
-        f"Holding {none['trump_holding']} trumps, a zero bid succeeds "
-        f"{_ci(none, 'zero_made_rate')} of the time; holding {most['trump_holding']}, "
-        f"{_ci(most, 'zero_made_rate')}."
-    )
-    canonical = gain[gain["zero_table"] == "10"]
-    for _, row in canonical.iterrows():
-        verdict = (
-            "bidding 0 scores more"
-            if row["low"] > 0
-            else "bidding 0 scores less"
-            if row["high"] < 0
-            else "the difference is not resolved"
+
+
+def _within(row: pd.Series) -> str:
+    if row["strategy"] == STANDARDISED:
+        return " (all its strategies, standardised)"
+    return "" if row["strategy"] == row["field"] else f" ({row['strategy']})"
+
+
+def _findings(
+    fields, by_unit, rate_verdicts, compared, gain_verdicts, gains, rule, rule_verdicts, hands
+):
+    headline, depends = [], []
+    n_fields = len(fields)
+    for _, v in rate_verdicts.iterrows():
+        part = compared[
+            (compared["measure"] == v["measure"]) & (compared["comparison"] == v["comparison"])
+        ]
+        text = f"{v['measure'].capitalize()}, {v['comparison']} (difference of standardised rates)"
+        if v["headline"] and v["fields"] == n_fields:
+            headline.append(
+                f"{text}: {'higher' if v['min_estimate'] > 0 else 'lower'} in all {n_fields} "
+                f"fields, survives Holm and replicated in each: {_field_cis(part)}."
+            )
+        else:
+            depends.append(f"{text}: {_not_headline(v, n_fields)}")
+    for _, v in gain_verdicts.iterrows():
+        part = gains[
+            (gains["zero_table"] == v["zero_table"])
+            & (gains["alt_bid_label"] == v["alt_bid_label"])
+        ]
+        text = (
+            f"Zero table {v['zero_table']}, hands whose alternative bid is "
+            f"{v['alt_bid_label']}: bidding 0 instead"
         )
-        out.append(
-            f"Canonical table, hands whose alternative bid is {row['alt_bid_label']}: bidding 0 "
-            f"instead changes the score by {fmt_row(row, 2)} points per deal ({verdict})."
+        if v["headline"] and v["fields"] == n_fields:
+            sign = "scores less" if v["max_estimate"] < 0 else "scores more"
+            headline.append(
+                f"{text} {sign} in all {n_fields} fields (replicated, survives Holm): "
+                f"{_field_cis(part, 2)} points per deal."
+            )
+        else:
+            depends.append(f"{text}: {_not_headline(v, n_fields, 2)} (points per deal)")
+    rules, other_rules = [], []
+    verdict_of = rule_verdicts.set_index("zero_table")
+    for table in pd.unique(rule["zero_table"]):
+        part = rule[rule["zero_table"] == table]
+        v = verdict_of.loc[table]
+        everywhere = bool(v["headline"]) and v["fields"] == n_fields
+        held = "; ".join(
+            f"{r['field']} {fmt_row(r)} ({r['replication']}"
+            + (", survives Holm" if r["survives"] else ", does not survive Holm")
+            + f"; in sample {fmt_ci(*r[_triple('in_sample_gain')])})"
+            for _, r in part.iterrows()
         )
-    for _, row in optimal.iterrows():
-        out.append(
-            f"Zero table {row['zero_table']}: the fitted rule bids 0 on "
-            f"{_ci(row, 'rule_zero_rate')} of hands, against "
-            f"{_ci(row, 'alternative_zero_rate')} for expected_tricks's count."
+        (rules if everywhere else other_rules).append(
+            f"Zero table {table}: the zero rule fitted on the even games gains, held out on the "
+            f"odd games, per deal over always bidding the alternative"
+            + (f" ({HOLDS_EVERYWHERE})" if everywhere else f" ({v['verdict']})")
+            + f": {held}."
         )
-    return out
+    levels = [
+        f"In the {r['field']} field{_within(r)}, "
+        f"players bid 0 in {fmt_ci(*r[_triple('zero_bid_rate')])} of deals and make "
+        f"{fmt_ci(*r[_triple('zero_made_rate')])} of those zero bids (standardised)."
+        for _, r in by_unit.iterrows()
+    ]
+    thin = _thin(hands, "hand_size")
+    tell = [
+        f"{unit} bids 0 too seldom (fewer than {MIN_ZERO_BIDS} at some table size) on "
+        f"{', '.join(values)}-card hands: it cannot tell how such zero bids fare; the probe "
+        "measures every hand in every field."
+        for unit, values in thin.items()
+    ]
+    failed = int((~compared["survives"]).sum() + (~gains["survives"]).sum())
+    failed += int((~rule["survives"]).sum())
+    total = len(compared) + len(gains) + len(rule)
+    summary = [
+        f"{failed} of the family's {total} comparisons do not survive Holm; none of them is "
+        "claimed (see the tables)."
+    ]
+    return [*headline, *rules, *depends, *other_rules, *levels, *tell, *summary]

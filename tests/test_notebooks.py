@@ -18,9 +18,9 @@ from nbclient import NotebookClient
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 STUDIES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder")
 TINY = {
-    "hook_rule": "games = 6\nplayers = (4,)",
-    "zero_bids": "games = 6\nplayers = (3,)",
-    "variant_scoring": "games = 6\nplayers = (4,)",
+    "hook_rule": 'games = 6\nplayers = (4,)\nfields = ("simple", "mix")',
+    "zero_bids": 'games = 6\nplayers = (3,)\nfields = ("simple", "mix")',
+    "variant_scoring": 'games = 6\nplayers = (4,)\nfields = ("simple", "mix")',
     "strategy_ladder": 'games = 8\nstrategies = ("simple", "random")',
 }
 

@@ -180,31 +180,39 @@ def card(text: str) -> int:
 
 def test_legal_bid_near_steps_toward_the_likely_side():
     # Dealer (seat 3) after bids 1, 1, 0 in a 4-card deal: 2 is forbidden.
-    view = make_view("AS KS 2H 3D", "S", seat=3, dealer=3, bids=[1, 1, 0, -1])
+    view = make_view("AH KD 2H 3D", "S", seat=3, dealer=3, bids=[1, 1, 0, -1])
     assert view[V.FORBIDDEN_BID] == 2
     assert C.legal_bid_near(view, 2, True) == 3
     assert C.legal_bid_near(view, 2, False) == 1
     assert C.legal_bid_near(view, 9, False) == 4  # clamped to the hand size
+    # The ace and king of trumps are two tricks for sure: 1 can only be missed.
+    sure = make_view("AS KS 2H 3D", "S", seat=3, dealer=3, bids=[1, 1, 0, -1])
+    assert C.legal_bid_near(sure, 2, False) == 3
+    assert C.legal_bid_near(sure, 0, False) == 3
     nullo = make_view("AS KS", "S", rules=Rules(players=4, nullo=True))
     assert C.legal_bid_near(nullo, 2, True) == 0
 
 
 def test_best_bid_follows_the_scoring_table():
     probs = np.array([0.3, 0.4, 0.3])
-    canonical = make_view("AS KS", "S")
+    canonical = make_view("AD KD", "S")
     assert C.best_bid(canonical, probs) == 1
     # Under 10*bid a made zero still scores 10 but a made two scores 20.
-    ten_times = make_view("AS KS", "S", rules=Rules(players=4, made="10*bid"))
+    ten_times = make_view("AD KD", "S", rules=Rules(players=4, made="10*bid"))
     assert C.best_bid(ten_times, probs) == 2
     # All or nothing: the whole hand is worth more than a zero...
     split = np.array([0.5, 0.0, 0.0, 0.5])
-    assert C.best_bid(make_view("AS KS QS", "S"), split) == 3
+    assert C.best_bid(make_view("AD KD QD", "S"), split) == 3
     # ...unless falling short costs 10 a trick while overshooting is free.
-    harsh = make_view("AS KS QS", "S", rules=Rules(players=4, under="-10*diff"))
+    harsh = make_view("AD KD QD", "S", rules=Rules(players=4, under="-10*diff"))
     assert C.best_bid(harsh, split) == 0
     # Per-bid rows, and bids left out.
     rows = np.array([[1.0, 0, 0, 0], [0, 1.0, 0, 0], [0, 0, 1.0, 0], [0, 0, 0, 1.0]])
     allowed = np.array([True, True, False, False])
+    assert C.best_bid_by_row(make_view("AD KD QD", "S"), rows, allowed) == 1
+    # Bids below the boss trumps held are left out while one at or above is
+    # allowed; with none allowed there, every allowed bid is weighed.
+    assert C.best_bid(make_view("AS KS", "S"), probs) == 2
     assert C.best_bid_by_row(make_view("AS KS QS", "S"), rows, allowed) == 1
 
 

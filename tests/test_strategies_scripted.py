@@ -105,9 +105,11 @@ def test_sure_tricks_counts_the_tips():
 
 
 def test_sure_tricks_small_hands_are_zero_or_one():
-    view = make_view("AS KS", "S")
+    view = make_view("AD AC", "S")
     assert bid_of("sure_tricks", view) == 1
     assert bid_of("sure_tricks", view, small_hand=1.0) == 2
+    # Two boss trumps are two tricks whatever happens: the cap does not apply.
+    assert bid_of("sure_tricks", make_view("AS KS", "S")) == 2
 
 
 @pytest.mark.parametrize(
@@ -247,7 +249,7 @@ def test_mc_bidder_bid_moves_with_the_scoring_table():
     for made, zero_table in (("10+bid", "10"), ("10*bid", "10"), ("5+bid", "10+cards")):
         rules = Rules(players=4, made=made, zero=zero_table)
         view = make_view(hand, "S", seat=0, dealer=3, rules=rules)
-        bids[made] = bid_of("mc_bidder", view, samples=128)
+        bids[made] = bid_of("mc_bidder", view, samples=256)
     assert bids["5+bid"] < bids["10+bid"] < bids["10*bid"]
 
 

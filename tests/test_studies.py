@@ -19,19 +19,22 @@ import pytest
 
 from ohhell_sim import read_results, simulate
 from ohhell_sim.analysis.report import ANALYSIS_FILE, HTML_FILE, MARKDOWN_FILE
-from ohhell_sim.analysis.stats import clustered_mean_ci, mean_ci
+from ohhell_sim.analysis.stats import clustered_mean_ci, mean_ci, standardised_mean_ci
 from ohhell_sim.cli import main
+from ohhell_sim.cli.studies import QUICKSTART_FIELDS
 from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.exact import solve_one_card
+from ohhell_sim.results import read_frame
 from ohhell_sim.rules import Rules
 from studies import render_report, run_experiment
 from studies.holdings import trump_holdings
-from studies.runs import read_study
+from studies.runs import GAMES_FILE, read_study
 from studies.zero_bids import PROBE_ARMS, probe_pairs
 
 TINY = {
-    "hook_rule": {"games": 12, "players": (3, 4)},
-    "zero_bids": {"games": 12, "players": (3, 4)},
-    "variant_scoring": {"games": 12, "players": (4,)},
+    "hook_rule": {"games": 12, "players": (3, 4), "fields": ("simple", "mix")},
+    "zero_bids": {"games": 12, "players": (3, 4), "fields": ("simple", "mix")},
+    "variant_scoring": {"games": 12, "players": (4,), "fields": ("simple", "mix")},
     "strategy_ladder": {"games": 8, "players": (4,), "strategies": ("simple", "random")},
 }
 
@@ -94,7 +97,9 @@ def test_every_output_has_data_metadata_and_report(outputs):
         assert manifest["seed"] == 7
         assert manifest["version"]
         assert manifest["command"].startswith(f"ohhell experiment {name} ")
-        assert data.games.attrs["conditions"] == manifest["conditions"]
+        # The Parquet files carry the manifest in their metadata; frames in memory do not.
+        assert read_frame(folder / GAMES_FILE).attrs["conditions"] == manifest["conditions"]
+        assert data.games.attrs == {}
         for condition in manifest["conditions"]:
             assert Rules.from_dict(condition["rules"]).players == condition["rules"]["players"]
         for file in (MARKDOWN_FILE, HTML_FILE, ANALYSIS_FILE):
@@ -110,7 +115,7 @@ def test_hook_rule_pairs_the_same_cards_and_the_hook_holds(outputs):
     expected = {
         "condition",
         "players",
-        "mix",
+        "field",
         "hook",
         "game",
         "deal",
@@ -124,7 +129,7 @@ def test_hook_rule_pairs_the_same_cards_and_the_hook_holds(outputs):
         "score",
     }
     assert expected <= set(hands.columns)
-    deals = _deal_keys(hands, ["players", "mix", "hook"])[["dealer", "trump"]]
+    deals = _deal_keys(hands, ["players", "field", "hook"])[["dealer", "trump"]]
     on = deals.xs(True, level="hook")
     off = deals.xs(False, level="hook").loc[on.index]
     # Common random numbers: same dealer and trump in every paired deal.
@@ -143,22 +148,31 @@ def test_zero_bids_probe_arms_share_cards_and_bid_as_designed(outputs):
     pairs = probe_pairs(data)
     assert len(pairs) == len(hands[(hands["arm"] == "zero") & (hands["seat"] == 0)])
     probe = hands[hands["part"] == "probe"]
-    deals = _deal_keys(probe, ["players", "zero_table", "arm"])[["dealer", "trump"]]
+    assert (probe["seat"] == 0).all()  # the probe keeps the probe seat's rows only
+    deals = _deal_keys(probe, ["field", "players", "zero_table", "arm"])[["dealer", "trump"]]
     assert deals.xs("zero", level="arm").equals(
         deals.xs("alternative", level="arm").loc[deals.xs("zero", level="arm").index]
     )
-    # The zero arm bids 0 unless 0 is the dealer's forbidden bid.
-    zero_arm = probe[(probe["arm"] == "zero")]
-    others = (
-        zero_arm.groupby(["condition", "game", "deal"], observed=True)["bid"].transform("sum")
-        - zero_arm["bid"]
-    )
+    # The zero arm bids 0 unless 0 is the dealer's forbidden bid or it holds a boss
+    # trump (a sure trick), which takes a trump.
+    zero_arm = probe[(probe["arm"] == "zero")].reset_index(drop=True)
+    others = zero_arm["others_bids"]
+    trumps = pd.concat(
+        [
+            zero_arm[zero_arm["players"] == n][["game", "deal", "players"]]
+            .reset_index()
+            .merge(trump_holdings(rows, 7, int(n)), on=["game", "deal"])
+            .query("seat == 0")
+            .set_index("index")["trumps"]
+            for n, rows in zero_arm.groupby("players", observed=True)
+        ]
+    ).reindex(zero_arm.index)
     seat0 = (zero_arm["seat"] == 0).to_numpy()
     nonzero = seat0 & (zero_arm["bid"] != 0).to_numpy()
     forbidden = (
         (zero_arm["seat"] == zero_arm["dealer"]) & (others == zero_arm["hand_size"])
     ).to_numpy()
-    assert not (nonzero & ~forbidden).any()
+    assert not (nonzero & ~forbidden & (trumps == 0).to_numpy()).any()
     assert (pairs["diff"] == pairs["zero_score"] - pairs["alt_score"]).all()
     assert (pairs.loc[pairs["alt_bid"] == 0, "diff"] == 0).all()
 
@@ -178,7 +192,7 @@ def test_trump_holdings_recreate_the_deals():
 
 def test_variant_scoring_plays_every_variant_on_the_same_cards(outputs):
     hands = read_study(outputs["variant_scoring"]).hands
-    deals = _deal_keys(hands, ["players", "variant"])[["dealer", "trump", "hand_size"]]
+    deals = _deal_keys(hands, ["players", "field", "variant"])[["dealer", "trump", "hand_size"]]
     first = None
     for _, frame in deals.groupby(level="variant", observed=True):
         frame = frame.droplevel("variant")
@@ -199,6 +213,29 @@ def test_ladder_challengers_meet_the_same_deal_sets(outputs):
     # Each challenger holds every seat once per deal set (duplicate seating).
     seats = challenger_rows.groupby(["challenger", "unit"], observed=True)["seat"].nunique()
     assert (seats == 4).all()
+
+
+def test_ladder_sets_one_card_scores_beside_the_exact_values(outputs):
+    hands = read_study(outputs["strategy_ladder"]).hands
+    # Each challenger in every seat of ten times its gauntlet's games, one deal each.
+    assert hands.groupby("strategy", observed=True).size().to_dict() == {
+        "simple": 80 * 4,
+        "random": 80 * 4,
+    }
+    exact = solve_one_card(Rules(players=4, schedule=[1]))
+    page = _page(outputs["strategy_ladder"])
+    assert f"4th (dealer) {exact.expected_score[3]:.3f}" in page.sections["findings"]
+    cells = {column: [] for column, _ in page.cells}
+    for column, cell in page.cells:
+        cells[column].append(cell)
+    dealer = hands[(hands["strategy"] == "random") & (hands["position"] == 3)]["score"]
+    estimate, low, high = mean_ci(dealer.to_numpy())[:3]
+    assert f"{estimate:.3f} [{low:.3f}, {high:.3f}]" in cells["4th (dealer)"]
+    regret = exact.expected_score[3] - estimate
+    assert (
+        f"{regret:.3f} [{exact.expected_score[3] - high:.3f}, {exact.expected_score[3] - low:.3f}]"
+        in cells["4th (dealer)"]
+    )
 
 
 # --- reports ----------------------------------------------------------------------
@@ -299,33 +336,55 @@ def test_findings_match_numbers_recomputed_from_parquet(outputs):
     hands, _ = read_results(outputs["hook_rule"])
     off = hands[~hands["hook"]]
     deals = (
-        off.groupby(["condition", "game", "deal"], observed=True)
+        off.groupby(["condition", "field", "players", "game", "deal"], observed=True)
         .agg(bids=("bid", "sum"), size=("hand_size", "first"))
         .reset_index()
     )
-    binds = _interval(deals["bids"] == deals["size"], deals["game"])
-    assert f"hand size in {binds} of deals" in _page(outputs["hook_rule"]).sections["findings"]
+    # Standardised over table sizes: the mean of the table sizes' rates, each weighing the same.
+    binds = {
+        field: standardised_mean_ci(
+            (part["bids"] == part["size"]).to_numpy(float), part["players"], part["game"]
+        )
+        for field, part in deals.groupby("field", observed=True)
+    }
+    low = min(binds, key=lambda field: binds[field].estimate)
+    assert binds[low].estimate == pytest.approx(
+        deals[deals["field"] == low]
+        .groupby("players", observed=True)
+        .apply(lambda d: (d["bids"] == d["size"]).mean())
+        .mean()
+    )
+    low_text = "{:.3f} [{:.3f}, {:.3f}]".format(*binds[low][:3])
+    assert f"ranges from {low_text} ({low})" in _page(outputs["hook_rule"]).sections["findings"]
 
     hands, _ = read_results(outputs["zero_bids"])
-    learned = hands[(hands["part"] == "observed") & (hands["strategy"] == "learned")]
-    rate = _interval(learned["bid"] == 0, learned["game"])
-    assert f"learned bids 0 in {rate} of deals" in _page(outputs["zero_bids"]).sections["findings"]
+    simple = hands[(hands["part"] == "observed") & (hands["field"] == "simple")]
+    # Standardised: each (table size, hand size) stratum weighs the same.
+    strata = simple["players"].astype(int) * 100 + simple["hand_size"].astype(int)
+    estimate, low, high = standardised_mean_ci(simple["bid"] == 0, strata, simple["game"])[:3]
+    rate = f"{estimate:.3f} [{low:.3f}, {high:.3f}]"
+    assert (
+        f"In the simple field, players bid 0 in {rate} of deals"
+        in _page(outputs["zero_bids"]).sections["findings"]
+    )
 
     _, games = read_results(outputs["variant_scoring"])
-    canonical = games[games["variant"] == "canonical"]
+    canonical = games[(games["variant"] == "canonical") & (games["field"] == "mix")]
     order = canonical.groupby("strategy", observed=True)["win_share"].mean()
     ranking = " > ".join(order.sort_values(ascending=False, kind="stable").index)
     assert (
-        f"canonical win-share ranking is {ranking}"
+        f"4 players, mix: the canonical win-share ranking is {ranking}"
         in _page(outputs["variant_scoring"]).sections["findings"]
     )
 
     _, games = read_results(outputs["strategy_ladder"])
-    rows = games[games["challenger_seat"] & (games["challenger"] == "random")]
+    rows = games[
+        games["challenger_seat"] & (games["challenger"] == "random") & (games["field"] == "simple")
+    ]
     per_unit = rows.groupby("unit")["total"].mean().to_numpy()
     estimate, low, high = mean_ci(per_unit)[:3]
     assert (
-        f"random ranks last with {estimate:.3f} [{low:.3f}, {high:.3f}]"
+        f"Against simple: random ranks last with {estimate:.3f} [{low:.3f}, {high:.3f}]"
         in _page(outputs["strategy_ladder"]).sections["findings"]
     )
 
@@ -419,6 +478,7 @@ def test_quickstart_runs_the_default_study(tmp_path, capsys):
     assert manifest["study"] == "hook_rule"
     assert manifest["command"] == f"ohhell quickstart --games 6 --seed 0 --output {out}"
     assert {c["rules"]["players"] for c in manifest["conditions"]} == {4, 5}
+    assert {c["label"]["field"] for c in manifest["conditions"]} == set(QUICKSTART_FIELDS)
 
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"

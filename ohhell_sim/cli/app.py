@@ -1,9 +1,10 @@
 """The ``ohhell`` parser and entry point.
 
 Subcommands: ``simulate``, ``quickstart``, ``experiment``, ``report``, ``replay``,
-``bench``, ``tournament``, ``train-bids``, ``rules``, ``strategies``.  Every option is
-checked (by the same validators as the Python API) before anything compiles,
-runs or prints; a bad option prints one line naming it and exits with status 2.
+``bench``, ``tournament``, ``openspiel-match``, ``train-bids``, ``rules``,
+``strategies``.  Every option is checked (by the same validators as the Python
+API) before anything compiles, runs or prints; a bad option prints one line
+naming it and exits with status 2.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ohhell_sim._version import __version__
 from ohhell_sim.cli import (
     bench,
     listing,
+    openspiel,
     replay,
     rules,
     simulate,
@@ -31,7 +33,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"ohhell-sim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for group in (simulate, studies, replay, bench, tournament, train_bids, rules, listing):
+    for group in (
+        simulate,
+        studies,
+        replay,
+        bench,
+        tournament,
+        openspiel,
+        train_bids,
+        rules,
+        listing,
+    ):
         group.add_parsers(sub)
     return parser
 

@@ -12,6 +12,7 @@ from ohhell_sim.cli.options import add_import_option, import_modules
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder, read_results
 from ohhell_sim.validation import check_count, check_seed
+from studies.design import FIELDS
 from studies.experiment import DEFAULT_STUDY, STUDY_NAMES, render_report, run_experiment
 from studies.runs import GAMES_FILE, HANDS_FILE, MANIFEST_FILE
 
@@ -19,6 +20,9 @@ from studies.runs import GAMES_FILE, HANDS_FILE, MANIFEST_FILE
 #: about a minute on a fresh machine, kernel compile included.
 QUICKSTART_GAMES = 400
 QUICKSTART_PLAYERS = (4, 5)
+#: The quick start's strategy fields: two uniform fields and the mixed table, three
+#: kernels to compile (the full study's ``mc_bidder`` field alone would take minutes).
+QUICKSTART_FIELDS = ("simple", "card_counter", "mix")
 
 
 def _parse_players(text: str | None) -> tuple[int, ...] | None:
@@ -60,6 +64,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         players=_parse_players(args.players),
         progress=not args.quiet,
         strategies=_parse_names(args.strategies),
+        fields=_parse_names(args.fields),
     )
     return _done(written, data=True)
 
@@ -95,7 +100,8 @@ def cmd_quickstart(args: argparse.Namespace) -> int:
     command = f"ohhell quickstart --games {args.games} --seed {args.seed} --output {args.output}"
     print(
         f"Running study {DEFAULT_STUDY} on {args.games} games per condition "
-        f"({', '.join(map(str, QUICKSTART_PLAYERS))} players), seed {args.seed}"
+        f"({', '.join(map(str, QUICKSTART_PLAYERS))} players; fields "
+        f"{', '.join(QUICKSTART_FIELDS)}), seed {args.seed}"
     )
     written = run_experiment(
         DEFAULT_STUDY,
@@ -104,6 +110,7 @@ def cmd_quickstart(args: argparse.Namespace) -> int:
         args.seed,
         players=QUICKSTART_PLAYERS,
         command=command,
+        fields=QUICKSTART_FIELDS,
     )
     text = written.markdown.read_text(encoding="utf-8")
     findings = text.split("## Findings", 1)[1].split("\n### ", 1)[0]
@@ -131,6 +138,11 @@ def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--strategies",
         help="strategy_ladder only: the challengers, e.g. simple,random (default: every built-in)",
+    )
+    p.add_argument(
+        "--fields",
+        help="strategy fields to play each condition in, e.g. simple,mix (default: the "
+        f"study's; all: {','.join(FIELDS)})",
     )
     add_import_option(p)
     p.add_argument("--out", "-o", help="output folder (default runs/NAME)")

@@ -1,0 +1,570 @@
+"""Study ``openspiel_match``: our strategies against OpenSpiel's bots, on OpenSpiel's own game.
+
+A *match* seats one of our strategies against ``players - 1`` copies of an
+OpenSpiel bot in OpenSpiel's ``oh_hell`` with a fixed number of tricks
+(:func:`ohhell_sim.interop.openspiel.play_duplicate`): every deal set is played
+once per rotation of the seats, so our strategy holds every hand from every
+seat, and its *advantage* is its points per deal minus the mean of the
+opponents' seats at the same table, on the same cards.  The opponents:
+
+* ``ismcts:N``: OpenSpiel's information-set MCTS, N simulations per decision,
+  one random rollout per leaf (:func:`~ohhell_sim.interop.openspiel.ismcts_bot`);
+* ``mcts:N``: OpenSpiel's plain MCTS with random rollouts.  It searches the true
+  state, so it sees every hand: a reference from above, not a fair opponent;
+* ``random``: OpenSpiel's uniform random bot.
+
+A study folder accumulates matches: :func:`run_matches` plays only the matches
+the folder does not hold yet and writes ``matches.parquet`` after each one, so a
+long run that stops loses at most the match in progress, and several grids
+(say, every strategy at one budget and the strongest at a larger one) can be
+run into one folder.  :func:`write_match_report` analyses whatever the folder
+holds.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ohhell_sim._version import __version__
+from ohhell_sim.analysis.figures import interval_plot
+from ohhell_sim.analysis.format import fmt_ci, fmt_number
+from ohhell_sim.analysis.report import Figure, Report, Table, WrittenReport, save_analysis
+from ohhell_sim.analysis.report import write_report as write_report_files
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.interop.openspiel import MATCH_METHOD, advantage, match_summary, rules_of
+from ohhell_sim.results import check_output_folder, read_frame, write_frame
+from ohhell_sim.strategy import SeatSpec, available_strategies, get_strategy
+from ohhell_sim.validation import check_count, check_seating, check_seed
+
+NAME = "openspiel_match"
+QUESTION = "How strong are our strategies against OpenSpiel's search bots in its oh_hell?"
+MATCHES_FILE = "matches.parquet"
+#: The commands that played the matches of a folder, in order.
+RUNS_FILE = "runs.json"
+DEFAULT_OPPONENTS = ("ismcts:1000", "ismcts:10000")
+DEFAULT_PLAYERS = (3, 4, 5)
+DEFAULT_TRICKS = (5, 10)
+DEFAULT_DEALS = 20
+#: Table sizes OpenSpiel's ``oh_hell`` accepts.
+OPENSPIEL_PLAYERS = range(3, 8)
+_BOT_KINDS = ("ismcts", "mcts")
+_KEY = ("strategy", "opponent", "players", "tricks", "seed")
+
+
+def _openspiel():
+    try:
+        import pyspiel
+    except ImportError:
+        raise InvalidArgumentError(
+            "OpenSpiel matches need OpenSpiel: pip install 'ohhell-sim[openspiel]'"
+        ) from None
+    return pyspiel
+
+
+def check_opponent(spec: object) -> str:
+    """Return ``spec`` if it names an OpenSpiel bot: ``random``, ``ismcts:N`` or ``mcts:N``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Naming the value and the forms allowed.
+    """
+    if spec == "random":
+        return spec
+    kind, _, budget = str(spec).partition(":")
+    if kind not in _BOT_KINDS or not budget.isdigit() or int(budget) < 1:
+        raise InvalidArgumentError(
+            f"opponent must be random, ismcts:N or mcts:N with N >= 1 simulations, got {spec!r}"
+        )
+    return str(spec)
+
+
+def is_openspiel_bot(spec: object) -> bool:
+    """Whether a seat spec names an OpenSpiel search bot (``ismcts:N``, ``mcts:N``), not ours.
+
+    Such a seat in ``strategies`` measures the bot itself against the opponents,
+    e.g. ISMCTS against three random bots, as a baseline for ours.  ``random``
+    in ``strategies`` is our built-in ``random``.
+    """
+    return spec != "random" and isinstance(spec, str) and _is_bot_spec(spec)
+
+
+def _is_bot_spec(spec: str) -> bool:
+    try:
+        check_opponent(spec)
+    except InvalidArgumentError:
+        return False
+    return True
+
+
+def opponent_maker(game, spec: str) -> Callable[[int, int], object]:
+    """``make(player, seed)`` returning the OpenSpiel bot ``spec`` names (see :func:`check_opponent`)."""  # noqa: E501
+    pyspiel = _openspiel()
+    from ohhell_sim.interop.openspiel import ismcts_bot
+
+    spec = check_opponent(spec)
+    if spec == "random":
+        return lambda player, seed: pyspiel.make_uniform_random_bot(player, seed)
+    kind, _, budget = spec.partition(":")
+    simulations = int(budget)
+    if kind == "ismcts":
+        return lambda player, seed: ismcts_bot(player, seed, simulations=simulations)
+
+    def mcts(player: int, seed: int):
+        evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+        # uct_c 2, no memory cap, no solver, the move of most visits.
+        return pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 10**7, False, seed, False)
+
+    return mcts
+
+
+def seat_label(spec: SeatSpec) -> str:
+    """A seat's name in tables: ``"pimc"``, or ``"pimc[samples=8]"`` with parameters."""
+    if isinstance(spec, str):
+        return spec
+    name, params = spec
+    name = name if isinstance(name, str) else name.name
+    if not params:
+        return name
+    return f"{name}[{','.join(f'{k}={v:g}' for k, v in sorted(params.items()))}]"
+
+
+@dataclass(frozen=True)
+class Match:
+    """One match: our seat ``spec`` against ``players - 1`` copies of ``opponent``.
+
+    ``strategy`` is the seat's label (:func:`seat_label`).
+    """
+
+    strategy: str
+    opponent: str
+    players: int
+    tricks: int
+    deals: int
+    seed: int
+    spec: SeatSpec = field(default=None, compare=False)
+
+    @property
+    def key(self) -> tuple:
+        """What identifies the match in a folder (its size, ``deals``, is checked apart)."""
+        return tuple(getattr(self, k) for k in _KEY)
+
+    def load_game(self):
+        """OpenSpiel's ``oh_hell`` for this table."""
+        return _openspiel().load_game(
+            "oh_hell", {"players": self.players, "num_tricks_fixed": self.tricks}
+        )
+
+
+def plan_matches(
+    strategies: Sequence[str] | None = None,
+    opponents: Sequence[str] = DEFAULT_OPPONENTS,
+    players: Sequence[int] = DEFAULT_PLAYERS,
+    tricks: Sequence[int] = DEFAULT_TRICKS,
+    deals: int = DEFAULT_DEALS,
+    seed: int = 0,
+) -> list[Match]:
+    """Every match of the grid strategies × opponents × players × tricks, checked.
+
+    Parameters
+    ----------
+    strategies : sequence of seat specs, optional
+        Registered strategies: names, or ``(name, {param: value})``; default
+        every built-in.  An OpenSpiel bot's spec (``"ismcts:1000"``) takes the
+        seat as a baseline.
+    opponents : sequence of str
+        OpenSpiel bots (:func:`check_opponent`).
+    players, tricks : sequence of int
+        Table sizes (3-7) and tricks per deal (at most ``51 // players``).
+    deals : int
+        Deal sets per match (each played once per rotation), at least 2.
+    seed : int
+        Seeds the cards and every bot.
+
+    Returns
+    -------
+    list of Match
+
+    Raises
+    ------
+    InvalidArgumentError
+        For any bad value, before anything is played.
+    """
+    from ohhell_sim.rules import Rules
+
+    if strategies is None:
+        strategies = [n for n in available_strategies() if get_strategy(n).builtin_id is not None]
+    strategies = list(strategies)
+    if not strategies:
+        raise InvalidArgumentError("strategies must name at least one strategy, got none")
+    opponents = [check_opponent(o) for o in opponents]
+    if not opponents:
+        raise InvalidArgumentError("opponents must name at least one OpenSpiel bot, got none")
+    deals = check_count("deals", deals, minimum=2)
+    seed = check_seed(seed)
+    players = [_check_players(p) for p in players]
+    tricks = [check_count("tricks", t) for t in tricks]
+    if not players or not tricks:
+        raise InvalidArgumentError("players and tricks must each give at least one value")
+    for n in players:
+        for t in tricks:
+            if n * t + 1 > 52:
+                raise InvalidArgumentError(
+                    f"tricks={t} with players={n} needs {n * t + 1} cards with the turned "
+                    f"one; at most {51 // n} tricks fit a deck at {n} players"
+                )
+    for n in players:
+        rules = Rules.preset("openspiel", players=n, schedule=(tricks[0],))
+        for spec in strategies:
+            if not is_openspiel_bot(spec):
+                check_seating(rules, [spec] * n)
+    return [
+        Match(seat_label(s), o, n, t, deals, seed, s)
+        for o in opponents
+        for n in players
+        for t in tricks
+        for s in strategies
+    ]
+
+
+def _check_players(value: object) -> int:
+    n = check_count("players", value, minimum=OPENSPIEL_PLAYERS.start)
+    if n not in OPENSPIEL_PLAYERS:
+        raise InvalidArgumentError(
+            f"players must be in {OPENSPIEL_PLAYERS.start}..{OPENSPIEL_PLAYERS.stop - 1} "
+            f"(OpenSpiel's oh_hell), got {n}"
+        )
+    return n
+
+
+def play_match(match: Match) -> pd.DataFrame:
+    """Play one match: the rows of :func:`~ohhell_sim.interop.openspiel.play_duplicate`
+    with the match's ``strategy``, ``opponent``, ``players``, ``tricks`` and ``seed``."""
+    from ohhell_sim.interop.openspiel import play_duplicate, strategy_bot
+
+    game = match.load_game()
+    rules_of(game)
+    spec = match.strategy if match.spec is None else match.spec
+    make_opponent = opponent_maker(game, match.opponent)
+    if is_openspiel_bot(spec):
+        entrants = {match.strategy: opponent_maker(game, spec)}
+    else:
+        entrants = {match.strategy: lambda p, s: strategy_bot(game, p, spec, s)}
+        # One untimed deal with our strategy in every seat compiles its functions, so
+        # that the compile does not count as thinking time in the match.
+        play_duplicate(
+            game,
+            {f"warm-up#{k}": entrants[match.strategy] for k in range(match.players)},
+            1,
+            match.seed,
+        )
+    for k in range(1, match.players):
+        entrants[f"{match.opponent}#{k}"] = make_opponent
+    rows = play_duplicate(game, entrants, match.deals, match.seed)
+    for column in reversed(_KEY):
+        rows.insert(0, column, getattr(match, column))
+    return rows
+
+
+def read_matches(folder: str | Path) -> pd.DataFrame:
+    """The matches a folder holds (an empty frame when it holds none)."""
+    path = Path(folder) / MATCHES_FILE
+    return read_frame(path) if path.is_file() else pd.DataFrame()
+
+
+def run_matches(
+    matches: Iterable[Match],
+    out: str | Path,
+    *,
+    command: str = "",
+    note: str = "",
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Play the matches ``out`` does not hold yet, saving the folder after each one.
+
+    Returns every match the folder holds afterwards.  ``command`` and ``note``
+    (e.g. which code played the matches) are recorded in the folder's
+    ``runs.json`` and shown in its report.
+
+    Raises
+    ------
+    InvalidArgumentError
+        When the folder holds one of the matches at another number of deal sets
+        (its first deal sets would be the same cards: use another folder or seed).
+    """
+    from tqdm.auto import tqdm
+
+    out = check_output_folder(out)
+    matches = list(matches)
+    held = read_matches(out)
+    sizes = {}
+    if not held.empty:
+        per_match = held.groupby(list(_KEY))["deal"].nunique()
+        sizes = {tuple(k): int(v) for k, v in per_match.items()}
+    for m in matches:
+        if m.key in sizes and sizes[m.key] != m.deals:
+            raise InvalidArgumentError(
+                f"{str(out)!r} holds {m.strategy} vs {m.opponent} at {m.players}x{m.tricks}, "
+                f"seed {m.seed}, with {sizes[m.key]} deal sets, not deals={m.deals}; use "
+                "another folder or seed"
+            )
+    todo = [m for m in matches if m.key not in sizes]
+    out.mkdir(parents=True, exist_ok=True)
+    record_run(out, command, len(matches), len(todo), note)
+    frames = [held] if not held.empty else []
+    for m in tqdm(todo, desc=NAME, unit="match", disable=not progress):
+        frames.append(play_match(m))
+        held = pd.concat(frames, ignore_index=True)
+        held.attrs = {"version": __version__, "study": NAME}
+        write_frame(held, out / MATCHES_FILE)
+    return held
+
+
+def record_run(out: str | Path, command: str, planned: int, new: int, note: str = "") -> None:
+    """Append a run (its command, matches planned and new, and ``note``) to ``runs.json``."""
+    path = Path(out) / RUNS_FILE
+    runs = json.loads(path.read_text()) if path.is_file() else []
+    entry = {"command": command, "matches": planned, "new": new, "version": __version__}
+    if note:
+        entry["note"] = note
+    runs.append(entry)
+    path.write_text(json.dumps(runs, indent=2) + "\n")
+
+
+# --- analysis -----------------------------------------------------------------------
+
+
+def match_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per match: our points per deal, the advantage (95% CI) and time per decision.
+
+    Columns: the match key, ``table`` (``"4x5"``), ``deal_sets``, ``points``
+    (``points_low``/``points_high``), ``estimate``/``low``/``high`` (the
+    advantage), ``ms_ours`` and ``ms_theirs``.
+    """
+    out = []
+    for key, part in rows.groupby(list(_KEY), sort=False):
+        match = dict(zip(_KEY, key, strict=True))
+        summary = match_summary(part).set_index("entrant")
+        ours = summary.loc[match["strategy"]]
+        theirs = summary.drop(index=match["strategy"])
+        edge = advantage(part, match["strategy"])
+        out.append(
+            {
+                **match,
+                "table": f"{match['players']}x{match['tricks']}",
+                "deal_sets": int(part["deal"].nunique()),
+                "points": ours["estimate"],
+                "points_low": ours["low"],
+                "points_high": ours["high"],
+                "estimate": edge["estimate"],
+                "low": edge["low"],
+                "high": edge["high"],
+                "ms_ours": ours["ms_per_decision"],
+                "ms_theirs": float(theirs["ms_per_decision"].mean()),
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def _opponent_order(opponents: Iterable[str]) -> list[str]:
+    def rank(spec: str) -> tuple:
+        kind, _, budget = spec.partition(":")
+        return (("random", *_BOT_KINDS).index(kind), int(budget or 0))
+
+    return sorted(set(opponents), key=rank)
+
+
+def _grid_table(table: pd.DataFrame, opponent: str) -> pd.DataFrame:
+    part = table[table["opponent"] == opponent].sort_values(["players", "tricks"])
+    cells = part.assign(
+        cell=[fmt_ci(e, lo, hi, 2) for e, lo, hi in part[["estimate", "low", "high"]].to_numpy()]
+    )
+    wide = cells.pivot(index="strategy", columns="table", values="cell")
+    wide = wide[list(pd.unique(part["table"]))]
+    order = part.groupby("strategy")["estimate"].mean().sort_values(ascending=False).index
+    return wide.loc[order].fillna("").reset_index()
+
+
+def _detail_table(table: pd.DataFrame) -> pd.DataFrame:
+    shown = table.sort_values(
+        ["opponent", "players", "tricks", "estimate"], ascending=[True, True, True, False]
+    )
+    return pd.DataFrame(
+        {
+            "opponent": shown["opponent"],
+            "table": shown["table"],
+            "strategy": shown["strategy"],
+            "deal sets": shown["deal_sets"].astype(str),
+            "our points per deal": [
+                fmt_ci(e, lo, hi, 2)
+                for e, lo, hi in shown[["points", "points_low", "points_high"]].to_numpy()
+            ],
+            "advantage": [
+                fmt_ci(e, lo, hi, 2) for e, lo, hi in shown[["estimate", "low", "high"]].to_numpy()
+            ],
+            "ms/decision ours": [fmt_number(v, 2) for v in shown["ms_ours"]],
+            "ms/decision theirs": [fmt_number(v, 2) for v in shown["ms_theirs"]],
+        }
+    )
+
+
+def _findings(table: pd.DataFrame) -> list[str]:
+    lines = []
+    baseline = table["strategy"].map(is_openspiel_bot)
+    ours_all = table[~baseline]
+    for opponent in _opponent_order(table["opponent"]):
+        part = ours_all[ours_all["opponent"] == opponent]
+        if part.empty:
+            continue
+        ahead = part[part["low"] > 0]
+        behind = part[part["high"] < 0]
+        best = part.loc[part.groupby("table", sort=False)["estimate"].idxmax()]
+        tops = "; ".join(
+            f"{row.table}: {row.strategy} {fmt_ci(row.estimate, row.low, row.high, 2)}"
+            for row in best.sort_values(["players", "tricks"]).itertuples()
+        )
+        lines.append(
+            f"Against {opponent}, the best of ours per table (advantage in points per deal, "
+            f"95% CI): {tops}."
+        )
+        lines.append(
+            f"Against {opponent}: {len(ahead)} of {len(part)} matches have our strategy ahead "
+            f"with an interval above zero, {len(behind)} behind with an interval below zero "
+            f"(tables {', '.join(pd.unique(part.sort_values(['players', 'tricks'])['table']))})."
+        )
+    for row in table[baseline].sort_values(["opponent", "players", "tricks"]).itertuples():
+        lines.append(
+            f"Baseline: {row.strategy} in our seat against {row.opponent} at {row.table}: "
+            f"{fmt_ci(row.estimate, row.low, row.high, 2)} points per deal."
+        )
+    if not ours_all.empty:
+        slow = ours_all.loc[ours_all["ms_ours"].idxmax()]
+        lines.append(
+            f"Time per decision: ours from {fmt_number(ours_all['ms_ours'].min(), 2)} to "
+            f"{fmt_number(ours_all['ms_ours'].max(), 2)} ms ({slow.strategy} at {slow.table} "
+            f"the slowest); the OpenSpiel bots' from {fmt_number(table['ms_theirs'].min(), 2)} "
+            f"to {fmt_number(table['ms_theirs'].max(), 2)} ms."
+        )
+    return lines
+
+
+def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
+    """The report of the matches ``rows`` (see :func:`run_matches`)."""
+    if rows.empty:
+        raise InvalidArgumentError("no matches to analyse: play some with run_matches first")
+    table = match_table(rows)
+    opponents = _opponent_order(table["opponent"])
+    tables = [
+        Table(
+            f"Advantage over {o}, points per deal (95% CI), by table (players x tricks)",
+            _grid_table(table, o),
+            "Our strategy in one seat, the OpenSpiel bot in the others; positive: ours "
+            "scores more.",
+        )
+        for o in opponents
+    ]
+    tables.append(Table("Every match", _detail_table(table)))
+    figure = interval_plot(
+        table.assign(opponent=pd.Categorical(table["opponent"], opponents)).sort_values(
+            ["players", "tricks", "opponent"]
+        ),
+        "strategy",
+        series="opponent",
+        panels="table",
+        title="Advantage over the OpenSpiel bots",
+        xlabel="our strategy",
+        ylabel="points per deal",
+        zero_line=True,
+    )
+    seeds = sorted(table["seed"].unique())
+    setup = [
+        f"ohhell-sim {__version__}; OpenSpiel's oh_hell with num_tricks_fixed, our "
+        "`openspiel` preset (tricks taken, plus 10 for an exact bid; the dealer's hook)",
+        f"tables (players x tricks): {', '.join(pd.unique(table.sort_values(['players', 'tricks'])['table']))}",  # noqa: E501
+        f"opponents: {', '.join(opponents)}; seed {', '.join(map(str, seeds))}",
+        f"deal sets per match: {', '.join(map(str, sorted(table['deal_sets'].unique())))}, "
+        "each played once per rotation of the seats",
+        "times per decision are wall-clock on the machine that ran the matches, while other "
+        "work shared it: compare them within a match",
+        *(f"note: {r['note']}" for r in runs if r.get("note")),
+    ]
+    method = [
+        "Duplicate seating: each deal set is dealt once and played with the entrants rotated "
+        "over the seats, so our strategy and the bots hold the same hands from the same seats.",
+        "Advantage: our points in a deal minus the mean of the opponents' seats in the same "
+        f"deal; mean over deals, interval {MATCH_METHOD}.",
+        "ismcts:N is OpenSpiel's ISMCTSBot (uct_c 2, N simulations, one random rollout per "
+        "leaf, the move of most visits); mcts:N is its MCTSBot with random rollouts, which "
+        "searches the true state and so sees every hand; random is its uniform random bot.",
+        "Our strategies see OpenSpiel's state through the reference engine's view builder: "
+        "the same information as in our own simulator.",
+        "ISMCTS knows more than its seat may: OpenSpiel's oh_hell resampler, which its ISMCTS "
+        "uses to sample the worlds it searches, deals the opponents only cards they truly "
+        "hold, never the undealt stock (`python experiments/openspiel_resample_leak.py`: "
+        "share 1.000 at 4 players x 5 tricks, where uniform sampling gives 0.326). So it "
+        "knows which cards are out, though not who holds which.",
+    ]
+    commands = "\n".join(r["command"] for r in runs if r.get("command"))
+    return Report(
+        QUESTION,
+        setup,
+        method,
+        _findings(table),
+        tables,
+        [Figure("advantage_by_table.png", "Advantage of each strategy per table", figure)],
+        commands,
+        NAME,
+    )
+
+
+def write_match_report(folder: str | Path, out: str | Path | None = None) -> WrittenReport:
+    """Analyse the matches in ``folder`` and write the report into ``out`` (default ``folder``)."""
+    folder = Path(folder)
+    runs_path = folder / RUNS_FILE
+    runs = json.loads(runs_path.read_text()) if runs_path.is_file() else []
+    report = analyse(read_matches(folder), runs)
+    target = check_output_folder(folder if out is None else out)
+    save_analysis(report, target)
+    return write_report_files(report, target)
+
+
+def match_command(
+    strategies: Sequence[str] | None,
+    opponents: Sequence[str],
+    players: Sequence[int],
+    tricks: Sequence[int],
+    deals: int,
+    seed: int,
+    out: str | Path,
+) -> str:
+    """The ``ohhell openspiel-match`` line that plays a grid."""
+    chosen = f"--strategies {shlex.quote(','.join(strategies))} " if strategies else ""
+    return (
+        f"ohhell openspiel-match {chosen}--opponents {','.join(opponents)} "
+        f"--players {','.join(map(str, players))} --tricks {','.join(map(str, tricks))} "
+        f"--deals {deals} --seed {seed} --out {shlex.quote(str(out))}"
+    )
+
+
+__all__ = [
+    "Match",
+    "analyse",
+    "check_opponent",
+    "is_openspiel_bot",
+    "match_command",
+    "match_table",
+    "opponent_maker",
+    "plan_matches",
+    "play_match",
+    "read_matches",
+    "record_run",
+    "run_matches",
+    "seat_label",
+    "write_match_report",
+]

@@ -1,0 +1,226 @@
+"""Tests of the playout engine of the sampling strategies (``strategies._playout``).
+
+The shared playouts of ``mc_bidder`` (:func:`play_out_bids`) must give every bid
+the trick count a playout of its own would give, and the playouts that stop at
+a settled miss must score as the full ones; the sampler must deal hands of the
+right sizes that respect the shown voids and the fixed cards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+from test_strategies_common import make_view, rng
+
+from ohhell_sim import view as V
+from ohhell_sim.engine.core import next_seat
+from ohhell_sim.rules import Rules
+from ohhell_sim.strategy_tools import points, popcount
+from strategies._playout import (
+    PLAN_SIZE,
+    SETTLE_OVER,
+    SETTLE_UNDER,
+    STACK_ROW,
+    draw_sample,
+    estimate_bids,
+    estimate_bids_by_own_bid,
+    play_out,
+    play_out_bids,
+    play_out_settled,
+    prepare_sample,
+    sample_hidden,
+    settle_flags,
+)
+
+
+@njit
+def _counts_both_ways(view, samples, state, aim, settle):
+    # For each sample: the trick counts of every bid of ours, by one playout per
+    # bid (reference) and by the shared playouts.
+    n = view[V.N_PLAYERS]
+    h = view[V.HAND_SIZE]
+    most = view[V.MAX_BID]
+    me = view[V.SEAT]
+    active = view[V.ACTIVE]
+    trump = view[V.TRUMP]
+    dealer = view[V.DEALER]
+    first = next_seat(dealer, active, n)
+    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    pool = np.empty(53, dtype=np.int64)
+    reference = np.zeros((samples, most + 1, h + 1))
+    shared = np.zeros((samples, most + 1, h + 1))
+    varied = 0
+    for i in range(samples):
+        sample_hidden(view, state, hands, pool)
+        for b in range(most + 1):
+            bids = np.full(V.MAX_SEATS, -1, dtype=np.int64)
+            for s in range(n):
+                bids[s] = view[V.BIDS_BASE + s]
+            bids[me] = b
+            estimate_bids(n, active, dealer, h, most, view[V.HOOK], trump, hands, bids)
+            won = np.zeros(V.MAX_SEATS, dtype=np.int64)
+            play_out(n, active, trump, hands.copy(), bids, won, first, 0, -1, -1, -1, h, won[:0])
+            reference[i, b, won[me]] += 1.0
+        bids = np.full(V.MAX_SEATS, -1, dtype=np.int64)
+        for s in range(n):
+            bids[s] = view[V.BIDS_BASE + s]
+        wants = np.zeros((V.MAX_SEATS, h + 1), dtype=np.int64)
+        varying = estimate_bids_by_own_bid(
+            n, active, dealer, h, most, view[V.HOOK], trump, hands, bids, me, wants
+        )
+        if varying != np.int64(1) << me:
+            varied += 1
+        stack = np.empty((most + 1, STACK_ROW), dtype=np.int64)
+        won = np.zeros(V.MAX_SEATS, dtype=np.int64)
+        play_out_bids(
+            n,
+            active,
+            trump,
+            hands.copy(),
+            won,
+            first,
+            h,
+            wants,
+            (np.int64(1) << (most + 1)) - 1,
+            me,
+            shared[i],
+            stack,
+            np.int64(1) << aim,
+            settle,
+        )
+    return reference, shared, varied
+
+
+# Seat 1 bids after seat 0 and before the dealer (seat 3), whose estimate then
+# depends on our bid through the hook.
+BID_VIEW = dict(seat=1, dealer=3, bids=[2, -1, -1, -1])
+
+
+def test_shared_playouts_give_every_bid_its_own_count():
+    view = make_view("AS KS 7S AH 9H 4D 3D QC 8C 2C", "S", **BID_VIEW)
+    reference, shared, varied = _counts_both_ways(view, 40, rng(3), 2, 0)
+    np.testing.assert_array_equal(shared, reference)
+    assert varied > 0  # the dealer's hook was exercised
+
+
+def test_shared_playouts_without_hook_agree():
+    view = make_view(
+        "AS KS 7S AH 9H 4D 3D QC 8C 2C", "S", rules=Rules(players=4, hook=False), **BID_VIEW
+    )
+    reference, shared, varied = _counts_both_ways(view, 40, rng(4), 1, 0)
+    np.testing.assert_array_equal(shared, reference)
+    assert varied == 0
+
+
+def test_settled_playouts_score_as_the_full_ones():
+    view = make_view("AS KS 7S AH 9H 4D 3D QC 8C 2C", "S", **BID_VIEW)
+    aim = 3
+    settle = SETTLE_OVER | SETTLE_UNDER
+    assert settle_flags(view) == settle
+    reference, shared, _ = _counts_both_ways(view, 40, rng(5), aim, settle)
+    # The aimed-at bid keeps its whole counts; every bid keeps its made count
+    # and its number of playouts, which is all the canonical tables score.
+    np.testing.assert_array_equal(shared[:, aim], reference[:, aim])
+    for b in range(reference.shape[1]):
+        np.testing.assert_array_equal(shared[:, b, b], reference[:, b, b])
+    np.testing.assert_array_equal(shared.sum(axis=2), reference.sum(axis=2))
+    assert np.any(shared != reference)  # some playouts did stop early
+
+
+def test_settle_flags_follow_the_miss_tables():
+    assert settle_flags(make_view("AS", "S")) == SETTLE_OVER | SETTLE_UNDER
+    view = make_view("AS", "S", rules=Rules(players=4, over="-10*diff"))
+    assert settle_flags(view) == SETTLE_UNDER
+    view = make_view("AS", "S", rules=Rules(players=4, over="-10*diff", under="-10*diff"))
+    assert settle_flags(view) == 0
+
+
+@njit
+def _points_both_ways(view, samples, state, bid, settle):
+    n = view[V.N_PLAYERS]
+    me = view[V.SEAT]
+    active = view[V.ACTIVE]
+    trump = view[V.TRUMP]
+    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    pool = np.empty(53, dtype=np.int64)
+    out = np.zeros((samples, 2))
+    stopped = 0
+    for i in range(samples):
+        sample_hidden(view, state, hands, pool)
+        bids = np.full(V.MAX_SEATS, 1, dtype=np.int64)
+        bids[me] = bid
+        for k in range(2):
+            work = hands.copy()
+            won = np.zeros(V.MAX_SEATS, dtype=np.int64)
+            first = next_seat(view[V.DEALER], active, n)
+            tricks = view[V.HAND_SIZE]
+            if k == 0:
+                play_out(n, active, trump, work, bids, won, first, 0, -1, -1, -1, tricks, won[:0])
+            else:
+                play_out_settled(
+                    n, active, trump, work, bids, won, first, 0, -1, -1, -1, tricks, me, settle
+                )
+                if popcount(work[me]) > 0:
+                    stopped += 1
+            out[i, k] = points(view, bid, won[me])
+    return out, stopped
+
+
+@pytest.mark.parametrize("bid", [0, 2, 6])
+def test_play_out_settled_scores_as_play_out(bid):
+    view = make_view("AS KS 7S AH 9H 4D 3D QC 8C 2C", "S", seat=1, dealer=3)
+    out, stopped = _points_both_ways(view, 60, rng(6), bid, settle_flags(view))
+    np.testing.assert_array_equal(out[:, 1], out[:, 0])
+    assert stopped > 0
+
+
+@njit
+def _draw_many(view, samples, state):
+    plan = np.empty(PLAN_SIZE, dtype=np.int64)
+    pool = np.empty(53, dtype=np.int64)
+    out = np.zeros((samples, V.MAX_SEATS), dtype=np.int64)
+    if not prepare_sample(view, plan, pool):
+        return out, False
+    for i in range(samples):
+        if not draw_sample(plan, pool, state, out[i]):
+            return out, False
+    return out, True
+
+
+def test_samples_respect_sizes_voids_and_fixed_cards():
+    # Mid-deal: seat 2 has shown a void in hearts, seat 3 in clubs and spades
+    # (trump: a void in trump rules the joker out too, there is none here).
+    view = make_view(
+        "AS 7S 9H 4D 3D QC 2C",
+        "S",
+        seat=0,
+        dealer=3,
+        phase=V.PHASE_PLAY,
+        hand_size=10,
+        bids=[2, 3, 1, 2],
+        won=[1, 1, 0, 1],
+        played="KS 5S 2S 3S JH TH 4H 2D 9S 8H 7H 6H",
+        trick_index=3,
+        voids={2: "H", 3: "CS"},
+    )
+    samples, ok = _draw_many(view, 400, rng(7))
+    assert ok
+    for row in samples:
+        assert row[0] == view[V.HAND]
+        for s in (1, 2, 3):
+            assert popcount(row[s]) == 7
+        hearts = 0x1FFF << 26
+        clubs, spades = 0x1FFF, 0x1FFF << 39
+        assert row[2] & hearts == 0
+        assert row[3] & (clubs | spades) == 0
+        assert row[1] & row[2] == 0 and row[1] & row[3] == 0 and row[2] & row[3] == 0
+        assert (row[1] | row[2] | row[3]) & (view[V.HAND] | view[V.PLAYED]) == 0
+    # Every hand is a different draw: the sampler is not stuck on one deal.
+    assert len({tuple(row[:4]) for row in samples}) > 300
+
+
+def test_sample_refuses_two_decks():
+    view = make_view("AS KS", "S", rules=Rules(players=4, decks=2))
+    _, ok = _draw_many(view, 1, rng(8))
+    assert not ok

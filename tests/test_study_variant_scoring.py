@@ -1,0 +1,142 @@
+"""Study ``variant_scoring``: merged rule sets, fields, decisiveness that survives negative
+totals, the standardised pool (a Simpson-type table) and which bidders ignore the scoring."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ohhell_sim as oh
+from ohhell_sim.analysis.findings import variance_share_of
+from ohhell_sim.errors import InvalidArgumentError
+from studies import variant_scoring as vs
+from studies.design import MIX_FIELD
+
+
+def test_identical_rule_sets_are_merged_and_named_once():
+    rules = vs.variant_rules(4)
+    assert "online preset = openspiel preset" in rules
+    assert "online preset" not in rules and "openspiel preset" not in rules
+    assert len(rules) == len(vs.VARIANTS) - 1
+    dicts = [r.to_dict() for r in rules.values()]
+    assert all(a != b for i, a in enumerate(dicts) for b in dicts[i + 1 :])
+    assert next(iter(rules)) == vs.BASELINE
+
+
+def test_conditions_play_fewer_games_in_the_monte_carlo_fields():
+    conditions = vs.conditions(100, (4,), ("mc_bidder", vs.MAXIMISER_MIX, MIX_FIELD))
+    games = {c.label["field"]: c.games for c in conditions}
+    assert games == {"mc_bidder": 60, vs.MAXIMISER_MIX: 100, MIX_FIELD: 100}
+    seats = vs.study_field_seats(vs.MAXIMISER_MIX, 4)
+    assert [s if isinstance(s, str) else s[0] for s in seats] == list(vs.MAXIMISER_MIX_STRATEGIES)
+    assert vs.field_games("mc_bidder", 3) == 2
+
+
+def test_study_fields_are_checked():
+    assert vs.check_study_fields([vs.MAXIMISER_MIX, "simple"]) == (vs.MAXIMISER_MIX, "simple")
+    with pytest.raises(InvalidArgumentError, match="unknown field 'bogus' in fields"):
+        vs.check_study_fields(["bogus"])
+
+
+def _games_frame(totals: np.ndarray, strategies: list[str], variant: str) -> pd.DataFrame:
+    games, seats = totals.shape
+    return pd.DataFrame(
+        {
+            "condition": 0 if variant == vs.BASELINE else 1,
+            "players": seats,
+            "field": "mixed",
+            "variant": variant,
+            "game": np.repeat(np.arange(games), seats),
+            "seat": np.tile(np.arange(seats), games),
+            "strategy": np.tile(strategies, games),
+            "total": totals.ravel(),
+        }
+    )
+
+
+def test_decisiveness_measures_work_with_negative_totals():
+    rng = np.random.default_rng(3)
+    strategies = ["strong", "weak", "strong", "weak"]
+    # Penalty-like totals: all negative, the strong seats 40 points better on average.
+    skill = np.where(np.array(strategies) == "strong", -20.0, -60.0)
+    noisy = skill + rng.normal(0, 10, size=(400, 4))
+    # The same seats with much more luck: the stronger strategy finishes ahead less often.
+    lucky = skill + rng.normal(0, 80, size=(400, 4))
+    games = pd.concat(
+        [_games_frame(noisy, strategies, vs.BASELINE), _games_frame(lucky, strategies, "luck")],
+        ignore_index=True,
+    )
+    ahead = vs.better_seat_wins(games).groupby("variant")["better_wins"].mean()
+    assert ahead[vs.BASELINE] > 0.95 and 0.5 < ahead["luck"] < 0.8
+    shares = vs.skill_shares(games, resamples=50).set_index("variant")
+    assert shares.loc[vs.BASELINE, "estimate"] > 0.8 > 0.3 > shares.loc["luck", "estimate"]
+    assert (shares["low"] <= shares["estimate"]).all() and (
+        shares["estimate"] <= shares["high"]
+    ).all()
+    shift = vs.skill_share_shifts(games, resamples=50).iloc[0]
+    assert shift["variant"] == "luck" and shift["high"] < 0
+
+
+def test_the_standardised_pool_follows_its_strata_not_their_weights():
+    # Simpson-type table: within each stratum the first arm is higher by 1, but the
+    # first arm's rows sit mostly in the low stratum and the second arm's in the high one,
+    # so the raw pooled difference is negative.
+    rows = []
+    for game in range(60):
+        for stratum, level, first_rows, second_rows in (("low", 0.0, 9, 1), ("high", 10.0, 1, 9)):
+            rows += [(game, stratum, "first", level + 1.0)] * first_rows
+            rows += [(game, stratum, "second", level)] * second_rows
+    frame = pd.DataFrame(rows, columns=["game", "player", "arm", "value"])
+    frame["value"] += np.random.default_rng(0).normal(0, 0.1, len(frame))
+    raw = frame.groupby("arm")["value"].mean()
+    assert raw["first"] - raw["second"] < 0
+    pooled = vs.standardised_shift(frame, "value", "arm", "first", "second", "player").iloc[0]
+    assert pooled["estimate"] == pytest.approx(1.0, abs=0.05)
+    assert pooled["low"] > 0
+    with pytest.raises(InvalidArgumentError, match="column 'nope' is missing"):
+        vs.standardised_shift(frame, "nope", "arm", "first", "second", "player")
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [("learned", "simple", "zero", "learned"), ("card_counter",) * 4],
+    ids=["mix", "card_counter"],
+)
+def test_score_blind_bidders_bid_the_same_under_every_table(seats):
+    # Without the hook no bid depends on the others' bids, so a bidder that ignores the
+    # scoring bids the same on the same cards under any table.
+    canonical = oh.simulate(oh.Rules(players=4, hook=False), list(seats), 30, 5).hands
+    steep = oh.simulate(oh.Rules(players=4, hook=False, made="10*bid"), list(seats), 30, 5).hands
+    differs = (canonical["bid"] != steep["bid"]).groupby(canonical["strategy"], observed=True)
+    for strategy, moved in differs.any().items():
+        assert strategy in vs.SCORE_AWARE_BIDDERS + vs.SCORE_BLIND_BIDDERS
+        assert moved == (strategy in vs.SCORE_AWARE_BIDDERS), strategy
+
+
+def test_analysis_of_a_tiny_run_declares_its_families(tmp_path):
+    data = vs.play(8, 2, (4,), progress=False, fields=("simple", MIX_FIELD))
+    reactions = vs.bid_reactions(data.hands).set_index(["field", "strategy"])
+    assert reactions.loc[("simple", "simple"), "differs"] == 0
+    report = vs.analyse(data)
+    text = " ".join(report.findings)
+    assert "online preset = openspiel preset" in text
+    assert "holm over" in text
+    titles = [t.title for t in report.tables]
+    assert titles[0] == "Verdicts across fields"
+    verdicts = report.tables[0].frame
+    assert set(verdicts["verdict"]) <= {
+        "holds in every field",
+        "depends on the field",
+        "in no field",
+    }
+    assert not any("sd" in c for t in report.tables for c in t.frame.columns)
+
+
+def test_the_matrix_variance_share_is_the_library_s():
+    rng = np.random.default_rng(8)
+    matrix = rng.normal(0, 1, size=(50, 4)) + np.array([0.0, 1.0, 0.0, 3.0])
+    codes = np.array([0, 1, 0, 2])
+    expected = variance_share_of(matrix.ravel(), np.tile(codes, 50))
+    assert vs._share_of_matrix(codes)(matrix) == pytest.approx(expected, rel=1e-12)
+    assert np.isnan(vs._share_of_matrix(codes)(np.ones((5, 4))))

@@ -1,0 +1,225 @@
+"""The ``zero_bids`` study's analysis: its pooling path, its comparisons and its fitted rule.
+
+Synthetic frames stand in for played games, so that the answers are known: a
+Simpson-type table whose pooled rows would run against every stratum, and
+probe pairs with and without a real gain from bidding 0.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ohhell_sim.analysis.stats import standardised_mean_ci
+from ohhell_sim.errors import InvalidArgumentError
+from studies import run_experiment
+from studies.zero_bids import (
+    MIN_ZERO_BIDS,
+    PROBE_ARMS,
+    STANDARDISED,
+    SUCCESS,
+    apply_rule,
+    comparisons,
+    conditions,
+    field_games,
+    fit_rule,
+    rule_evaluation,
+    rule_summary,
+    standardised_difference,
+    standardised_rates,
+)
+
+
+def _zero_bids(cells: list[tuple[str, str, int, int, int]], column: str) -> pd.DataFrame:
+    """Zero-bid rows of the mixed field: per (strategy, ``column`` value) ``made`` of ``n``."""
+    rows = []
+    for strategy, value, size, made, n in cells:
+        for i in range(n):
+            rows.append({"strategy": strategy, column: value, "hand_size": size, "made": i < made})
+    frame = pd.DataFrame(rows)
+    frame["field"] = "mix"
+    frame["players"] = 4
+    frame["zero"] = True
+    frame["game"] = np.arange(len(frame))  # every zero bid from its own game
+    defaults = {"position": "2nd", "trump_holding": "0", "band": "", "band_rank": -1}
+    for name, value in defaults.items():
+        if name not in frame:
+            frame[name] = value
+    return frame
+
+
+def test_pooled_success_by_position_follows_the_strata_not_the_crude_totals():
+    # Strategy a bids 0 mostly as first bidder, b mostly as dealer; within each strategy
+    # the dealer's zero bids succeed more, but the crude pooled rates say the opposite.
+    hands = _zero_bids(
+        [
+            ("a", "1st (leads)", 5, 720, 900),
+            ("a", "dealer", 5, 90, 100),
+            ("b", "1st (leads)", 5, 40, 100),
+            ("b", "dealer", 5, 450, 900),
+        ],
+        "position",
+    )
+    crude = hands.groupby("position")["made"].mean()
+    assert crude["dealer"] < crude["1st (leads)"]
+    rates = standardised_rates(hands, ["position"])
+    pooled = rates[rates["strategy"] == STANDARDISED].set_index("position")["zero_made_rate"]
+    assert pooled["dealer"] == pytest.approx((0.9 + 0.5) / 2)
+    assert pooled["1st (leads)"] == pytest.approx((0.8 + 0.4) / 2)
+    assert rates[rates["strategy"] == STANDARDISED]["field_row"].all()
+    compared = comparisons(hands)
+    dealer = compared[
+        (compared["comparison"] == "dealer vs first bidder") & (compared["measure"] == SUCCESS)
+    ].set_index("strategy")
+    # Pooled and per strategy, the difference follows the strata: +0.1, resolved.
+    assert dealer.loc[STANDARDISED, "estimate"] == pytest.approx(0.1)
+    assert dealer.loc["a", "estimate"] == pytest.approx(0.1)
+    assert dealer.loc["b", "estimate"] == pytest.approx(0.1)
+    assert dealer.loc[STANDARDISED, "low"] > 0
+
+
+def test_pooled_trend_over_hand_sizes_follows_each_strategy():
+    # Success rises with the hand size for both strategies; a bids 0 on small hands,
+    # b on large ones, so the crude pooled trend falls.
+    hands = _zero_bids(
+        [
+            ("a", "x", 2, 630, 900),
+            ("a", "x", 9, 80, 100),
+            ("b", "x", 2, 30, 100),
+            ("b", "x", 9, 360, 900),
+        ],
+        "unused",
+    )
+    crude = hands.groupby("hand_size")["made"].mean()
+    assert crude[9] < crude[2]
+    rates = standardised_rates(hands, ["hand_size"])
+    pooled = rates[rates["strategy"] == STANDARDISED].set_index("hand_size")["zero_made_rate"]
+    assert pooled[9] > pooled[2]
+    assert pooled[2] == pytest.approx((0.7 + 0.3) / 2)
+
+
+def test_strata_with_too_few_zero_bids_are_left_out_of_success():
+    hands = _zero_bids(
+        [("a", "x", 2, 50, 100), ("a", "x", 9, 0, MIN_ZERO_BIDS - 1)],
+        "unused",
+    )
+    rates = standardised_rates(hands, [])
+    row = rates.iloc[0]
+    # The thin 9-card stratum (no zero bid made) would halve the rate if it counted.
+    assert row["zero_made_rate"] == pytest.approx(0.5)
+    assert row["success_strata"] == 1
+    by_size = standardised_rates(hands, ["hand_size"]).set_index("hand_size")
+    assert math.isnan(by_size.loc[9, "zero_made_rate"])
+    assert by_size.loc[9, "zero_bids"] == MIN_ZERO_BIDS - 1
+
+
+def test_standardised_difference_matches_the_two_standardised_means():
+    rng = np.random.default_rng(5)
+    n = 4000
+    frame = pd.DataFrame(
+        {
+            "group": rng.choice(["x", "y"], size=n, p=[0.3, 0.7]),
+            "size": rng.choice([1, 5, 9], size=n),
+            "game": np.arange(n),
+        }
+    )
+    frame["value"] = rng.normal(size=n) + (frame["group"] == "x") * 0.4 + frame["size"] * 0.1
+    frame.loc[(frame["group"] == "y") & (frame["size"] == 9), "size"] = 7  # y lacks size 9
+    est = standardised_difference(frame, frame["value"], "group", "x", "y", ["size"])
+    common = frame[frame["size"].isin([1, 5])]
+    sides = {
+        g: standardised_mean_ci(part["value"], part["size"], part["game"])
+        for g, part in common.groupby("group")
+    }
+    # Only the strata both groups have count, each with the same weight.
+    assert est.estimate == pytest.approx(sides["x"].estimate - sides["y"].estimate)
+    assert est.n == len(common)
+    # Independent rows: the variance is the sum of the two sides' variances.
+    half = math.hypot(*((s.high - s.low) / 2 for s in sides.values()))
+    assert (est.high - est.low) / 2 == pytest.approx(half, rel=0.01)
+    missing = standardised_difference(frame, frame["value"], "group", "x", "nope", ["size"])
+    assert math.isnan(missing.estimate)
+
+
+def _pairs(gain: float, games: int = 2000, seed: int = 6) -> pd.DataFrame:
+    """Probe pairs of one field and table, 1-bid hands of ten sizes, noise around a known gain:
+    ``gain`` on hands of 1-5 cards, ``gain - 3`` on the larger hands."""
+    rng = np.random.default_rng(seed)
+    game = np.repeat(np.arange(games), 10)
+    hand_size = np.tile(np.arange(1, 11), games)
+    true_gain = np.where(hand_size <= 5, gain, gain - 3.0)
+    return pd.DataFrame(
+        {
+            "field": "simple",
+            "zero_table": "10",
+            "players": 4,
+            "hand_size": hand_size,
+            "alt_bid": 1,
+            "decision": True,
+            "game": game,
+            "diff": true_gain + rng.normal(scale=8.0, size=game.size),
+        }
+    )
+
+
+def test_the_fitted_rule_is_judged_on_the_games_it_was_not_fitted_to():
+    # The small hands gain nothing from bidding 0 (the large ones lose 3): a rule fitted
+    # on noise looks good on its own games (it picks the cells where noise favoured 0)
+    # and not on the others.
+    in_sample, held_out = [], []
+    for seed in range(20):
+        evaluation = rule_evaluation(_pairs(0.0, games=400, seed=seed)).set_index(
+            ["fit", "evaluated"]
+        )
+        in_sample.append(evaluation.loc[("even", "even"), "gain"])
+        held_out.append(evaluation.loc[("even", "odd"), "gain"])
+    assert min(in_sample) >= 0  # in sample a rule never loses
+    assert np.mean(in_sample) > 0.1
+    assert abs(np.mean(held_out)) < np.mean(in_sample) / 2
+
+
+def test_a_real_gain_survives_the_held_out_evaluation():
+    pairs = _pairs(2.0)
+    summary = rule_summary(rule_evaluation(pairs)).iloc[0]
+    # Half the hands sit in cells worth +2 points: about +1 per hand held out.
+    assert summary["low"] > 0.5
+    assert summary["estimate"] == pytest.approx(1.0, abs=0.3)
+    assert summary["replication"] == "replicated"
+    assert summary["zero_share"] == pytest.approx(0.5)
+
+
+def test_a_cell_the_fit_never_saw_keeps_the_alternative():
+    pairs = _pairs(2.0, games=50)
+    rule = fit_rule(pairs[pairs["hand_size"] == 3])
+    judged = apply_rule(pairs, rule)
+    unseen = judged["hand_size"] != 3
+    assert not judged.loc[unseen, "rule_zero"].any()
+    assert (judged.loc[unseen, "rule_gain"] == 0).all()
+    assert judged.loc[~unseen, "rule_zero"].all()
+
+
+def test_conditions_cover_every_field_part_and_arm():
+    design = conditions(100, (3, 5), ("simple", "mc_bidder"))
+    observed = [c for c in design if c.label["part"] == "observed"]
+    probe = [c for c in design if c.label["part"] == "probe"]
+    assert len(observed) == 4
+    assert len(probe) == 2 * 2 * 4 * len(PROBE_ARMS)
+    assert {c.games for c in design if c.label["field"] == "mc_bidder"} == {
+        field_games("mc_bidder", 100)
+    }
+    assert field_games("mc_bidder", 100) < 100 == field_games("simple", 100)
+    for condition in probe:
+        name, params = condition.seats[0]
+        assert name == "zero"
+        assert params["threshold"] == PROBE_ARMS[condition.label["arm"]]
+        assert condition.rules.zero == condition.label["zero_table"]
+
+
+def test_an_unknown_field_is_refused_before_any_work(tmp_path):
+    with pytest.raises(InvalidArgumentError, match=re.escape("unknown field 'nope' in fields")):
+        run_experiment("zero_bids", tmp_path / "out", 4, fields=("simple", "nope"))
+    assert not (tmp_path / "out").exists()
