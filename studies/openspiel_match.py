@@ -470,17 +470,17 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
         for o in opponents
     ]
     tables.append(Table("Every match", _detail_table(table)))
+    ordered = table.assign(opponent=pd.Categorical(table["opponent"], opponents))
     figure = interval_plot(
-        table.assign(opponent=pd.Categorical(table["opponent"], opponents)).sort_values(
-            ["players", "tricks", "opponent"]
-        ),
-        "strategy",
-        series="opponent",
-        panels="table",
-        title="Advantage over the OpenSpiel bots",
-        xlabel="our strategy",
+        ordered.sort_values(["opponent", "players", "tricks"]),
+        "table",
+        series="strategy",
+        panels="opponent",
+        title="Advantage over the OpenSpiel bots, one panel per bot",
+        xlabel="table (players x tricks)",
         ylabel="points per deal",
         zero_line=True,
+        order=list(pd.unique(table.sort_values(["players", "tricks"])["table"])),
     )
     seeds = sorted(table["seed"].unique())
     setup = [
@@ -517,7 +517,13 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
         method,
         _findings(table),
         tables,
-        [Figure("advantage_by_table.png", "Advantage of each strategy per table", figure)],
+        [
+            Figure(
+                "advantage_by_table.png",
+                "Advantage of each strategy per table, by OpenSpiel bot",
+                figure,
+            )
+        ],
         commands,
         NAME,
     )

@@ -80,10 +80,24 @@ def text_colour(background: object) -> str:
     return "black" if luminance > 0.179 else "white"
 
 
-def legend_outside(ax, title: str | None = None) -> None:
-    """A legend to the right of ``ax``, where it covers no data."""
+def legend_outside(ax, title: str | None = None, axes: Sequence | None = None) -> None:
+    """A legend to the right of ``ax``, where it covers no data.
+
+    With ``axes``, it lists every labelled series of those axes once (a series
+    may be missing from some panels), in the order first met.
+    """
+    handles: dict[str, object] = {}
+    for each in axes if axes is not None else [ax]:
+        for handle, label in zip(*each.get_legend_handles_labels(), strict=True):
+            handles.setdefault(label, handle)
     ax.legend(
-        title=title, fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False
+        list(handles.values()),
+        list(handles),
+        title=title,
+        fontsize="small",
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        frameon=False,
     )
 
 
@@ -184,7 +198,7 @@ def interval_plot(
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel(ylabel)
     if series and series != x:
-        legend_outside(axes[0][-1], title=series)
+        legend_outside(axes[0][-1], title=series, axes=axes[0])
     fig.suptitle(f"{title} (95% CI)")
     fig.tight_layout()
     return png_bytes(fig)
