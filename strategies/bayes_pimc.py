@@ -58,20 +58,19 @@ from ohhell_sim.engine.core import beats, following_cards, led_suit_of, next_sea
 from ohhell_sim.engine.rng import below, uniform
 from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import lowest_card, nth_card, points, popcount
+from ohhell_sim.strategy_tools import nth_card, points, popcount
 from strategies._common import (
     best_bid_by_row,
     forehead_bid,
     greedy_card,
     is_forehead_bid,
     legal_bid_near,
-    unseen_mask,
 )
 from strategies._counting import counting_play
 from strategies._playout import estimate_bids, sample_hidden
 from strategies.expected_tricks import DEFAULT_RISK, _mask_sum, expected_bid
 from strategies.mc_bidder import ONE_DECK_ONLY, mc_bid
-from strategies.pimc import best_average_card, distinct_cards, trick_after
+from strategies.pimc import best_average_card, candidate_cards, trick_after
 
 # --- the opponent model -------------------------------------------------------
 
@@ -322,19 +321,10 @@ def search_card(view, samples, oversample, tau, prior, pooled, rng):
     active = view[V.ACTIVE]
     me = view[V.SEAT]
     trump = view[V.TRUMP]
-    in_trick = np.int64(0)
-    for s in range(n):
-        if view[V.TRICK_CARDS_BASE + s] >= 0:
-            in_trick |= np.int64(1) << view[V.TRICK_CARDS_BASE + s]
-    choices = distinct_cards(legal, unseen_mask(view) | in_trick)
-    if choices & (choices - 1) == 0:
-        return lowest_card(choices)
-    n_choices = popcount(choices)
-    cards = np.empty(n_choices, dtype=np.int64)
-    m = choices
-    for i in range(n_choices):
-        cards[i] = lowest_card(m)
-        m &= m - 1
+    cards = candidate_cards(view)
+    n_choices = cards.shape[0]
+    if n_choices == 1:
+        return cards[0]
     sampled = np.zeros((samples, V.MAX_SEATS), dtype=np.int64)
     random_seats = np.zeros(samples, dtype=np.int64)
     weight = np.ones(samples, dtype=np.float64)

@@ -71,6 +71,25 @@ def distinct_cards(legal, live):
 
 
 @njit
+def candidate_cards(view):
+    """The legal cards worth searching, weakest first: one of each run of equivalent cards.
+
+    Cards still in other hands or in the current trick are the live ones that can
+    separate two legal cards (:func:`distinct_cards`).
+    """
+    in_trick = np.int64(0)
+    for s in range(view[V.N_PLAYERS]):
+        if view[V.TRICK_CARDS_BASE + s] >= 0:
+            in_trick |= np.int64(1) << view[V.TRICK_CARDS_BASE + s]
+    choices = distinct_cards(view[V.LEGAL], unseen_mask(view) | in_trick)
+    cards = np.empty(popcount(choices), dtype=np.int64)
+    for i in range(cards.shape[0]):
+        cards[i] = lowest_card(choices)
+        choices &= choices - 1
+    return cards
+
+
+@njit
 def trick_after(view, card):
     """``(led, best, best_seat)`` of the current trick once we have played ``card``."""
     me = view[V.SEAT]
@@ -117,19 +136,10 @@ def pimc_card(view, samples, rng):
     active = view[V.ACTIVE]
     me = view[V.SEAT]
     trump = view[V.TRUMP]
-    in_trick = np.int64(0)
-    for s in range(n):
-        if view[V.TRICK_CARDS_BASE + s] >= 0:
-            in_trick |= np.int64(1) << view[V.TRICK_CARDS_BASE + s]
-    choices = distinct_cards(legal, unseen_mask(view) | in_trick)
-    if choices & (choices - 1) == 0:
-        return lowest_card(choices)
-    n_choices = popcount(choices)
-    cards = np.empty(n_choices, dtype=np.int64)
-    m = choices
-    for i in range(n_choices):
-        cards[i] = lowest_card(m)
-        m &= m - 1
+    cards = candidate_cards(view)
+    n_choices = cards.shape[0]
+    if n_choices == 1:
+        return cards[0]
     totals = np.zeros(n_choices, dtype=np.float64)
 
     plan = np.empty(PLAN_SIZE, dtype=np.int64)
