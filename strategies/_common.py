@@ -27,7 +27,7 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER
-from ohhell_sim.engine.bits import highest_rank_cards
+from ohhell_sim.engine.bits import highest_card, highest_rank_cards
 from ohhell_sim.engine.core import JOKER_BIT, beats, deal_points, next_seat
 from ohhell_sim.rules import R_DECKS, R_JOKER, R_OVER, R_UNDER
 from ohhell_sim.strategy_tools import (
@@ -282,17 +282,15 @@ def boss_trumps(view):
     unseen either (of two equal cards the first played wins).  Each boss takes
     exactly one trick whenever it is played; a boss held twice takes two.
     """
-    trump = view[V.TRUMP]
-    unseen = unseen_mask(view)
-    bosses = np.int64(0)
-    m = view[V.HAND] & trump_mask(trump)
-    while m != 0:
-        card = lowest_card(m)
-        m &= m - 1
-        own = np.int64(1) << card
-        if (beaters(card, trump, trump) | own) & unseen == 0:
-            bosses |= own
-    return bosses
+    trumps = trump_mask(view[V.TRUMP])
+    held = view[V.HAND] & trumps
+    out = unseen_mask(view) & trumps
+    if held == 0 or out == 0:
+        return held
+    # Trumps rank by bit within the trump mask (the joker, bit 52, highest), so the
+    # bosses are the held trumps above the highest one still out; a held card whose
+    # other copy is out (two decks) is itself out, so it is no boss.
+    return held & ~((np.int64(2) << highest_card(out)) - 1)
 
 
 @njit
@@ -414,7 +412,13 @@ def spare_cards(view, legal):
     """
     seat = view[V.SEAT]
     need = view[V.BIDS_BASE + seat] - view[V.TRICKS_WON_BASE + seat]
-    if need < 1 or view[V.N_IN_TRICK] == 0:
+    held = view[V.HAND] & trump_mask(view[V.TRUMP])
+    # Cheap tests first: this runs at every card a counting player follows with.
+    if (
+        need < 1
+        or view[V.N_IN_TRICK] == 0
+        or popcount(held) + popcount(held & view[V.HAND2]) < need
+    ):
         return np.int64(0)
     bosses = boss_trumps(view)
     if popcount(bosses) + popcount(bosses & view[V.HAND2]) < need:
