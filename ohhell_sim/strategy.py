@@ -71,6 +71,9 @@ class Strategy:
     builtin_id : int or None
         Dispatch id for strategies compiled into the package kernel; ``None`` for
         user strategies.
+    param_bounds : mapping of str to (low, high)
+        The values a parameter may take, both ends included, ``None`` for no
+        bound: ``{"samples": (0, None)}``.  :meth:`param_row` refuses others.
     """
 
     name: str
@@ -82,6 +85,7 @@ class Strategy:
     cost: str = "light"
     unsupported: Mapping[str, tuple] = field(default_factory=dict)
     builtin_id: int | None = None
+    param_bounds: Mapping[str, tuple[float | None, float | None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.cost not in COSTS:
@@ -102,6 +106,15 @@ class Strategy:
                 )
             refused[rule] = tuple(values)
         object.__setattr__(self, "unsupported", refused)
+        for key, bounds in dict(self.param_bounds).items():
+            if key not in self.params or len(bounds) != 2:
+                raise InvalidArgumentError(
+                    f"strategy {self.name!r}: param_bounds[{key!r}] must bound one of its "
+                    f"parameters ({', '.join(self.params) or 'none'}) as (low, high), got "
+                    f"{bounds!r}"
+                )
+        object.__setattr__(self, "param_bounds", dict(self.param_bounds))
+        self.param_row()  # the defaults must lie within the bounds
 
     @property
     def heavy(self) -> bool:
@@ -152,6 +165,14 @@ class Strategy:
                 raise InvalidArgumentError(
                     f"strategy {self.name!r} parameter {key!r} must be a number, got {value!r}"
                 ) from None
+        for key, (low, high) in self.param_bounds.items():
+            value = values[key]
+            if not (low is None or value >= low) or not (high is None or value <= high):
+                allowed = f"[{'-inf' if low is None else f'{low:g}'}, "
+                allowed += f"{'inf' if high is None else f'{high:g}'}]"
+                raise InvalidArgumentError(
+                    f"strategy {self.name!r} parameter {key!r} must be in {allowed}, got {value:g}"
+                )
         return np.array(list(values.values()), dtype=np.float64)
 
     def fingerprint(self) -> str:
@@ -182,6 +203,7 @@ def register_strategy(
     heavy: bool = False,
     cost: str | None = None,
     unsupported: Mapping[str, Iterable] | None = None,
+    param_bounds: Mapping[str, tuple[float | None, float | None]] | None = None,
     replace: bool = False,
 ) -> Strategy:
     """Register a user strategy under ``name`` and return it.
@@ -210,6 +232,9 @@ def register_strategy(
         Default ``"heavy"`` if ``heavy`` else ``"light"``.
     unsupported : mapping of str to values, optional
         Rule variants the strategy cannot play, e.g. ``{"decks": [2]}``.
+    param_bounds : mapping of str to (low, high), optional
+        The values a parameter may take, both ends included, ``None`` for no
+        bound (see :class:`Strategy`).
     replace : bool
         Allow re-registering a user strategy of the same name (e.g. when a
         notebook cell runs again).
@@ -218,7 +243,8 @@ def register_strategy(
     ------
     InvalidArgumentError
         For a bad name, a name already taken, functions that are not
-        Numba-compiled, an unknown cost class, or ``heavy`` contradicting ``cost``.
+        Numba-compiled, an unknown cost class, ``heavy`` contradicting ``cost``,
+        or bounds that name no parameter or exclude its default.
     """
     if not isinstance(name, str) or not _NAME_RE.match(name):
         raise InvalidArgumentError(
@@ -253,6 +279,7 @@ def register_strategy(
         stochastic=stochastic,
         cost=cost,
         unsupported=dict(unsupported or {}),
+        param_bounds=dict(param_bounds or {}),
     )
     _REGISTRY[name] = strategy
     return strategy

@@ -460,6 +460,16 @@ STRATEGY = Strategy(
         "pooled": 1.0,
         "bid_search": 1.0,
     },
+    # tau divides in the likelihood: 0.01 already makes a competent bid all but exact.
+    param_bounds={
+        "samples": (0, None),
+        "bid_samples": (0, None),
+        "oversample": (1, None),
+        "tau": (0.01, None),
+        "prior": (0, 1),
+        "pooled": (0, 1),
+        "bid_search": (0, 1),
+    },
     description=__doc__.split("\n\n", 1)[1].strip(),
     stochastic=True,
     cost="heavy",

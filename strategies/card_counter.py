@@ -52,6 +52,7 @@ STRATEGY = Strategy(
     bid=bid,
     play=play,
     params={"bidder": 1.0, "risk": DEFAULT_RISK},
+    param_bounds={"bidder": (0, 1)},
     description=__doc__.split("\n\n", 1)[1].strip(),
     stochastic=False,
     builtin_id=4,

@@ -318,6 +318,7 @@ STRATEGY = Strategy(
     bid=bid,
     play=play,
     params={"prior_weight": 20.0},
+    param_bounds={"prior_weight": (0, None)},
     description=__doc__.split("\n\n", 1)[1].split("\n\nA user-trained")[0].strip(),
     stochastic=False,
     builtin_id=8,

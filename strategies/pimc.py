@@ -217,6 +217,7 @@ STRATEGY = Strategy(
     bid=bid,
     play=play,
     params={"samples": 24.0, "bid_samples": 64.0},
+    param_bounds={"samples": (0, None), "bid_samples": (0, None)},
     description=__doc__.split("\n\n", 1)[1].strip(),
     stochastic=True,
     cost="heavy",

@@ -13,6 +13,10 @@ opponents' seats at the same table, on the same cards.  The opponents:
   state, so it sees every hand: a reference from above, not a fair opponent;
 * ``random``: OpenSpiel's uniform random bot.
 
+With ``told_stock`` every strategy of ours also plays each match told which
+cards are undealt, the knowledge OpenSpiel's resampler gives its ISMCTS; the
+report then says what that knowledge is worth, paired deal by deal.
+
 A study folder accumulates matches: :func:`run_matches` plays only the matches
 the folder does not hold yet and writes ``matches.parquet`` after each one, so a
 long run that stops loses at most the match in progress, and several grids
@@ -29,6 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ohhell_sim._version import __version__
@@ -36,8 +41,15 @@ from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.format import fmt_ci, fmt_number
 from ohhell_sim.analysis.report import Figure, Report, Table, WrittenReport, save_analysis
 from ohhell_sim.analysis.report import write_report as write_report_files
+from ohhell_sim.analysis.stats import clustered_mean_ci
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.interop.openspiel import MATCH_METHOD, advantage, match_summary, rules_of
+from ohhell_sim.interop.openspiel import (
+    MATCH_METHOD,
+    advantage,
+    advantage_by_deal,
+    match_summary,
+    rules_of,
+)
 from ohhell_sim.results import check_output_folder, read_frame, write_frame
 from ohhell_sim.strategy import SeatSpec, available_strategies, get_strategy
 from ohhell_sim.validation import check_count, check_seating, check_seed
@@ -55,6 +67,8 @@ DEFAULT_DEALS = 20
 OPENSPIEL_PLAYERS = range(3, 8)
 _BOT_KINDS = ("ismcts", "mcts")
 _KEY = ("strategy", "opponent", "players", "tricks", "seed")
+#: Appended to the label of a seat that is told the undealt cards.
+TOLD_STOCK = " (told the stock)"
 
 
 def _openspiel():
@@ -139,7 +153,8 @@ def seat_label(spec: SeatSpec) -> str:
 class Match:
     """One match: our seat ``spec`` against ``players - 1`` copies of ``opponent``.
 
-    ``strategy`` is the seat's label (:func:`seat_label`).
+    ``strategy`` is the seat's label (:func:`seat_label`, with :data:`TOLD_STOCK`
+    appended when ``sees_stock``: the seat is told which cards are undealt).
     """
 
     strategy: str
@@ -149,6 +164,7 @@ class Match:
     deals: int
     seed: int
     spec: SeatSpec = field(default=None, compare=False)
+    sees_stock: bool = False
 
     @property
     def key(self) -> tuple:
@@ -169,6 +185,7 @@ def plan_matches(
     tricks: Sequence[int] = DEFAULT_TRICKS,
     deals: int = DEFAULT_DEALS,
     seed: int = 0,
+    told_stock: bool = False,
 ) -> list[Match]:
     """Every match of the grid strategies × opponents × players × tricks, checked.
 
@@ -186,6 +203,9 @@ def plan_matches(
         Deal sets per match (each played once per rotation), at least 2.
     seed : int
         Seeds the cards and every bot.
+    told_stock : bool
+        Also play each of our strategies told which cards are undealt (what
+        OpenSpiel's resampler tells ISMCTS), on the same deals.
 
     Returns
     -------
@@ -224,12 +244,15 @@ def plan_matches(
         for spec in strategies:
             if not is_openspiel_bot(spec):
                 check_seating(rules, [spec] * n)
+    seats = [(s, False) for s in strategies]
+    if told_stock:
+        seats += [(s, True) for s in strategies if not is_openspiel_bot(s)]
     return [
-        Match(seat_label(s), o, n, t, deals, seed, s)
+        Match(seat_label(s) + (TOLD_STOCK if told else ""), o, n, t, deals, seed, s, told)
         for o in opponents
         for n in players
         for t in tricks
-        for s in strategies
+        for s, told in seats
     ]
 
 
@@ -255,7 +278,7 @@ def play_match(match: Match) -> pd.DataFrame:
     if is_openspiel_bot(spec):
         entrants = {match.strategy: opponent_maker(game, spec)}
     else:
-        entrants = {match.strategy: lambda p, s: strategy_bot(game, p, spec, s)}
+        entrants = {match.strategy: lambda p, s: strategy_bot(game, p, spec, s, match.sees_stock)}
         # One untimed deal with our strategy in every seat compiles its functions, so
         # that the compile does not count as thinking time in the match.
         play_duplicate(
@@ -318,22 +341,39 @@ def run_matches(
     out.mkdir(parents=True, exist_ok=True)
     record_run(out, command, len(matches), len(todo), note)
     frames = [held] if not held.empty else []
-    for m in tqdm(todo, desc=NAME, unit="match", disable=not progress):
+    for played, m in enumerate(tqdm(todo, desc=NAME, unit="match", disable=not progress), 1):
         frames.append(play_match(m))
         held = pd.concat(frames, ignore_index=True)
         held.attrs = {"version": __version__, "study": NAME}
         write_frame(held, out / MATCHES_FILE)
+        _count_played(out, played)
     return held
 
 
 def record_run(out: str | Path, command: str, planned: int, new: int, note: str = "") -> None:
-    """Append a run (its command, matches planned and new, and ``note``) to ``runs.json``."""
+    """Append a run to ``runs.json``: its command, the matches it covers and those it
+    had to play (``new``), ``played`` (how many of those it has finished, kept up
+    to date as it plays) and ``note``."""
     path = Path(out) / RUNS_FILE
     runs = json.loads(path.read_text()) if path.is_file() else []
-    entry = {"command": command, "matches": planned, "new": new, "version": __version__}
+    entry = {
+        "command": command,
+        "matches": planned,
+        "new": new,
+        "played": 0,
+        "version": __version__,
+    }
     if note:
         entry["note"] = note
     runs.append(entry)
+    path.write_text(json.dumps(runs, indent=2) + "\n")
+
+
+def _count_played(out: Path, played: int) -> None:
+    """Record in the last run of ``runs.json`` that it has finished ``played`` matches."""
+    path = out / RUNS_FILE
+    runs = json.loads(path.read_text())
+    runs[-1]["played"] = played
     path.write_text(json.dumps(runs, indent=2) + "\n")
 
 
@@ -370,6 +410,61 @@ def match_table(rows: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(out)
+
+
+def stock_worth(rows: pd.DataFrame) -> pd.DataFrame:
+    """What being told the undealt cards is worth, for each strategy played both ways.
+
+    For every match whose strategy was also played told the stock (same
+    opponent, table and seed, so the same deals), the advantage told minus the
+    advantage on the seat's own information, paired by (deal set, rotation);
+    interval clustered by deal set.  Columns: the match key (``strategy`` the
+    seat's own label), ``table``, ``own``, ``told`` (advantages) and
+    ``estimate``/``low``/``high`` (the difference).
+    """
+    out = []
+    told_labels = [s for s in pd.unique(rows["strategy"]) if s.endswith(TOLD_STOCK)]
+    for told_label in told_labels:
+        label = told_label[: -len(TOLD_STOCK)]
+        for key, told in rows[rows["strategy"] == told_label].groupby(list(_KEY[1:])):
+            match = dict(zip(_KEY[1:], key, strict=True))
+            own = rows[
+                (rows["strategy"] == label) & (rows[list(match)] == pd.Series(match)).all(axis=1)
+            ]
+            if own.empty:
+                continue
+            gain = (advantage_by_deal(told, told_label) - advantage_by_deal(own, label)).dropna()
+            deals = gain.index.get_level_values("deal")
+            worth = clustered_mean_ci(gain.to_numpy(), np.asarray(deals), 0.95)
+            out.append(
+                {
+                    "strategy": label,
+                    **match,
+                    "table": f"{match['players']}x{match['tricks']}",
+                    "own": advantage(own, label)["estimate"],
+                    "told": advantage(told, told_label)["estimate"],
+                    "estimate": worth.estimate,
+                    "low": worth.low,
+                    "high": worth.high,
+                }
+            )
+    return pd.DataFrame(out)
+
+
+def _worth_table(worth: pd.DataFrame) -> pd.DataFrame:
+    shown = worth.sort_values(["opponent", "players", "tricks", "strategy"])
+    return pd.DataFrame(
+        {
+            "opponent": shown["opponent"],
+            "table": shown["table"],
+            "strategy": shown["strategy"],
+            "advantage, own information": [fmt_number(v, 2) for v in shown["own"]],
+            "advantage, told the stock": [fmt_number(v, 2) for v in shown["told"]],
+            "worth (95% CI)": [
+                fmt_ci(e, lo, hi, 2) for e, lo, hi in shown[["estimate", "low", "high"]].to_numpy()
+            ],
+        }
+    )
 
 
 def _opponent_order(opponents: Iterable[str]) -> list[str]:
@@ -414,10 +509,11 @@ def _detail_table(table: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _findings(table: pd.DataFrame) -> list[str]:
+def _findings(table: pd.DataFrame, worth: pd.DataFrame) -> list[str]:
     lines = []
     baseline = table["strategy"].map(is_openspiel_bot)
-    ours_all = table[~baseline]
+    told = table["strategy"].str.endswith(TOLD_STOCK)
+    ours_all = table[~baseline & ~told]
     for opponent in _opponent_order(table["opponent"]):
         part = ours_all[ours_all["opponent"] == opponent]
         if part.empty:
@@ -431,12 +527,23 @@ def _findings(table: pd.DataFrame) -> list[str]:
         )
         lines.append(
             f"Against {opponent}, the best of ours per table (advantage in points per deal, "
-            f"95% CI): {tops}."
+            f"95% CI; on the seat's own information): {tops}."
         )
         lines.append(
             f"Against {opponent}: {len(ahead)} of {len(part)} matches have our strategy ahead "
             f"with an interval above zero, {len(behind)} behind with an interval below zero "
             f"(tables {', '.join(pd.unique(part.sort_values(['players', 'tricks'])['table']))})."
+        )
+    for row in table[told].sort_values(["opponent", "players", "tricks"]).itertuples():
+        lines.append(
+            f"Told the stock, {row.strategy[: -len(TOLD_STOCK)]} against {row.opponent} at "
+            f"{row.table}: {fmt_ci(row.estimate, row.low, row.high, 2)} points per deal."
+        )
+    for row in worth.itertuples():
+        lines.append(
+            f"Knowing the undealt cards is worth {fmt_ci(row.estimate, row.low, row.high, 2)} "
+            f"points per deal to {row.strategy} against {row.opponent} at {row.table} "
+            "(paired on the same deals)."
         )
     for row in table[baseline].sort_values(["opponent", "players", "tricks"]).itertuples():
         lines.append(
@@ -459,6 +566,7 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
     if rows.empty:
         raise InvalidArgumentError("no matches to analyse: play some with run_matches first")
     table = match_table(rows)
+    worth = stock_worth(rows)
     opponents = _opponent_order(table["opponent"])
     tables = [
         Table(
@@ -469,6 +577,16 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
         )
         for o in opponents
     ]
+    if not worth.empty:
+        tables.append(
+            Table(
+                "What knowing the undealt cards is worth, points per deal",
+                _worth_table(worth),
+                "The same strategy on the same deals, on its own information and told which "
+                "cards are undealt (what OpenSpiel's resampler tells ISMCTS); worth: the "
+                "second advantage minus the first, paired by deal.",
+            )
+        )
     tables.append(Table("Every match", _detail_table(table)))
     ordered = table.assign(opponent=pd.Categorical(table["opponent"], opponents))
     figure = interval_plot(
@@ -509,13 +627,19 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
         "hold, never the undealt stock (`python experiments/openspiel_resample_leak.py`: "
         "share 1.000 at 4 players x 5 tricks, where uniform sampling gives 0.326). So it "
         "knows which cards are out, though not who holds which.",
+        f"A seat marked{TOLD_STOCK} is ours told the same: the undealt cards are marked seen "
+        "in its view. It measures what the knowledge is worth; it is not a fair player.",
+        "OpenSpiel's ISMCTSBot (open-spiel 2.0.2) does not replay from its seed: two runs of "
+        "the same match, fresh bots with the same seeds, differ from the first card played, "
+        "so a re-run of a match against ISMCTS gives other (equally valid) numbers. Ours "
+        "replay exactly: a match of ours against random bots repeats to the point.",
     ]
     commands = "\n".join(r["command"] for r in runs if r.get("command"))
     return Report(
         QUESTION,
         setup,
         method,
-        _findings(table),
+        _findings(table, worth),
         tables,
         [
             Figure(
@@ -548,13 +672,15 @@ def match_command(
     deals: int,
     seed: int,
     out: str | Path,
+    told_stock: bool = False,
 ) -> str:
     """The ``ohhell openspiel-match`` line that plays a grid."""
     chosen = f"--strategies {shlex.quote(','.join(strategies))} " if strategies else ""
     return (
         f"ohhell openspiel-match {chosen}--opponents {','.join(opponents)} "
         f"--players {','.join(map(str, players))} --tricks {','.join(map(str, tricks))} "
-        f"--deals {deals} --seed {seed} --out {shlex.quote(str(out))}"
+        f"--deals {deals} --seed {seed}{' --told-stock' if told_stock else ''} "
+        f"--out {shlex.quote(str(out))}"
     )
 
 
@@ -572,5 +698,6 @@ __all__ = [
     "record_run",
     "run_matches",
     "seat_label",
+    "stock_worth",
     "write_match_report",
 ]

@@ -21,6 +21,7 @@ from ohhell_sim.interop.openspiel import (  # noqa: E402
     our_card,
     play_duplicate,
     rules_of,
+    stock_mask,
     strategy_bot,
     table_of,
     their_card,
@@ -65,6 +66,30 @@ def test_views_agree_with_openspiel_and_strategies_play_legally(players, tricks)
             score(rules, table.bids[s], table.tricks_won[s], tricks) for s in range(players)
         ]
         assert state.returns() == expected
+
+
+def test_told_the_stock_a_view_sees_every_undealt_card_as_gone():
+    game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 5})
+    rules = rules_of(game)
+    rng = np.random.default_rng(1)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        _chance(state, rng)
+    history = list(state.history())
+    dealt = {our_card(a) for a in history[2 : 2 + 4 * 5]}
+    turned = our_card(history[2 + 4 * 5])
+    stock = set(range(52)) - dealt - {turned}
+    assert {c for c in range(52) if (stock_mask(state, rules) >> c) & 1} == stock
+    plain = view_for(state, rules)
+    told = view_for(state, rules, sees_stock=True)
+    assert int(plain[V.PLAYED]) == 0
+    assert int(told[V.PLAYED]) == stock_mask(state, rules)
+    # Nothing else in the view changes.
+    fields = np.arange(V.VIEW_SIZE) != V.PLAYED
+    np.testing.assert_array_equal(plain[fields], told[fields])
+    # A sampler told the stock deals the opponents only the cards they hold.
+    bot = strategy_bot(game, state.current_player(), "pimc", seed=2, sees_stock=True)
+    assert bot.step(state) in state.legal_actions()
 
 
 def test_card_ids_map_both_ways():

@@ -28,6 +28,7 @@ from studies.openspiel_match import (
     read_matches,
     run_matches,
     seat_label,
+    stock_worth,
     write_match_report,
 )
 
@@ -91,9 +92,9 @@ def test_a_folder_keeps_its_matches_and_plays_only_what_it_lacks(tmp_path):
     kept = after[after["strategy"] == "simple"].reset_index(drop=True)
     pd.testing.assert_frame_equal(kept, rows, check_categorical=False)
     runs = json.loads((tmp_path / RUNS_FILE).read_text())
-    assert [(r["command"], r["matches"], r["new"]) for r in runs] == [
-        ("first", 2, 2),
-        ("second", 4, 2),
+    assert [(r["command"], r["matches"], r["new"], r["played"]) for r in runs] == [
+        ("first", 2, 2, 2),
+        ("second", 4, 2, 2),
     ]
 
     with pytest.raises(InvalidArgumentError, match="2 deal sets, not deals=3"):
@@ -133,6 +134,31 @@ def test_the_report_is_computed_from_the_matches(tmp_path):
     assert written.figures and written.figures[0].is_file()
 
 
+def test_told_the_stock_pairs_each_strategy_with_itself_on_the_same_deals(tmp_path):
+    grid = {**TINY, "opponents": ["ismcts:10"]}
+    matches = plan_matches(["simple", "ismcts:10"], **grid, told_stock=True)
+    assert [(m.strategy, m.sees_stock) for m in matches] == [
+        ("simple", False),
+        ("ismcts:10", False),
+        ("simple (told the stock)", True),
+    ]
+    rows = run_matches(matches, tmp_path, progress=False)
+    worth = stock_worth(rows)
+    assert list(worth["strategy"]) == ["simple"]
+    row = worth.iloc[0]
+    table = match_table(rows).set_index("strategy")
+    assert row["own"] == pytest.approx(table.loc["simple", "estimate"])
+    assert row["told"] == pytest.approx(table.loc["simple (told the stock)", "estimate"])
+    assert row["estimate"] == pytest.approx(row["told"] - row["own"])
+    assert row["low"] <= row["estimate"] <= row["high"]
+    report = analyse(rows)
+    assert any(t.title.startswith("What knowing the undealt cards") for t in report.tables)
+    assert any(f.startswith("Knowing the undealt cards is worth") for f in report.findings)
+    # The told seat is not counted among ours: it is not a fair player.
+    best = next(f for f in report.findings if f.startswith("Against ismcts:10, the best"))
+    assert "told" not in best
+
+
 def test_no_matches_no_report(tmp_path):
     with pytest.raises(InvalidArgumentError, match="no matches"):
         write_match_report(tmp_path)
@@ -155,6 +181,7 @@ def test_command_line_plays_and_reports(tmp_path, capsys):
         "command": "",
         "matches": 0,
         "new": 0,
+        "played": 0,
         "version": runs[0]["version"],
         "note": "played at commit abc",
     }

@@ -295,6 +295,45 @@ def test_metadata_of_a_user_strategy(registered):
         registered("ut_joker", zero_bid, lowest_play, unsupported={"joker": True})
 
 
+def test_parameters_out_of_their_bounds_are_refused_naming_them(registered, monkeypatch):
+    monkeypatch.setattr(dispatch, "kernel_for", None)  # reaching it would fail
+    bounded = registered(
+        "ut_bounded",
+        zero_bid,
+        lowest_play,
+        params={"share": 0.5, "count": 4.0},
+        param_bounds={"share": (0, 1), "count": (1, None)},
+    )
+    assert list(bounded.param_row({"share": 1.0, "count": 1.0})) == [1.0, 1.0]
+    with pytest.raises(InvalidArgumentError, match=r"'share' must be in \[0, 1\], got 1.5"):
+        bounded.param_row({"share": 1.5})
+    with pytest.raises(InvalidArgumentError, match=r"'count' must be in \[1, inf\], got 0"):
+        oh.simulate(RULES, [("ut_bounded", {"count": 0})] * 4, games=1)
+    with pytest.raises(InvalidArgumentError, match=r"param_bounds\['size'\] must bound one"):
+        registered(
+            "ut_unknown", zero_bid, lowest_play, params={"a": 1.0}, param_bounds={"size": (0, 1)}
+        )
+    with pytest.raises(InvalidArgumentError, match=r"'a' must be in \[2, inf\], got 1"):
+        registered(
+            "ut_default", zero_bid, lowest_play, params={"a": 1.0}, param_bounds={"a": (2, None)}
+        )
+
+
+@pytest.mark.parametrize(
+    ("seat", "message"),
+    [
+        (("bayes_pimc", {"tau": 0.0}), r"'tau' must be in \[0.01, inf\], got 0"),
+        (("bayes_pimc", {"prior": 1.2}), r"'prior' must be in \[0, 1\], got 1.2"),
+        (("pimc", {"samples": -1}), r"'samples' must be in \[0, inf\], got -1"),
+        (("mc_bidder", {"samples": -8}), r"'samples' must be in \[0, inf\]"),
+    ],
+)
+def test_built_in_parameters_are_bounded(seat, message, monkeypatch):
+    monkeypatch.setattr(dispatch, "kernel_for", None)
+    with pytest.raises(InvalidArgumentError, match=message):
+        oh.simulate(RULES, [seat] + ["simple"] * 3, games=1)
+
+
 def test_unsupported_rules_are_refused_before_any_kernel(registered, monkeypatch):
     monkeypatch.setattr(dispatch, "kernel_for", None)  # reaching it would fail
     one_deck = registered("ut_one_deck", zero_bid, lowest_play, unsupported={"decks": [2]})

@@ -32,7 +32,9 @@ def cmd_openspiel_match(args: argparse.Namespace) -> int:
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
     players = parse_int_list(args.players, "--players")
     tricks = parse_int_list(args.tricks, "--tricks")
-    matches = plan_matches(strategies, opponents, players, tricks, args.deals, args.seed)
+    matches = plan_matches(
+        strategies, opponents, players, tricks, args.deals, args.seed, args.told_stock
+    )
     if not args.report_only:
         command = match_command(
             None if args.strategies is None else split_seats(args.strategies),
@@ -42,6 +44,7 @@ def cmd_openspiel_match(args: argparse.Namespace) -> int:
             args.deals,
             args.seed,
             args.out,
+            args.told_stock,
         )
         run_matches(matches, args.out, command=command, note=args.note, progress=not args.quiet)
     elif args.note:
@@ -84,6 +87,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--deals", type=int, default=DEFAULT_DEALS, help="deal sets per match (default %(default)s)"
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the cards and bots (default 0)")
+    p.add_argument(
+        "--told-stock",
+        action="store_true",
+        help="also play each strategy of ours told which cards are undealt, as OpenSpiel's "
+        "resampler tells its ISMCTS, to measure what that is worth (not a fair player)",
+    )
     add_import_option(p)
     p.add_argument("--out", "-o", default="runs/openspiel_match", help="output folder")
     p.add_argument(

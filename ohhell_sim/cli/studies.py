@@ -15,6 +15,7 @@ from ohhell_sim.validation import check_count, check_seed
 from studies.design import FIELDS
 from studies.experiment import DEFAULT_STUDY, STUDY_NAMES, render_report, run_experiment
 from studies.runs import GAMES_FILE, HANDS_FILE, MANIFEST_FILE
+from studies.variant_scoring import MAXIMISER_MIX
 
 #: The quick start's size: a small version of the default study that finishes in
 #: about a minute on a fresh machine, kernel compile included.
@@ -142,7 +143,7 @@ def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--fields",
         help="strategy fields to play each condition in, e.g. simple,mix (default: the "
-        f"study's; all: {','.join(FIELDS)})",
+        f"study's; all: {','.join(FIELDS)}; variant_scoring also {MAXIMISER_MIX})",
     )
     add_import_option(p)
     p.add_argument("--out", "-o", help="output folder (default runs/NAME)")

@@ -149,8 +149,15 @@ def table_of(state, rules: Rules) -> DealTable:
     return table
 
 
-def view_for(state, rules: Rules) -> np.ndarray:
-    """The view of the OpenSpiel player to move (see :mod:`ohhell_sim.view`)."""
+def view_for(state, rules: Rules, sees_stock: bool = False) -> np.ndarray:
+    """The view of the OpenSpiel player to move (see :mod:`ohhell_sim.view`).
+
+    With ``sees_stock`` the undealt cards are marked seen (as if played), so
+    that a strategy knows which cards are out, as OpenSpiel's ``oh_hell``
+    resampler tells its ISMCTS (``experiments/openspiel_resample_leak.py``).
+    That is more than the seat may know: it is for measuring what the knowledge
+    is worth, not for play.
+    """
     table = table_of(state, rules)
     player = state.current_player()
     if any(b is None for b in table.bids):
@@ -158,17 +165,32 @@ def view_for(state, rules: Rules) -> np.ndarray:
         forbidden = None
         if player == table.dealer:
             forbidden = forbidden_dealer_bid(rules, table.hand_size, others)
-        return view_of(table, player, V.PHASE_BID, None, forbidden)
-    trick = table.trick
-    led = trick.cards[0] // 13 if trick.cards else None
-    legal = legal_cards(table.hands[player], led, table.trump)
-    return view_of(table, player, V.PHASE_PLAY, legal, None)
+        view = view_of(table, player, V.PHASE_BID, None, forbidden)
+    else:
+        trick = table.trick
+        led = trick.cards[0] // 13 if trick.cards else None
+        legal = legal_cards(table.hands[player], led, table.trump)
+        view = view_of(table, player, V.PHASE_PLAY, legal, None)
+    if sees_stock:
+        view[V.PLAYED] |= stock_mask(state, rules)
+    return view
 
 
-def strategy_bot(game, player: int, strategy: SeatSpec, seed: int = 0):
+def stock_mask(state, rules: Rules) -> int:
+    """The mask of the cards OpenSpiel's deal left undealt (neither in a hand nor turned up)."""
+    n_dealt = rules.players * rules.schedule[0]
+    dealt = 0
+    for action in list(state.history())[2 : 3 + n_dealt]:
+        dealt |= 1 << our_card(action)
+    return ((1 << N_CARDS) - 1) & ~dealt
+
+
+def strategy_bot(game, player: int, strategy: SeatSpec, seed: int = 0, sees_stock: bool = False):
     """A ``pyspiel.Bot`` playing ``strategy`` for ``player`` in ``game``.
 
-    The strategy's random stream is seeded from ``(seed, player)``.
+    The strategy's random stream is seeded from ``(seed, player)``.  With
+    ``sees_stock`` it is also told which cards are undealt (:func:`view_for`):
+    a diagnostic that gives it what OpenSpiel's resampler tells ISMCTS.
     """
     import pyspiel
 
@@ -184,7 +206,7 @@ def strategy_bot(game, player: int, strategy: SeatSpec, seed: int = 0):
             pyspiel.Bot.__init__(self)
 
         def step(self, state) -> int:
-            view = view_for(state, rules)
+            view = view_for(state, rules, sees_stock)
             if view[V.PHASE] == V.PHASE_BID:
                 return N_CARDS + int(chosen.bid(view, params, stream))
             return their_card(int(chosen.play(view, params, stream)))
@@ -287,15 +309,20 @@ def match_summary(rows: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def advantage_by_deal(rows: pd.DataFrame, entrant: str) -> pd.Series:
+    """``entrant``'s points minus the mean of the others', one value per (deal, rotation)."""
+    table = rows.pivot_table(index=["deal", "rotation"], columns="entrant", values="points")
+    others = [c for c in table.columns if c != entrant]
+    return table[entrant] - table[others].mean(axis=1)
+
+
 def advantage(rows: pd.DataFrame, entrant: str, confidence: float = 0.95) -> pd.Series:
     """``entrant``'s points per deal minus the mean of the others at the same table.
 
     One difference per (deal set, rotation), on the same cards; the interval is
     clustered by deal set.  Returns ``n``, ``estimate``, ``low``, ``high``, ``method``.
     """
-    table = rows.pivot_table(index=["deal", "rotation"], columns="entrant", values="points")
-    others = [c for c in table.columns if c != entrant]
-    difference = table[entrant] - table[others].mean(axis=1)
+    difference = advantage_by_deal(rows, entrant)
     deals = difference.index.get_level_values("deal")
     estimate = clustered_mean_ci(difference.to_numpy(), deals, confidence)
     return pd.Series(
