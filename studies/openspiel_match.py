@@ -383,11 +383,13 @@ def _count_played(out: Path, played: int) -> None:
 def match_table(rows: pd.DataFrame) -> pd.DataFrame:
     """One row per match: our points per deal, the advantage (95% CI) and time per decision.
 
-    Columns: the match key, ``table`` (``"4x5"``), ``deal_sets``, ``points``
-    (``points_low``/``points_high``), ``estimate``/``low``/``high`` (the
-    advantage), ``ms_ours`` and ``ms_theirs``.
+    Columns: the match key, ``table`` (``"4x5"``, or ``"4x5 seed 1"`` for the
+    matches of any seed but the folder's first, which are other deals),
+    ``deal_sets``, ``points`` (``points_low``/``points_high``),
+    ``estimate``/``low``/``high`` (the advantage), ``ms_ours`` and ``ms_theirs``.
     """
     out = []
+    first_seed = rows["seed"].min()
     for key, part in rows.groupby(list(_KEY), sort=False):
         match = dict(zip(_KEY, key, strict=True))
         summary = match_summary(part).set_index("entrant")
@@ -397,7 +399,7 @@ def match_table(rows: pd.DataFrame) -> pd.DataFrame:
         out.append(
             {
                 **match,
-                "table": f"{match['players']}x{match['tricks']}",
+                "table": _table_label(match, first_seed),
                 "deal_sets": int(part["deal"].nunique()),
                 "points": ours["estimate"],
                 "points_low": ours["low"],
@@ -410,6 +412,11 @@ def match_table(rows: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(out)
+
+
+def _table_label(match: dict, first_seed: int) -> str:
+    table = f"{match['players']}x{match['tricks']}"
+    return table if match["seed"] == first_seed else f"{table} seed {match['seed']}"
 
 
 def stock_worth(rows: pd.DataFrame) -> pd.DataFrame:
@@ -440,7 +447,7 @@ def stock_worth(rows: pd.DataFrame) -> pd.DataFrame:
                 {
                     "strategy": label,
                     **match,
-                    "table": f"{match['players']}x{match['tricks']}",
+                    "table": _table_label(match, rows["seed"].min()),
                     "own": advantage(own, label)["estimate"],
                     "told": advantage(told, told_label)["estimate"],
                     "estimate": worth.estimate,
@@ -452,7 +459,7 @@ def stock_worth(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def _worth_table(worth: pd.DataFrame) -> pd.DataFrame:
-    shown = worth.sort_values(["opponent", "players", "tricks", "strategy"])
+    shown = worth.sort_values(["opponent", "players", "tricks", "seed", "strategy"])
     return pd.DataFrame(
         {
             "opponent": shown["opponent"],
@@ -467,6 +474,10 @@ def _worth_table(worth: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def _tables_in_order(table: pd.DataFrame) -> list[str]:
+    return list(pd.unique(table.sort_values(["players", "tricks", "seed"])["table"]))
+
+
 def _opponent_order(opponents: Iterable[str]) -> list[str]:
     def rank(spec: str) -> tuple:
         kind, _, budget = spec.partition(":")
@@ -476,7 +487,7 @@ def _opponent_order(opponents: Iterable[str]) -> list[str]:
 
 
 def _grid_table(table: pd.DataFrame, opponent: str) -> pd.DataFrame:
-    part = table[table["opponent"] == opponent].sort_values(["players", "tricks"])
+    part = table[table["opponent"] == opponent].sort_values(["players", "tricks", "seed"])
     cells = part.assign(
         cell=[fmt_ci(e, lo, hi, 2) for e, lo, hi in part[["estimate", "low", "high"]].to_numpy()]
     )
@@ -523,7 +534,7 @@ def _findings(table: pd.DataFrame, worth: pd.DataFrame) -> list[str]:
         best = part.loc[part.groupby("table", sort=False)["estimate"].idxmax()]
         tops = "; ".join(
             f"{row.table}: {row.strategy} {fmt_ci(row.estimate, row.low, row.high, 2)}"
-            for row in best.sort_values(["players", "tricks"]).itertuples()
+            for row in best.sort_values(["players", "tricks", "seed"]).itertuples()
         )
         lines.append(
             f"Against {opponent}, the best of ours per table (advantage in points per deal, "
@@ -532,9 +543,9 @@ def _findings(table: pd.DataFrame, worth: pd.DataFrame) -> list[str]:
         lines.append(
             f"Against {opponent}: {len(ahead)} of {len(part)} matches have our strategy ahead "
             f"with an interval above zero, {len(behind)} behind with an interval below zero "
-            f"(tables {', '.join(pd.unique(part.sort_values(['players', 'tricks'])['table']))})."
+            f"(tables {', '.join(_tables_in_order(part))})."
         )
-    for row in table[told].sort_values(["opponent", "players", "tricks"]).itertuples():
+    for row in table[told].sort_values(["opponent", "players", "tricks", "seed"]).itertuples():
         lines.append(
             f"Told the stock, {row.strategy[: -len(TOLD_STOCK)]} against {row.opponent} at "
             f"{row.table}: {fmt_ci(row.estimate, row.low, row.high, 2)} points per deal."
@@ -590,7 +601,7 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
     tables.append(Table("Every match", _detail_table(table)))
     ordered = table.assign(opponent=pd.Categorical(table["opponent"], opponents))
     figure = interval_plot(
-        ordered.sort_values(["opponent", "players", "tricks"]),
+        ordered.sort_values(["opponent", "players", "tricks", "seed"]),
         "table",
         series="strategy",
         panels="opponent",
@@ -598,19 +609,19 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
         xlabel="table (players x tricks)",
         ylabel="points per deal",
         zero_line=True,
-        order=list(pd.unique(table.sort_values(["players", "tricks"])["table"])),
+        order=_tables_in_order(table),
     )
     seeds = sorted(table["seed"].unique())
     setup = [
         f"ohhell-sim {__version__}; OpenSpiel's oh_hell with num_tricks_fixed, our "
         "`openspiel` preset (tricks taken, plus 10 for an exact bid; the dealer's hook)",
-        f"tables (players x tricks): {', '.join(pd.unique(table.sort_values(['players', 'tricks'])['table']))}",  # noqa: E501
+        f"tables (players x tricks): {', '.join(_tables_in_order(table))}",
         f"opponents: {', '.join(opponents)}; seed {', '.join(map(str, seeds))}",
         f"deal sets per match: {', '.join(map(str, sorted(table['deal_sets'].unique())))}, "
         "each played once per rotation of the seats",
         "times per decision are wall-clock on the machine that ran the matches, while other "
         "work shared it: compare them within a match",
-        *(f"note: {r['note']}" for r in runs if r.get("note")),
+        *(f"note: {note}" for note in dict.fromkeys(r["note"] for r in runs if r.get("note"))),
     ]
     method = [
         "Duplicate seating: each deal set is dealt once and played with the entrants rotated "

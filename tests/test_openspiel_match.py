@@ -159,6 +159,15 @@ def test_told_the_stock_pairs_each_strategy_with_itself_on_the_same_deals(tmp_pa
     assert "told" not in best
 
 
+def test_a_second_seed_is_reported_apart_as_other_deals(tmp_path):
+    grid = {**TINY, "opponents": ["random"]}
+    run_matches(plan_matches(["simple"], **grid), tmp_path, progress=False)
+    rows = run_matches(plan_matches(["simple"], **grid, seed=1), tmp_path, progress=False)
+    assert list(match_table(rows)["table"]) == ["3x2", "3x2 seed 1"]
+    grid_table = next(t for t in analyse(rows).tables if t.title.startswith("Advantage over"))
+    assert list(grid_table.frame.columns) == ["strategy", "3x2", "3x2 seed 1"]
+
+
 def test_no_matches_no_report(tmp_path):
     with pytest.raises(InvalidArgumentError, match="no matches"):
         write_match_report(tmp_path)
