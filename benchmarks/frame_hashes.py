@@ -7,6 +7,13 @@ lines::
     ... change ...
     python benchmarks/frame_hashes.py > after.txt && diff before.txt after.txt
 
+``--seats`` replaces the strategies cycled over the seats, ``--games`` the games
+of each run and ``--tables`` the tables (comma lists), e.g. for the slow
+sampling strategies, which refuse two decks::
+
+    python benchmarks/frame_hashes.py --seats mc_bidder,pimc,card_counter --games 12 \
+        --tables canonical,scoring,joker-swap-catastrophe
+
 The set covers the canonical table and three variant tables (scoring and bidding
 variants on the plain kernel; joker, swap and catastrophe, and two decks with the
 tie-break, on the general kernel), in rows and summary mode, played in one call
@@ -17,6 +24,7 @@ value does.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import sys
 import tempfile
@@ -72,39 +80,56 @@ def counts_digest(summary) -> str:
     return digest.hexdigest()[:16]
 
 
-def seats_for(rules: oh.Rules) -> list[str]:
-    """Strategies cycled over the seats."""
-    return [SEATS[s % len(SEATS)] for s in range(rules.players)]
+def seats_for(rules: oh.Rules, strategies: tuple[str, ...] = SEATS) -> list[str]:
+    """``strategies`` cycled over the seats."""
+    return [strategies[s % len(strategies)] for s in range(rules.players)]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Print one line per run: table, mode, executor, hash."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seats", default=",".join(SEATS), help="strategies cycled over the seats")
+    parser.add_argument("--games", type=int, default=GAMES, help="games of each run")
+    parser.add_argument("--tables", default=",".join(TABLES), help="tables to run")
+    args = parser.parse_args(argv)
+    strategies = tuple(args.seats.split(","))
+    labels = args.tables.split(",")
+    unknown = set(labels) - set(TABLES)
+    if unknown:
+        parser.error(
+            f"--tables: unknown {', '.join(sorted(unknown))}; choose from {', '.join(TABLES)}"
+        )
+    games = args.games
+    # Chunks of the default run's share (70 of 300 games): a chunked run resumes
+    # several times at any --games.
+    chunk_games = max(1, games * 70 // GAMES)
     with tempfile.TemporaryDirectory() as scratch:
-        for label, rules in TABLES.items():
-            seats = seats_for(rules)
-            rows = oh.simulate(rules, seats, games=GAMES, seed=SEED)
+        for label in labels:
+            rules = TABLES[label]
+            seats = seats_for(rules, strategies)
+            rows = oh.simulate(rules, seats, games=games, seed=SEED)
             print(label, "rows", "local", frame_digest(rows.hands), frame_digest(rows.games))
             chunked = run_chunked(
                 rules,
                 seats,
-                GAMES,
+                games,
                 SEED,
                 Path(scratch) / f"{label}-rows",
-                chunk_games=70,
+                chunk_games=chunk_games,
                 progress=False,
             )
             print(
                 label, "rows", "chunked", frame_digest(chunked.hands), frame_digest(chunked.games)
             )
-            counts = oh.summarise(rules, seats, games=GAMES, seed=SEED)
+            counts = oh.summarise(rules, seats, games=games, seed=SEED)
             print(label, "summary", "local", counts_digest(counts))
             chunked_counts = run_chunked(
                 rules,
                 seats,
-                GAMES,
+                games,
                 SEED,
                 Path(scratch) / f"{label}-counts",
-                chunk_games=70,
+                chunk_games=chunk_games,
                 progress=False,
                 summary=True,
             )
