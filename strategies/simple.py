@@ -20,13 +20,14 @@ card wins, take the trick with the highest one).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
-from ohhell_sim.cards import JOKER
+from ohhell_sim.engine.bits import RANK_IN_EVERY_SUIT
+from ohhell_sim.engine.core import JOKER_BIT
 from ohhell_sim.strategy import Strategy
 from ohhell_sim.strategy_tools import (
-    lowest_card,
     popcount,
     suit_mask,
 )
@@ -37,30 +38,31 @@ KING = 11
 QUEEN = 10
 
 
+#: One card of each suit at the rank of the ace, the king, the queen.
+_ACES = RANK_IN_EVERY_SUIT << ACE
+_KINGS = RANK_IN_EVERY_SUIT << KING
+_QUEENS = RANK_IN_EVERY_SUIT << QUEEN
+
+
 @njit
 def likely_tricks(hand, trump):
     """Count the likely winners in ``hand`` (see the module docstring)."""
-    count = 0.0
-    n_trumps = popcount(hand & suit_mask(trump)) if trump >= 0 else 0
-    m = hand
-    while m != 0:
-        card = lowest_card(m)
-        m &= m - 1
-        if card == JOKER:
-            count += 1.0
-            continue
-        suit = card // 13
-        rank = card % 13
-        if suit == trump:
-            if rank >= KING or (rank == QUEEN and n_trumps >= 3):
-                count += 1.0
-        elif rank == ACE:
-            count += 1.0
-        elif rank == KING and popcount(hand & suit_mask(suit)) >= 2:
-            count += 1.0
+    # Counted by masks, a suit at a time: a loop over the cards branches on
+    # each card, and the sampling strategies count three hands per sample.
+    trumps = suit_mask(trump) if trump >= 0 else np.int64(0)
+    n_trumps = popcount(hand & trumps)
+    high = _ACES | _KINGS | (_QUEENS if n_trumps >= 3 else np.int64(0))
+    count = popcount(hand & JOKER_BIT) + popcount(hand & trumps & high)
+    side = hand & ~trumps & ~JOKER_BIT
+    count += popcount(side & _ACES)
+    for suit in range(4):
+        cards = side & suit_mask(suit)
+        # A king with support: another card of its suit beside it.
+        if cards & _KINGS != 0 and cards & (cards - 1) != 0:
+            count += 1
     if n_trumps > 3:
         count += n_trumps - 3
-    return count
+    return float(count)
 
 
 @njit
