@@ -599,18 +599,43 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
             )
         )
     tables.append(Table("Every match", _detail_table(table)))
-    ordered = table.assign(opponent=pd.Categorical(table["opponent"], opponents))
-    figure = interval_plot(
-        ordered.sort_values(["opponent", "players", "tricks", "seed"]),
-        "table",
-        series="strategy",
-        panels="opponent",
-        title="Advantage over the OpenSpiel bots, one panel per bot",
-        xlabel="table (players x tricks)",
-        ylabel="points per deal",
-        zero_line=True,
-        order=_tables_in_order(table),
-    )
+    # The figure shows the folder's first seed, the main grid; the other seeds'
+    # matches are in the tables.
+    grid = table[table["seed"] == table["seed"].min()]
+    grid = grid.assign(opponent=pd.Categorical(grid["opponent"], _opponent_order(grid["opponent"])))
+    figures = [
+        Figure(
+            "advantage_by_table.png",
+            "Advantage of each strategy per table, by OpenSpiel bot (the first seed's grid)",
+            interval_plot(
+                grid.sort_values(["opponent", "players", "tricks"]),
+                "table",
+                series="strategy",
+                panels="opponent",
+                title="Advantage over the OpenSpiel bots, one panel per bot",
+                xlabel="table (players x tricks)",
+                ylabel="points per deal",
+                zero_line=True,
+                order=_tables_in_order(grid),
+            ),
+        )
+    ]
+    if not worth.empty:
+        figures.append(
+            Figure(
+                "stock_worth.png",
+                "What knowing the undealt cards is worth, by strategy, opponent and table",
+                interval_plot(
+                    worth.assign(match=worth["opponent"] + " at " + worth["table"]),
+                    "match",
+                    series="strategy",
+                    title="Advantage told the stock minus on own information, paired by deal",
+                    xlabel="opponent and table",
+                    ylabel="points per deal",
+                    zero_line=True,
+                ),
+            )
+        )
     seeds = sorted(table["seed"].unique())
     setup = [
         f"ohhell-sim {__version__}; OpenSpiel's oh_hell with num_tricks_fixed, our "
@@ -652,13 +677,7 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
         method,
         _findings(table, worth),
         tables,
-        [
-            Figure(
-                "advantage_by_table.png",
-                "Advantage of each strategy per table, by OpenSpiel bot",
-                figure,
-            )
-        ],
+        figures,
         commands,
         NAME,
     )

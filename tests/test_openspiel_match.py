@@ -154,6 +154,8 @@ def test_told_the_stock_pairs_each_strategy_with_itself_on_the_same_deals(tmp_pa
     report = analyse(rows)
     assert any(t.title.startswith("What knowing the undealt cards") for t in report.tables)
     assert any(f.startswith("Knowing the undealt cards is worth") for f in report.findings)
+    assert [f.name for f in report.figures] == ["advantage_by_table.png", "stock_worth.png"]
+    assert all(f.png.startswith(b"\x89PNG") for f in report.figures)
     # The told seat is not counted among ours: it is not a fair player.
     best = next(f for f in report.findings if f.startswith("Against ismcts:10, the best"))
     assert "told" not in best
