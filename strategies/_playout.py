@@ -40,18 +40,16 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
-from ohhell_sim.engine.bits import lowest_rank_cards
+from ohhell_sim.engine.bits import highest_rank_cards, lowest_rank_cards
 from ohhell_sim.engine.core import deal_cards, following_cards, led_suit_of, next_seat
 from ohhell_sim.engine.rng import below
 from ohhell_sim.rules import R_DECKS, R_OVER, R_UNDER
 from ohhell_sim.strategy_tools import (
-    highest_by_power,
     highest_card,
-    lowest_by_power,
     lowest_card,
     popcount,
 )
-from strategies._common import beaters, keep_trump_card, seat_may_hold, trump_mask, unseen_mask
+from strategies._common import beaters, seat_may_hold, trump_mask, unseen_mask
 from strategies.simple import likely_tricks
 
 #: Tries at a void-respecting sample before the voids are dropped for one sample.
@@ -88,35 +86,42 @@ STACK_ROW = _S_WON + V.MAX_SEATS
 
 
 @njit(inline="always")
-def _greedy_card(legal, j, following, beat, trump, trumps, wants):
+def _greedy_card(legal, j, following, beat, trumps, wants):
     # The playouts' policy: ``_common.greedy_card(legal, led, trump, j, best,
     # wants)``, from what the playout keeps per trick: ``beat``, the cards that
-    # beat the card winning it, and whether ``legal`` follows the led suit.
-    # Within one suit (with the joker above the trumps) power order is card
-    # order, so following suit, the common case, needs a few bit operations
-    # where comparing powers branches on suits; a void seat's winners are
-    # trumps, ordered likewise.  Inlined: as a call the policy took about a
-    # third of a playout's time.
+    # beat the card winning it, and whether ``legal`` follows the led suit; and
+    # ``trumps``, the trump suit with the joker.  Within one suit, and within
+    # the trumps (the joker highest), power order is card order, so every case
+    # is a few bit operations where comparing powers branches on suits: a seat
+    # following suit plays within one suit, a void seat's winners are trumps.
+    # Inlined: as a call the policy took about a third of a playout's time.
     if j == 0:
         if wants:
-            return highest_by_power(legal, -1, trump)
-        return lowest_by_power(legal, -1, trump)
-    winners = legal & beat
-    losers = legal & ~beat
-    if following:
-        if wants:
-            return lowest_card(winners if winners != 0 else legal)
-        return highest_card(losers if losers != 0 else legal)
-    if wants:
-        if winners != 0:
-            return lowest_card(winners)
-        # No card wins: the lowest side card by rank, else the lowest trump.
-        plain = legal & ~trumps
-        return lowest_card(lowest_rank_cards(plain)) if plain != 0 else lowest_card(legal)
-    if losers != 0:
-        return keep_trump_card(losers, trump)
-    # Every card wins: all are trumps.
-    return highest_card(legal)
+            # The highest trump, else the highest side rank.
+            high = legal & trumps
+            return highest_card(high) if high != 0 else lowest_card(highest_rank_cards(legal))
+        winners = np.int64(0)
+    else:
+        winners = legal & beat
+        if following:
+            if wants:
+                return lowest_card(winners if winners != 0 else legal)
+            losers = legal & ~winners
+            return highest_card(losers if losers != 0 else legal)
+        if not wants:
+            losers = legal & ~winners
+            if losers == 0:
+                return highest_card(legal)
+            # The highest rank, a side card before a trump of that rank.
+            top = highest_rank_cards(losers)
+            side = top & ~trumps
+            return lowest_card(side if side != 0 else top)
+    # Leading to lose, or void and wanting the trick: the cheapest winner (a
+    # trump), else the lowest side rank, else the lowest trump.
+    if winners != 0:
+        return lowest_card(winners)
+    plain = legal & ~trumps
+    return lowest_card(lowest_rank_cards(plain)) if plain != 0 else lowest_card(legal)
 
 
 # The ``wants`` table of a playout in which no seat's bid varies.
@@ -247,23 +252,20 @@ def _play_until(
             follow = hand & led_cards
             legal = follow if follow != 0 and j > 0 else hand
             following = follow != 0
+            # A single legal card takes no shortcut: the policy returns it, and
+            # testing for it cost more than it saved.
             if forced >= 0:
                 card = forced
                 forced = -1
-            elif legal & (legal - 1) == 0:
-                # One legal card: the policy has no choice to make.
-                card = lowest_card(legal)
             elif (varying >> seat) & 1:
                 wanting = group & wants[seat, won[seat]]
-                card = _greedy_card(legal, j, following, beat, trump, trumps, wanting != 0)
+                card = _greedy_card(legal, j, following, beat, trumps, wanting != 0)
                 if wanting != 0 and wanting != group:
-                    other = _greedy_card(legal, j, following, beat, trump, trumps, False)
+                    other = _greedy_card(legal, j, following, beat, trumps, False)
                     if other != card:
                         return _FORK, seat, j, led, best, best_seat, t, wanting, card, other
             else:
-                card = _greedy_card(
-                    legal, j, following, beat, trump, trumps, won[seat] < bids[seat]
-                )
+                card = _greedy_card(legal, j, following, beat, trumps, won[seat] < bids[seat])
             hands[seat] = hand ^ (np.int64(1) << card)
             if j == 0:
                 led = led_suit_of(card, trump)
