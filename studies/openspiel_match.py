@@ -9,6 +9,13 @@ opponents' seats at the same table, on the same cards.  The opponents:
 
 * ``ismcts:N``: OpenSpiel's information-set MCTS, N simulations per decision,
   one random rollout per leaf (:func:`~ohhell_sim.interop.openspiel.ismcts_bot`);
+* ``fair_ismcts:N``: the same search in OpenSpiel's Python port of the bot, its
+  worlds dealt by a fair sampler (:func:`~ohhell_sim.interop.openspiel.python_ismcts_bot`):
+  ``ismcts:N`` samples worlds with OpenSpiel's ``oh_hell`` resampler, which
+  deals the opponents only the cards they truly hold, so it knows which cards
+  are out; this one knows what its seat knows;
+* ``py_ismcts:N``: the Python port with OpenSpiel's resampler, the control
+  that tells the sampler's effect from the port's;
 * ``mcts:N``: OpenSpiel's plain MCTS with random rollouts.  It searches the true
   state, so it sees every hand: a reference from above, not a fair opponent;
 * ``random``: OpenSpiel's uniform random bot.
@@ -30,6 +37,8 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,7 +74,7 @@ DEFAULT_TRICKS = (5, 10)
 DEFAULT_DEALS = 20
 #: Table sizes OpenSpiel's ``oh_hell`` accepts.
 OPENSPIEL_PLAYERS = range(3, 8)
-_BOT_KINDS = ("ismcts", "mcts")
+_BOT_KINDS = ("ismcts", "py_ismcts", "fair_ismcts", "mcts")
 _KEY = ("strategy", "opponent", "players", "tricks", "seed")
 #: Appended to the label of a seat that is told the undealt cards.
 TOLD_STOCK = " (told the stock)"
@@ -82,7 +91,10 @@ def _openspiel():
 
 
 def check_opponent(spec: object) -> str:
-    """Return ``spec`` if it names an OpenSpiel bot: ``random``, ``ismcts:N`` or ``mcts:N``.
+    """Return ``spec`` if it names an OpenSpiel bot: ``random`` or ``KIND:N``.
+
+    ``KIND`` is ``ismcts``, ``py_ismcts``, ``fair_ismcts`` or ``mcts`` (module
+    docstring), ``N`` its simulations per decision.
 
     Raises
     ------
@@ -94,7 +106,8 @@ def check_opponent(spec: object) -> str:
     kind, _, budget = str(spec).partition(":")
     if kind not in _BOT_KINDS or not budget.isdigit() or int(budget) < 1:
         raise InvalidArgumentError(
-            f"opponent must be random, ismcts:N or mcts:N with N >= 1 simulations, got {spec!r}"
+            f"opponent must be random or KIND:N with KIND one of {', '.join(_BOT_KINDS)} and "
+            f"N >= 1 simulations, got {spec!r}"
         )
     return str(spec)
 
@@ -120,7 +133,7 @@ def _is_bot_spec(spec: str) -> bool:
 def opponent_maker(game, spec: str) -> Callable[[int, int], object]:
     """``make(player, seed)`` returning the OpenSpiel bot ``spec`` names (see :func:`check_opponent`)."""  # noqa: E501
     pyspiel = _openspiel()
-    from ohhell_sim.interop.openspiel import ismcts_bot
+    from ohhell_sim.interop.openspiel import ismcts_bot, python_ismcts_bot
 
     spec = check_opponent(spec)
     if spec == "random":
@@ -129,6 +142,9 @@ def opponent_maker(game, spec: str) -> Callable[[int, int], object]:
     simulations = int(budget)
     if kind == "ismcts":
         return lambda player, seed: ismcts_bot(player, seed, simulations=simulations)
+    if kind in ("py_ismcts", "fair_ismcts"):
+        fair = kind == "fair_ismcts"
+        return lambda player, seed: python_ismcts_bot(game, player, seed, simulations, fair)
 
     def mcts(player: int, seed: int):
         evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
@@ -308,12 +324,15 @@ def run_matches(
     command: str = "",
     note: str = "",
     progress: bool = True,
+    jobs: int = 1,
 ) -> pd.DataFrame:
     """Play the matches ``out`` does not hold yet, saving the folder after each one.
 
     Returns every match the folder holds afterwards.  ``command`` and ``note``
     (e.g. which code played the matches) are recorded in the folder's
-    ``runs.json`` and shown in its report.
+    ``runs.json`` and shown in its report.  With ``jobs`` > 1 that many matches
+    play at once, each in its own process; every match plays exactly as it
+    would alone, and the folder is saved as each one finishes.
 
     Raises
     ------
@@ -324,6 +343,7 @@ def run_matches(
     from tqdm.auto import tqdm
 
     out = check_output_folder(out)
+    jobs = check_count("jobs", jobs)
     matches = list(matches)
     held = read_matches(out)
     sizes = {}
@@ -341,13 +361,32 @@ def run_matches(
     out.mkdir(parents=True, exist_ok=True)
     record_run(out, command, len(matches), len(todo), note)
     frames = [held] if not held.empty else []
-    for played, m in enumerate(tqdm(todo, desc=NAME, unit="match", disable=not progress), 1):
-        frames.append(play_match(m))
-        held = pd.concat(frames, ignore_index=True)
-        held.attrs = {"version": __version__, "study": NAME}
-        write_frame(held, out / MATCHES_FILE)
-        _count_played(out, played)
+    bar = tqdm(total=len(todo), desc=NAME, unit="match", disable=not progress)
+    with _match_pool(jobs) as pool:
+        for played, rows in enumerate(pool(play_match, todo), 1):
+            frames.append(rows)
+            held = pd.concat(frames, ignore_index=True)
+            held.attrs = {"version": __version__, "study": NAME}
+            write_frame(held, out / MATCHES_FILE)
+            _count_played(out, played)
+            bar.update()
+    bar.close()
     return held
+
+
+@contextmanager
+def _match_pool(jobs: int):
+    """``map(func, items)`` yielding results as they finish: in this process, or in ``jobs``."""
+    if jobs == 1:
+        yield map
+        return
+    with ProcessPoolExecutor(jobs) as executor:
+
+        def finished(func, items):
+            for future in as_completed([executor.submit(func, item) for item in items]):
+                yield future.result()
+
+        yield finished
 
 
 def record_run(out: str | Path, command: str, planned: int, new: int, note: str = "") -> None:

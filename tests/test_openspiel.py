@@ -16,10 +16,12 @@ pyspiel = pytest.importorskip("pyspiel")
 from ohhell_sim import view as V  # noqa: E402
 from ohhell_sim.errors import InvalidArgumentError  # noqa: E402
 from ohhell_sim.interop.openspiel import (  # noqa: E402
+    FairResampler,
     advantage,
     match_summary,
     our_card,
     play_duplicate,
+    python_ismcts_bot,
     rules_of,
     stock_mask,
     strategy_bot,
@@ -27,7 +29,7 @@ from ohhell_sim.interop.openspiel import (  # noqa: E402
     their_card,
     view_for,
 )
-from ohhell_sim.reference import score  # noqa: E402
+from ohhell_sim.reference import Stream, score  # noqa: E402
 
 
 def _chance(state, rng):
@@ -90,6 +92,60 @@ def test_told_the_stock_a_view_sees_every_undealt_card_as_gone():
     # A sampler told the stock deals the opponents only the cards they hold.
     bot = strategy_bot(game, state.current_player(), "pimc", seed=2, sees_stock=True)
     assert bot.step(state) in state.legal_actions()
+
+
+def test_fair_resampler_deals_every_unseen_card_and_keeps_what_the_seat_knows():
+    game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 5})
+    rules = rules_of(game)
+    rng = np.random.default_rng(5)
+    bot = strategy_bot(game, 0, "simple", seed=1)
+    shares, fair_shares = [], []
+    for _ in range(40):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            _chance(state, rng)
+        # Play into the deal, so that played cards and shown voids constrain the worlds.
+        for _ in range(int(rng.integers(0, 12))):
+            state.apply_action(bot.step(state))
+        me = state.current_player()
+        resample = FairResampler(rules, Stream(3, 0, 7, me).as_array())
+        truth = table_of(state, rules)
+        others_truth = set().union(*(set(truth.hands[p]) for p in range(4) if p != me))
+        for _ in range(10):
+            world = resample(state)
+            assert world.history()[2 + 20 :] == state.history()[2 + 20 :]
+            assert world.information_state_string(me) == state.information_state_string(me)
+            table = table_of(world, rules)
+            assert table.hands[me] == truth.hands[me]
+            for p in range(4):
+                assert len(table.hands[p]) == len(truth.hands[p])
+                # No card of a suit the seat has shown void in.
+                assert all(c // 13 not in truth.voids[p] for c in table.hands[p])
+            dealt = set().union(*(set(table.hands[p]) for p in range(4) if p != me))
+            shares.append(len(dealt & others_truth) / len(dealt))
+            unseen = 52 - len(truth.hands[me]) - len(truth.played) - 1
+            fair_shares.append(len(others_truth) / unseen)
+    # OpenSpiel's resampler gives 1.0 (the true cards only); a fair one the
+    # opponents' share of the unseen cards (voids tilt it a little).
+    assert len(shares) == 400
+    assert abs(np.mean(shares) - np.mean(fair_shares)) < 0.03
+
+
+def test_python_ismcts_plays_legally_and_replays_with_a_fair_sampler():
+    game = pyspiel.load_game("oh_hell", {"players": 3, "num_tricks_fixed": 2})
+
+    def fair(p, s):
+        return python_ismcts_bot(game, p, s, simulations=20)
+
+    entrants = {"fair": fair, "control": lambda p, s: python_ismcts_bot(game, p, s, 20, False)}
+    entrants["simple"] = lambda p, s: strategy_bot(game, p, "simple", s)
+    first = play_duplicate(game, entrants, 2, seed=4)
+    assert len(first) == 2 * 3 * 3
+    again = play_duplicate(game, {"fair": fair, "a": fair, "b": fair}, 2, seed=4)
+    assert (
+        again["points"].tolist()
+        == play_duplicate(game, {"fair": fair, "a": fair, "b": fair}, 2, seed=4)["points"].tolist()
+    )
 
 
 def test_card_ids_map_both_ways():

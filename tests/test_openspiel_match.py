@@ -170,6 +170,22 @@ def test_a_second_seed_is_reported_apart_as_other_deals(tmp_path):
     assert list(grid_table.frame.columns) == ["strategy", "3x2", "3x2 seed 1"]
 
 
+def test_matches_played_at_once_are_the_matches_played_alone(tmp_path):
+    grid = {**TINY, "opponents": ["random"]}
+    matches = plan_matches(["simple", "card_counter", "random"], **grid)
+    alone = run_matches(matches, tmp_path / "alone", progress=False)
+    at_once = run_matches(matches, tmp_path / "at_once", progress=False, jobs=2)
+    key = ["strategy", "deal", "rotation", "entrant"]
+    columns = [c for c in alone.columns if c != "seconds"]
+    pd.testing.assert_frame_equal(
+        alone.sort_values(key)[columns].reset_index(drop=True),
+        at_once.sort_values(key)[columns].reset_index(drop=True),
+    )
+    assert json.loads((tmp_path / "at_once" / RUNS_FILE).read_text())[0]["played"] == 3
+    with pytest.raises(InvalidArgumentError, match="jobs must be an integer >= 1, got 0"):
+        run_matches(matches, tmp_path / "none", progress=False, jobs=0)
+
+
 def test_no_matches_no_report(tmp_path):
     with pytest.raises(InvalidArgumentError, match="no matches"):
         write_match_report(tmp_path)

@@ -6,6 +6,7 @@ import argparse
 
 from ohhell_sim.cli.options import add_import_option, import_modules, parse_int_list
 from ohhell_sim.cli.seats import parse_seat, split_seats
+from ohhell_sim.validation import check_count
 from studies.openspiel_match import (
     DEFAULT_DEALS,
     DEFAULT_OPPONENTS,
@@ -29,6 +30,7 @@ def cmd_openspiel_match(args: argparse.Namespace) -> int:
             text if is_openspiel_bot(text) else parse_seat(text).spec
             for text in split_seats(args.strategies)
         ]
+    check_count("--jobs", args.jobs)
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
     players = parse_int_list(args.players, "--players")
     tricks = parse_int_list(args.tricks, "--tricks")
@@ -46,7 +48,14 @@ def cmd_openspiel_match(args: argparse.Namespace) -> int:
             args.out,
             args.told_stock,
         )
-        run_matches(matches, args.out, command=command, note=args.note, progress=not args.quiet)
+        run_matches(
+            matches,
+            args.out,
+            command=command,
+            note=args.note,
+            progress=not args.quiet,
+            jobs=args.jobs,
+        )
     elif args.note:
         record_run(args.out, "", 0, 0, args.note)
     print(write_match_report(args.out).describe())
@@ -95,6 +104,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     add_import_option(p)
     p.add_argument("--out", "-o", default="runs/openspiel_match", help="output folder")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="matches played at once, each in its own process (default 1)",
+    )
     p.add_argument(
         "--report-only", action="store_true", help="play nothing; write the folder's report"
     )
