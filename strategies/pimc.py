@@ -154,6 +154,14 @@ def pimc_card(view, samples, rng):
     tricks_left = view[V.HAND_SIZE] - view[V.TRICK]
     my_bid = view[V.BIDS_BASE + me]
     following = next_seat(me, active, n)
+    # Derived once, not per playout: the trick after each card, and our points
+    # by the tricks we end with (the scoring tables branch).
+    after = np.empty((n_choices, 3), dtype=np.int64)
+    for i in range(n_choices):
+        after[i, 0], after[i, 1], after[i, 2] = trick_after(view, cards[i])
+    score = np.empty(view[V.HAND_SIZE] + 1, dtype=np.float64)
+    for k in range(score.shape[0]):
+        score[k] = points(view, my_bid, k)
     # A playout stops once our bid is surely missed: its points are known then.
     settle = settle_flags(view)
     for _ in range(samples):
@@ -179,7 +187,6 @@ def pimc_card(view, samples, rng):
                 work[s] = hands[s]
                 won[s] = view[V.TRICKS_WON_BASE + s]
             work[me] ^= np.int64(1) << card
-            led, best, best_seat = trick_after(view, card)
             play_out_settled(
                 n,
                 active,
@@ -189,14 +196,14 @@ def pimc_card(view, samples, rng):
                 won,
                 following,
                 n_in_trick + 1,
-                led,
-                best,
-                best_seat,
+                after[i, 0],
+                after[i, 1],
+                after[i, 2],
                 tricks_left,
                 me,
                 settle,
             )
-            totals[i] += points(view, my_bid, won[me])
+            totals[i] += score[won[me]]
     return best_average_card(view, cards, totals)
 
 
