@@ -115,10 +115,17 @@ def main(argv: list[str] | None = None) -> None:
     low, _, high = statistics.quantiles(ratios, n=4)
     print(
         f"{args.mode} {args.strategy}, {args.threads} thread(s), {args.rounds} rounds: "
-        f"A median {statistics.median(times_a) / 1e6:.3f} M deals/s, "
-        f"B median {statistics.median(times_b) / 1e6:.3f} M deals/s, "
+        f"A median {_rate(statistics.median(times_a))}, "
+        f"B median {_rate(statistics.median(times_b))}, "
         f"B/A median ratio {statistics.median(ratios):.3f} (quartiles {low:.3f}-{high:.3f})"
     )
+
+
+def _rate(deals_per_second: float) -> str:
+    # Millions for the engine's rates, whole deals for the sampling strategies'.
+    if deals_per_second >= 1e5:
+        return f"{deals_per_second / 1e6:.3f} M deals/s"
+    return f"{deals_per_second:,.0f} deals/s"
 
 
 if __name__ == "__main__":
