@@ -164,23 +164,29 @@ def pimc_card(view, samples, rng):
         score[k] = points(view, my_bid, k)
     # A playout stops once our bid is surely missed: its points are known then.
     settle = settle_flags(view)
+    # Bids are public in play, but closed bids hide them: those are estimated
+    # on each sample's hands.
+    hidden_bids = False
+    for s in range(n):
+        bids[s] = view[V.BIDS_BASE + s]
+        hidden_bids |= (active >> s) & 1 != 0 and bids[s] < 0
     for _ in range(samples):
         if not draw_sample(plan, pool, rng, hands):
             return counting_play(view, False)
-        for s in range(n):
-            bids[s] = view[V.BIDS_BASE + s]
-        # Bids are public in play; this covers only a view without them.
-        estimate_bids(
-            n,
-            active,
-            view[V.DEALER],
-            view[V.HAND_SIZE],
-            view[V.MAX_BID],
-            view[V.HOOK],
-            trump,
-            hands,
-            bids,
-        )
+        if hidden_bids:
+            for s in range(n):
+                bids[s] = view[V.BIDS_BASE + s]
+            estimate_bids(
+                n,
+                active,
+                view[V.DEALER],
+                view[V.HAND_SIZE],
+                view[V.MAX_BID],
+                view[V.HOOK],
+                trump,
+                hands,
+                bids,
+            )
         for i in range(n_choices):
             card = cards[i]
             for s in range(n):
