@@ -695,6 +695,10 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
         "ismcts:N is OpenSpiel's ISMCTSBot (uct_c 2, N simulations, one random rollout per "
         "leaf, the move of most visits); mcts:N is its MCTSBot with random rollouts, which "
         "searches the true state and so sees every hand; random is its uniform random bot.",
+        "fair_ismcts:N is the same search in OpenSpiel's Python port of ISMCTSBot, its worlds "
+        "dealt by a fair sampler (the cards its seat cannot see, dealt at random over the "
+        "other hands and the stock, consistent with the voids shown); py_ismcts:N is the "
+        "Python port with OpenSpiel's resampler, the control for the port.",
         "Our strategies see OpenSpiel's state through the reference engine's view builder: "
         "the same information as in our own simulator.",
         "ISMCTS knows more than its seat may: OpenSpiel's oh_hell resampler, which its ISMCTS "

@@ -14,14 +14,17 @@ from numba import njit
 from test_strategies_common import make_view, rng
 
 from ohhell_sim import view as V
-from ohhell_sim.engine.core import next_seat
+from ohhell_sim.engine.core import beats, following_cards, led_suit_of, next_seat
+from ohhell_sim.engine.rng import below, seed_stream
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy_tools import points, popcount
+from strategies._common import beaters, greedy_card, trump_mask
 from strategies._playout import (
     PLAN_SIZE,
     SETTLE_OVER,
     SETTLE_UNDER,
     STACK_ROW,
+    _greedy_card,
     draw_sample,
     estimate_bids,
     estimate_bids_by_own_bid,
@@ -224,3 +227,42 @@ def test_sample_refuses_two_decks():
     view = make_view("AS KS", "S", rules=Rules(players=4, decks=2))
     _, ok = _draw_many(view, 1, rng(8))
     assert not ok
+
+
+@njit
+def _policy_mismatches(state, trials):
+    """Random trick states on which the playouts' mask policy and ``greedy_card`` differ."""
+    mismatches = 0
+    deck = np.arange(53)
+    for _ in range(trials):
+        for i in range(53):
+            j = i + below(state, 53 - i)
+            deck[i], deck[j] = deck[j], deck[i]
+        trump = below(state, 5) - 1  # -1: no trump
+        in_trick = below(state, 4)
+        led, best = -1, -1
+        for k in range(in_trick):
+            card = deck[k]
+            if k == 0:
+                led, best = led_suit_of(card, trump), card
+            elif beats(card, best, trump):
+                best = card
+        hand = np.int64(0)
+        for k in range(1 + below(state, 12)):
+            hand |= np.int64(1) << deck[in_trick + k]
+        follow = following_cards(hand, led, trump) if in_trick > 0 else np.int64(0)
+        legal = follow if follow != 0 else hand
+        beat = beaters(best, led, trump) if in_trick > 0 else np.int64(0)
+        for wants in (False, True):
+            expected = greedy_card(legal, led, trump, in_trick, best, wants)
+            got = _greedy_card(legal, in_trick, follow != 0, beat, trump_mask(trump), wants)
+            mismatches += expected != got
+    return mismatches
+
+
+def test_the_playouts_mask_policy_is_greedy_card():
+    # The playouts inline their own bit-mask form of the greedy policy for speed;
+    # it must choose the card greedy_card chooses, joker and no-trump deals included.
+    state = np.zeros(4, dtype=np.uint64)
+    seed_stream(state, np.uint64(9), 2, 0)
+    assert _policy_mismatches(state, 200_000) == 0

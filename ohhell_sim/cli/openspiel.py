@@ -80,7 +80,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--opponents",
         default=",".join(DEFAULT_OPPONENTS),
-        help="OpenSpiel bots: random, ismcts:N, mcts:N (default %(default)s)",
+        help="OpenSpiel bots: random, ismcts:N, mcts:N, fair_ismcts:N (ISMCTS dealing its "
+        "worlds fairly), py_ismcts:N (its control) (default %(default)s)",
     )
     p.add_argument(
         "--players",
