@@ -81,11 +81,11 @@ def test_told_the_stock_a_view_sees_every_undealt_card_as_gone():
     dealt = {our_card(a) for a in history[2 : 2 + 4 * 5]}
     turned = our_card(history[2 + 4 * 5])
     stock = set(range(52)) - dealt - {turned}
-    assert {c for c in range(52) if (stock_mask(state, rules) >> c) & 1} == stock
+    assert {c for c in range(52) if (stock_mask(table_of(state, rules)) >> c) & 1} == stock
     plain = view_for(state, rules)
     told = view_for(state, rules, sees_stock=True)
     assert int(plain[V.PLAYED]) == 0
-    assert int(told[V.PLAYED]) == stock_mask(state, rules)
+    assert int(told[V.PLAYED]) == stock_mask(table_of(state, rules))
     # Nothing else in the view changes.
     fields = np.arange(V.VIEW_SIZE) != V.PLAYED
     np.testing.assert_array_equal(plain[fields], told[fields])

@@ -49,6 +49,9 @@ N_CARDS = 52
 #: The purpose id of :func:`python_ismcts_bot`'s sampling stream (apart from the
 #: reference engine's deal, cut and seat streams).
 _FAIR_RESAMPLE = 7
+#: Where the deal starts in an ``oh_hell`` history: after the chance actions
+#: that draw the number of tricks and the dealer.
+_DEAL_START = 2
 
 
 def our_card(action: int) -> int:
@@ -91,16 +94,22 @@ def rules_of(game) -> Rules:
     return Rules.preset("openspiel", players=params["players"], schedule=(tricks,))
 
 
+def dealt_hands(history: list[int], rules: Rules) -> list[list[int]]:
+    """Each player's dealt cards (our ids) in an ``oh_hell`` history: card ``i`` of
+    the deal goes to player ``i % players``."""
+    n = rules.players
+    deal = history[_DEAL_START : _DEAL_START + n * rules.schedule[0]]
+    return [[our_card(a) for a in deal[p::n]] for p in range(n)]
+
+
 def table_of(state, rules: Rules) -> DealTable:
     """The reference engine's table of an OpenSpiel ``oh_hell`` state."""
     history = list(state.history())
     n, tricks = rules.players, rules.schedule[0]
-    dealer = history[1]
+    dealer = history[_DEAL_START - 1]
     n_dealt = n * tricks
-    hands: list[list[int]] = [[] for _ in range(n)]
-    for i, action in enumerate(history[2 : 2 + n_dealt]):
-        hands[i % n].append(our_card(action))
-    turned = our_card(history[2 + n_dealt])
+    hands = dealt_hands(history, rules)
+    turned = our_card(history[_DEAL_START + n_dealt])
     seats = list(range(n))
     table = DealTable(
         rules,
@@ -124,7 +133,7 @@ def table_of(state, rules: Rules) -> DealTable:
     order = [clockwise(dealer, seats, n)]
     while len(order) < n:
         order.append(clockwise(order[-1], seats, n))
-    moves = history[3 + n_dealt :]
+    moves = history[_DEAL_START + n_dealt + 1 :]
     for seat, action in zip(order, moves[:n], strict=False):
         table.bids[seat] = action - N_CARDS
     if len(moves) < n:
@@ -162,8 +171,11 @@ def view_for(state, rules: Rules, sees_stock: bool = False) -> np.ndarray:
     That is more than the seat may know: it is for measuring what the knowledge
     is worth, not for play.
     """
-    table = table_of(state, rules)
-    player = state.current_player()
+    return _view_of_table(table_of(state, rules), state.current_player(), sees_stock)
+
+
+def _view_of_table(table: DealTable, player: int, sees_stock: bool = False) -> np.ndarray:
+    rules = table.rules
     if any(b is None for b in table.bids):
         others = sum(b for b in table.bids if b is not None)
         forbidden = None
@@ -176,16 +188,16 @@ def view_for(state, rules: Rules, sees_stock: bool = False) -> np.ndarray:
         legal = legal_cards(table.hands[player], led, table.trump)
         view = view_of(table, player, V.PHASE_PLAY, legal, None)
     if sees_stock:
-        view[V.PLAYED] |= stock_mask(state, rules)
+        view[V.PLAYED] |= stock_mask(table)
     return view
 
 
-def stock_mask(state, rules: Rules) -> int:
-    """The mask of the cards OpenSpiel's deal left undealt (neither in a hand nor turned up)."""
-    n_dealt = rules.players * rules.schedule[0]
-    dealt = 0
-    for action in list(state.history())[2 : 3 + n_dealt]:
-        dealt |= 1 << our_card(action)
+def stock_mask(table: DealTable) -> int:
+    """The mask of the cards the deal of ``table`` left undealt: in no hand, not
+    played, not turned up."""
+    dealt = 1 << table.trump_card
+    for card in (*table.played, *(c for hand in table.hands for c in hand)):
+        dealt |= 1 << card
     return ((1 << N_CARDS) - 1) & ~dealt
 
 
@@ -215,15 +227,15 @@ class FairResampler:
         self._history = list(state.history())
         self._plan = np.empty(PLAN_SIZE, dtype=np.int64)
         self._pool = np.empty(53, dtype=np.int64)
-        if not prepare_sample(view_for(state, self.rules), self._plan, self._pool):
-            raise InvalidArgumentError(f"cannot resample the hidden cards of {self._history}")
-        n, n_dealt = self.rules.players, self.rules.players * self.rules.schedule[0]
-        played = set(table_of(state, self.rules).played)
+        table = table_of(state, self.rules)
         me = state.current_player()
-        deal = self._history[2 : 2 + n_dealt]
+        if not prepare_sample(_view_of_table(table, me), self._plan, self._pool):
+            raise InvalidArgumentError(f"cannot resample the hidden cards of {self._history}")
+        played = set(table.played)
         # The cards of each seat that stay put: all of ours, the others' played ones.
         self._kept = [
-            [our_card(a) for a in deal[p::n] if p == me or our_card(a) in played] for p in range(n)
+            [c for c in hand if p == me or c in played]
+            for p, hand in enumerate(dealt_hands(self._history, self.rules))
         ]
 
     def __call__(self, state, player: int | None = None):
@@ -244,11 +256,11 @@ class FairResampler:
             for p in range(n)
         ]
         world = state.get_game().new_initial_state()
-        for action in self._history[:2]:
+        for action in self._history[:_DEAL_START]:
             world.apply_action(action)
         for i in range(n_dealt):
             world.apply_action(their_card(dealt[i % n][i // n]))
-        for action in self._history[2 + n_dealt :]:
+        for action in self._history[_DEAL_START + n_dealt :]:
             world.apply_action(action)
         return world
 
