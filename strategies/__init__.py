@@ -5,8 +5,9 @@ Each module defines ``bid`` and ``play`` (``@njit``) and a ``STRATEGY`` record
 stochastic, cost class, the rule variants it cannot play); ``BUILTINS`` lists them
 in dispatch-id order (the id is the position, and never changes: new strategies
 are appended).  Shared code lives in the private modules ``_common`` (view
-helpers), ``_counting`` (card-counting play) and ``_playout`` (playouts and
-sampling for the Monte Carlo strategies); generated tables live in ``tables/``.
+helpers), ``_counting`` (card-counting play), ``_playout`` (playouts and
+sampling for the Monte Carlo strategies) and ``_sequential`` (their stopping
+rule); generated tables live in ``tables/``.
 
 Importing this package registers the built-ins; ``ohhell_sim``'s ``__init__`` does
 so, so they are registered whenever the package is in use.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from ohhell_sim.strategy import register_builtins
 from strategies import (
+    adaptive_pimc,
     bayes_pimc,
     card_counter,
     expected_tricks,
@@ -39,6 +41,7 @@ BUILTINS = (
     pimc.STRATEGY,
     learned.STRATEGY,
     bayes_pimc.STRATEGY,
+    adaptive_pimc.STRATEGY,
 )
 
 register_builtins(BUILTINS)

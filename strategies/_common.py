@@ -74,6 +74,28 @@ def legal_bid_near(view, bid, up):
 
 
 @njit
+def eligible_bids(view, allowed):
+    """The bids :func:`best_bid_by_row` chooses among, as a bool per bid ``0..MAX_BID``.
+
+    The legal bids of ``allowed`` (entries past its end are not allowed), less
+    those below :func:`sure_trump_tricks` while one at or above it is eligible
+    (:func:`best_bid_by_row` says why).
+    """
+    most = view[V.MAX_BID]
+    forbidden = view[V.FORBIDDEN_BID]
+    top = min(most + 1, allowed.shape[0])
+    eligible = np.zeros(most + 1, dtype=np.bool_)
+    for b in range(top):
+        eligible[b] = b != forbidden and allowed[b]
+    sure = min(sure_trump_tricks(view), top)
+    for b in range(sure, top):
+        if eligible[b]:
+            eligible[:sure] = False
+            break
+    return eligible
+
+
+@njit
 def best_bid_by_row(view, probs, allowed):
     """The legal, ``allowed`` bid ``b`` of highest expected points.
 
@@ -87,15 +109,7 @@ def best_bid_by_row(view, probs, allowed):
     gives it weight (a table cell pooling weaker hands) or a tie of zero
     values could prefer it.
     """
-    most = view[V.MAX_BID]
-    forbidden = view[V.FORBIDDEN_BID]
-    top = min(most + 1, allowed.shape[0])
-    sure = min(sure_trump_tricks(view), top)
-    lowest = 0
-    for b in range(sure, top):
-        if b != forbidden and allowed[b]:
-            lowest = sure
-            break
+    eligible = eligible_bids(view, allowed)
     hand_size = view[V.HAND_SIZE]
     # The scoring rules are sliced once: ``points`` would slice them per call.
     rules = view[V.RULES_BASE :]
@@ -103,8 +117,8 @@ def best_bid_by_row(view, probs, allowed):
     misses_score_nothing = rules[R_OVER] == 0 and rules[R_UNDER] == 0
     best = -1
     best_value = -np.inf
-    for b in range(lowest, top):
-        if b == forbidden or not allowed[b]:
+    for b in range(eligible.shape[0]):
+        if not eligible[b]:
             continue
         row = probs[b if probs.shape[0] > 1 else 0]
         if misses_score_nothing:

@@ -41,7 +41,14 @@ from ohhell_sim import view as V
 from ohhell_sim.engine.core import next_seat
 from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategy import Strategy
-from strategies._common import best_bid_by_row, forehead_bid, is_forehead_bid, legal_bid_near
+from ohhell_sim.strategy_tools import points
+from strategies._common import (
+    best_bid_by_row,
+    eligible_bids,
+    forehead_bid,
+    is_forehead_bid,
+    legal_bid_near,
+)
 from strategies._counting import counting_play
 from strategies._playout import (
     PLAN_SIZE,
@@ -52,6 +59,7 @@ from strategies._playout import (
     prepare_sample,
     settle_flags,
 )
+from strategies._sequential import choice_is_open, time_to_test
 from strategies.expected_tricks import DEFAULT_RISK, expected_bid
 
 #: The sampler deals hidden cards from one deck (a hand is one mask).
@@ -59,11 +67,35 @@ ONE_DECK_ONLY = {"decks": (2,)}
 
 
 @njit
-def mc_bid(view, samples, rng):
+def candidate_bids(counts, aim):
+    """The bids worth evaluating, one bool per bid ``0..counts.shape[0] - 1``.
+
+    They are ``aim``, zero, and the bids from one below the fewest to one above
+    the most tricks taken aiming at ``aim``: ``counts[aim, k]`` counts the
+    samples on which the playout aiming at ``aim`` took ``k`` tricks.
+    """
+    reached = counts[aim]
+    low = reached.shape[0] - 1
+    high = 0
+    for k in range(reached.shape[0]):
+        if reached[k] > 0.0:
+            low = min(low, k)
+            high = max(high, k)
+    tried = np.zeros(counts.shape[0], dtype=np.bool_)
+    for b in range(counts.shape[0]):
+        tried[b] = b == aim or b == 0 or low - 1 <= b <= high + 1
+    return tried
+
+
+@njit
+def mc_bid(view, samples, rng, eps=0.0):
     """The Monte Carlo bid of the module docstring (callable by any strategy).
 
     ``samples`` deals are sampled; with none, or a view the sampler does not
-    support, the bid is ``expected_tricks``'s.
+    support, the bid is ``expected_tricks``'s.  With ``eps`` > 0 the sampling is
+    sequential (:mod:`strategies._sequential`): ``samples`` is the most it
+    draws, and it stops once no candidate bid could beat the leading one by
+    more than ``eps`` points in expectation.
     """
     if is_forehead_bid(view):
         return forehead_bid(view)
@@ -95,7 +127,23 @@ def mc_bid(view, samples, rng):
     aim = min(max(expected_bid(view, DEFAULT_RISK), 0), most)
     every_bid = (np.int64(1) << (most + 1)) - 1
     settle = settle_flags(view)
-    for _ in range(samples):
+    sequential = eps > 0.0
+    # Sequential sampling plays each sample into ``drawn`` to score it per bid.
+    rows = most + 1 if sequential else 0
+    drawn = np.zeros((rows, h + 1), dtype=np.float64)
+    worth = np.empty((rows, h + 1), dtype=np.float64)
+    for b in range(rows):
+        for k in range(h + 1):
+            worth[b, k] = points(view, b, k)
+    scores = np.empty((samples if sequential else 0, rows), dtype=np.float64)
+    totals = np.zeros(rows, dtype=np.float64)
+    used = samples
+    for j in range(samples):
+        if time_to_test(j, eps):
+            alive = eligible_bids(view, candidate_bids(counts, aim))
+            if not choice_is_open(scores, j, totals, alive, eps, 0.0):
+                used = j
+                break
         if not draw_sample(plan, pool, rng, hands):
             return expected_bid(view, DEFAULT_RISK)
         for s in range(V.MAX_SEATS):
@@ -125,22 +173,22 @@ def mc_bid(view, samples, rng):
             wants,
             every_bid,
             me,
-            counts,
+            drawn if sequential else counts,
             stack,
             np.int64(1) << aim,
             settle,
         )
+        if sequential:
+            counts += drawn
+            for b in range(rows):
+                value = 0.0
+                for k in range(h + 1):
+                    value += drawn[b, k] * worth[b, k]
+                scores[j, b] = value
+                totals[b] += value
+            drawn[:, :] = 0.0
 
-    low = h
-    high = 0
-    for k in range(h + 1):
-        if counts[aim, k] > 0.0:
-            low = min(low, k)
-            high = max(high, k)
-    tried = np.zeros(most + 1, dtype=np.bool_)
-    for b in range(most + 1):
-        tried[b] = b == aim or b == 0 or low - 1 <= b <= high + 1
-    best = best_bid_by_row(view, counts / samples, tried)
+    best = best_bid_by_row(view, counts / used, candidate_bids(counts, aim))
     if best < 0:
         return legal_bid_near(view, aim, False)
     return best

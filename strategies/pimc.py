@@ -45,6 +45,7 @@ from strategies._playout import (
     prepare_sample,
     settle_flags,
 )
+from strategies._sequential import choice_is_open, time_to_test
 
 
 @njit
@@ -125,8 +126,15 @@ def best_average_card(view, cards, totals):
 
 
 @njit
-def pimc_card(view, samples, rng):
-    """The card of best average playout score (module docstring)."""
+def pimc_card(view, samples, rng, eps=0.0, drop=0.0):
+    """The card of best average playout score (module docstring).
+
+    With ``eps`` > 0 the sampling is sequential (:mod:`strategies._sequential`):
+    ``samples`` is the most it draws, and it stops once no card could beat the
+    leading one by more than ``eps`` points in expectation, dropping on the way
+    the cards more than ``drop`` standard errors behind (0: none).  With
+    ``eps`` = 0 it draws all ``samples``.
+    """
     legal = view[V.LEGAL]
     if view[V.PHASE] != V.PHASE_PLAY or legal & (legal - 1) == 0:
         return counting_play(view, False)
@@ -170,7 +178,13 @@ def pimc_card(view, samples, rng):
     for s in range(n):
         bids[s] = view[V.BIDS_BASE + s]
         hidden_bids |= (active >> s) & 1 != 0 and bids[s] < 0
-    for _ in range(samples):
+    sequential = eps > 0.0
+    # The scores per sample, kept for the stopping rule only.
+    scores = np.empty((samples if sequential else 0, n_choices), dtype=np.float64)
+    alive = np.ones(n_choices, dtype=np.bool_)
+    for j in range(samples):
+        if time_to_test(j, eps) and not choice_is_open(scores, j, totals, alive, eps, drop):
+            break
         if not draw_sample(plan, pool, rng, hands):
             return counting_play(view, False)
         if hidden_bids:
@@ -188,6 +202,8 @@ def pimc_card(view, samples, rng):
                 bids,
             )
         for i in range(n_choices):
+            if not alive[i]:
+                continue
             card = cards[i]
             for s in range(n):
                 work[s] = hands[s]
@@ -210,6 +226,11 @@ def pimc_card(view, samples, rng):
                 settle,
             )
             totals[i] += score[won[me]]
+            if sequential:
+                scores[j, i] = score[won[me]]
+    for i in range(n_choices):
+        if not alive[i]:
+            totals[i] = -np.inf
     return best_average_card(view, cards, totals)
 
 

@@ -68,7 +68,7 @@ DEFAULT_PLAYERS = (4,)
 #: The fields the ladder is played in by default: the original field and a stronger one.
 DEFAULT_FIELDS = ("simple", "card_counter")
 #: Strategies that take milliseconds per decision: they play a tenth of the deal sets.
-SLOW = ("mc_bidder", "pimc", "bayes_pimc")
+SLOW = ("mc_bidder", "pimc", "bayes_pimc", "adaptive_pimc")
 MEASURES = ("mean_total", "win_share", "made_rate", "zero_bid_rate")
 #: One-card games per challenger, per game of its gauntlet: a one-card deal is cheap.
 ONE_CARD_FACTOR = 10

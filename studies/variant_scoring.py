@@ -104,7 +104,7 @@ FIELD_GAMES_SHARE = {"mc_bidder": 0.6}
 #: :mod:`ohhell_sim.strategy_tools`).  ``learned``'s trick model was fitted
 #: under ``simple``'s play and does not depend on the table: only the choice of
 #: the bid from it does.
-SCORE_AWARE_BIDDERS = ("learned", "mc_bidder", "pimc", "bayes_pimc")
+SCORE_AWARE_BIDDERS = ("learned", "mc_bidder", "pimc", "bayes_pimc", "adaptive_pimc")
 #: Built-ins whose bid ignores the scoring tables (read in ``strategies/*.py``).
 SCORE_BLIND_BIDDERS = ("random", "simple", "zero", "card_counter", "expected_tricks", "sure_tricks")
 #: Caveat attached to every statement about ``learned``'s bids.
