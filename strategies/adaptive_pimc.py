@@ -6,12 +6,13 @@ policy in every seat, the candidate of best average score chosen), but samples
 sequentially (:mod:`strategies._sequential`): in batches of eight, testing
 from the sixteenth sample on, it stops once no candidate could beat the
 leading one by more than a few hundredths of a point in expectation, and it
-stops playing out the cards already far behind.  Most choices are settled
-after sixteen samples, and the close ones draw up to ``samples`` (cards) or
+stops playing out the cards already far behind.  A clear choice stops at
+sixteen samples, a close one draws up to ``samples`` (cards) or
 ``bid_samples`` (bids).  At the defaults it takes about the time per deal
-that ``pimc`` takes at its own, on the canonical schedule and on five-card
-deals, and scores more against it in duplicate play (see the README's
-"Strength" section for the measurements).
+that ``pimc`` takes at its own on the canonical schedule (more on ten-card
+deals, where close choices are common, less on five-card ones) and scores
+more against it in duplicate play (the README's "Which built-in is
+strongest" has the measurements).
 
 A card choice stops once the expected loss of keeping the leading card is
 below ``eps`` points against every other card, each card more than ``drop``
