@@ -15,57 +15,20 @@ from ohhell_sim import view as V
 from ohhell_sim.cards import mask_of, parse_cards
 from ohhell_sim.rules import Rules
 from strategies import bayes_pimc
-from tests.test_strategies_common import card, make_view
+from tests.test_strategies_common import SEARCH_VIEWS, card, make_view, rng
 
 PARAMS = bayes_pimc.STRATEGY.param_row()
 
 
-def stream(seed: int) -> np.ndarray:
-    return np.array([seed + 1, 7, 11, 13], dtype=np.uint64)
-
-
-LEGAL_VIEWS = {
-    "first bid": make_view("AH 7C 4D 9S 2H", "S", seat=0, dealer=3, hand_size=5),
-    "dealer bid, hook": make_view(
-        "AS KS 2H 3D 5C", "S", seat=3, dealer=3, hand_size=5, bids=[1, 1, 1, -1]
-    ),
-    "lead": make_view(
-        "AH 7C 4D 9S 2H", "S", seat=0, dealer=3, phase=V.PHASE_PLAY, bids=[1, 2, 0, 1]
-    ),
-    "follow": make_view(
-        "AH 7C 4D 9S 2H",
-        "S",
-        seat=2,
-        dealer=3,
-        phase=V.PHASE_PLAY,
-        bids=[1, 2, 0, 1],
-        trick=["KH", "3H"],
-    ),
-    "void": make_view(
-        "7C 4D 9S",
-        "S",
-        seat=1,
-        dealer=3,
-        phase=V.PHASE_PLAY,
-        hand_size=5,
-        trick_index=2,
-        bids=[1, 2, 0, 1],
-        won=[1, 1, 0, 0],
-        trick=["KH"],
-        played="2H 3H 4H 5H 6C 7D 8D 9D",
-    ),
-}
-
-
-@pytest.mark.parametrize("name", sorted(LEGAL_VIEWS))
+@pytest.mark.parametrize("name", sorted(SEARCH_VIEWS))
 def test_choices_are_legal(name):
-    view = LEGAL_VIEWS[name]
+    view = SEARCH_VIEWS[name]
     for seed in range(4):
         if view[V.PHASE] == V.PHASE_BID:
-            bid = bayes_pimc.bid(view, PARAMS, stream(seed))
+            bid = bayes_pimc.bid(view, PARAMS, rng(seed))
             assert 0 <= bid <= view[V.MAX_BID] and bid != view[V.FORBIDDEN_BID]
         else:
-            chosen = bayes_pimc.play(view, PARAMS, stream(seed))
+            chosen = bayes_pimc.play(view, PARAMS, rng(seed))
             assert (view[V.LEGAL] >> chosen) & 1, (name, chosen)
 
 
@@ -90,7 +53,7 @@ def test_search_ducks_now_to_win_the_last_trick_for_sure():
     )
     assert view[V.LEGAL] == mask_of(parse_cards("AS 2D"))
     for seed in range(4):
-        assert bayes_pimc.play(view, PARAMS, stream(seed)) == card("2D")
+        assert bayes_pimc.play(view, PARAMS, rng(seed)) == card("2D")
 
 
 def _random_share(view, prior: float) -> float:
@@ -100,7 +63,7 @@ def _random_share(view, prior: float) -> float:
     types = np.zeros(count, dtype=np.int64)
     weights = np.ones(count, dtype=np.float64)
     ok = bayes_pimc.inferred_samples(
-        view, count, 4, 0.6, prior, True, stream(0), hands, types, weights
+        view, count, 4, 0.6, prior, True, rng(0), hands, types, weights
     )
     assert ok
     others = sum(1 << s for s in range(4) if s != view[V.SEAT])

@@ -15,13 +15,9 @@ from ohhell_sim import view as V
 from ohhell_sim.rules import Rules
 from strategies import adaptive_pimc, mc_bidder, pimc
 from strategies._sequential import BATCH, FIRST_TEST, choice_is_open, time_to_test
-from tests.test_strategies_common import card, make_view
+from tests.test_strategies_common import SEARCH_VIEWS, card, make_view, rng
 
 PARAMS = adaptive_pimc.STRATEGY.param_row()
-
-
-def stream(seed: int) -> np.ndarray:
-    return np.array([seed + 1, 7, 11, 13], dtype=np.uint64)
 
 
 def open_after(scores: np.ndarray, eps: float, drop: float = 0.0) -> tuple[bool, np.ndarray]:
@@ -65,20 +61,20 @@ def test_a_close_call_stays_open_and_only_the_far_behind_are_dropped():
 
 def _draws_of(decide, samples: int) -> np.ndarray:
     # The random stream after a decision: it advances with every sample drawn.
-    rng = stream(3)
-    decide(samples, rng)
-    return rng
+    state = rng(3)
+    decide(samples, state)
+    return state
 
 
 def test_an_obvious_bid_stops_at_the_first_test():
     # Five top trumps: every sample takes five tricks, bid five at once.
     view = make_view("AS KS QS JS TS", "S", seat=0, dealer=3, hand_size=5)
 
-    def sequential(samples, rng):
-        assert mc_bidder.mc_bid(view, samples, rng, 0.05) == 5
+    def sequential(samples, state):
+        assert mc_bidder.mc_bid(view, samples, state, 0.05) == 5
 
-    def fixed(samples, rng):
-        assert mc_bidder.mc_bid(view, samples, rng) == 5
+    def fixed(samples, state):
+        assert mc_bidder.mc_bid(view, samples, state) == 5
 
     assert (_draws_of(sequential, 512) == _draws_of(fixed, FIRST_TEST)).all()
     assert not (_draws_of(fixed, 512) == _draws_of(fixed, FIRST_TEST)).all()
@@ -102,39 +98,24 @@ def test_an_obvious_card_stops_at_the_first_test():
         played="2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
     )
 
-    def sequential(samples, rng):
-        assert pimc.pimc_card(view, samples, rng, 0.05, 1.5) == card("AH")
+    def sequential(samples, state):
+        assert pimc.pimc_card(view, samples, state, 0.05, 1.5) == card("AH")
 
-    def fixed(samples, rng):
-        assert pimc.pimc_card(view, samples, rng) == card("AH")
+    def fixed(samples, state):
+        assert pimc.pimc_card(view, samples, state) == card("AH")
 
     assert (_draws_of(sequential, 512) == _draws_of(fixed, FIRST_TEST)).all()
 
 
-@pytest.mark.parametrize(
-    "view",
-    [
-        make_view("AH 7C 4D 9S 2H", "S", seat=0, dealer=3, hand_size=5),
-        make_view("AS KS 2H 3D 5C", "S", seat=3, dealer=3, hand_size=5, bids=[1, 1, 1, -1]),
-        make_view(
-            "AH 7C 4D 9S 2H",
-            "S",
-            seat=2,
-            dealer=3,
-            phase=V.PHASE_PLAY,
-            bids=[1, 2, 0, 1],
-            trick=["KH", "3H"],
-        ),
-    ],
-    ids=["first bid", "hooked dealer", "follow"],
-)
-def test_choices_are_legal(view):
+@pytest.mark.parametrize("name", sorted(SEARCH_VIEWS))
+def test_choices_are_legal(name):
+    view = SEARCH_VIEWS[name]
     for seed in range(6):
         if view[V.PHASE] == V.PHASE_BID:
-            bid = adaptive_pimc.bid(view, PARAMS, stream(seed))
+            bid = adaptive_pimc.bid(view, PARAMS, rng(seed))
             assert 0 <= bid <= view[V.MAX_BID] and bid != view[V.FORBIDDEN_BID]
         else:
-            assert (view[V.LEGAL] >> adaptive_pimc.play(view, PARAMS, stream(seed))) & 1
+            assert (view[V.LEGAL] >> adaptive_pimc.play(view, PARAMS, rng(seed))) & 1
 
 
 def test_the_hooked_dealer_is_never_offered_the_forbidden_bid():
@@ -143,7 +124,7 @@ def test_the_hooked_dealer_is_never_offered_the_forbidden_bid():
     view = make_view("AS 2H 3D 4C 6H", "S", seat=3, dealer=3, hand_size=5, bids=[2, 1, 1, -1])
     assert view[V.FORBIDDEN_BID] == 1
     for seed in range(8):
-        assert adaptive_pimc.bid(view, PARAMS, stream(seed)) != 1
+        assert adaptive_pimc.bid(view, PARAMS, rng(seed)) != 1
 
 
 def test_without_eps_it_plays_as_pimc():

@@ -178,6 +178,40 @@ def card(text: str) -> int:
 # --- the shared helpers --------------------------------------------------------------
 
 
+#: Positions every search player must answer with a legal bid or card.
+SEARCH_VIEWS = {
+    "first bid": make_view("AH 7C 4D 9S 2H", "S", seat=0, dealer=3, hand_size=5),
+    "dealer bid, hook": make_view(
+        "AS KS 2H 3D 5C", "S", seat=3, dealer=3, hand_size=5, bids=[1, 1, 1, -1]
+    ),
+    "lead": make_view(
+        "AH 7C 4D 9S 2H", "S", seat=0, dealer=3, phase=V.PHASE_PLAY, bids=[1, 2, 0, 1]
+    ),
+    "follow": make_view(
+        "AH 7C 4D 9S 2H",
+        "S",
+        seat=2,
+        dealer=3,
+        phase=V.PHASE_PLAY,
+        bids=[1, 2, 0, 1],
+        trick=["KH", "3H"],
+    ),
+    "void": make_view(
+        "7C 4D 9S",
+        "S",
+        seat=1,
+        dealer=3,
+        phase=V.PHASE_PLAY,
+        hand_size=5,
+        trick_index=2,
+        bids=[1, 2, 0, 1],
+        won=[1, 1, 0, 0],
+        trick=["KH"],
+        played="2H 3H 4H 5H 6C 7D 8D 9D",
+    ),
+}
+
+
 def test_legal_bid_near_steps_toward_the_likely_side():
     # Dealer (seat 3) after bids 1, 1, 0 in a 4-card deal: 2 is forbidden.
     view = make_view("AH KD 2H 3D", "S", seat=3, dealer=3, bids=[1, 1, 0, -1])
