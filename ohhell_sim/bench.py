@@ -77,7 +77,7 @@ def bench(
     threads = check_threads(threads)
     with numba_threads(threads):
         used_threads = numba.get_num_threads()
-        prepare_kernel(seating, rules, Rows.empty(rules, 0), announce=progress)
+        prepare_kernel(seating, rules, Rows.empty(rules, 0))
         play(seating, rules, seed, 0, 1000, Rows.empty(rules, 1000))
         best = float("inf")
         for _ in range(repeats):

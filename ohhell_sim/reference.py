@@ -5,8 +5,10 @@ and records everything in a :class:`GameLog`.  It shares no rule code with the
 Numba kernel (:mod:`ohhell_sim.engine`): the random streams, the deal, legality,
 trick-taking and scoring are written again here, and the tests check that both
 engines play every game identically.  Only the strategies are shared: the
-reference calls the same compiled ``bid``/``play`` functions with a view it builds
-afresh, field by field, before every decision.
+reference calls the same compiled ``bid``/``play`` functions (their code as it is
+now, :meth:`~ohhell_sim.strategy.Strategy.current_functions`) with a view it
+builds afresh, field by field, before every decision, and passes the view and the
+parameters read-only, as the kernel does.
 
 The game is a coroutine (:func:`game_steps`): it yields a :class:`Decision`
 whenever a seat must move and receives the move, and yields a
@@ -37,6 +39,7 @@ from ohhell_sim.errors import (
 )
 from ohhell_sim.rules import RULES_SIZE, TIEBREAK_HAND_SIZE, Rules
 from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
+from ohhell_sim.strategy_compile import check_compiles
 from ohhell_sim.validation import check_seed
 
 _M64 = (1 << 64) - 1
@@ -727,28 +730,60 @@ def seat_streams(seed: int, game: int, players: int) -> list[np.ndarray]:
     return [Stream(seed, game, _SEAT, s).as_array() for s in range(players)]
 
 
-def strategy_answer(seating: Seating, seed: int, game: int) -> Callable[[Decision], int]:
+#: A seat's decisions: ``(bid, play)``, each called as ``f(view, params, rng)``.
+SeatFunctions = tuple[Callable, Callable]
+
+
+def strategy_answer(
+    seating: Seating,
+    seed: int,
+    game: int,
+    functions: Sequence[SeatFunctions] | None = None,
+) -> Callable[[Decision], int]:
     """Answer decisions with the seating's strategies.
 
     Each strategy gets its seat's parameters and random stream, as in the
-    kernel.  A :class:`~ohhell_sim.errors.StrategyError` raised by strategy code
-    is located at its game, deal and seat.
+    kernel, the view and the parameters read-only.  A
+    :class:`~ohhell_sim.errors.StrategyError` raised by strategy code is located
+    at its game, deal and seat.  ``functions`` gives each seat's ``(bid, play)``
+    in place of its strategy's current compiled code.
     """
     streams = seat_streams(seed, game, len(seating.strategies))
+    if functions is None:
+        # A user strategy's mistakes are named, as before a kernel compiles.
+        for strategy in seating.user_strategies:
+            check_compiles(strategy, checked=seating.checked)
+        functions = [s.current_functions(checked=seating.checked) for s in seating.strategies]
+    params = [read_only(row) for row in seating.params]
 
     def answer(decision: Decision) -> int:
         seat = decision.seat
-        func = getattr(seating.strategies[seat], decision.role)
+        func = functions[seat][0 if decision.role == "bid" else 1]
         try:
-            return func(decision.view, seating.params[seat], streams[seat])
+            return func(read_only(decision.view), params[seat], streams[seat])
         except StrategyError as error:
             raise error.located(game, decision.deal, seat) from error.__cause__
 
     return answer
 
 
-def play_reference_game(rules: Rules, seating: Seating, seed: int, game: int) -> GameLog:
+def read_only(array: np.ndarray) -> np.ndarray:
+    """A read-only view of ``array`` (``array`` itself stays writable)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def play_reference_game(
+    rules: Rules,
+    seating: Seating,
+    seed: int,
+    game: int,
+    functions: Sequence[SeatFunctions] | None = None,
+) -> GameLog:
     """Play game ``game`` of the run seeded ``seed`` and return its log.
+
+    ``functions``: as for :func:`strategy_answer`.
 
     Raises
     ------
@@ -756,7 +791,7 @@ def play_reference_game(rules: Rules, seating: Seating, seed: int, game: int) ->
         When a strategy returns an illegal bid or card.
     """
     steps = game_steps(rules, seating.names, seed, game)
-    return drive(steps, strategy_answer(seating, seed, game))
+    return drive(steps, strategy_answer(seating, seed, game, functions))
 
 
 def replay(rules: Rules, strategies: Sequence[SeatSpec], seed: int = 0, game: int = 0) -> GameLog:

@@ -17,7 +17,7 @@ from ohhell_sim.rules import Rules
 from ohhell_sim.run.executors import play_run
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.strategy import SeatSpec
-from ohhell_sim.validation import check_run
+from ohhell_sim.validation import check_mode, check_run
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -33,6 +33,7 @@ def simulate(
     threads: int | None = None,
     progress: bool = False,
     client: Client | None = None,
+    check: bool = False,
     record_hands: bool = False,
 ) -> SimulationResult:
     """Play ``games`` games between ``strategies`` on the compiled kernel.
@@ -64,6 +65,12 @@ def simulate(
         Play on this Dask cluster instead, in chunks of games (see
         :mod:`ohhell_sim.distributed`); the result is identical.  ``threads`` is
         then the Numba threads per task on the workers.
+    check : bool
+        The check mode, for a new or edited strategy: user code compiled with
+        bounds checks (an index out of range stops the run with a
+        :class:`~ohhell_sim.errors.StrategyError` naming the line), and the first
+        games played again by the reference engine and compared, deal by deal.
+        The kernel is separate from the normal one and slower.
     record_hands : bool
         Also keep each seat's cards as dealt, in ``result.arrays.held``
         (a ``uint64`` card mask per game, deal and seat).
@@ -83,6 +90,7 @@ def simulate(
     rules, seating, first_game, games, seed, threads = check_run(
         rules, strategies, first_game, games, seed, threads
     )
+    seating = check_mode(seating, check, client)
     if not isinstance(record_hands, bool):
         raise InvalidArgumentError(f"record_hands must be True or False, got {record_hands!r}")
     new_sink = partial(Rows.empty, rules, hands=record_hands)

@@ -24,14 +24,13 @@ a kernel whose dispatch includes it.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import CodeType
 
 import numpy as np
 
+from ohhell_sim import strategy_code
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 
@@ -176,17 +175,32 @@ class Strategy:
         return np.array(list(values.values()), dtype=np.float64)
 
     def fingerprint(self) -> str:
-        """A hash of the functions' code and of what they read from their module.
+        """A hash of everything the strategy's code compiles into a kernel.
 
-        It covers the bytecode, the module-level constants the code names and the
-        jitted helpers it calls (recursively), so that a changed strategy gets a
-        new kernel.
+        It covers the functions' code, the helpers they call (recursively), their
+        closures and defaults, and the values of the globals and module attributes
+        they read (see :func:`ohhell_sim.strategy_code.fingerprint`), so that a
+        changed strategy gets a new kernel.
+
+        Raises
+        ------
+        StrategyError
+            If the code reads a value that cannot be fingerprinted, or draws from
+            a global random state.
         """
-        digest = hashlib.sha256(self.name.encode())
-        seen: set[int] = set()
-        for func in (self.bid, self.play):
-            _hash_function(func.py_func, digest, seen)
-        return digest.hexdigest()[:16]
+        return strategy_code.fingerprint(self.name, (self.bid, self.play))[:16]
+
+    def current_functions(self, *, checked: bool = False, inline: bool = False):
+        """``(bid, play)`` dispatchers that compile the strategy's code as it is now.
+
+        What the engine calls, never the registered objects themselves, which may
+        hold machine code compiled before a helper or a global changed (see
+        :func:`ohhell_sim.strategy_code.current_functions`; ``checked`` compiles
+        user code with bounds checks, ``inline`` for inlining into the game loop).
+        """
+        return strategy_code.current_functions(
+            self.name, self.bid, self.play, checked=checked, inline=inline
+        )
 
 
 _REGISTRY: dict[str, Strategy] = {}
@@ -245,6 +259,10 @@ def register_strategy(
         For a bad name, a name already taken, functions that are not
         Numba-compiled, an unknown cost class, ``heavy`` contradicting ``cost``,
         or bounds that name no parameter or exclude its default.
+    StrategyError
+        If the functions read a value the engine cannot fingerprint (an object
+        of a user class, a typed container), or draw from NumPy's or Python's
+        global random state (see :mod:`ohhell_sim.strategy_code`).
     """
     if not isinstance(name, str) or not _NAME_RE.match(name):
         raise InvalidArgumentError(
@@ -281,6 +299,7 @@ def register_strategy(
         unsupported=dict(unsupported or {}),
         param_bounds=dict(param_bounds or {}),
     )
+    strategy.fingerprint()  # refuses, now, code whose staleness could not be told
     _REGISTRY[name] = strategy
     return strategy
 
@@ -336,10 +355,14 @@ class Seating:
         One per seat.
     params : ndarray
         ``float64`` array of shape ``(seats, max params)``, zero-padded.
+    checked : bool
+        The check mode of a run: user code compiled with bounds checks, and the
+        first games compared with the reference engine.
     """
 
     strategies: tuple[Strategy, ...]
     params: np.ndarray
+    checked: bool = False
 
     @property
     def names(self) -> list[str]:
@@ -402,44 +425,3 @@ def resolve_seating(specs: Sequence[SeatSpec], players: int) -> Seating:
     for seat, row in enumerate(rows):
         params[seat, : len(row)] = row
     return Seating(strategies=tuple(resolved), params=params)
-
-
-def _hash_function(func: object, digest, seen: set[int]) -> None:
-    if id(func) in seen:
-        return
-    seen.add(id(func))
-    code = func.__code__
-    digest.update(_code_bytes(code))
-    namespace = getattr(func, "__globals__", {})
-    for name in sorted(_names(code)):
-        value = namespace.get(name)
-        if hasattr(value, "py_func"):  # a jitted helper: its code matters too
-            _hash_function(value.py_func, digest, seen)
-        elif isinstance(value, np.ndarray):
-            digest.update(name.encode() + value.tobytes())
-        elif _is_plain_constant(value):
-            digest.update(name.encode() + repr(value).encode())
-
-
-def _is_plain_constant(value: object) -> bool:
-    # Only values whose repr is the same in every process (no object addresses).
-    if isinstance(value, tuple):
-        return all(_is_plain_constant(v) for v in value)
-    return isinstance(value, bool | int | float | str | bytes | np.generic)
-
-
-def _names(code: CodeType) -> set[str]:
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, CodeType):
-            names |= _names(const)
-    return names
-
-
-def _code_bytes(code: CodeType) -> bytes:
-    # Bytecode, names and constants only: file names and line numbers change with
-    # every notebook session and must not force a recompile.
-    parts = [code.co_code, repr(code.co_names).encode(), repr(code.co_varnames).encode()]
-    for const in code.co_consts:
-        parts.append(_code_bytes(const) if isinstance(const, CodeType) else repr(const).encode())
-    return b"\x00".join(parts)

@@ -7,13 +7,18 @@ an exception raised in compiled code surfaces as a bare ``SystemError`` of the
 parallel kernel.  This module finds those mistakes and names the strategy, its
 file and line:
 
-* :func:`check_compiles` compiles a strategy's ``bid`` and ``play`` alone, with
-  the argument types the kernel passes, in a second or two, and refuses a function
-  that does not compile or does not return an integer.  The engine runs it on
-  every user strategy before it generates a kernel.
-* :func:`check_strategy` (``oh.check_strategy``) does that, then plays a few games
-  with the strategy's plain-Python code through the reference engine, so that an
-  exception shows the strategy's own traceback.
+* :func:`~ohhell_sim.strategy_compile.check_compiles` compiles a strategy's
+  ``bid`` and ``play`` alone, in a second or two, and refuses a function that
+  does not compile or does not return an integer.  The engine runs it on every
+  user strategy before it generates a kernel.
+* :func:`check_strategy` (``oh.check_strategy``) does that with bounds checks on,
+  then plays a few games through the reference engine, calling both the compiled
+  code and the strategy's plain-Python code at every decision: an exception shows
+  the strategy's own traceback, an index out of range is named with its line, and
+  a decision on which the two disagree (uninitialised memory, an overflow) is
+  named with its seat, game and deal.
+* :func:`check_against_reference` compares the kernel's rows of some games with
+  the reference engine's, for the check mode of a run (``check=True``).
 * :func:`diagnose_failure` turns an exception raised inside the kernel into a
   :class:`~ohhell_sim.errors.StrategyError` naming the strategy, seat, game, deal
   and line, by replaying the failing batch's games in plain Python.
@@ -21,102 +26,17 @@ file and line:
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
 import traceback
 from dataclasses import dataclass
-from types import FunctionType
 
 import numpy as np
-from numba import types
-from numba.core.errors import NumbaError
 
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError, StrategyError
-from ohhell_sim.reference import play_reference_game
+from ohhell_sim.reference import DealLog, play_reference_game
+from ohhell_sim.results import RunArrays
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, Strategy, get_strategy, resolve_seating
-
-#: The types the kernel calls ``bid`` and ``play`` with: view, parameter row, stream.
-KERNEL_ARGUMENT_TYPES = (
-    types.Array(types.int64, 1, "C"),
-    types.Array(types.float64, 1, "C"),
-    types.Array(types.uint64, 1, "C"),
-)
-
-ROLES = ("bid", "play")
-
-# Fingerprints of the strategies that passed check_compiles in this process.
-_COMPILED_OK: set[str] = set()
-
-
-def source_location(function: object) -> str:
-    """``file:line`` of a (jitted) function's definition, for messages."""
-    python_function = getattr(function, "py_func", function)
-    try:
-        path = inspect.getsourcefile(python_function) or "<unknown file>"
-    except TypeError:
-        path = "<unknown file>"
-    return f"{path}:{python_function.__code__.co_firstlineno}"
-
-
-def check_compiles(strategy: Strategy) -> None:
-    """Compile ``strategy``'s functions alone and check that they return integers.
-
-    The functions are compiled for the argument types of the kernel, so that a
-    strategy the kernel calls (rather than inlines) reuses this compile.  Each
-    strategy is checked once per process and code version.
-
-    Raises
-    ------
-    StrategyError
-        If a function does not compile (the message gives Numba's reason, with
-        a hint for a helper function that is not jitted), or returns anything but
-        an integer (a float, an optional value, a tuple).
-    """
-    key = f"{strategy.name}:{strategy.fingerprint()}"
-    if key in _COMPILED_OK:
-        return
-    for role in ROLES:
-        function = getattr(strategy, role)
-        where = source_location(function)
-        try:
-            function.compile(KERNEL_ARGUMENT_TYPES)
-        except NumbaError as error:
-            raise StrategyError(
-                f"strategy {strategy.name!r}: its {role} function ({where}) does not "
-                f"compile with Numba: {_numba_reason(error, function)}",
-                strategy=strategy.name,
-                role=role,
-                location=where,
-            ) from error
-        returned = function.overloads[KERNEL_ARGUMENT_TYPES].signature.return_type
-        if not isinstance(returned, types.Integer):
-            move = "a bid" if role == "bid" else "a card id"
-            raise StrategyError(
-                f"strategy {strategy.name!r}: its {role} function ({where}) returns "
-                f"{returned}, but it must return {move} as an integer (an int, or a "
-                f"NumPy integer; e.g. int(x) or np.int64(x)) on every path",
-                strategy=strategy.name,
-                role=role,
-                location=where,
-            )
-    _COMPILED_OK.add(key)
-
-
-def _numba_reason(error: NumbaError, function: object) -> str:
-    # Numba's message runs to dozens of lines; the first paragraph says what is
-    # wrong, and an untyped plain-Python helper deserves a direct hint.
-    text = str(error).strip()
-    first = text.split("\n\n")[0].strip().replace("\n", " ")
-    namespace = getattr(getattr(function, "py_func", function), "__globals__", {})
-    for name, value in namespace.items():
-        is_plain_function = isinstance(value, FunctionType) and not hasattr(value, "py_func")
-        if is_plain_function and f"'{name}'" in text:
-            return (
-                f"it calls {name}(), a plain Python function; decorate {name} with "
-                f"@numba.njit so that compiled code can call it ({first})"
-            )
-    return first
+from ohhell_sim.strategy_compile import ROLES, check_compiles, source_location
 
 
 @dataclass(frozen=True)
@@ -150,10 +70,13 @@ def check_strategy(
 ) -> StrategyCheck:
     """Check a strategy in seconds, without compiling a kernel.
 
-    First its ``bid`` and ``play`` are compiled alone (:func:`check_compiles`).
-    Then ``games`` games are played through the plain-Python reference engine
-    with the strategy in every seat, calling its Python code, so that an
-    exception or an illegal move shows up with the strategy's own file and line.
+    First its ``bid`` and ``play`` are compiled alone (:func:`check_compiles`),
+    with bounds checks.  Then ``games`` games are played through the plain-Python
+    reference engine with the strategy in every seat, each decision made by its
+    Python code and by its compiled code on the same read-only view: an exception
+    or an illegal move shows up with the strategy's own file and line, and so does
+    a write into the view or the parameters, an index out of range, or a
+    decision on which the compiled code and the Python code disagree.
 
     Parameters
     ----------
@@ -174,7 +97,9 @@ def check_strategy(
     Raises
     ------
     StrategyError
-        If a function does not compile, returns a non-integer, or raises.
+        If a function does not compile, returns a non-integer, raises, writes
+        into its view or parameters, indexes out of range, or decides otherwise
+        compiled than in Python.
     IllegalMoveError
         If the strategy makes an illegal move in one of the games.
     """
@@ -184,13 +109,16 @@ def check_strategy(
         raise InvalidArgumentError(f"rules must be a Rules object, got {rules!r}")
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 100:
         raise InvalidArgumentError(f"games must be an integer in 1..100, got {games!r}")
-    check_compiles(chosen)
+    check_compiles(chosen, checked=True)
     seating = resolve_seating([chosen] * rules.players, rules.players)
-    decisions = _CountingCalls()
-    counted = _python_seating(seating, decisions)
+    counter = _Counter()
+    compared = tuple(
+        _ComparedDecision(chosen.name, role, function, counter)
+        for role, function in zip(ROLES, chosen.current_functions(checked=True), strict=True)
+    )
     for game in range(games):
-        play_reference_game(rules, counted, seed, game)
-    return StrategyCheck(chosen.name, rules, games, decisions.count)
+        play_reference_game(rules, seating, seed, game, [compared] * rules.players)
+    return StrategyCheck(chosen.name, rules, games, counter.count)
 
 
 def diagnose_failure(
@@ -211,11 +139,17 @@ def diagnose_failure(
     and the line that raised.  Returns a less precise ``StrategyError`` if none
     fails in Python (Numba's arithmetic and bounds differ from Python's).
     """
-    python_seating = _python_seating(seating, _CountingCalls())
+    functions = [
+        tuple(
+            _PythonDecision(strategy.name, role, function)
+            for role, function in zip(ROLES, strategy.current_functions(), strict=True)
+        )
+        for strategy in seating.strategies
+    ]
     cause = error.__cause__ or error.__context__ or error
     for game in range(first_game, first_game + min(games, most_games)):
         try:
-            play_reference_game(rules, python_seating, seed, game)
+            play_reference_game(rules, seating, seed, game, functions)
         except StrategyError as found:
             return found
         except IllegalMoveError:
@@ -232,48 +166,141 @@ def diagnose_failure(
     )
 
 
-class _CountingCalls:
-    # Counts the decisions made through the wrapped Python functions.
+def check_against_reference(
+    rules: Rules, seating: Seating, seed: int, first_game: int, arrays: RunArrays
+) -> None:
+    """Check that the kernel's rows ``arrays`` are the reference engine's games.
+
+    Game ``i`` of ``arrays`` is game ``first_game + i`` of the run seeded
+    ``seed``; the reference engine plays it again with the same compiled
+    strategies (bounds-checked under the check mode).  Both give every strategy
+    the same views, parameters and streams, so the games can differ only when a
+    strategy decides on something else: memory outside its arrays, an
+    uninitialised array, a global random state.
+
+    Raises
+    ------
+    StrategyError
+        At the first deal in which the two differ, naming the game, the deal, what
+        differs and the strategies at the table (the strategy of the seat when a
+        bid differs).
+    """
+    for row in range(arrays.bids.shape[0]):
+        game = first_game + row
+        log = play_reference_game(rules, seating, seed, game)
+        for deal in log.deals:
+            found = _difference(arrays, row, deal)
+            if found is None:
+                continue
+            what, seat = found
+            suspect = seating.names[seat] if seat is not None else None
+            who = (
+                f"strategy {suspect!r} (seat {seat})"
+                if suspect is not None
+                else f"one of the strategies {', '.join(sorted(set(seating.names)))}"
+            )
+            raise StrategyError(
+                f"check: game {game} of seed {seed} is not the same in the compiled kernel "
+                f"and the reference engine: in deal {deal.index}, {what}. Both gave every "
+                f"seat the same views, parameters and random streams, so {who} decides "
+                f"on something else: memory outside its arrays, an uninitialised array "
+                f"(np.empty) or a global random state. oh.check_strategy(name) compares "
+                f"a strategy's compiled and Python code decision by decision",
+                strategy=suspect,
+                role="bid" if seat is not None else None,
+                location=None,
+                game=game,
+                deal=deal.index,
+                seat=seat,
+            )
+
+
+def _difference(arrays: RunArrays, row: int, deal: DealLog) -> tuple[str, int | None] | None:
+    # What differs first between the kernel's row and the reference's deal, and the
+    # seat whose bid it is when it is a bid.
+    d = deal.index
+    if int(arrays.dealers[row, d]) != deal.dealer:
+        return f"the dealer is seat {arrays.dealers[row, d]} in the kernel, {deal.dealer}", None
+    for seat, bid in enumerate(deal.bids):
+        kernel_bid = int(arrays.bids[row, d, seat])
+        if bid is not None and kernel_bid != bid:
+            return f"seat {seat} bid {kernel_bid} in the kernel and {bid} in the reference", seat
+    for label, kernel, reference in (
+        ("tricks taken", arrays.tricks[row, d], deal.tricks_won),
+        ("scores", arrays.scores[row, d], deal.scores),
+    ):
+        if [int(x) for x in kernel] != list(reference):
+            return f"the {label} are {kernel.tolist()} in the kernel, {list(reference)}", None
+    return None
+
+
+class _Counter:
+    # Counts the decisions made through the wrapped functions.
     def __init__(self) -> None:
         self.count = 0
-
-
-def _python_seating(seating: Seating, counter: _CountingCalls) -> Seating:
-    """``seating`` with each strategy's functions replaced by their Python code."""
-    strategies = tuple(
-        dataclasses.replace(
-            strategy,
-            bid=_PythonDecision(strategy, "bid", counter),
-            play=_PythonDecision(strategy, "play", counter),
-        )
-        for strategy in seating.strategies
-    )
-    return Seating(strategies=strategies, params=seating.params)
 
 
 class _PythonDecision:
     """A strategy's decision run as plain Python, its exceptions named."""
 
-    def __init__(self, strategy: Strategy, role: str, counter: _CountingCalls) -> None:
+    def __init__(self, strategy: str, role: str, compiled: object) -> None:
         self.strategy = strategy
         self.role = role
-        self.function = getattr(strategy, role).py_func
-        self.counter = counter
+        # The Python code of the current copy, whose helpers are current too.
+        self.function = compiled.py_func
 
     def __call__(self, view, params, rng):
-        self.counter.count += 1
         try:
             # Compiled code raises on a division by zero; NumPy scalars only warn.
             with np.errstate(divide="raise", invalid="raise"):
                 return self.function(view, params, rng)
         except Exception as error:  # any exception is the strategy's to report
             raise StrategyError(
-                f"strategy {self.strategy.name!r}: its {self.role} function raised "
+                f"strategy {self.strategy!r}: its {self.role} function raised "
                 f"{type(error).__name__}: {error} at {_raising_line(error)}",
-                strategy=self.strategy.name,
+                strategy=self.strategy,
                 role=self.role,
                 location=_raising_line(error),
             ) from error
+
+
+class _ComparedDecision(_PythonDecision):
+    """A decision made by the Python code and by the compiled code, which must agree."""
+
+    def __init__(self, strategy: str, role: str, compiled: object, counter: _Counter) -> None:
+        super().__init__(strategy, role, compiled)
+        self.compiled = compiled
+        self.counter = counter
+
+    def __call__(self, view, params, rng):
+        self.counter.count += 1
+        python_rng = rng.copy()
+        expected = super().__call__(view, params, python_rng)
+        where = source_location(self.compiled)
+        try:
+            move = self.compiled(view, params, rng)
+        except Exception as error:  # the bounds checks raise IndexError
+            raise StrategyError(
+                f"strategy {self.strategy!r}: its compiled {self.role} function ({where}) "
+                f"raised {type(error).__name__}: {error}, where its Python code chose "
+                f"{expected}",
+                strategy=self.strategy,
+                role=self.role,
+                location=where,
+            ) from error
+        if move != expected or not np.array_equal(rng, python_rng):
+            drew = "" if move != expected else " (the same move, but other random draws)"
+            raise StrategyError(
+                f"strategy {self.strategy!r}: its compiled {self.role} function ({where}) "
+                f"chose {move} where its Python code chose {expected} on the same view{drew}: "
+                f"compiled code reads something else (an uninitialised array from np.empty, "
+                f"memory outside an array), or computes otherwise (integer overflow, "
+                f"fastmath)",
+                strategy=self.strategy,
+                role=self.role,
+                location=where,
+            )
+        return move
 
 
 def _raising_line(error: BaseException) -> str:

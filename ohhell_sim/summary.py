@@ -58,7 +58,7 @@ from ohhell_sim.run.counts import SummaryCounts, total_bounds
 from ohhell_sim.run.executors import play_run
 from ohhell_sim.run.sinks import Counts
 from ohhell_sim.strategy import SeatSpec
-from ohhell_sim.validation import check_run
+from ohhell_sim.validation import check_mode, check_run
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -80,6 +80,7 @@ def summarise(
     threads: int | None = None,
     progress: bool = False,
     client: Client | None = None,
+    check: bool = False,
 ) -> RunSummary:
     """Play ``games`` games like :func:`ohhell_sim.simulate`, keeping only summary counts.
 
@@ -107,6 +108,12 @@ def summarise(
     client : distributed.Client, optional
         Play on this Dask cluster instead, in chunks of games, and add up the
         chunks' counts; the result is identical.
+    check : bool
+        The check mode, for a new or edited strategy: user code compiled with
+        bounds checks (an index out of range stops the run with a
+        :class:`~ohhell_sim.errors.StrategyError` naming the line), and the first
+        games played again by the reference engine and compared, deal by deal.
+        The kernel is separate from the normal one and slower.
 
     Returns
     -------
@@ -122,6 +129,7 @@ def summarise(
     rules, seating, first_game, games, seed, threads = check_run(
         rules, strategies, first_game, games, seed, threads
     )
+    seating = check_mode(seating, check, client)
     sink = play_run(
         seating,
         rules,

@@ -198,8 +198,8 @@ def tournament(
     confidence : float
         Coverage of the intervals.
     progress : bool
-        Announce a kernel compile on standard error (the first run of a new set
-        of strategies), with its time.
+        Show a progress bar (a kernel compile is announced either way, see
+        :mod:`ohhell_sim.run.progress`).
     keep_hands : bool
         Keep the per-deal rows in :attr:`TournamentResult.hands` (e.g. to check
         that two strategies make the same bids and plays on the same cards).
@@ -238,7 +238,7 @@ def tournament(
             f"got {games}"
         )
     # Every seat order shares one kernel, compiled (and announced) once here.
-    prepare_kernel(checked, rules, Rows.empty(rules, 0), announce=progress)
+    prepare_kernel(checked, rules, Rows.empty(rules, 0))
     frames = []
     kept: list[pd.DataFrame] | None = [] if keep_hands else None
     if seating == "duplicate":

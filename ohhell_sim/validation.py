@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 from collections.abc import Sequence
 
@@ -110,3 +111,22 @@ def check_run(
     seating = check_seating(rules, strategies)
     first_game, games = check_game_range(first_game, games)
     return rules, seating, first_game, games, check_seed(seed), check_threads(threads)
+
+
+def check_mode(seating: Seating, check: object, client: object) -> Seating:
+    """``seating`` in the check mode of a run when ``check`` (see :attr:`Seating.checked`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``check`` is not a bool, or is combined with a Dask ``client`` (the
+        check runs its kernels and the reference engine on this machine).
+    """
+    if not isinstance(check, bool):
+        raise InvalidArgumentError(f"check must be True or False, got {check!r}")
+    if check and client is not None:
+        raise InvalidArgumentError(
+            "check=True runs on this machine's threads, not on a Dask cluster: drop client= "
+            "for the check run, then run on the cluster without check"
+        )
+    return dataclasses.replace(seating, checked=True) if check else seating

@@ -15,9 +15,11 @@ seat order: ``view[BIDS_BASE + s]`` is seat ``s``'s bid (``UNKNOWN`` before it i
 made).  Card sets are bit masks (bit ``c`` set for card ``c``, see
 :mod:`ohhell_sim.cards`).
 
-The view is shared by the seats and must be treated as read-only: a strategy
-that writes into it can mislead the strategies after it.  It cannot corrupt the
-results: legality, scores, faults and winners come from the kernel's own state.
+The view is shared by the seats, so strategies receive it read-only (and the
+parameter row too): code that assigns to ``view[...]`` does not compile, and the
+error names the line (:mod:`ohhell_sim.engine.readonly`).  Work on a copy
+(``view.copy()``) to change one.  Legality, scores, faults and winners come from
+the kernel's own state in any case.
 """
 
 from __future__ import annotations

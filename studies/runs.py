@@ -122,7 +122,7 @@ def play_conditions(
     # Kernels compile (announced) before the bar starts, so that it times play alone.
     for condition in conditions:
         seating = resolve_seating(list(condition.seats), condition.rules.players)
-        prepare_kernel(seating, condition.rules, Rows.empty(condition.rules, 0), announce=progress)
+        prepare_kernel(seating, condition.rules, Rows.empty(condition.rules, 0))
     with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
         for index, condition in enumerate(conditions):
             result = simulate(condition.rules, list(condition.seats), condition.games, seed)

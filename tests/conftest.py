@@ -117,9 +117,9 @@ def kernel_log():
 
     original = dispatch._generated_kernel
 
-    def logged(strategies_used, general):
+    def logged(strategies_used, general, checked):
         before = set(dispatch.cache_dir().glob("*.py"))
-        module = original(strategies_used, general)
+        module = original(strategies_used, general, checked)
         fresh = Path(module.__file__) not in before
         names = ",".join(s.name for s in strategies_used)
         test = os.environ.get("PYTEST_CURRENT_TEST", "?")

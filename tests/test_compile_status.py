@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import logging
+import subprocess
 import sys
 
 import numpy as np
@@ -40,37 +42,71 @@ def cached_function(tmp_path):
         sys.modules.pop(name, None)
 
 
-def test_a_compile_is_announced_and_timed(cached_function, capsys):
-    double = cached_function()
-    compile_kernel(double, (np.int64(3),), ["random", "simple"], show=True)
-    err = capsys.readouterr().err.splitlines()
+ANNOUNCED = """
+import sys
+
+import numpy as np
+from numba import njit
+
+from ohhell_sim.run.progress import compile_kernel
+
+
+@njit
+def double(x):
+    return 2 * x
+
+
+compile_kernel(double, (np.int64(3),), ["random", "simple"])
+assert double(np.int64(3)) == 6
+"""
+
+
+def test_a_compile_is_announced_and_timed_without_logging_set_up(tmp_path):
+    # A script or notebook that configures no logging sees the lines on stderr.
+    script = tmp_path / "announce.py"
+    script.write_text(ANNOUNCED, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=True, timeout=120
+    )
+    err = done.stderr.splitlines()
     assert err[0].startswith("compiling the kernel for random, simple (first run only, ~")
     assert err[1].startswith("compiled the kernel for random, simple in ")
     assert err[1].endswith(" s")
-    assert double.signatures
-    assert double(np.int64(3)) == 6
 
 
-def test_quiet_compiles_without_a_word(cached_function, capsys):
+def test_a_compile_goes_to_the_applications_logging(cached_function, caplog):
+    with caplog.at_level(logging.INFO, logger="ohhell_sim"):
+        compile_kernel(cached_function(), (np.int64(3),), ["random"])
+    messages = [r.getMessage() for r in caplog.records]
+    assert messages[0].startswith("compiling the kernel for random (first run only, ~")
+    assert messages[1].startswith("compiled the kernel for random in ")
+
+
+def test_a_silenced_logger_compiles_without_a_word(cached_function, caplog, monkeypatch):
+    monkeypatch.setattr(logging.getLogger("ohhell_sim"), "level", logging.WARNING)
     double = cached_function()
-    compile_kernel(double, (np.int64(3),), ["random"], show=False)
+    compile_kernel(double, (np.int64(3),), ["random"])
     assert double.signatures
-    assert capsys.readouterr().err == ""
+    assert not caplog.records
 
 
-def test_a_kernel_in_numbas_disk_cache_is_loaded_without_a_word(cached_function, capsys):
-    compile_kernel(cached_function(), (np.int64(3),), ["random"], show=False)
+def test_a_kernel_in_numbas_disk_cache_is_loaded_without_a_word(cached_function, caplog):
+    compile_kernel(cached_function(), (np.int64(3),), ["random"])
+    caplog.clear()
     # Another process (here: another import of the same file) finds the compile on disk.
     again = cached_function()
-    compile_kernel(again, (np.int64(3),), ["random"], show=True)
-    assert capsys.readouterr().err == ""
+    with caplog.at_level(logging.INFO, logger="ohhell_sim"):
+        compile_kernel(again, (np.int64(3),), ["random"])
+    assert not caplog.records
     assert again.signatures
     assert again.stats.cache_hits
 
 
-def test_a_kernel_compiled_in_this_process_is_not_compiled_again(cached_function, capsys):
+def test_a_kernel_compiled_in_this_process_is_not_compiled_again(cached_function, caplog):
     double = cached_function()
-    compile_kernel(double, (np.int64(3),), ["random"], show=False)
-    compile_kernel(double, (np.int64(5),), ["random"], show=True)
+    compile_kernel(double, (np.int64(3),), ["random"])
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="ohhell_sim"):
+        compile_kernel(double, (np.int64(5),), ["random"])
     assert len(double.signatures) == 1
-    assert capsys.readouterr().err == ""
+    assert not caplog.records

@@ -10,6 +10,7 @@ naming it and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import logging
 from collections.abc import Callable, Sequence
 
 from ohhell_sim._version import __version__
@@ -64,10 +65,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     command: Callable[[argparse.Namespace], int] = args.func
+    # --quiet also silences the word of a kernel compile (ohhell_sim.run.progress).
+    package_logger = logging.getLogger("ohhell_sim")
+    level = package_logger.level
+    if getattr(args, "quiet", False):
+        package_logger.setLevel(logging.WARNING)
     try:
         return command(args)
     except (ValueError, TypeError) as error:
         parser.exit(2, f"ohhell {args.command}: error: {error}\n")
     except KeyboardInterrupt:
         parser.exit(130, "interrupted\n")
+    finally:
+        package_logger.setLevel(level)
     return 1

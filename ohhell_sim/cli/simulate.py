@@ -38,6 +38,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             threads=args.threads,
             progress=not args.quiet,
             client=client,
+            check=args.check,
         )
     finally:
         if client is not None:
@@ -74,5 +75,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--summary",
         action="store_true",
         help="keep only summary counts, in constant memory (writes summary.parquet)",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="check mode for a new strategy: user code compiled with bounds checks, and the "
+        "first games compared with the reference engine (slower)",
     )
     p.set_defaults(func=cmd_simulate)

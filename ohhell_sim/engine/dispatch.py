@@ -6,23 +6,32 @@ dispatch over the seating's distinct strategies (built-in or user), the constant
 :func:`needs_general_tables`), and a call of :func:`ohhell_sim.engine.game.bind`
 that compiles the game loop against them.  Its name hashes the sources the
 kernel compiles (:func:`kernel_sources`: the game loop and the package modules
-it imports), each strategy's code, module file and tables, and that choice,
-which solves three problems at once:
+it imports), each strategy's fingerprint (everything its code reaches, with the
+values of the globals it reads: :mod:`ohhell_sim.strategy_code`), module file
+and tables, whether the kernel is the check mode's, and Numba's global bounds
+check setting, which solves three problems at once:
 
 * Numba caches a function only when it lives in a source file, and a user
-  strategy in a notebook has none: the dispatch refers to it through the registry.
+  strategy in a notebook has none: the dispatch calls it through the functions
+  handed to the module (:func:`kernel_functions`).
 * Numba checks only a function's own file before reusing a cached compile, so an
   edited rule primitive or strategy would otherwise run stale machine code; a new
-  source hash gives a new file and a fresh compile.  Editing a module the kernel
+  hash gives a new file and a fresh compile.  Editing a module the kernel
   does not compile (the CLI, the results frames, the studies) keeps the kernels.
 * The kernel holds only the strategies it plays, which keeps the compile short:
   the first run of a new set of strategies compiles its file (seconds); later
   runs, in any process, load it from Numba's on-disk cache, and every seating of
   the same strategies reuses it.
 
+The functions the dispatch calls are each strategy's code as it is now
+(:meth:`~ohhell_sim.strategy.Strategy.current_functions`): compiled copies of
+the user code, never the registered dispatchers, which may hold machine code
+compiled before a helper or a global changed.  Each strategy receives its view
+and parameter row read-only (:mod:`ohhell_sim.engine.readonly`).
+
 For the same reason only the kernel's game loop is cached on disk: every other
 jitted function of the package (the rule primitives and the strategies, which are
-inlined into the kernel) is compiled on demand in each process.
+inlined into the kernel or linked into it) is compiled on demand in each process.
 """
 
 from __future__ import annotations
@@ -36,6 +45,8 @@ import os
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import numba
 
 from ohhell_sim.engine import game
 from ohhell_sim.rules import Rules
@@ -53,8 +64,14 @@ def cache_dir() -> Path:
 
 
 def kernel_for(seating: Seating, rules: Rules) -> ModuleType:
-    """The kernel module able to play ``seating`` under ``rules`` (see the module docstring)."""
-    return _generated_kernel(seating.distinct_strategies, needs_general_tables(rules))
+    """The kernel module able to play ``seating`` under ``rules`` (see the module docstring).
+
+    A seating in check mode (``seating.checked``) gets a kernel of its own, which
+    compiles the user strategies with bounds checks.
+    """
+    return _generated_kernel(
+        seating.distinct_strategies, needs_general_tables(rules), seating.checked
+    )
 
 
 def needs_general_tables(rules: Rules) -> bool:
@@ -123,18 +140,23 @@ def _package_file(module: str) -> Path | None:
     return None
 
 
-@functools.cache
-def _sources_digest() -> str:
+def _digest_of(paths: tuple[Path, ...]) -> str:
     digest = hashlib.sha256()
-    for path in kernel_sources():
+    for path in paths:
         digest.update(str(path.relative_to(_PACKAGE_ROOT)).encode() + b"\x00" + path.read_bytes())
     return digest.hexdigest()
 
 
+# Read when the engine is imported, not when the first kernel is named: a kernel
+# compiles the code in memory, and a source file edited since must not lend it
+# the name that a process running the edited code would look for.
+_SOURCES_DIGEST = _digest_of(kernel_sources())
+
+
 def _add_strategy(digest, strategy: Strategy) -> None:
-    # The fingerprint covers the functions, the helpers they call and the arrays
-    # they name; the module's file and the tables beside it cover what it cannot
-    # see (a constant read as a module attribute, a table loaded at import).
+    # The fingerprint covers everything the code reaches (strategy_code); the
+    # strategy's module file and the tables beside it are hashed too, so that a
+    # built-in's package data is covered even where it is read at import.
     digest.update(strategy.fingerprint().encode())
     for function in (strategy.bid, strategy.play):
         try:
@@ -151,25 +173,43 @@ def _add_strategy(digest, strategy: Strategy) -> None:
                     digest.update(table.name.encode() + b"\x00" + table.read_bytes())
 
 
-def kernel_name(strategies_used: tuple[Strategy, ...], general: bool) -> str:
+def kernel_name(strategies_used: tuple[Strategy, ...], general: bool, checked: bool) -> str:
     """The module name of the kernel for these strategies (see the module docstring)."""
-    digest = hashlib.sha256(_sources_digest().encode())
+    digest = hashlib.sha256(_SOURCES_DIGEST.encode())
     for strategy in strategies_used:
         _add_strategy(digest, strategy)
     digest.update(b"general" if general else b"plain")
+    # NUMBA_BOUNDSCHECK=1 compiles every function with bounds checks: a kernel of
+    # its own, not one compiled without them.
+    digest.update(f"checked={checked} boundscheck={numba.config.BOUNDSCHECK}".encode())
     return f"ohhell_kernel_{digest.hexdigest()[:20]}"
 
 
-def kernel_path(strategies_used: tuple[Strategy, ...], general: bool) -> Path:
+def kernel_path(strategies_used: tuple[Strategy, ...], general: bool, checked: bool) -> Path:
     """The file of that kernel in :func:`cache_dir` (it may not exist yet)."""
-    return cache_dir() / f"{kernel_name(strategies_used, general)}.py"
+    return cache_dir() / f"{kernel_name(strategies_used, general, checked)}.py"
 
 
-def _generated_kernel(strategies_used: tuple[Strategy, ...], general: bool) -> ModuleType:
-    path = kernel_path(strategies_used, general)
+# The compiled functions each kernel module dispatches to, by kernel name: set
+# just before the module runs, which takes them (kernel_functions).
+_FUNCTIONS: dict[str, tuple] = {}
+
+
+def kernel_functions(name: str) -> tuple:
+    """The dispatchers of kernel module ``name``: ``bid``, ``play`` of each strategy in turn."""
+    return _FUNCTIONS[name]
+
+
+def _generated_kernel(
+    strategies_used: tuple[Strategy, ...], general: bool, checked: bool
+) -> ModuleType:
+    path = kernel_path(strategies_used, general, checked)
     name = path.stem
     if name in _LOADED:
         return _LOADED[name]
+    _FUNCTIONS[name] = tuple(
+        f for s in strategies_used for f in _kernel_copies(s, strategies_used, checked)
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
         # Write then rename, so that a concurrent process never imports half a file.
@@ -210,7 +250,7 @@ def _kernel_source(strategies_used: tuple[Strategy, ...], general: bool) -> str:
 INLINE_ALL_UP_TO = 2
 
 
-def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
+def _kernel_copies(strategy: Strategy, strategies_used: tuple[Strategy, ...], checked: bool):
     # Inlining a strategy into the game loop saves a call per decision (card_counter:
     # 0.69-0.74 M deals/s inlined, 0.54-0.56 M called, one thread), but costs
     # compile time.  So a strategy declared @njit(inline="always") is always
@@ -218,28 +258,29 @@ def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
     # big single-strategy study) every strategy is, but for heavy ones (Monte
     # Carlo: a call is nothing beside a decision, and inlining one more than
     # doubles the compile); a larger mix (a tournament) calls the others, and
-    # compiles in a fraction of the time.
-    inline_all = len(strategies_used) <= INLINE_ALL_UP_TO
+    # compiles in a fraction of the time.  Checked user code is never inlined:
+    # inlined code would be compiled without its bounds checks.
+    inline = len(strategies_used) <= INLINE_ALL_UP_TO and not strategy.heavy
+    return strategy.current_functions(checked=checked, inline=inline)
+
+
+def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
+    # Every strategy sees its view and parameter row read-only (engine.readonly).
+    functions = ", ".join(f"_s{i}_bid, _s{i}_play" for i in range(len(strategies_used)))
     lines = [
         "from numba import njit",
         "",
+        "from ohhell_sim.engine.dispatch import kernel_functions as _kernel_functions",
         "from ohhell_sim.engine.game import bind as _bind",
-        "from ohhell_sim.strategy import get_strategy as _get_strategy",
+        "from ohhell_sim.engine.readonly import read_only as _read_only",
         "",
+        f"({functions},) = _kernel_functions(__name__)",
     ]
-    for i, strategy in enumerate(strategies_used):
-        lines.append(f"_s{i} = _get_strategy({strategy.name!r})")
-        for role in ("bid", "play"):
-            function = getattr(strategy, role)
-            declared = function.targetoptions.get("inline") == "always"
-            if inline_all and not declared and not strategy.heavy:
-                lines.append(f"_s{i}_{role} = njit(inline='always')(_s{i}.{role}.py_func)")
-            else:
-                lines.append(f"_s{i}_{role} = _s{i}.{role}")
+    call = "(_read_only(view), _read_only(params), rng)"
     for role in ("bid", "play"):
         lines += ["", "", "@njit(inline='always')", f"def dispatch_{role}(sid, view, params, rng):"]
         last = len(strategies_used) - 1
         for i in range(last):
-            lines += [f"    if sid == {i}:", f"        return _s{i}_{role}(view, params, rng)"]
-        lines.append(f"    return _s{last}_{role}(view, params, rng)")
+            lines += [f"    if sid == {i}:", f"        return _s{i}_{role}{call}"]
+        lines.append(f"    return _s{last}_{role}{call}")
     return "\n".join(lines)

@@ -34,12 +34,14 @@ from ohhell_sim.reference import (
     follows,
     forbidden_dealer_bid,
     legal_cards,
+    read_only,
     seat_streams,
     trick_winner,
     view_of,
 )
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import SeatSpec
+from ohhell_sim.strategy_compile import check_compiles
 from ohhell_sim.validation import check_seating
 
 #: OpenSpiel's suits (clubs, diamonds, spades, hearts) to ours (clubs, diamonds,
@@ -304,7 +306,10 @@ def strategy_bot(game, player: int, strategy: SeatSpec, seed: int = 0, sees_stoc
 
     rules = rules_of(game)
     seating = check_seating(rules, [strategy] * rules.players)
-    chosen, params = seating.strategies[0], seating.params[0]
+    chosen, params = seating.strategies[0], read_only(seating.params[0])
+    if chosen.builtin_id is None:
+        check_compiles(chosen)  # a user strategy's mistakes named, not Numba's trace
+    bid, play = chosen.current_functions()
     stream = seat_streams(seed, 0, rules.players)[player]
 
     class StrategyBot(pyspiel.Bot):
@@ -314,10 +319,10 @@ def strategy_bot(game, player: int, strategy: SeatSpec, seed: int = 0, sees_stoc
             pyspiel.Bot.__init__(self)
 
         def step(self, state) -> int:
-            view = view_for(state, rules, sees_stock)
+            view = read_only(view_for(state, rules, sees_stock))
             if view[V.PHASE] == V.PHASE_BID:
-                return N_CARDS + int(chosen.bid(view, params, stream))
-            return their_card(int(chosen.play(view, params, stream)))
+                return N_CARDS + int(bid(view, params, stream))
+            return their_card(int(play(view, params, stream)))
 
         def restart_at(self, state) -> None:
             pass

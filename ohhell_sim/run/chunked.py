@@ -259,7 +259,7 @@ def run_chunked(
         if client is None and todo:
             # Before the bar, whose clock should time the games, not a compile.
             with numba_threads(threads):
-                prepare_kernel(seating, rules, new_sink(0), announce=progress)
+                prepare_kernel(seating, rules, new_sink(0))
         with progress_bar(progress, games, rules.n_deals, done=games - games_todo) as advance:
             for index, part in _play(
                 client, rules, seating, seed, first_game, ranges, todo, new_sink, threads

@@ -26,12 +26,15 @@ from ohhell_sim.errors import IllegalMoveError
 from ohhell_sim.results import RunArrays
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.progress import compile_kernel
-from ohhell_sim.run.sinks import CountTarget
+from ohhell_sim.run.sinks import CountTarget, Rows
 from ohhell_sim.strategy import Seating
-from ohhell_sim.strategy_check import check_compiles, diagnose_failure
+from ohhell_sim.strategy_check import check_against_reference, diagnose_failure
+from ohhell_sim.strategy_compile import check_compiles
 
 #: Games per kernel call: the progress bar advances, and Ctrl-C lands, between calls.
 BATCH_GAMES = 1 << 16
+#: Games of a run in check mode that the reference engine plays again first.
+CHECK_GAMES = 20
 
 
 class Sink(Protocol):
@@ -90,22 +93,42 @@ def load_kernel(seating: Seating, rules: Rules) -> ModuleType:
     """The seating's kernel module, its user strategies checked first (not compiled yet)."""
     # A user strategy's mistakes are found in seconds, before the kernel compile.
     for strategy in seating.user_strategies:
-        check_compiles(strategy)
+        check_compiles(strategy, checked=seating.checked)
     return dispatch.kernel_for(seating, rules)
 
 
-def prepare_kernel(seating: Seating, rules: Rules, sink: Sink, *, announce: bool) -> None:
+def prepare_kernel(seating: Seating, rules: Rules, sink: Sink) -> None:
     """Compile, or load from the cache, the kernel that :func:`play` will call for ``sink``.
 
     User strategies are checked first (:func:`load_kernel`), so that their
     mistakes show in seconds rather than after the compile.  Done before a
-    progress bar starts, so that its clock measures the games; with
-    ``announce``, a compile (not a load) says so on stderr, with its time (see
-    :func:`~ohhell_sim.run.progress.compile_kernel`).
+    progress bar starts, so that its clock measures the games; a compile (not a
+    load) says so, with its time (see :func:`~ohhell_sim.run.progress.compile_kernel`).
     """
     kernel = load_kernel(seating, rules)
     args = (0, 0, 0, 1, *_kernel_args(seating, rules, 0, sink.kernel_sink(0, 0), 0))
-    compile_kernel(kernel.run_games, args, [s.name for s in seating.distinct_strategies], announce)
+    compile_kernel(kernel.run_games, args, [s.name for s in seating.distinct_strategies])
+
+
+def check_first_games(
+    seating: Seating, rules: Rules, seed: int, first_game: int, games: int
+) -> None:
+    """The check mode's comparison: the run's first games, kernel against reference engine.
+
+    Plays games ``first_game ..`` (at most :data:`CHECK_GAMES` of the ``games``)
+    on the seating's kernel and again through the reference engine, with the same
+    compiled strategies, before the run proper starts.
+
+    Raises
+    ------
+    StrategyError
+        At the first deal in which the two differ
+        (:func:`~ohhell_sim.strategy_check.check_against_reference`).
+    """
+    count = min(games, CHECK_GAMES)
+    sink = Rows.empty(rules, count)
+    run_kernel(seating, rules, seed, first_game, count, sink.kernel_sink(0, count))
+    check_against_reference(rules, seating, seed, first_game, sink.arrays)
 
 
 def run_kernel(

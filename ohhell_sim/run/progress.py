@@ -1,9 +1,13 @@
 """What a run tells its user while it works: a compile status line and a progress bar.
 
-Both go to stderr (the terminal, or a Jupyter cell's output) and only when the
-caller asks for progress: ``simulate(..., progress=True)`` and the other entry
-points' ``progress`` argument; the command line passes ``progress=not quiet``.
-A compile is also logged on the ``ohhell_sim`` logger at INFO level, shown or not.
+A compile, which can keep a notebook cell silent for half a minute, is always
+announced: on the ``ohhell_sim`` logger at INFO level, which writes to stderr
+(the terminal, or the cell's output) for as long as the application configures
+no logging of its own; ``logging.getLogger("ohhell_sim").setLevel(logging.WARNING)``
+silences it (the command line's ``--quiet`` does).  The progress bar goes to
+stderr only when the caller asks for progress: ``simulate(..., progress=True)``
+and the other entry points' ``progress`` argument; the command line passes
+``progress=not quiet``.
 """
 
 from __future__ import annotations
@@ -18,6 +22,23 @@ import numba
 
 logger = logging.getLogger("ohhell_sim")
 
+
+class _UntilConfigured(logging.StreamHandler):
+    """Writes records to the current stderr while the root logger has no handlers."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not logging.getLogger().handlers and super().filter(record)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.setStream(sys.stderr)  # Jupyter and pytest replace sys.stderr
+        super().emit(record)
+
+
+if not logger.handlers:
+    logger.addHandler(_UntilConfigured())
+if logger.level == logging.NOTSET:
+    logger.setLevel(logging.INFO)
+
 #: Rough compile seconds of a kernel, a base and a share per distinct strategy,
 #: for the status line only: about the README's cold start of ``simple`` and
 #: ``random`` on an idle machine (a loaded machine takes several times longer).
@@ -25,19 +46,12 @@ COMPILE_SECONDS_BASE = 8
 COMPILE_SECONDS_PER_STRATEGY = 5
 
 
-def status(message: str, show: bool) -> None:
-    """Log ``message``; with ``show``, also write it as a line on stderr."""
-    logger.info(message)
-    if show:
-        print(message, file=sys.stderr, flush=True)
-
-
-def compile_kernel(dispatcher, args: tuple, strategies: Sequence[str], show: bool) -> None:
+def compile_kernel(dispatcher, args: tuple, strategies: Sequence[str]) -> None:
     """Have ``dispatcher`` ready for ``args``: compiled now, or loaded from Numba's cache.
 
     A compile (the first run of these strategies on this machine) says so before
-    it starts, with a rough duration, and when it ends; loading a cached kernel
-    (a second or less) says nothing.
+    it starts, with a rough duration, and when it ends (see the module
+    docstring); loading a cached kernel (a second or less) says nothing.
     """
     signature = tuple(numba.typeof(a) for a in args)
     if signature in dispatcher.overloads:
@@ -47,10 +61,10 @@ def compile_kernel(dispatcher, args: tuple, strategies: Sequence[str], show: boo
         return
     names = ", ".join(strategies)
     guess = COMPILE_SECONDS_BASE + COMPILE_SECONDS_PER_STRATEGY * len(strategies)
-    status(f"compiling the kernel for {names} (first run only, ~{guess} s)…", show)
+    logger.info(f"compiling the kernel for {names} (first run only, ~{guess} s)…")
     start = time.perf_counter()
     dispatcher.compile(signature)
-    status(f"compiled the kernel for {names} in {time.perf_counter() - start:.0f} s", show)
+    logger.info(f"compiled the kernel for {names} in {time.perf_counter() - start:.0f} s")
 
 
 def _in_disk_cache(dispatcher, signature: tuple) -> bool:
