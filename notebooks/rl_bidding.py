@@ -102,3 +102,13 @@ result = oh.tournament(rules, ["reinforce_bids", *field], games=games, seed=seed
 ranking = result.ranking
 totals = ranking[ranking["measure"] == "mean_total"].sort_values("estimate", ascending=False)
 display(totals[["strategy", "n", "estimate", "low", "high", "method"]])
+display(
+    Markdown(
+        f"Mean total per game over {games} games (seed {seed + 1}, 95% CI): "
+        + ", ".join(
+            f"`{row.strategy}` {row.estimate:.1f} [{row.low:.1f}, {row.high:.1f}]"
+            for row in totals.itertuples()
+        )
+        + "."
+    )
+)

@@ -58,6 +58,25 @@ def field_seats(field: str, players: int) -> tuple:
     return (field,) * players
 
 
+def fields_text(fields: Iterable[str]) -> str:
+    """What the strategy fields ``fields`` seat, naming only those (a report's method).
+
+    ``"simple, card_counter: one strategy in every seat; mix: learned, simple, zero
+    in turn"``; ``mc_bidder``'s samples per bid are named when it is among them.
+    """
+    fields = tuple(fields)
+    uniform = [f for f in fields if f in UNIFORM_FIELDS]
+    parts = []
+    if uniform:
+        samples = ""
+        if "mc_bidder" in uniform:
+            samples = f" (mc_bidder with {MC_BIDDER_SAMPLES:g} samples per bid)"
+        parts.append(f"{', '.join(uniform)}: one strategy in every seat{samples}")
+    if MIX_FIELD in fields:
+        parts.append(f"{MIX_FIELD}: {', '.join(MIX_STRATEGIES)} in turn")
+    return "; ".join(parts)
+
+
 def check_fields(fields: object, known: Iterable[str] | None = None) -> tuple[str, ...]:
     """Return ``fields`` as a tuple of known field names, or raise naming the bad one.
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import shlex
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -15,6 +14,7 @@ from ohhell_sim.analysis.report import (
     Report,
     Table,
     WrittenReport,
+    command_path,
     load_analysis,
     save_analysis,
     write_report,
@@ -24,7 +24,7 @@ from ohhell_sim.results import check_output_folder
 from ohhell_sim.validation import check_count, check_seed
 from studies.design import check_fields, check_players
 from studies.report import conditions_table
-from studies.runs import StudyData, read_manifest, read_study, write_study
+from studies.runs import MANIFEST_FILE, StudyData, read_manifest, read_study, write_study
 
 STUDY_NAMES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder")
 #: The study the README's quick start runs.
@@ -59,7 +59,7 @@ def experiment_command(
         chosen += f" --fields {','.join(fields)}"
     return (
         f"ohhell experiment {name} --games {games} --seed {seed} "
-        f"--players {','.join(map(str, players))}{chosen} --out {shlex.quote(str(out))}"
+        f"--players {','.join(map(str, players))}{chosen} --out {command_path(out)}"
     )
 
 
@@ -168,6 +168,13 @@ def load_report(folder: str | Path) -> tuple[Report, str]:
     return report, f"analysis recomputed from the data and saved to {path}"
 
 
+def _study_of(folder: Path) -> object:
+    """The study whose output or saved analysis ``folder`` holds (read from its manifest)."""
+    if not (folder / MANIFEST_FILE).is_file() and (folder / ANALYSIS_FILE).is_file():
+        return load_analysis(folder).study
+    return read_manifest(folder).get("study")
+
+
 def render_report(
     folder: str | Path,
     out: str | Path | None = None,
@@ -180,11 +187,13 @@ def render_report(
     The report is read from the analysis saved beside the data
     (``analysis.json`` and the figures), which takes seconds; a folder written
     before analyses were saved is analysed once and its analysis saved there.
+    A folder holding a saved analysis without its data (a committed report)
+    renders from the analysis alone.
 
     Parameters
     ----------
     folder : path
-        A folder of ``ohhell experiment`` output.
+        A folder of ``ohhell experiment`` output, or of a saved analysis.
     out : path, optional
         Where the report goes; default ``folder``.
     name : str, optional
@@ -205,8 +214,7 @@ def render_report(
         ``out`` holds another report and ``overwrite`` is false.
     """
     folder = Path(folder)
-    data_manifest = read_manifest(folder)
-    found = data_manifest.get("study")
+    found = _study_of(folder)
     if name is not None and found != name:
         get_study(name)
         raise InvalidArgumentError(
@@ -224,7 +232,6 @@ def render_report(
     report, note = load_report(folder)
     if elsewhere:
         report.command += (
-            f"\nohhell report {found} --input {shlex.quote(str(folder))} "
-            f"--out {shlex.quote(str(target))}"
+            f"\nohhell report {found} --input {command_path(folder)} --out {command_path(target)}"
         )
     return replace(write_report(report, target), note=note)

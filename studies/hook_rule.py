@@ -37,11 +37,11 @@ from ohhell_sim.rules import Rules
 from studies.design import (
     FIELDS,
     MIX_FIELD,
-    MIX_STRATEGIES,
     POSITION_ORDER,
     bidding_position,
     check_fields,
     field_seats,
+    fields_text,
     position_label,
 )
 from studies.report import study_report
@@ -515,14 +515,19 @@ def _method(manifest: dict, family: pd.DataFrame) -> list[str]:
         if isinstance(c.get("label"), dict) and "field" in c["label"]
     }
     sizes = ", ".join(f"{field} {count}" for field, count in games.items())
+    share = (
+        " (the mc_bidder field plays a share of the games: its bids run playouts)"
+        if "mc_bidder" in games
+        else ""
+    )
+    mix_effect = ""
+    if MIX_FIELD in games:
+        mix_effect = "; and in the mix field the change of each strategy's win share"
     return [
         "Each table size is played in every strategy field, with the hook on and off, with "
         "the same seed and game indices, hence the same cards; on/off differences are "
         "averaged per game and get a Student-t interval over games (paired).",
-        f"Fields: {', '.join(games)}. A uniform field seats one strategy everywhere "
-        f"(mc_bidder with 16 samples per bid); the mix field seats {', '.join(MIX_STRATEGIES)} "
-        f"in turn. Games per condition: {sizes} (the mc_bidder field plays a share of the "
-        "games: its bids run playouts).",
+        f"Fields ({fields_text(games)}). Games per condition: {sizes}{share}.",
         "Rates and means per deal get intervals clustered by game index. A row over all table "
         f"sizes ('{STANDARDISED}') is the unweighted average of the table sizes' estimates: "
         "pooling the raw rows would weigh the table sizes by their numbers of seats and "
@@ -531,8 +536,8 @@ def _method(manifest: dict, family: pd.DataFrame) -> list[str]:
         f"Family of comparisons: {len(family)} rows, every effect of the 'Effect' tables "
         "(the hook's change of the dealer's and of the other seats' score, the dealer's "
         "made-rate edge over the other seats with and without the hook, the hook's change "
-        "of the over-bid share, per field and table size plus the standardised rows; and in "
-        "the mix field the change of each strategy's win share). Each p-value is read off "
+        f"of the over-bid share, per field and table size plus the standardised rows{mix_effect}). "
+        "Each p-value is read off "
         "its interval (normal approximation) and the family is adjusted with Holm's method "
         f"(statsmodels multipletests), family-wise error {ALPHA}: {_correction(family)}. "
         "Rates (how often the hook binds, how often the winners change) are estimates, not "

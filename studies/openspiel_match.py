@@ -48,7 +48,14 @@ import pandas as pd
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.format import fmt_ci, fmt_number
-from ohhell_sim.analysis.report import Figure, Report, Table, WrittenReport, save_analysis
+from ohhell_sim.analysis.report import (
+    Figure,
+    Report,
+    Table,
+    WrittenReport,
+    command_path,
+    save_analysis,
+)
 from ohhell_sim.analysis.report import write_report as write_report_files
 from ohhell_sim.analysis.stats import clustered_mean_ci
 from ohhell_sim.errors import InvalidArgumentError
@@ -753,7 +760,7 @@ def match_command(
         f"ohhell openspiel-match {chosen}--opponents {','.join(opponents)} "
         f"--players {','.join(map(str, players))} --tricks {','.join(map(str, tricks))} "
         f"--deals {deals} --seed {seed}{' --told-stock' if told_stock else ''} "
-        f"--out {shlex.quote(str(out))}"
+        f"--out {command_path(out)}"
     )
 
 

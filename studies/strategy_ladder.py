@@ -462,10 +462,17 @@ def _marked(row: pd.Series, digits: int = 2) -> str:
     return fmt_row(row, digits) + (" *" if row["survives"] else "")
 
 
+#: Most strategies whose pairwise cells hold their intervals; a larger matrix
+#: shows the estimates only (its cells would be too narrow), the table the intervals.
+MAX_INTERVAL_CELLS = 6
+
+
 def _pairwise_figure(pairs: pd.DataFrame, order: list[str], field: str, family: str) -> bytes:
     size = len(order)
     matrix = np.full((size, size), np.nan)
-    fig, ax = plt.subplots(figsize=(1.3 * size + 3, 0.9 * size + 2))
+    with_intervals = size <= MAX_INTERVAL_CELLS
+    cell = 1.05 if with_intervals else 0.62  # inches: room for the text at 8 points
+    fig, ax = plt.subplots(figsize=(cell * size + 3.3, cell * size + 2.2))
     cells = []
     for _, row in pairs.iterrows():
         i, j = order.index(row["a"]), order.index(row["b"])
@@ -473,15 +480,10 @@ def _pairwise_figure(pairs: pd.DataFrame, order: list[str], field: str, family: 
             matrix[r, c] = sign * row["estimate"]
             low, high = sorted((sign * row["low"], sign * row["high"]))
             mark = " *" if row["survives"] else ""
-            cells.append(
-                (
-                    r,
-                    c,
-                    f"{fmt_number(matrix[r, c], 1)}{mark}\n"
-                    f"[{fmt_number(low, 1)}, {fmt_number(high, 1)}]",
-                    bool(row["survives"]),
-                )
-            )
+            text = f"{fmt_number(matrix[r, c], 1)}{mark}"
+            if with_intervals:
+                text += f"\n[{fmt_number(low, 1)}, {fmt_number(high, 1)}]"
+            cells.append((r, c, text, bool(row["survives"])))
     limit = np.nanmax(np.abs(matrix)) if size > 1 and np.isfinite(matrix).any() else 1.0
     image = ax.imshow(matrix, cmap="RdBu", vmin=-limit, vmax=limit)
     for r, c, text, survives in cells:
@@ -493,23 +495,23 @@ def _pairwise_figure(pairs: pd.DataFrame, order: list[str], field: str, family: 
             text,
             ha="center",
             va="center",
-            fontsize=7,
+            fontsize=8,
             color=colour,
             fontweight="bold" if survives else "normal",
             fontstyle="normal" if survives else "italic",
         )
     labels = [name.replace(SAME, " =\n") for name in order]
     ax.set_xticks(range(size))
-    ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
+    ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=9)
     ax.set_yticks(range(size))
-    ax.set_yticklabels(labels, fontsize=8)
+    ax.set_yticklabels(labels, fontsize=9)
     ax.set_xlabel("column strategy")
     ax.set_ylabel("row strategy")
     fig.colorbar(image, label="row minus column, points per game")
+    shown = "95% CI, paired on deal sets" if with_intervals else "intervals in the table"
     ax.set_title(
-        f"Against {field}: row minus column per game (95% CI, paired on deal sets)\n"
-        f"* and bold: survives {family}",
-        fontsize=9,
+        f"Against {field}: row minus column per game ({shown})\n* and bold: survives {family}",
+        fontsize=10,
     )
     return png_bytes(fig)
 

@@ -981,6 +981,14 @@ def _report(data: StudyData, **t) -> Report:
     conditions = data.manifest["conditions"]
     seats = {c["label"]["field"]: ", ".join(c["seats"]) for c in conditions}
     games_of = {c["label"]["field"]: c["games"] for c in conditions}
+    shares = {f: share for f, share in FIELD_GAMES_SHARE.items() if f in fields}
+    fewer = (
+        ". The all-Monte-Carlo field plays fewer games (a share of --games: "
+        + ", ".join(f"{f} {share:g}" for f, share in shares.items())
+        + "), so its intervals are wider"
+        if shares
+        else ""
+    )
     method = [
         "Every variant is played with the same seed, seats and schedule: the same cards in "
         "every game, so differences from the canonical table are paired by game (per-game "
@@ -990,9 +998,8 @@ def _report(data: StudyData, **t) -> Report:
         + ".",
         "Fields (seats in turn around the table; games per condition): "
         + "; ".join(f"{f}: {seats[f]} ({games_of[f]} games)" for f in fields)
-        + ". The all-Monte-Carlo field plays fewer games (a share of --games: "
-        + ", ".join(f"{f} {s:g}" for f, s in FIELD_GAMES_SHARE.items())
-        + "), so its intervals are wider.",
+        + fewer
+        + ".",
         "Bids that read the scoring table (by their code in strategies/*.py: they call "
         "best_bid, best_bid_by_row or points): "
         + ", ".join(SCORE_AWARE_BIDDERS)

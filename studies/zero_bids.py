@@ -60,11 +60,11 @@ from ohhell_sim.analysis.stats import (
 from ohhell_sim.rules import ZERO_TABLES, Rules
 from studies.design import (
     FIELDS,
-    MC_BIDDER_SAMPLES,
     POSITION_ORDER,
     bidding_position,
     check_fields,
     field_seats,
+    fields_text,
     position_label,
 )
 from studies.holdings import trump_holdings
@@ -877,12 +877,15 @@ def _method(data: StudyData, fields: list[str], correction: str) -> list[str]:
         if c["label"]["part"] == "observed"
     }
     sizes = ", ".join(f"{f} {games[f]}" for f in fields)
+    share = (
+        " (mc_bidder samples deals for every bid and costs far more per game)"
+        if "mc_bidder" in fields
+        else ""
+    )
     return [
-        f"Fields: {', '.join(fields)} (one strategy in every seat, or the mixed table "
-        f"learned/simple/zero; mc_bidder with {MC_BIDDER_SAMPLES:g} samples per bid).  Games "
-        f"per condition: {sizes} (mc_bidder samples deals for every bid and costs far more "
-        "per game).  All conditions share the seed, so game g deals the same cards in every "
-        "field, part and zero table.",
+        f"Fields ({fields_text(fields)}).  Games per condition: {sizes}{share}.  All "
+        "conditions share the seed, so game g deals the same cards in every field, part and "
+        "zero table.",
         "Observed part: canonical rules; zero-bid rates and success per deal with intervals "
         "clustered by game.  No row pools strata of unequal weight: every rate pooled over "
         "table sizes, hand sizes or the mixed field's strategies gives each the same weight "

@@ -9,6 +9,7 @@ masks allow only legal moves; the engine's own checks would raise otherwise.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +31,8 @@ from ohhell_sim.env import (  # noqa: E402
     action_count,
     action_mask,
     action_of_move,
+    env,
+    raw_env,
 )
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError  # noqa: E402
 from ohhell_sim.reference import Decision, strategy_answer  # noqa: E402
@@ -73,12 +76,74 @@ def _play_with_strategies(env: OhHellEnv, seats, seed: int, game: int) -> None:
     ],
     ids=["small", "swap-closed", "two-decks-joker-forehead", "catastrophe-tiebreak-nullo"],
 )
-def test_pettingzoo_api_test_passes(rules):
-    pettingzoo_test.api_test(OhHellEnv(rules), num_cycles=300)
+@pytest.mark.parametrize("make", [OhHellEnv, raw_env, env], ids=["class", "raw_env", "env"])
+def test_pettingzoo_api_test_passes(rules, make):
+    made = make(rules) if make is OhHellEnv else make(rules=rules)
+    pettingzoo_test.api_test(made, num_cycles=300)
 
 
-def test_pettingzoo_seed_test_passes():
-    pettingzoo_test.seed_test(lambda: OhHellEnv(SMALL), num_cycles=200)
+@pytest.mark.parametrize("make", [OhHellEnv, env], ids=["class", "env"])
+def test_pettingzoo_seed_test_passes(make):
+    pettingzoo_test.seed_test(
+        lambda: make(SMALL) if make is OhHellEnv else make(rules=SMALL), num_cycles=200
+    )
+
+
+def test_env_wraps_raw_env_as_pettingzoos_classic_environments_do():
+    from pettingzoo.utils import wrappers
+
+    made = env(rules=SMALL, episode="deal", render_mode="ansi")
+    chain = [type(made)]
+    inner = made
+    while isinstance(inner, wrappers.BaseWrapper):
+        inner = inner.env
+        chain.append(type(inner))
+    assert chain == [
+        wrappers.OrderEnforcingWrapper,
+        wrappers.AssertOutOfBoundsWrapper,
+        wrappers.TerminateIllegalWrapper,
+        OhHellEnv,
+    ]
+    assert made.unwrapped.episode == "deal" and made.metadata["name"] == "ohhell_v0"
+    assert isinstance(raw_env(rules=SMALL), OhHellEnv)
+    with pytest.raises(AssertionError, match="reset"):
+        made.step(0)  # before reset()
+    made.reset(seed=0)
+    with pytest.raises(AssertionError, match="action space"):
+        made.step(action_count(SMALL))
+    assert "Deal 0" in made.render()
+
+
+def test_env_ends_the_game_at_an_action_the_mask_forbids():
+    made = env(rules=SMALL, illegal_reward=-7)
+    made.reset(seed=0)
+    mover = made.agent_selection
+    observation, *_ = made.last()
+    made.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
+    finals = {}
+    for agent in made.agent_iter():
+        _, reward, terminated, truncated, _ = made.last()
+        assert terminated or truncated
+        finals[agent] = reward
+        made.step(None)
+    assert finals == {a: (-7 if a == mover else 0) for a in made.possible_agents}
+
+
+def test_env_refuses_a_reward_that_is_not_a_number():
+    with pytest.raises(InvalidArgumentError, match="illegal_reward must be a number, got 'x'"):
+        env(rules=SMALL, illegal_reward="x")
+    with pytest.raises(InvalidArgumentError, match="episode"):
+        env(rules=SMALL, episode="trick")
+
+
+def test_without_the_rl_extra_the_factories_name_it(monkeypatch):
+    import ohhell_sim.env as package
+
+    monkeypatch.delitem(sys.modules, "ohhell_sim.env.aec")
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if not installed
+    for name in ("env", "raw_env"):
+        with pytest.raises(ImportError, match=r"pip install \"ohhell-sim\[rl\]\""):
+            getattr(package, name)
 
 
 @settings(max_examples=examples(25), deadline=None)

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
+from itertools import combinations
+from pathlib import Path
+
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.text import Text
 
+from ohhell_sim.analysis import figures
 from ohhell_sim.analysis.figures import (
     STRATEGY_COLOURS,
     interval_plot,
@@ -19,7 +26,9 @@ from ohhell_sim.analysis.report import (
     Figure,
     Report,
     Table,
+    command_path,
     load_analysis,
+    numeric_columns,
     rules_table,
     save_analysis,
     to_html,
@@ -29,6 +38,7 @@ from ohhell_sim.analysis.report import (
 from ohhell_sim.analysis.run_report import run_report
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import available_strategies, get_strategy
+from studies.strategy_ladder import _pairwise_figure
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"0" * 20
 
@@ -205,3 +215,127 @@ def test_plain_run_report_has_tables_not_dumps():
     assert "simple has the highest win share, 0.500 [0.500, 0.500]" in report.findings[0]
     assert [f.name for f in report.figures] == ["made_rate_by_hand_size.png", "totals.png"]
     assert "{" not in to_html(report).split("<section id='tables'>")[1]  # no JSON dump
+
+
+# --- what a reader sees ----------------------------------------------------------------
+
+
+def test_code_spans_are_code_in_html_and_kept_in_markdown():
+    report = _report()
+    report.method.append("equal `Rules.to_dict()` <merged>")
+    report.tables[0].note = "see `ohhell rules`"
+    page = to_html(report)
+    assert "equal <code>Rules.to_dict()</code> &lt;merged&gt;" in page
+    assert "see <code>ohhell rules</code>" in page
+    assert "`" not in page
+    assert "* equal `Rules.to_dict()` <merged>" in to_markdown(report)
+
+
+def test_text_columns_are_left_aligned_and_numbers_right_aligned():
+    frame = pd.DataFrame(
+        {
+            "strategy": ["simple", "mc_bidder(samples=16)"],
+            "n": ["4000", "1,000"],
+            "estimate [95% CI]": ["-0.002 [-0.006, 0.002]", "0.12 [0.10, 0.14] *"],
+            "p (adjusted)": ["<0.001", "1.000"],
+            "cells": ["25 of 25", ""],
+            "survives": ["True", "False"],
+            "fields": ["simple, mix", "5 vs 3 players"],
+        }
+    )
+    assert numeric_columns(frame) == [False, True, True, True, True, False, False]
+    report = _report()
+    report.tables = [Table("t", frame)]
+    assert "|---|---:|---:|---:|---:|---|---|" in to_markdown(report)
+    page = to_html(report)
+    assert "<th>strategy</th><th class='num'>n</th>" in page
+    assert "<td>simple</td><td class='num'><span class='nw'>4000</span></td>" in page
+    # The interval may go to a second line, as a whole.
+    assert "<span class='nw'>-0.002</span> <span class='nw'>[-0.006, 0.002]</span>" in page
+
+
+def test_tables_scroll_inside_their_own_box_and_headers_can_wrap():
+    frame = pd.DataFrame({"survive_and_replicate": ["5 of 5"]})
+    report = _report()
+    report.tables = [Table("t", frame)]
+    page = to_html(report)
+    assert "<div class='table'><table>" in page and ".table{overflow-x:auto" in STYLE
+    assert "<th class='num'>survive_<wbr>and_<wbr>replicate</th>" in page
+
+
+def _drawn(make, monkeypatch):
+    """The PNG ``make()`` returns and the figure it drew (kept open to be read)."""
+    kept = []
+    monkeypatch.setattr(figures.plt, "close", kept.append)
+    png = make()
+    monkeypatch.undo()
+    (fig,) = kept
+    return png, fig
+
+
+def _assert_legible(png: bytes, fig) -> None:
+    width = int.from_bytes(png[16:20], "big")  # the PNG header's width
+    assert width <= figures.MAX_WIDTH_PX
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
+    # Shown at its pixel size in the page, the smallest text is at least 10 px.
+    assert min(sizes) * figures.DPI / 72 >= 10
+    plt.close(fig)
+
+
+def test_five_panels_with_a_legend_fit_the_page_in_legible_text(monkeypatch):
+    rows = [
+        {"field": f, "players": n, "hand_size": h, "estimate": 0.2, "low": 0.1, "high": 0.3}
+        for f in ("simple", "card_counter", "learned", "mc_bidder", "mix")
+        for n in (3, 4, 5, 6, 7)
+        for h in range(1, 11)
+    ]
+    table = pd.DataFrame(rows)
+    png, fig = _drawn(
+        lambda: interval_plot(
+            table,
+            "hand_size",
+            series="players",
+            panels="field",
+            title="Hook binds (bids total the hand size, hook off)",
+            xlabel="hand size",
+            ylabel="share of deals",
+        ),
+        monkeypatch,
+    )
+    assert len([ax for ax in fig.axes if ax.get_visible()]) == 5
+    _assert_legible(png, fig)
+
+
+def test_a_ladder_of_ten_strategies_fits_the_page_in_legible_text(monkeypatch):
+    order = [f"strategy_{k}" for k in range(10)]
+    pairs = pd.DataFrame(
+        [
+            {"a": a, "b": b, "estimate": -102.9, "low": -103.8, "high": -102.1, "survives": True}
+            for a, b in combinations(order, 2)
+        ]
+    )
+    png, fig = _drawn(lambda: _pairwise_figure(pairs, order, "simple", "holm over 45"), monkeypatch)
+    cells = [t.get_text() for t in fig.axes[0].texts]
+    assert "-102.9 *" in cells  # estimates only: the intervals are in the table
+    _assert_legible(png, fig)
+
+
+def test_a_small_ladder_shows_the_intervals_in_its_cells(monkeypatch):
+    order = ["a", "b", "c"]
+    pairs = pd.DataFrame(
+        [
+            {"a": a, "b": b, "estimate": 1.0, "low": 0.5, "high": 1.5, "survives": False}
+            for a, b in combinations(order, 2)
+        ]
+    )
+    png, fig = _drawn(lambda: _pairwise_figure(pairs, order, "simple", "holm over 3"), monkeypatch)
+    assert "1.0\n[0.5, 1.5]" in [t.get_text() for t in fig.axes[0].texts]
+    _assert_legible(png, fig)
+
+
+def test_commands_show_paths_relative_never_absolute(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert command_path(tmp_path / "runs" / "hook_rule") == "runs/hook_rule"
+    assert command_path("runs/my run") == "'runs/my run'"
+    outside = Path(os.path.abspath(os.sep)) / "elsewhere" / "out"
+    assert command_path(outside) == "out"

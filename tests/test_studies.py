@@ -18,7 +18,13 @@ import pandas as pd
 import pytest
 
 from ohhell_sim import read_results, simulate
-from ohhell_sim.analysis.report import ANALYSIS_FILE, HTML_FILE, MARKDOWN_FILE
+from ohhell_sim.analysis.report import (
+    ANALYSIS_FILE,
+    HTML_FILE,
+    MARKDOWN_FILE,
+    command_path,
+    load_analysis,
+)
 from ohhell_sim.analysis.stats import clustered_mean_ci, mean_ci, standardised_mean_ci
 from ohhell_sim.cli import main
 from ohhell_sim.cli.studies import QUICKSTART_FIELDS
@@ -243,7 +249,8 @@ def test_ladder_sets_one_card_scores_beside_the_exact_values(outputs):
 
 class _Page(HTMLParser):
     """Collects image sources, other resource links, the text of each section and the
-    cells of every table (with their column headers)."""
+    cells of every table (with their column headers), each cell's text joined across
+    its inline markup."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -255,6 +262,7 @@ class _Page(HTMLParser):
         self._headers: list[str] = []
         self._column = -1
         self._tag: str | None = None
+        self._text = ""
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -273,20 +281,23 @@ class _Page(HTMLParser):
         if tag in ("th", "td"):
             self._column += 1
             self._tag = tag
+            self._text = ""
 
     def handle_endtag(self, tag):
         if tag == "section":
             self._section = None
+        if tag == "th":
+            self._headers.append(self._text)
+        elif tag == "td":
+            self.cells.append((self._headers[self._column], self._text))
         if tag in ("th", "td"):
             self._tag = None
 
     def handle_data(self, data):
         if self._section:
             self.sections[self._section] += data + " "
-        if self._tag == "th":
-            self._headers.append(data)
-        elif self._tag == "td":
-            self.cells.append((self._headers[self._column], data))
+        if self._tag:
+            self._text += data
 
 
 def _page(folder: Path) -> _Page:
@@ -404,7 +415,11 @@ def test_report_command_rerenders_from_the_saved_analysis(outputs, tmp_path, cap
     before = (folder / HTML_FILE).read_text()
     # The same report, plus the report command in the reproduce section.
     assert again.split("<section id='reproduce'>")[0] == before.split("<section id='reproduce'>")[0]
-    assert f"ohhell report variant_scoring --input {folder} --out {tmp_path}" in again
+    assert (
+        f"ohhell report variant_scoring --input {command_path(folder)} "
+        f"--out {command_path(tmp_path)}" in again
+    )
+    assert str(tmp_path) not in again  # no absolute path of this machine
     # By default the report goes beside the data, replacing the one rendered from it.
     assert main(["report", "variant_scoring", "--input", str(folder)]) == 0
     assert (folder / HTML_FILE).read_text() == before
@@ -421,6 +436,21 @@ def test_report_refuses_to_overwrite_another_report(outputs, tmp_path):
     assert (committed / MARKDOWN_FILE).read_text() == "# a committed report\n"
     render_report(outputs["hook_rule"], committed, overwrite=True)
     assert "# a committed report" not in (committed / MARKDOWN_FILE).read_text()
+
+
+def test_a_saved_analysis_without_its_data_renders_alone(outputs, tmp_path, capsys):
+    # As a committed report does: analysis.json and the figures, no data.
+    folder = tmp_path / "committed"
+    saved = load_analysis(outputs["hook_rule"])
+    folder.mkdir()
+    for file in [ANALYSIS_FILE, *(f.name for f in saved.figures)]:
+        (folder / file).write_bytes((outputs["hook_rule"] / file).read_bytes())
+    assert main(["report", str(folder)]) == 0
+    assert "from the saved analysis" in capsys.readouterr().out
+    assert (folder / HTML_FILE).read_text() == (outputs["hook_rule"] / HTML_FILE).read_text()
+    assert main(["report", "hook_rule", "--input", str(folder)]) == 0
+    with pytest.raises(InvalidArgumentError, match="holds output of study 'hook_rule'"):
+        render_report(folder, name="zero_bids")
 
 
 def test_old_output_without_saved_analysis_is_analysed_once(outputs, tmp_path):
@@ -476,7 +506,13 @@ def test_quickstart_runs_the_default_study(tmp_path, capsys):
     assert "Running study hook_rule" in printed and "of deals" in printed
     manifest = read_study(out).manifest
     assert manifest["study"] == "hook_rule"
-    assert manifest["command"] == f"ohhell quickstart --games 6 --seed 0 --output {out}"
+    assert manifest["command"] == (
+        f"ohhell quickstart --games 6 --seed 0 --output {command_path(out)}"
+    )
+    # The method names the fields played, and only those.
+    method = " ".join(load_analysis(out).method)
+    assert "Fields (simple, card_counter: one strategy in every seat; mix: " in method
+    assert "mc_bidder" not in method and "learned:" not in method
     assert {c["rules"]["players"] for c in manifest["conditions"]} == {4, 5}
     assert {c["label"]["field"] for c in manifest["conditions"]} == set(QUICKSTART_FIELDS)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -361,3 +362,29 @@ def test_cli_runs_a_strategy_from_a_file_with_parameters(user_modules, tester, t
     direct = oh.simulate(Rules(players=4, schedule=[3, 1]), spec, games=30, seed=6)
     np.testing.assert_array_equal(hands["bid"], direct.hands["bid"])
     np.testing.assert_array_equal(games["total"], direct.games["total"])
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _readme_strategy_file() -> str:
+    """The README's ``my_strategies.py``, as a user would save it."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index("# my_strategies.py")
+    return text[start : text.index("```", start)]
+
+
+def test_readme_strategy_file_plays_no_games_when_the_command_line_imports_it(
+    user_modules, monkeypatch, capsys
+):
+    path = user_modules("my_strategies", _readme_strategy_file())
+    # The file's own run calls oh.simulate; the command line plays through its own import.
+    runs = []
+    monkeypatch.setattr(oh, "simulate", lambda *args, **kwargs: runs.append(kwargs))
+    argv = ["simulate", "--import", str(path), "--strategies", "cautious,simple,simple,random"]
+    assert main([*argv, "--schedule", "2,1", "--games", "8", "-q"]) == 0
+    assert runs == []
+    assert "cautious" in capsys.readouterr().out
+    # Run as a script, the same file plays its 5,000 games.
+    runpy.run_path(str(path), run_name="__main__")
+    assert [kwargs["games"] for kwargs in runs] == [5000]

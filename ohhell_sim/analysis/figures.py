@@ -5,6 +5,12 @@ strategy keeps its colour in every figure of every report
 (:func:`strategy_colour`), legends sit to the right of the axes
 (:func:`legend_outside`), and text written on a coloured cell takes the colour
 that reads on it (:func:`text_colour`).
+
+A report page shows a figure at its pixel size, so :func:`png_bytes` makes
+every figure legible there: at most :data:`MAX_WIDTH_PX` wide, legends
+included (within the page's column at a 1280 px window, and within a Markdown
+viewer's), with no text under :data:`MIN_FONT_PT` points (11 px at
+:data:`DPI`).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.colors import to_rgb
+from matplotlib.text import Text
 
 __all__ = [
     "interval_plot",
@@ -29,6 +36,15 @@ __all__ = [
     "strategy_colour",
     "text_colour",
 ]
+
+#: Pixels per inch of every figure's PNG.
+DPI = 100
+#: The widest a figure's PNG may be, in pixels.
+MAX_WIDTH_PX = 960
+#: The smallest text of any figure, in points.
+MIN_FONT_PT = 8.0
+#: Panels side by side in a row of :func:`interval_plot`; more go on further rows.
+PANELS_PER_ROW = 3
 
 #: The colour of each built-in strategy (colour-blind-safe Okabe-Ito and Tableau hues).
 STRATEGY_COLOURS = {
@@ -103,11 +119,34 @@ def legend_outside(ax, title: str | None = None, axes: Sequence | None = None) -
 
 
 def png_bytes(fig) -> bytes:
-    """The figure as PNG bytes (layout tightened, legends included); the figure is closed."""
+    """The figure as PNG bytes (layout tightened, legends included); the figure is closed.
+
+    Text smaller than :data:`MIN_FONT_PT` is raised to it, and a figure wider
+    than :data:`MAX_WIDTH_PX` is narrowed (its axes, not its text) until it fits.
+    """
+    fig.canvas.draw()  # creates the tick labels, so that their sizes can be read
+    for text in fig.findobj(Text):
+        if text.get_fontsize() < MIN_FONT_PT:
+            text.set_fontsize(MIN_FONT_PT)
+    _fit_width(fig)
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    fig.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
     plt.close(fig)
     return buffer.getvalue()
+
+
+def _fit_width(fig, tries: int = 6) -> None:
+    # The saved PNG spans the tight box of everything drawn plus savefig's padding
+    # (0.1 in each side); legends outside the axes make it wider than the figure.
+    limit = MAX_WIDTH_PX / DPI - 2 * plt.rcParams["savefig.pad_inches"]
+    for _ in range(tries):
+        width = fig.get_tightbbox(fig.canvas.get_renderer()).width
+        if width <= limit:
+            return
+        size = fig.get_size_inches()
+        fig.set_size_inches(max(size[0] - (width - limit) - 0.05, 1.0), size[1])
+        fig.tight_layout()
+        fig.canvas.draw()
 
 
 def interval_plot(
@@ -139,7 +178,8 @@ def interval_plot(
     zero_line : bool
         Draw a horizontal line at 0 (for differences).
     panels : str, optional
-        Column whose values get one panel each, side by side.
+        Column whose values get one panel each, side by side
+        (:data:`PANELS_PER_ROW` to a row).
     order : sequence, optional
         Order of the labels of a non-numeric ``x`` (default: as they come).
 
@@ -149,12 +189,17 @@ def interval_plot(
         The PNG image.
     """
     panel_keys = list(pd.unique(table[panels])) if panels else [None]
-    fig, axes = plt.subplots(
-        1,
-        len(panel_keys),
-        figsize=(min(4.2 * len(panel_keys) + 2.5, 14), 4),
+    columns = min(len(panel_keys), PANELS_PER_ROW)
+    rows_of_panels = -(-len(panel_keys) // columns)
+    fig, grid = plt.subplots(
+        rows_of_panels,
+        columns,
+        figsize=(3.4 * columns + 2.6, 3.4 * rows_of_panels + 0.6),
         squeeze=False,
     )
+    axes = grid.ravel()[: len(panel_keys)]
+    for unused in grid.ravel()[len(panel_keys) :]:
+        unused.set_visible(False)
     numeric = pd.api.types.is_numeric_dtype(table[x]) and not pd.api.types.is_bool_dtype(table[x])
     if series is None and x == "strategy":
         # One point per strategy: each in its own colour, at its own tick.
@@ -164,7 +209,7 @@ def interval_plot(
     series_keys = list(pd.unique(table[series])) if series else [None]
     colours = series_colours(series, series_keys)
     width = 0.8 / max(len(series_keys), 1)
-    for ax, key in zip(axes[0], panel_keys, strict=True):
+    for ax, key in zip(axes, panel_keys, strict=True):
         part = table if key is None else table[table[panels] == key]
         for i, (name, colour) in enumerate(zip(series_keys, colours, strict=True)):
             rows = part if name is None else part[part[series] == name]
@@ -197,9 +242,10 @@ def interval_plot(
         ax.set_xlabel(xlabel)
         ax.set_title(f"{panels} = {key}" if key is not None else "")
         ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel(ylabel)
+    for row in grid:
+        row[0].set_ylabel(ylabel)
     if series and series != x:
-        legend_outside(axes[0][-1], title=series, axes=axes[0])
+        legend_outside(grid[0][-1], title=series, axes=axes)
     fig.suptitle(f"{title} (95% CI)")
     fig.tight_layout()
     return png_bytes(fig)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,6 +101,25 @@ class WrittenReport:
         return f"{text}, {self.note}" if self.note else text
 
 
+# --- commands ------------------------------------------------------------------------
+
+
+def command_path(path: str | Path) -> str:
+    """``path`` as a report's Reproduce command shows it: relative, and quoted for the shell.
+
+    A path inside the current folder is written relative to it; any other
+    absolute path as its last part (the command run from the folder above it).
+    So no committed command holds an absolute path of the machine it ran on.
+    """
+    path = Path(path)
+    if path.is_absolute():
+        try:
+            path = path.resolve().relative_to(Path.cwd().resolve())
+        except ValueError:
+            path = Path(path.name)
+    return shlex.quote(str(path))
+
+
 # --- rules as a table -------------------------------------------------------------
 
 
@@ -134,13 +155,36 @@ def rules_table(rules: dict) -> pd.DataFrame:
 
 # --- rendering --------------------------------------------------------------------------
 
+_NUMBER = r"[<>≤≥]?[+\-−]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[+\-]?\d+)?%?"
+#: A cell that reads as a number: ``0.5``, ``-1,234``, ``<0.001``, ``12%``, ``25 of 25``,
+#: an estimate with its interval ``0.12 [0.10, 0.14]``, a mark `` *`` after either.
+_NUMERIC_CELL = re.compile(
+    rf"{_NUMBER}(?: of {_NUMBER})?(?: \[{_NUMBER}, {_NUMBER}\])?(?: \*)?", re.IGNORECASE
+)
+#: Cells that say a number is missing; they do not make a column text.
+_MISSING = {"", "n/a", "nan", "-", "—"}
+
+
+def numeric_columns(frame: pd.DataFrame) -> list[bool]:
+    """Whether each column of a display table holds numbers (right-aligned) or text (left).
+
+    A column is numeric when every cell that is not missing reads as a number
+    or an estimate with its interval, and at least one does.
+    """
+    flags = []
+    for column in frame.columns:
+        cells = [str(v).strip() for v in frame[column]]
+        present = [c for c in cells if c.lower() not in _MISSING]
+        flags.append(bool(present) and all(_NUMERIC_CELL.fullmatch(c) for c in present))
+    return flags
+
 
 def _markdown_table(frame: pd.DataFrame) -> str:
     def cell(value: object) -> str:
         return str(value).replace("|", "\\|")
 
     head = "| " + " | ".join(cell(c) for c in frame.columns) + " |"
-    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    rule = "|" + "|".join("---:" if num else "---" for num in numeric_columns(frame)) + "|"
     body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join([head, rule, *body])
 
@@ -165,35 +209,81 @@ def to_markdown(report: Report) -> str:
     return "\n".join(lines)
 
 
-#: The one stylesheet of every report page.
+#: The one stylesheet of every report page.  The column is 64rem (1024 px) wide:
+#: a table wider than it scrolls inside its own box, never the page, and a figure
+#: is shown at its pixel size (see :data:`~ohhell_sim.analysis.figures.DPI`), which
+#: the figures keep within the column.
 STYLE = (
     "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:64rem;"
     "margin:2rem auto;padding:0 1rem;line-height:1.45;color:#222;background:#fff}"
     "h1{font-size:1.6rem;border-bottom:2px solid #0072B2;padding-bottom:.3rem}"
     "h2{font-size:1.25rem;margin-top:2rem;color:#0b3d62}h3{font-size:1.05rem;margin-top:1.5rem}"
-    "table{border-collapse:collapse;margin:.5rem 0 1.5rem;font-size:.88rem;"
-    "font-variant-numeric:tabular-nums}"
-    "th,td{border:1px solid #d0d7de;padding:.25rem .55rem;text-align:right}"
-    "th{background:#f0f3f6}td:first-child,th:first-child{text-align:left}"
+    "code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;"
+    "background:#f0f3f6;padding:0 .2em;border-radius:3px}"
+    ".table{overflow-x:auto;margin:.5rem 0 1.5rem}"
+    "table{border-collapse:collapse;font-size:.85rem;font-variant-numeric:tabular-nums}"
+    "th,td{border:1px solid #d0d7de;padding:.25rem .45rem;text-align:left;vertical-align:top}"
+    "th{background:#f0f3f6}.num{text-align:right}.nw{white-space:nowrap}"
     "tr:nth-child(even) td{background:#fafbfc}"
-    "img{max-width:100%;display:block;margin:1rem 0 .2rem}"
-    "figcaption{font-style:italic;margin-bottom:1.5rem;color:#555}"
+    "figure{margin:1rem 0 1.5rem;overflow-x:auto}img{display:block;margin-bottom:.2rem}"
+    "figcaption{font-style:italic;color:#555}"
     "pre{background:#f6f8fa;padding:.6rem;overflow-x:auto;border-radius:4px}"
     "#findings li{margin:.25rem 0}"
 )
 
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def inline_html(text: object) -> str:
+    """``text`` escaped for HTML, its Markdown code spans (`` `x` ``) as ``<code>``."""
+    return _CODE_SPAN.sub(r"<code>\1</code>", html.escape(str(text)))
+
+
+def _header_html(name: object) -> str:
+    # A long snake_case header may wrap after an underscore instead of widening its table.
+    return inline_html(name).replace("_", "_<wbr>")
+
+
+def _number_html(value: object) -> str:
+    # An estimate and its interval may wrap between them, never inside either.
+    estimate, bracket, interval = str(value).partition(" [")
+    parts = [estimate, bracket.strip() + interval] if bracket else [estimate]
+    return " ".join(f"<span class='nw'>{inline_html(part)}</span>" for part in parts)
+
+
+def _html_table(frame: pd.DataFrame) -> str:
+    numeric = numeric_columns(frame)
+    kinds = [" class='num'" if num else "" for num in numeric]
+    head = "".join(
+        f"<th{k}>{_header_html(c)}</th>" for k, c in zip(kinds, frame.columns, strict=True)
+    )
+    rows = [
+        "<tr>"
+        + "".join(
+            f"<td{k}>{_number_html(v) if num else inline_html(v)}</td>"
+            for k, num, v in zip(kinds, numeric, row, strict=True)
+        )
+        + "</tr>"
+        for row in frame.itertuples(index=False)
+    ]
+    return (
+        f"<div class='table'><table><thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
 
 def to_html(report: Report) -> str:
     """The report as one self-contained HTML page (figures as ``data:`` URIs)."""
-    esc = html.escape
 
     def items(values: list[str]) -> str:
-        return "<ul>" + "".join(f"<li>{esc(v)}</li>" for v in values) + "</ul>"
+        return "<ul>" + "".join(f"<li>{inline_html(v)}</li>" for v in values) + "</ul>"
 
+    title = html.escape(report.question)
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>{esc(report.question)}</title><style>{STYLE}</style></head><body>",
-        f"<h1>{esc(report.question)}</h1>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+        f"<title>{title}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{inline_html(report.question)}</h1>",
         f"<section id='setup'><h2>Setup</h2>{items(report.setup)}</section>",
         f"<section id='method'><h2>Method</h2>{items(report.method)}</section>",
         "<section id='findings'><h2>Findings</h2>",
@@ -202,20 +292,21 @@ def to_html(report: Report) -> str:
         "</section><section id='tables'>",
     ]
     for table in report.tables:
-        parts.append(f"<h3>{esc(table.title)}</h3>")
+        parts.append(f"<h3>{inline_html(table.title)}</h3>")
         if table.note:
-            parts.append(f"<p>{esc(table.note)}</p>")
-        parts.append(table.frame.to_html(index=False, border=0, escape=True))
+            parts.append(f"<p>{inline_html(table.note)}</p>")
+        parts.append(_html_table(table.frame))
     parts.append("</section><section id='figures'><h2>Figures</h2>")
     for figure in report.figures:
         data = base64.b64encode(figure.png).decode("ascii")
+        alt = html.escape(figure.caption.replace("`", ""), quote=True)
         parts.append(
-            f"<figure><img alt='{esc(figure.caption)}' src='data:image/png;base64,{data}'>"
-            f"<figcaption>{esc(figure.caption)}</figcaption></figure>"
+            f"<figure><img alt='{alt}' src='data:image/png;base64,{data}'>"
+            f"<figcaption>{inline_html(figure.caption)}</figcaption></figure>"
         )
     parts.append(
-        f"</section><section id='reproduce'><h2>Reproduce</h2><pre>{esc(report.command)}</pre>"
-        "</section></body></html>"
+        "</section><section id='reproduce'><h2>Reproduce</h2>"
+        f"<pre>{html.escape(report.command)}</pre></section></body></html>"
     )
     return "".join(parts)
 

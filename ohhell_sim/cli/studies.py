@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import shlex
 from pathlib import Path
 
-from ohhell_sim.analysis.report import ANALYSIS_FILE, WrittenReport, write_report
+from ohhell_sim.analysis.report import ANALYSIS_FILE, WrittenReport, command_path, write_report
 from ohhell_sim.analysis.run_report import run_report
 from ohhell_sim.cli.options import add_import_option, import_modules
 from ohhell_sim.errors import InvalidArgumentError
@@ -77,18 +76,19 @@ def cmd_report(args: argparse.Namespace) -> int:
         folder = Path(args.input or f"runs/{target}")
         return _done(render_report(folder, args.out, name=target))
     folder = Path(args.input or target)
-    if (folder / MANIFEST_FILE).is_file():
+    if (folder / MANIFEST_FILE).is_file() or (folder / ANALYSIS_FILE).is_file():
         return _done(render_report(folder, args.out))
     if (folder / "hands.parquet").is_file():
         hands, games = read_results(folder)
         out = Path(args.out) if args.out else folder
         report = run_report(
-            hands, games, title=args.title, command=f"ohhell report {shlex.quote(str(folder))}"
+            hands, games, title=args.title, command=f"ohhell report {command_path(folder)}"
         )
         return _done(write_report(report, out))
     raise InvalidArgumentError(
         f"report target {target!r} is neither a study ({', '.join(STUDY_NAMES)}) nor a "
-        "folder holding study output or hands.parquet/games.parquet"
+        f"folder holding study output, a saved analysis ({ANALYSIS_FILE}) or "
+        "hands.parquet/games.parquet"
     )
 
 
@@ -98,7 +98,10 @@ def cmd_quickstart(args: argparse.Namespace) -> int:
     check_count("games", args.games)
     check_seed(args.seed)
     check_output_folder(args.output)
-    command = f"ohhell quickstart --games {args.games} --seed {args.seed} --output {args.output}"
+    command = (
+        f"ohhell quickstart --games {args.games} --seed {args.seed} "
+        f"--output {command_path(args.output)}"
+    )
     print(
         f"Running study {DEFAULT_STUDY} on {args.games} games per condition "
         f"({', '.join(map(str, QUICKSTART_PLAYERS))} players; fields "
@@ -156,7 +159,8 @@ def _add_report_parser(sub: argparse._SubParsersAction) -> None:
         "report",
         help="write report.md and report.html for a study or a run folder",
         description="ohhell report NAME --input DIR renders a study's report from its data; "
-        "ohhell report DIR does the same for a folder of study output, or writes the "
+        "ohhell report DIR does the same for a folder of study output or of a saved "
+        f"analysis ({ANALYSIS_FILE}, e.g. a committed report under reports/), or writes the "
         "strategy report of a plain `ohhell simulate --output DIR` run.",
     )
     p.add_argument("target", help="a study name, or a folder of study or simulate output")

@@ -2,7 +2,9 @@
 
 ``BatchedEnv`` (:mod:`ohhell_sim.env.batched`) steps thousands of tables at once
 inside Numba, with strategies in the seats that do not learn.
-``OhHellEnv`` (:mod:`ohhell_sim.env.aec`) seats one agent per player;
+``OhHellEnv`` (:mod:`ohhell_sim.env.aec`) seats one agent per player, and
+``env()`` / ``raw_env()`` make it as PettingZoo's own environments are made
+(``env()`` with PettingZoo's standard wrappers);
 ``OhHellSeatEnv`` (:mod:`ohhell_sim.env.seat`, registered with Gymnasium as
 ``ohhell_sim/OhHellSeat-v0``) seats one learning agent against strategies.  Both
 need the ``rl`` extra (``pip install "ohhell-sim[rl]"``).  Both step the
@@ -27,7 +29,12 @@ from ohhell_sim.env.observation import (
 )
 from ohhell_sim.env.stepper import GameStepper
 
-_NEEDS_EXTRA = {"OhHellEnv": "ohhell_sim.env.aec", "OhHellSeatEnv": "ohhell_sim.env.seat"}
+_NEEDS_EXTRA = {
+    "OhHellEnv": "ohhell_sim.env.aec",
+    "OhHellSeatEnv": "ohhell_sim.env.seat",
+    "env": "ohhell_sim.env.aec",
+    "raw_env": "ohhell_sim.env.aec",
+}
 
 __all__ = [
     "BID_ACTION",
@@ -41,7 +48,9 @@ __all__ = [
     "action_count",
     "action_mask",
     "action_of_move",
+    "env",
     "move_of_action",
+    "raw_env",
 ]
 
 

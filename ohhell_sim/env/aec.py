@@ -1,5 +1,9 @@
 """Oh Hell as a PettingZoo AEC environment (``pip install ohhell-sim[rl]``).
 
+:func:`env` and :func:`raw_env` are the factories of PettingZoo's convention:
+``raw_env(**kwargs)`` is the bare :class:`OhHellEnv`, ``env(**kwargs)`` the same
+behind the wrappers PettingZoo's own classic environments use.
+
 Agents ``player_0 .. player_{n-1}`` sit in seats ``0 .. n-1`` and take turns as
 the game asks them: bids from the dealer's left, then cards.  Every variant of
 :class:`~ohhell_sim.rules.Rules` plays.  Each agent observes a dict:
@@ -11,11 +15,13 @@ player scores in a deal, given when the deal ends.
 
 from __future__ import annotations
 
+import numbers
 from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from ohhell_sim import view as V
 from ohhell_sim.env.observation import (
@@ -170,3 +176,42 @@ class OhHellEnv(AECEnv):
             self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[decision.seat]
+
+
+def raw_env(**kwargs) -> OhHellEnv:
+    """The bare environment, as PettingZoo's ``raw_env``: ``OhHellEnv(**kwargs)``.
+
+    Parameters
+    ----------
+    **kwargs
+        ``rules``, ``episode`` and ``render_mode`` of :class:`OhHellEnv`.
+    """
+    return OhHellEnv(**kwargs)
+
+
+def env(illegal_reward: float = -100.0, **kwargs) -> AECEnv:
+    """The environment as PettingZoo's own ``env()``: :func:`raw_env` behind the standard wrappers.
+
+    ``TerminateIllegalWrapper`` ends the game at an action the mask forbids
+    (the mover gets ``illegal_reward``, the others 0) instead of raising,
+    ``AssertOutOfBoundsWrapper`` refuses an action outside the action space and
+    ``OrderEnforcingWrapper`` a step before ``reset()``.
+
+    Parameters
+    ----------
+    illegal_reward : float
+        Reward of an agent that plays an action its mask forbids.
+    **kwargs
+        ``rules``, ``episode`` and ``render_mode`` of :class:`OhHellEnv`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an ``illegal_reward`` that is not a number, or a bad argument of
+        :class:`OhHellEnv`.
+    """
+    if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, numbers.Real):
+        raise InvalidArgumentError(f"illegal_reward must be a number, got {illegal_reward!r}")
+    wrapped = wrappers.TerminateIllegalWrapper(raw_env(**kwargs), illegal_reward=illegal_reward)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
