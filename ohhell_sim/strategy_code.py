@@ -83,6 +83,11 @@ def _module_kind(name: str | None) -> str:
     if path is None:
         # Built into the interpreter (sys, math), or a module made at run time.
         return "library" if name in sys.builtin_module_names else "user"
+    return _path_kind(path)
+
+
+@functools.lru_cache(maxsize=4096)
+def _path_kind(path: str) -> str:
     resolved = str(Path(path).resolve())
     if any(resolved.startswith(root + "/") for root in _library_roots()):
         return "library"
@@ -129,6 +134,7 @@ def _lookup(function: types.FunctionType, name: str) -> object:
     return getattr(builtins, name, _MISSING)
 
 
+@functools.cache
 def _code_bytes(code: types.CodeType) -> bytes:
     # Bytecode, names and constants only: file names and line numbers change with
     # every notebook session and must not force a recompile.
@@ -170,14 +176,15 @@ class _Fingerprint:
 
     def __init__(self, strategy: str) -> None:
         self.strategy = strategy
-        self.digest = hashlib.sha256(strategy.encode())
+        self.parts: list[bytes] = [strategy.encode()]
         self.seen: set[int] = set()
 
     def update(self, *parts: object) -> None:
+        # Each part with its length, so that no two sequences of parts run together.
         for part in parts:
             data = part if isinstance(part, bytes) else str(part).encode()
-            self.digest.update(len(data).to_bytes(8, "little"))
-            self.digest.update(data)
+            self.parts.append(len(data).to_bytes(8, "little"))
+            self.parts.append(data)
 
     def refuse(self, where: str, read: str, why: str) -> None:
         raise StrategyError(
@@ -269,7 +276,7 @@ class _Fingerprint:
             )
 
     def hexdigest(self) -> str:
-        return self.digest.hexdigest()
+        return hashlib.sha256(b"".join(self.parts)).hexdigest()
 
 
 def _is_library_callable(value: object) -> bool:
