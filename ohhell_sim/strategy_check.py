@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import traceback
 from dataclasses import dataclass
 from types import FunctionType
 
@@ -35,6 +34,7 @@ from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError, StrategyEr
 from ohhell_sim.reference import play_reference_game
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, Strategy, get_strategy, resolve_seating
+from ohhell_sim.validation import check_seed
 
 #: The types the kernel calls ``bid`` and ``play`` with: view, parameter row, stream.
 KERNEL_ARGUMENT_TYPES = (
@@ -184,6 +184,7 @@ def check_strategy(
         raise InvalidArgumentError(f"rules must be a Rules object, got {rules!r}")
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 100:
         raise InvalidArgumentError(f"games must be an integer in 1..100, got {games!r}")
+    seed = check_seed(seed)
     check_compiles(chosen)
     seating = resolve_seating([chosen] * rules.players, rules.players)
     decisions = _CountingCalls()
@@ -267,18 +268,4 @@ class _PythonDecision:
             with np.errstate(divide="raise", invalid="raise"):
                 return self.function(view, params, rng)
         except Exception as error:  # any exception is the strategy's to report
-            raise StrategyError(
-                f"strategy {self.strategy.name!r}: its {self.role} function raised "
-                f"{type(error).__name__}: {error} at {_raising_line(error)}",
-                strategy=self.strategy.name,
-                role=self.role,
-                location=_raising_line(error),
-            ) from error
-
-
-def _raising_line(error: BaseException) -> str:
-    frames = traceback.extract_tb(error.__traceback__)
-    if not frames:
-        return "<unknown line>"
-    last = frames[-1]
-    return f"{last.filename}:{last.lineno} ({last.line})"
+            raise StrategyError.raised_by(self.strategy.name, self.role, error) from error

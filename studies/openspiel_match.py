@@ -56,6 +56,7 @@ from ohhell_sim.interop.openspiel import (
     MATCH_METHOD,
     advantage,
     advantage_by_deal,
+    check_bot_seeds,
     match_summary,
     rules_of,
 )
@@ -256,6 +257,7 @@ def plan_matches(
                     f"one; at most {51 // n} tricks fit a deck at {n} players"
                 )
     for n in players:
+        check_bot_seeds(seed, deals, n)
         rules = Rules.preset("openspiel", players=n, schedule=(tricks[0],))
         for spec in strategies:
             if not is_openspiel_bot(spec):

@@ -11,6 +11,7 @@ from ohhell_sim.analysis.run_report import run_report
 from ohhell_sim.cli.options import add_import_option, import_modules
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder, read_results
+from ohhell_sim.summary import SUMMARY_FILE
 from ohhell_sim.validation import check_count, check_seed
 from studies.design import FIELDS
 from studies.experiment import DEFAULT_STUDY, STUDY_NAMES, render_report, run_experiment
@@ -73,8 +74,16 @@ def cmd_experiment(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """Render a study's report from its data, or the strategy report of a plain run."""
     target = args.target
+    if args.out:
+        check_output_folder(args.out)
     if target in STUDY_NAMES:
         folder = Path(args.input or f"runs/{target}")
+        if not (folder / MANIFEST_FILE).is_file():
+            raise InvalidArgumentError(
+                f"{'--input' if args.input else 'the default folder'} {str(folder)!r} holds no "
+                f"output of a study ({MANIFEST_FILE} is missing); write it with `ohhell "
+                f"experiment {target} --out {shlex.quote(str(folder))}`"
+            )
         return _done(render_report(folder, args.out, name=target))
     folder = Path(args.input or target)
     if (folder / MANIFEST_FILE).is_file():
@@ -86,6 +95,12 @@ def cmd_report(args: argparse.Namespace) -> int:
             hands, games, title=args.title, command=f"ohhell report {shlex.quote(str(folder))}"
         )
         return _done(write_report(report, out))
+    if (folder / SUMMARY_FILE).is_file():
+        raise InvalidArgumentError(
+            f"{str(folder)!r} holds the counts of a --summary run ({SUMMARY_FILE}), which "
+            "have no report; write one from a full run (ohhell simulate --output DIR, "
+            "without --summary) or from study output"
+        )
     raise InvalidArgumentError(
         f"report target {target!r} is neither a study ({', '.join(STUDY_NAMES)}) nor a "
         "folder holding study output or hands.parquet/games.parquet"
