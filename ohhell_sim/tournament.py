@@ -126,16 +126,17 @@ class TournamentResult:
 
     def format(self, digits: int = 2) -> str:
         """The ranking and the pairwise differences as plain text."""
-        units = "deal sets" if self.seating == "duplicate" else "games"
+        unit = "deal set" if self.seating == "duplicate" else "game"
         seatings = self.games_played // self.units
         repeated = ""
         if self.seating == "duplicate" and seatings < self.rules.players:
             repeated = (
-                f", each in the {seatings} distinct seatings of the {self.rules.players} rotations"
+                f", each in the {_count(seatings, 'distinct seating')} of the "
+                f"{self.rules.players} rotations"
             )
         head = (
-            f"{self.seating} tournament, {self.games_played} games "
-            f"({self.units} {units}{repeated}), {self.rules.players} players, seed "
+            f"{self.seating} tournament, {_count(self.games_played, 'game')} "
+            f"({_count(self.units, unit)}{repeated}), {self.rules.players} players, seed "
             f"{self.seed}; {self.confidence:.0%} intervals"
         )
         return "\n\n".join(
@@ -145,6 +146,10 @@ class TournamentResult:
                 format_summary(self.pairwise, digits=digits),
             ]
         )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def distinct_rotations(labels: Sequence[str]) -> list[int]:

@@ -115,24 +115,21 @@ def play_conditions(
     StudyData
         ``hands`` and ``games`` with the label columns and ``condition`` (its
         position in ``conditions``) in front; the manifest lists the conditions,
-        parameters included.  The ``strategy`` column holds the strategy's name:
-        the conditions say with which parameters it plays, and one condition
-        never seats one strategy with two sets of parameters.
-
-    Raises
-    ------
-    InvalidArgumentError
-        If a condition seats one strategy with two sets of parameters.
+        parameters included.  The ``strategy`` column holds each seat's strategy
+        name, not its label: the conditions say with which parameters it plays,
+        and the analyses tell seats apart by condition and seat (the zero-bid
+        probe seats ``zero`` with another threshold beside the mixed field's).
     """
     from tqdm.auto import tqdm
 
     hands, games = [], []
     total = sum(c.games for c in conditions)
-    names = [_seat_names(condition) for condition in conditions]
+    names = []
     # Kernels compile (announced) before the bar starts, so that it times play alone.
     for condition in conditions:
         seating = resolve_seating(list(condition.seats), condition.rules.players)
         prepare_kernel(seating, condition.rules, Rows.empty(condition.rules, 0), announce=progress)
+        names.append(np.array(seating.names, dtype=object))
     with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
         for index, condition in enumerate(conditions):
             result = simulate(condition.rules, list(condition.seats), condition.games, seed)
@@ -145,22 +142,6 @@ def play_conditions(
         "conditions": [c.describe() for c in conditions],
     }
     return StudyData(_stack(hands), _stack(games), manifest)
-
-
-def _seat_names(condition: Condition) -> np.ndarray:
-    """The strategy name per seat of ``condition``, refused if a name stands for two seats."""
-    seating = resolve_seating(list(condition.seats), condition.rules.players)
-    labels: dict[str, set[str]] = {}
-    for name, label in zip(seating.names, seating.labels, strict=True):
-        labels.setdefault(name, set()).add(label)
-    for name, seen in labels.items():
-        if len(seen) > 1:
-            raise InvalidArgumentError(
-                f"condition {condition.label} seats {name} with two sets of parameters "
-                f"({', '.join(sorted(seen))}); a study's rows name each seat's strategy, "
-                "so split them into two conditions"
-            )
-    return np.array(seating.names, dtype=object)
 
 
 def _labelled(

@@ -611,3 +611,16 @@ def test_results_that_are_not_there_say_what_is_missing(tmp_path):
         oh.read_results(tmp_path)
     with pytest.raises(FileNotFoundError, match="no summary at"):
         oh.RunSummary.read_parquet(tmp_path)
+
+
+def test_a_study_refuses_what_it_would_play_and_count_twice(no_kernel):
+    from studies.design import check_fields
+    from studies.strategy_ladder import play as play_ladder
+
+    with pytest.raises(InvalidArgumentError, match="fields names 'simple' twice"):
+        check_fields(["simple", "mix", "simple"])
+    with pytest.raises(InvalidArgumentError, match="strategies names 'random' twice"):
+        play_ladder(8, 0, strategies=("random", "simple", "random"), progress=False)
+    # simple[scale=1] is simple: the same match twice.
+    with pytest.raises(InvalidArgumentError, match=r"the match simple against random .* twice"):
+        plan_matches(["simple[scale=1]", "simple"], ["random"], [3], [1], deals=2, seed=0)
