@@ -24,7 +24,7 @@ import time
 
 import ohhell_sim as oh
 from ohhell_sim.bench import machine_description
-from ohhell_sim.cli.seats import parse_seat, split_seats
+from ohhell_sim.seat_text import split_seats
 
 
 def deals_per_second(rules: oh.Rules, seat, games: int, seed: int) -> float:
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=20, help="games per timed run")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
-    seats = [parse_seat(text, "--strategies").spec for text in split_seats(args.strategies)]
+    seats = split_seats(args.strategies, "--strategies")
     if len(seats) < 2:
         parser.error("give the baseline and at least one strategy to time against it")
     if args.rounds < 2:
@@ -60,16 +60,15 @@ def main(argv: list[str] | None = None) -> None:
     for r in range(args.rounds):
         for i, seat in enumerate(seats):
             rates[i].append(deals_per_second(rules, seat, args.games, r))
-    names = [text.strip() for text in split_seats(args.strategies)]
     print(
         f"{args.players} players, schedule {list(rules.schedule)}, {args.games} games x "
         f"{args.rounds} rounds, 1 thread, {machine_description()}"
     )
-    for name, series in zip(names, rates, strict=True):
+    for name, series in zip(seats, rates, strict=True):
         ratios = [x / y for x, y in zip(series, rates[0], strict=True)]
         low, _, high = statistics.quantiles(ratios, n=4)
         print(
-            f"{name:45s} {statistics.median(series):9,.0f} deals/s   ratio to {names[0]}: "
+            f"{name:45s} {statistics.median(series):9,.0f} deals/s   ratio to {seats[0]}: "
             f"{statistics.median(ratios):.3f} (quartiles {low:.3f}-{high:.3f})"
         )
 

@@ -14,11 +14,12 @@ import time
 import numba
 
 from ohhell_sim._version import __version__
+from ohhell_sim.results import check_rows_fit
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.pipeline import numba_threads, play, prepare_kernel
 from ohhell_sim.run.sinks import Rows
-from ohhell_sim.strategy import resolve_seating
-from ohhell_sim.validation import check_count, check_threads
+from ohhell_sim.strategy import SeatSpec
+from ohhell_sim.validation import check_count, check_flag, check_seating, check_seed, check_threads
 
 
 def machine_description() -> str:
@@ -38,7 +39,7 @@ def machine_description() -> str:
 def bench(
     players: int = 4,
     cards: int = 10,
-    strategy: str = "random",
+    strategy: SeatSpec = "random",
     deals: int = 2_000_000,
     threads: int | None = None,
     seed: int = 0,
@@ -51,8 +52,9 @@ def bench(
     ----------
     players, cards : int
         Table size and hand size.
-    strategy : str
-        Strategy in every seat.
+    strategy : str or seat spec
+        Strategy in every seat, as a seat of :func:`ohhell_sim.simulate` takes it
+        (``"random"``, ``"simple[scale=1.5]"``).
     deals : int
         Deals per timed run.
     threads : int, optional
@@ -69,12 +71,20 @@ def bench(
     dict
         ``deals_per_second``, ``deals``, ``threads``, ``strategy``, ``players``,
         ``cards``, ``seconds`` and a description of the machine and versions.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad argument, before anything compiles.
     """
     rules = Rules(players=players, schedule=[cards])
-    seating = resolve_seating([strategy] * players, players)
+    seating = check_seating(rules, [strategy] * players)
     deals = check_count("deals", deals)
     repeats = check_count("repeats", repeats)
     threads = check_threads(threads)
+    seed = check_seed(seed)
+    check_flag("progress", progress)
+    check_rows_fit(rules, deals)
     with numba_threads(threads):
         used_threads = numba.get_num_threads()
         prepare_kernel(seating, rules, Rows.empty(rules, 0))
@@ -89,7 +99,7 @@ def bench(
         "deals_per_second": deals / best,
         "deals": deals,
         "threads": used_threads,
-        "strategy": strategy,
+        "strategy": seating.labels[0],
         "players": players,
         "cards": cards,
         "seconds": best,

@@ -6,6 +6,8 @@ the card printing this module uses, and re-exported here.
 
 from __future__ import annotations
 
+import traceback
+
 from ohhell_sim.argument_error import InvalidArgumentError
 from ohhell_sim.cards import card_code
 
@@ -136,6 +138,25 @@ class StrategyError(RuntimeError):
         self.game = game
         self.deal = deal
         self.seat = seat
+
+    @classmethod
+    def raised_by(cls, strategy: str, role: str, error: BaseException) -> StrategyError:
+        """The error for ``error``, raised by ``strategy``'s ``role`` function, at its line.
+
+        The line is the last frame of ``error``'s traceback: the strategy's own
+        line when its Python code raised, and when its compiled code did too
+        (Numba records where a ``raise`` stands).
+        """
+        frames = traceback.extract_tb(error.__traceback__)
+        last = frames[-1] if frames else None
+        where = "<unknown line>" if last is None else f"{last.filename}:{last.lineno} ({last.line})"
+        return cls(
+            f"strategy {strategy!r}: its {role} function raised {type(error).__name__}: "
+            f"{error} at {where}",
+            strategy=strategy,
+            role=role,
+            location=where,
+        )
 
     def located(self, game: int, deal: int, seat: int) -> StrategyError:
         """The same error, its message ending with where in a game it happened."""

@@ -613,8 +613,8 @@ def play_one_card(
     strategies : sequence of seat specs, optional
         Registered strategy names, or ``(name, {param: value})`` (default:
         every built-in); each plays ``games`` games of one one-card deal with
-        itself in every seat, and is labelled by its name (``name[param=value]``
-        with parameters).
+        itself in every seat, and is labelled by its seat label (its name, with
+        the parameters that differ from the defaults: ``name[param=value]``).
     games : int
         Games (= one-card deals) per strategy.
     seed : int
@@ -641,13 +641,14 @@ def play_one_card(
         raise InvalidArgumentError("strategies must name at least one strategy, got none")
     frames = []
     for spec in names:
-        hands = simulate(one, [spec] * one.players, games=games, seed=seed).hands
+        result = simulate(one, [spec] * one.players, games=games, seed=seed)
+        hands = result.hands
         # A tie-break deal (tiebreak=True) is not the one-card deal.
         hands = hands[hands["hand_size"] == 1]
         frames.append(
             pd.DataFrame(
                 {
-                    "strategy": _label(spec),
+                    "strategy": result.strategies[0],
                     "game": hands["game"].to_numpy(),
                     "seat": hands["seat"].to_numpy(),
                     "position": bidding_position(hands["seat"], hands["dealer"], one.players),
@@ -658,13 +659,6 @@ def play_one_card(
             )
         )
     return pd.concat(frames, ignore_index=True)
-
-
-def _label(spec: SeatSpec) -> str:
-    if isinstance(spec, tuple):
-        name, params = spec
-        return f"{name}[{','.join(f'{k}={v:g}' for k, v in params.items())}]"
-    return str(getattr(spec, "name", spec))
 
 
 def regret_table(

@@ -20,7 +20,7 @@ decisions with the seats' strategies; the game-AI environments
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -34,13 +34,12 @@ from ohhell_sim.errors import (
     ERR_CARD_NOT_INTEGER,
     ERR_MUST_FOLLOW,
     IllegalMoveError,
-    InvalidArgumentError,
     StrategyError,
 )
 from ohhell_sim.rules import RULES_SIZE, TIEBREAK_HAND_SIZE, Rules
 from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
 from ohhell_sim.strategy_compile import check_compiles
-from ohhell_sim.validation import check_seed
+from ohhell_sim.validation import check_game, check_rules, check_seed
 
 _M64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -743,10 +742,10 @@ def strategy_answer(
     """Answer decisions with the seating's strategies.
 
     Each strategy gets its seat's parameters and random stream, as in the
-    kernel, the view and the parameters read-only.  A
-    :class:`~ohhell_sim.errors.StrategyError` raised by strategy code is located
-    at its game, deal and seat.  ``functions`` gives each seat's ``(bid, play)``
-    in place of its strategy's current compiled code.
+    kernel, the view and the parameters read-only.  An exception raised by
+    strategy code becomes a :class:`~ohhell_sim.errors.StrategyError` located at
+    its game, deal and seat.  ``functions`` gives each seat's ``(bid, play)`` in
+    place of its strategy's current compiled code.
     """
     streams = seat_streams(seed, game, len(seating.strategies))
     if functions is None:
@@ -763,6 +762,9 @@ def strategy_answer(
             return func(read_only(decision.view), params[seat], streams[seat])
         except StrategyError as error:
             raise error.located(game, decision.deal, seat) from error.__cause__
+        except Exception as error:  # any exception is the strategy's to report
+            found = StrategyError.raised_by(seating.names[seat], decision.role, error)
+            raise found.located(game, decision.deal, seat) from error
 
     return answer
 
@@ -791,7 +793,9 @@ def play_reference_game(
         When a strategy returns an illegal bid or card.
     """
     steps = game_steps(rules, seating.names, seed, game)
-    return drive(steps, strategy_answer(seating, seed, game, functions))
+    log = drive(steps, strategy_answer(seating, seed, game, functions))
+    # Errors name the strategy, as the kernel's do; the log labels its seats as the frames do.
+    return replace(log, strategies=seating.labels)
 
 
 def replay(rules: Rules, strategies: Sequence[SeatSpec], seed: int = 0, game: int = 0) -> GameLog:
@@ -804,16 +808,26 @@ def replay(rules: Rules, strategies: Sequence[SeatSpec], seed: int = 0, game: in
     strategies : sequence
         One strategy per seat, as for :func:`ohhell_sim.simulate`.
     seed : int
-        The run's seed.
+        The run's seed, ``0 .. 2**63 - 1``.
     game : int
-        Index of the game in the run.
+        Index of the game in the run, ``0 .. 2**31 - 1`` (the games a run can hold).
 
     Returns
     -------
     GameLog
         ``str(log)`` is a readable account; ``log.to_dict()`` is JSON-serialisable.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad argument.
+    StrategyError
+        When a strategy's code raises, naming the strategy, its line, the seat,
+        the game and the deal.
+    IllegalMoveError
+        When a strategy returns an illegal bid or card.
     """
-    check_seed(seed)
-    if isinstance(game, bool) or not isinstance(game, int | np.integer) or game < 0:
-        raise InvalidArgumentError(f"game must be a non-negative integer, got {game!r}")
-    return play_reference_game(rules, resolve_seating(strategies, rules.players), seed, int(game))
+    rules = check_rules(rules)
+    seed = check_seed(seed)
+    game = check_game(game)
+    return play_reference_game(rules, resolve_seating(strategies, rules.players), seed, game)

@@ -5,8 +5,10 @@ Two long-format frames describe a run:
 ``hands``
     one row per (game, deal, seat): ``game`` (int32), ``deal``, ``seat``,
     ``dealer``, ``hand_size``, ``trump`` (suit 0-3 clubs/diamonds/hearts/spades,
-    -1 for none), ``bid``, ``tricks`` (int8), ``strategy`` (categorical) and
-    ``score`` (int16): 14 bytes a row.  Variants add columns only when on:
+    -1 for none), ``bid``, ``tricks`` (int8), ``strategy`` (categorical: the
+    seat's label, its strategy's name with the parameters that differ from the
+    defaults in brackets, ``simple[scale=1.5]``) and ``score`` (int16): 14 bytes
+    a row.  Variants add columns only when on:
     ``faults`` (cumulative, catastrophe), ``passed1``/``passed2`` (cards passed
     left, -1 for none; swap).  Under the catastrophe and tie-break variants, rows
     exist only for the seats that played the deal; the tie-break deal is deal
@@ -52,7 +54,7 @@ def win_shares(winners: np.ndarray, seats: int) -> np.ndarray:
 
 
 def strategy_categorical(names: list[str], codes: np.ndarray) -> pd.Categorical:
-    """Categorical of strategy names per row from seat codes, categories in seat order."""
+    """Categorical of seat labels per row from seat codes, categories in seat order."""
     categories = list(dict.fromkeys(names))
     seat_codes = np.array([categories.index(n) for n in names], dtype=np.int8)
     return pd.Categorical.from_codes(seat_codes[codes], categories=categories)
@@ -109,6 +111,32 @@ class RunArrays:
         )
 
 
+def check_rows_fit(rules: Rules, games: int, *, hands: bool = False) -> None:
+    """Raise if the rows of ``games`` games would not fit in this machine's memory.
+
+    Checked before a run starts: a run that keeps every game's rows
+    (:class:`RunArrays`, then its frames) cannot finish otherwise.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Naming the memory needed and the machine's, and the runs that need less.
+    """
+    template = RunArrays.empty(1, rules, hands=hands)
+    needed = games * sum(getattr(template, f.name).nbytes for f in fields(RunArrays))
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):  # not POSIX: nothing to compare with
+        return
+    if needed > memory:
+        raise InvalidArgumentError(
+            f"games={games} would need {needed / 2**30:,.1f} GiB for the rows of every "
+            f"deal, more than this machine's {memory / 2**30:,.1f} GiB of memory; keep "
+            "summary counts only (oh.summarise, ohhell simulate --summary: constant "
+            "memory), or play fewer games"
+        )
+
+
 class SimulationResult:
     """What :func:`ohhell_sim.simulate` returns: frames built on first access.
 
@@ -116,7 +144,9 @@ class SimulationResult:
     ----------
     rules : Rules
     strategies : list of str
-        Strategy name per seat.
+        Label per seat (:attr:`~ohhell_sim.strategy.Seating.labels`): the
+        strategy's name, with the parameters that differ from its defaults in
+        brackets.  Seats with one label are pooled in the summaries.
     params : ndarray
         Parameter row per seat.
     seed, first_game, games : int
@@ -230,7 +260,7 @@ class SimulationResult:
 
     def to_parquet(self, folder: str | os.PathLike) -> Path:
         """Write ``hands.parquet`` and ``games.parquet`` into ``folder``; return the folder."""
-        folder = Path(folder)
+        folder = check_output_folder(folder)
         folder.mkdir(parents=True, exist_ok=True)
         write_frame(self.hands, folder / HANDS_FILE)
         write_frame(self.games, folder / GAMES_FILE)
@@ -265,8 +295,20 @@ def read_frame(path: str | os.PathLike) -> pd.DataFrame:
 
 
 def read_results(folder: str | os.PathLike) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Read ``(hands, games)`` written by :meth:`SimulationResult.to_parquet`."""
+    """Read ``(hands, games)`` written by :meth:`SimulationResult.to_parquet`.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``folder`` lacks one of the files, naming the folder and the files.
+    """
     folder = Path(folder)
+    missing = [name for name in (HANDS_FILE, GAMES_FILE) if not (folder / name).is_file()]
+    if missing:
+        raise FileNotFoundError(
+            f"{str(folder)!r} holds no run results ({' and '.join(missing)} missing); "
+            "write them with result.to_parquet(folder) or ohhell simulate --output FOLDER"
+        )
     return read_frame(folder / HANDS_FILE), read_frame(folder / GAMES_FILE)
 
 
@@ -293,3 +335,25 @@ def check_output_folder(folder: str | os.PathLike) -> Path:
             "writable folder"
         )
     return folder
+
+
+def check_output_file(path: str | os.PathLike, suffix: str) -> Path:
+    """Check that a file ending in ``suffix`` can be written at ``path`` before any work starts.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``path`` does not end in ``suffix``, is an existing folder, or its
+        folder (or the nearest existing parent) is not a writable folder.
+    """
+    path = Path(path)
+    if path.suffix != suffix:
+        raise InvalidArgumentError(
+            f"output file {str(path)!r} must end in {suffix}, e.g. {path.stem or 'out'}{suffix}"
+        )
+    if path.is_dir():
+        raise InvalidArgumentError(
+            f"output file {str(path)!r} is an existing folder; give a file name"
+        )
+    check_output_folder(path.parent)
+    return path

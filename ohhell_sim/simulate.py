@@ -11,13 +11,12 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.results import SimulationResult
+from ohhell_sim.results import SimulationResult, check_rows_fit
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.executors import play_run
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.strategy import SeatSpec
-from ohhell_sim.validation import check_mode, check_run
+from ohhell_sim.validation import check_flag, check_mode, check_run
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -48,8 +47,11 @@ def simulate(
     rules : Rules
         The rules to play.
     strategies : sequence
-        One per seat: a registered name, a :class:`~ohhell_sim.strategy.Strategy`, or
-        ``(name, {param: value})``.
+        One per seat: a registered name, the same with parameter values in
+        brackets (``"simple[scale=1.5]"``, as on the command line), a
+        :class:`~ohhell_sim.strategy.Strategy`, or ``(name, {param: value})``.
+        The frames' ``strategy`` column labels each seat by its name and the
+        parameters that differ from the defaults (``simple[scale=1.5]``).
     games : int
         Number of games, at least 1.
     seed : int
@@ -91,8 +93,9 @@ def simulate(
         rules, strategies, first_game, games, seed, threads
     )
     seating = check_mode(seating, check, client)
-    if not isinstance(record_hands, bool):
-        raise InvalidArgumentError(f"record_hands must be True or False, got {record_hands!r}")
+    record_hands = check_flag("record_hands", record_hands)
+    progress = check_flag("progress", progress)
+    check_rows_fit(rules, games, hands=record_hands)
     new_sink = partial(Rows.empty, rules, hands=record_hands)
     sink = play_run(
         seating,
@@ -105,4 +108,4 @@ def simulate(
         threads=threads,
         progress=progress,
     )
-    return SimulationResult(rules, seating.names, seating.params, seed, first_game, sink.arrays)
+    return SimulationResult(rules, seating.labels, seating.params, seed, first_game, sink.arrays)

@@ -24,6 +24,8 @@ a kernel whose dispatch includes it.
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,8 +35,11 @@ import numpy as np
 from ohhell_sim import strategy_code
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
+from ohhell_sim.seat_text import parse_seat_text, seat_label
 
 _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
+# Parameter names must be writable in a seat's brackets: simple[scale=2].
+_PARAM_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 #: Cost classes: a ``"heavy"`` strategy's decisions are costly (sampling, playouts).
 COSTS = ("light", "heavy")
@@ -87,6 +92,31 @@ class Strategy:
     param_bounds: Mapping[str, tuple[float | None, float | None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.params, Mapping):
+            raise InvalidArgumentError(
+                f"strategy {self.name!r}: params must map parameter names to default "
+                f"values, e.g. {{'scale': 1.0}}, got {self.params!r}"
+            )
+        for key, default in self.params.items():
+            if not isinstance(key, str) or not _PARAM_RE.match(key):
+                raise InvalidArgumentError(
+                    f"strategy {self.name!r}: parameter name {key!r} must be letters, digits "
+                    "and '_', starting with a letter or '_'"
+                )
+            if (
+                isinstance(default, bool)
+                or not isinstance(default, numbers.Real)
+                or not math.isfinite(default)
+            ):
+                raise InvalidArgumentError(
+                    f"strategy {self.name!r}: the default of parameter {key!r} must be a "
+                    f"finite number, got {default!r}"
+                )
+        object.__setattr__(self, "params", dict(self.params))
+        if not isinstance(self.stochastic, bool):
+            raise InvalidArgumentError(
+                f"strategy {self.name!r}: stochastic must be True or False, got {self.stochastic!r}"
+            )
         if self.cost not in COSTS:
             raise InvalidArgumentError(
                 f"strategy {self.name!r}: cost must be one of {', '.join(COSTS)}, got {self.cost!r}"
@@ -161,9 +191,12 @@ class Strategy:
             try:
                 values[key] = float(value)
             except (TypeError, ValueError):
+                values[key] = math.nan
+            if not math.isfinite(values[key]):
                 raise InvalidArgumentError(
-                    f"strategy {self.name!r} parameter {key!r} must be a number, got {value!r}"
-                ) from None
+                    f"strategy {self.name!r} parameter {key!r} must be a finite number, "
+                    f"got {value!r}"
+                )
         for key, (low, high) in self.param_bounds.items():
             value = values[key]
             if not (low is None or value >= low) or not (high is None or value <= high):
@@ -292,7 +325,7 @@ def register_strategy(
         name=name,
         bid=bid,
         play=play,
-        params=dict(params or {}),
+        params={} if params is None else params,
         description=description,
         stochastic=stochastic,
         cost=cost,
@@ -342,7 +375,9 @@ def get_strategy(name: str) -> Strategy:
         ) from None
 
 
-SeatSpec = str | Strategy | tuple[str, Mapping[str, float]]
+#: A seat: a registered name, ``NAME[PARAM=VALUE,...]`` (:mod:`ohhell_sim.seat_text`), a
+#: :class:`Strategy`, or ``(name or Strategy, {param: value})``.
+SeatSpec = str | Strategy | tuple[str | Strategy, Mapping[str, float]]
 
 
 @dataclass(frozen=True)
@@ -370,6 +405,26 @@ class Seating:
         return [s.name for s in self.strategies]
 
     @property
+    def labels(self) -> list[str]:
+        """Label per seat: the name, and in brackets the parameters that differ from its defaults.
+
+        ``simple[scale=1.5]`` for a seat of ``simple`` with ``scale=1.5``, ``simple``
+        for one with the default; seats with one label play alike, and the label
+        reads back as its seat (:func:`resolve_seating`).
+        """
+        return [
+            seat_label(
+                strategy.name,
+                (
+                    (key, value)
+                    for (key, default), value in zip(strategy.params.items(), row, strict=False)
+                    if value != default
+                ),
+            )
+            for strategy, row in zip(self.strategies, self.params, strict=True)
+        ]
+
+    @property
     def user_strategies(self) -> tuple[Strategy, ...]:
         """The distinct non-built-in strategies of this seating, sorted by name."""
         seen = {s.name: s for s in self.strategies if s.builtin_id is None}
@@ -390,13 +445,16 @@ class Seating:
 def resolve_seating(specs: Sequence[SeatSpec], players: int) -> Seating:
     """Check and resolve one strategy spec per seat.
 
-    A spec is a registered name, a :class:`Strategy`, or ``(name, {param: value})``.
+    A spec is a registered name, the same with parameter values in brackets
+    (``"simple[scale=1.5]"``, as on the command line), a :class:`Strategy`, or
+    ``(name, {param: value})``.
 
     Raises
     ------
-    ValueError
-        If the number of specs differs from ``players``, a name is unknown, or a
-        parameter does not exist.
+    InvalidArgumentError
+        If the number of specs differs from ``players``, a name is unknown, a
+        parameter does not exist or its value is not a finite number (or within
+        its bounds), or a seat's text cannot be read.
     """
     if isinstance(specs, str) or not isinstance(specs, Sequence):
         raise InvalidArgumentError(
@@ -417,6 +475,8 @@ def resolve_seating(specs: Sequence[SeatSpec], players: int) -> Seating:
                     f"a seat given as a tuple must be (name, {{param: value}}), got {spec!r}"
                 )
             spec, overrides = spec
+        elif isinstance(spec, str):
+            spec, overrides = parse_seat_text(spec)
         strategy = spec if isinstance(spec, Strategy) else get_strategy(spec)
         resolved.append(strategy)
         rows.append(strategy.param_row(overrides))

@@ -26,7 +26,6 @@ file and line:
 
 from __future__ import annotations
 
-import traceback
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +36,7 @@ from ohhell_sim.results import RunArrays
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, Strategy, get_strategy, resolve_seating
 from ohhell_sim.strategy_compile import ROLES, check_compiles, source_location
+from ohhell_sim.validation import check_seed
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,7 @@ def check_strategy(
         raise InvalidArgumentError(f"rules must be a Rules object, got {rules!r}")
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 100:
         raise InvalidArgumentError(f"games must be an integer in 1..100, got {games!r}")
+    seed = check_seed(seed)
     check_compiles(chosen, checked=True)
     seating = resolve_seating([chosen] * rules.players, rules.players)
     counter = _Counter()
@@ -255,13 +256,7 @@ class _PythonDecision:
             with np.errstate(divide="raise", invalid="raise"):
                 return self.function(view, params, rng)
         except Exception as error:  # any exception is the strategy's to report
-            raise StrategyError(
-                f"strategy {self.strategy!r}: its {self.role} function raised "
-                f"{type(error).__name__}: {error} at {_raising_line(error)}",
-                strategy=self.strategy,
-                role=self.role,
-                location=_raising_line(error),
-            ) from error
+            raise StrategyError.raised_by(self.strategy, self.role, error) from error
 
 
 class _ComparedDecision(_PythonDecision):
@@ -301,11 +296,3 @@ class _ComparedDecision(_PythonDecision):
                 location=where,
             )
         return move
-
-
-def _raising_line(error: BaseException) -> str:
-    frames = traceback.extract_tb(error.__traceback__)
-    if not frames:
-        return "<unknown line>"
-    last = frames[-1]
-    return f"{last.filename}:{last.lineno} ({last.line})"

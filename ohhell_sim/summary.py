@@ -48,6 +48,7 @@ from ohhell_sim.analysis.stats import frequency_mean_ci, proportion_ci, store_in
 from ohhell_sim.engine.workspace import NOT_PLAYED
 from ohhell_sim.results import (
     SimulationResult,
+    check_output_folder,
     read_frame,
     strategy_categorical,
     write_frame,
@@ -58,7 +59,7 @@ from ohhell_sim.run.counts import SummaryCounts, total_bounds
 from ohhell_sim.run.executors import play_run
 from ohhell_sim.run.sinks import Counts
 from ohhell_sim.strategy import SeatSpec
-from ohhell_sim.validation import check_mode, check_run
+from ohhell_sim.validation import check_flag, check_mode, check_run
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -130,6 +131,7 @@ def summarise(
         rules, strategies, first_game, games, seed, threads
     )
     seating = check_mode(seating, check, client)
+    progress = check_flag("progress", progress)
     sink = play_run(
         seating,
         rules,
@@ -141,7 +143,7 @@ def summarise(
         threads=threads,
         progress=progress,
     )
-    return RunSummary(rules, seating.names, seed, first_game, games, sink.counts)
+    return RunSummary(rules, seating.labels, seed, first_game, games, sink.counts)
 
 
 class RunSummary:
@@ -151,7 +153,7 @@ class RunSummary:
     ----------
     rules : Rules
     strategies : list of str
-        Strategy name per seat.
+        Label per seat, as in :class:`~ohhell_sim.results.SimulationResult`.
     seed, first_game, games : int
     counts : SummaryCounts
     """
@@ -364,8 +366,9 @@ class RunSummary:
         Returns
         -------
         pandas.DataFrame
-            Indexed by ``strategy``: ``seats`` (seat-games), ``mean_total`` and
-            ``win_share`` with ``_low``/``_high`` Student-t bounds over seat-games.
+            Indexed by ``strategy`` (the seat labels; seats with one label pooled):
+            ``seats`` (seat-games), ``mean_total`` and ``win_share`` with
+            ``_low``/``_high`` Student-t bounds over seat-games.
         """
         totals = self.totals
         win_values = np.zeros(self.counts.wins.shape, dtype=np.float64)
@@ -392,7 +395,7 @@ class RunSummary:
 
     def to_parquet(self, folder: str | os.PathLike) -> Path:
         """Write the counts to ``folder/summary.parquet`` (metadata included); return the path."""
-        folder = Path(folder)
+        folder = check_output_folder(folder)
         folder.mkdir(parents=True, exist_ok=True)
         arrays = {f.name: getattr(self.counts, f.name) for f in fields(self.counts)}
         frame = pd.DataFrame(
@@ -409,10 +412,21 @@ class RunSummary:
 
     @classmethod
     def read_parquet(cls, path: str | os.PathLike) -> RunSummary:
-        """Read a summary written by :meth:`to_parquet` (a file, or the folder holding it)."""
+        """Read a summary written by :meth:`to_parquet` (a file, or the folder holding it).
+
+        Raises
+        ------
+        FileNotFoundError
+            If there is no such file, naming it.
+        """
         path = Path(path)
         if path.is_dir():
             path = path / SUMMARY_FILE
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"no summary at {str(path)!r}; write one with summary.to_parquet(folder) or "
+                "ohhell simulate --summary --output FOLDER"
+            )
         frame = read_frame(path)
         arrays = {
             row.array: np.asarray(row.values, dtype=np.int64).reshape(json.loads(row.shape))

@@ -9,13 +9,18 @@ two ways:
     indices, so with identical cards (the engine's random streams are keyed by
     seed, game and deal, never by strategy).  Every strategy holds every hand
     from every seat, and card luck cancels out of the comparisons, as in
-    duplicate bridge.  The unit of analysis is the deal set: a strategy's value
-    on a deal set is its average over the rotations.
+    duplicate bridge.  A rotation that gives a seating already played (the
+    entries repeat in a cycle, as in ``pimc,adaptive_pimc,pimc,adaptive_pimc``)
+    would replay the same games exactly, so it is not played: each deal set is
+    played once per distinct seating.  The unit of analysis is the deal set: a
+    strategy's value on a deal set is its average over its seats in those games.
 ``"random"``
     Each game draws a seat permutation of the strategies, deterministically from
     the seed; the games are independent and each game is a unit.
 
-The result holds a long frame (one row per game x rotation x seat), a ranking
+Entries are labelled by their seats' labels (:attr:`~ohhell_sim.strategy.Seating.labels`:
+``simple``, ``simple[scale=1.5]``); entries with one label are one strategy,
+pooled.  The result holds a long frame (one row per game x seat), a ranking
 table with 95% intervals (mean score per game, win share, made rate, zero-bid
 rate) and pairwise differences of mean score with paired intervals (paired on
 the unit, which every strategy plays).
@@ -31,14 +36,27 @@ import numpy as np
 import pandas as pd
 
 from ohhell_sim.analysis.format import format_summary
-from ohhell_sim.analysis.stats import clip_rate, estimate_frame, mean_ci, paired_difference_ci
+from ohhell_sim.analysis.stats import (
+    check_confidence,
+    clip_rate,
+    estimate_frame,
+    mean_ci,
+    paired_difference_ci,
+)
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.pipeline import prepare_kernel
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.simulate import simulate
-from ohhell_sim.strategy import SeatSpec, Strategy
-from ohhell_sim.validation import check_count, check_rules, check_seating, check_seed
+from ohhell_sim.strategy import SeatSpec
+from ohhell_sim.validation import (
+    check_count,
+    check_flag,
+    check_rules,
+    check_seating,
+    check_seed,
+    check_threads,
+)
 
 __all__ = ["SEATINGS", "TournamentResult", "tournament"]
 
@@ -59,8 +77,9 @@ class TournamentResult:
     Attributes
     ----------
     games : pandas.DataFrame
-        One row per game x rotation x seat: ``unit`` (deal set under duplicate
-        seating, game under random), ``rotation`` (0 under random), ``game``
+        One row per game played x seat: ``unit`` (deal set under duplicate
+        seating, game under random), ``rotation`` (0 under random; under
+        duplicate seating only the rotations that give a new seating), ``game``
         (engine game index), ``seat``, ``strategy`` (label), ``total``,
         ``win_share``, ``deals`` (deals the seat played), ``made`` and
         ``zero_bids`` (counts over those deals).
@@ -74,7 +93,7 @@ class TournamentResult:
         the mean score of ``a`` minus ``b`` per unit, paired by unit.
     rules : Rules
     labels : list of str
-        Strategy labels in the order given.
+        The distinct strategy labels, in the order given.
     seating : str
     seed : int
     confidence : float
@@ -95,14 +114,30 @@ class TournamentResult:
     confidence: float = 0.95
     hands: pd.DataFrame | None = None
 
+    @property
+    def games_played(self) -> int:
+        """Distinct games played: deal sets x distinct seatings under duplicate seating."""
+        return len(self.games) // self.rules.players
+
+    @property
+    def units(self) -> int:
+        """Units of analysis: deal sets under duplicate seating, games under random."""
+        return int(self.games["unit"].nunique())
+
     def format(self, digits: int = 2) -> str:
         """The ranking and the pairwise differences as plain text."""
-        units = "deal sets" if self.seating == "duplicate" else "games"
-        n_units = int(self.games["unit"].nunique())
+        unit = "deal set" if self.seating == "duplicate" else "game"
+        seatings = self.games_played // self.units
+        repeated = ""
+        if self.seating == "duplicate" and seatings < self.rules.players:
+            repeated = (
+                f", each in the {_count(seatings, 'distinct seating')} of the "
+                f"{self.rules.players} rotations"
+            )
         head = (
-            f"{self.seating} tournament, {len(self.games) // len(self.labels)} games "
-            f"({n_units} {units}), {self.rules.players} players, seed {self.seed}; "
-            f"{self.confidence:.0%} intervals"
+            f"{self.seating} tournament, {_count(self.games_played, 'game')} "
+            f"({_count(self.units, unit)}{repeated}), {self.rules.players} players, seed "
+            f"{self.seed}; {self.confidence:.0%} intervals"
         )
         return "\n\n".join(
             [
@@ -113,25 +148,36 @@ class TournamentResult:
         )
 
 
-def _labels(strategies: Sequence[SeatSpec]) -> list[str]:
-    """A distinct label per entry: the strategy name, numbered when repeated."""
-    names = []
-    for spec in strategies:
-        if isinstance(spec, tuple):
-            spec = spec[0]
-        names.append(spec.name if isinstance(spec, Strategy) else str(spec))
-    seen: dict[str, int] = {}
-    labels = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        labels.append(name if names.count(name) == 1 else f"{name}#{seen[name]}")
-    return labels
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def distinct_rotations(labels: Sequence[str]) -> list[int]:
+    """The rotations ``r`` (seat ``s`` holds entry ``(s + r) % n``) that give a new seating.
+
+    Examples
+    --------
+    >>> distinct_rotations(["pimc", "adaptive_pimc", "pimc", "adaptive_pimc"])
+    [0, 1]
+    >>> distinct_rotations(["simple", "simple", "random"])
+    [0, 1, 2]
+    """
+    n = len(labels)
+    seen: set[tuple[str, ...]] = set()
+    rotations = []
+    for rotation in range(n):
+        seating = tuple(labels[(s + rotation) % n] for s in range(n))
+        if seating not in seen:
+            seen.add(seating)
+            rotations.append(rotation)
+    return rotations
 
 
 def _seat_rows(
     rules: Rules,
     seats: list[SeatSpec],
     order: np.ndarray,
+    entry_label: np.ndarray,
     labels: list[str],
     games: int,
     seed: int,
@@ -141,7 +187,8 @@ def _seat_rows(
 ) -> pd.DataFrame:
     """Play ``games`` games with entry ``order[s]`` in seat ``s``; one row per (game, seat).
 
-    The engine's hand rows are appended to ``kept`` when it is given."""
+    Entry ``e`` is labelled ``labels[entry_label[e]]``.  The engine's hand rows are
+    appended to ``kept`` when it is given."""
     result = simulate(rules, seats, games, seed, first_game=first_game, threads=threads)
     frame = result.games[["game", "seat", "total", "win_share"]].copy()
     hands = result.hands
@@ -158,7 +205,9 @@ def _seat_rows(
     for column in ("deals", "made", "zero_bids"):
         frame[column] = frame[column].fillna(0).astype(np.int32)
     frame["entry"] = order[frame["seat"].to_numpy()]
-    frame["strategy"] = pd.Categorical.from_codes(frame["entry"], categories=labels)
+    frame["strategy"] = pd.Categorical.from_codes(
+        entry_label[frame["entry"].to_numpy()], categories=labels
+    )
     return frame
 
 
@@ -181,13 +230,17 @@ def tournament(
     rules : Rules
         The rules; ``rules.players`` strategies are needed.
     strategies : sequence
-        One per seat, as for :func:`ohhell_sim.simulate`: a name, a
+        One per seat, as for :func:`ohhell_sim.simulate`: a name, a name with
+        parameters (``"simple[scale=1.5]"``), a
         :class:`~ohhell_sim.strategy.Strategy` or ``(name, {param: value})``.  A
-        strategy may appear more than once (its entries are labelled ``name#1``,
-        ``name#2``...).
+        strategy may appear more than once: its entries are one strategy, pooled
+        under its label.
     games : int
-        Games played in all.  Under duplicate seating it must be a multiple of
-        the number of players, ``games // players`` being the deal sets.
+        Games asked for.  Under duplicate seating it must be a multiple of the
+        number of players, ``games // players`` being the deal sets, each played
+        once per rotation of the seats; when the entries repeat in a cycle,
+        rotations that repeat a seating are not played, and fewer games are
+        (:attr:`TournamentResult.games_played`).
     seed : int
         Seed of the tournament: the cards, the random seatings and the
         strategies' random streams all derive from it.
@@ -220,16 +273,25 @@ def tournament(
         raise InvalidArgumentError(
             f"seating must be one of {', '.join(map(repr, SEATINGS))}, got {seating!r}"
         )
-    if not 0.0 < confidence < 1.0:
-        raise InvalidArgumentError(f"confidence must be in (0, 1), got {confidence!r}")
-    if isinstance(strategies, str) or len(strategies) != rules.players:
+    confidence = check_confidence(confidence)
+    check_flag("progress", progress)
+    check_flag("keep_hands", keep_hands)
+    if isinstance(strategies, str) or not isinstance(strategies, Sequence):
+        raise InvalidArgumentError(
+            f"a tournament needs a list of one strategy per seat: {rules.players} players, "
+            f"got {strategies!r}"
+        )
+    if len(strategies) != rules.players:
         raise InvalidArgumentError(
             f"a tournament needs one strategy per seat: {rules.players} players, got {strategies!r}"
         )
     specs = list(strategies)
-    labels = _labels(specs)
     # Strategies that cannot play these rules say so before anything runs.
     checked = check_seating(rules, specs)
+    threads = check_threads(threads)
+    seat_labels = checked.labels
+    labels = list(dict.fromkeys(seat_labels))
+    entry_label = np.array([labels.index(label) for label in seat_labels])
     n = rules.players
     if seating == "duplicate" and (games % n != 0 or games < 2 * n):
         raise InvalidArgumentError(
@@ -243,11 +305,20 @@ def tournament(
     kept: list[pd.DataFrame] | None = [] if keep_hands else None
     if seating == "duplicate":
         deal_sets = games // n
-        for rotation in range(n):
+        for rotation in distinct_rotations(seat_labels):
             # Seat s holds entry (s + rotation) mod n: each entry visits every seat.
             order = (np.arange(n) + rotation) % n
             frame = _seat_rows(
-                rules, [specs[i] for i in order], order, labels, deal_sets, seed, 0, threads, kept
+                rules,
+                [specs[i] for i in order],
+                order,
+                entry_label,
+                labels,
+                deal_sets,
+                seed,
+                0,
+                threads,
+                kept,
             )
             frame["rotation"] = rotation
             frame["unit"] = frame["game"]
@@ -268,6 +339,7 @@ def tournament(
                 rules,
                 [specs[i] for i in order_arr],
                 order_arr,
+                entry_label,
                 labels,
                 count,
                 seed,

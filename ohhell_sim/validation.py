@@ -7,6 +7,7 @@ import numbers
 from collections.abc import Sequence
 
 import numba
+import numpy as np
 
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
@@ -42,11 +43,32 @@ def check_game_range(first_game: object, games: object) -> tuple[int, int]:
     games = check_count("games", games)
     first_game = check_count("first_game", first_game, minimum=0)
     if first_game + games - 1 > MAX_GAME:
+        what = f"first_game={first_game} with games={games}" if first_game else f"games={games}"
         raise InvalidArgumentError(
-            f"first_game={first_game} with games={games} goes past game {MAX_GAME}, the "
-            "largest game index the frames hold (int32); use a smaller first_game"
+            f"{what} goes past game {MAX_GAME}, the largest game index the frames hold "
+            f"(int32): a run plays games 0..{MAX_GAME}; give fewer games"
+            + (" or a smaller first_game" if first_game else "")
         )
     return first_game, games
+
+
+def check_game(game: object) -> int:
+    """Return ``game`` as an int, or raise unless it is a game index a run can hold."""
+    if isinstance(game, bool) or not isinstance(game, numbers.Integral):
+        raise InvalidArgumentError(f"game must be an integer in 0..{MAX_GAME}, got {game!r}")
+    if not 0 <= int(game) <= MAX_GAME:
+        # The engine keys games by uint64 and would wrap larger ones round to others.
+        raise InvalidArgumentError(
+            f"game must be an integer in 0..{MAX_GAME} (the game indices of a run), got {game}"
+        )
+    return int(game)
+
+
+def check_flag(name: str, value: object) -> bool:
+    """Return ``value`` or raise unless it is True or False (NumPy's bools too)."""
+    if not isinstance(value, bool | np.bool_):
+        raise InvalidArgumentError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def check_rules(rules: object) -> Rules:

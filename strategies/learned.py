@@ -46,6 +46,7 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import canonical_start
 from ohhell_sim.strategy import Strategy
 from ohhell_sim.strategy_tools import lowest_card, popcount
+from ohhell_sim.validation import check_seed
 from strategies._common import (
     ACE,
     KING,
@@ -201,8 +202,9 @@ def train_bid_table(
     seed : int
         Seed of the simulation.
     max_hand : int, optional
-        Largest hand size fitted (default: the canonical start of each table
-        size, 10, 8 with six players, 7 with seven).
+        Largest hand size fitted, at most what a deck deals the smallest table
+        (17 at 3 players; a larger table stops at its own limit).  Default: the
+        canonical start of each table size, 10, 8 with six players, 7 with seven.
 
     Returns
     -------
@@ -219,11 +221,19 @@ def train_bid_table(
         )
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise InvalidArgumentError(f"deals must be a positive integer, got {deals!r}")
+    seed = check_seed(seed)
+    largest = _deck_limit(sizes[0])
+    if max_hand is not None and (
+        isinstance(max_hand, bool) or not isinstance(max_hand, int) or not 1 <= max_hand <= largest
+    ):
+        raise InvalidArgumentError(
+            f"max_hand must be an integer in 1..{largest} (the most cards a deck deals each "
+            f"of {sizes[0]} players), got {max_hand!r}"
+        )
     span = sizes[-1] - MIN_PLAYERS + 1
     most = np.zeros(span, dtype=np.int64)
     for p in sizes:
-        limit = (52 - 1) // p
-        most[p - MIN_PLAYERS] = min(limit, max_hand or canonical_start(p))
+        most[p - MIN_PLAYERS] = min(_deck_limit(p), max_hand or canonical_start(p))
     top = int(most.max())
     probs = np.zeros((span, top, N_CELLS, top + 1), dtype=np.uint8)
     counts = np.zeros((span, top, N_CELLS), dtype=np.uint32)
@@ -256,9 +266,23 @@ def train_bid_table(
     }
 
 
+def _deck_limit(players: int) -> int:
+    # One deck, one card turned up for the trump.
+    return (52 - 1) // players
+
+
 def save_bid_table(table: dict[str, np.ndarray], path: str | Path) -> Path:
-    """Write a table from :func:`train_bid_table` to a compressed ``.npz`` file."""
+    """Write a table from :func:`train_bid_table` to a compressed ``.npz`` file.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``path`` does not end in ``.npz``, which NumPy would append.
+    """
     path = Path(path)
+    if path.suffix != ".npz":
+        raise InvalidArgumentError(f"a bid table file must end in .npz, got {str(path)!r}")
+    path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **table)
     return path
 

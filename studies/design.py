@@ -94,6 +94,9 @@ def check_fields(fields: object, known: Iterable[str] | None = None) -> tuple[st
             raise InvalidArgumentError(
                 f"unknown field {value!r} in fields; fields: {', '.join(known)}"
             )
+        if values.count(value) > 1:
+            # Each field's conditions would be played twice and counted twice.
+            raise InvalidArgumentError(f"fields names {value!r} twice, in {list(values)}")
     return values
 
 

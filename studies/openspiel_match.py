@@ -63,11 +63,12 @@ from ohhell_sim.interop.openspiel import (
     MATCH_METHOD,
     advantage,
     advantage_by_deal,
+    check_bot_seeds,
     match_summary,
     rules_of,
 )
 from ohhell_sim.results import check_output_folder, read_frame, write_frame
-from ohhell_sim.strategy import SeatSpec, available_strategies, get_strategy
+from ohhell_sim.strategy import SeatSpec, available_strategies, get_strategy, resolve_seating
 from ohhell_sim.validation import check_count, check_seating, check_seed
 
 NAME = "openspiel_match"
@@ -162,14 +163,15 @@ def opponent_maker(game, spec: str) -> Callable[[int, int], object]:
 
 
 def seat_label(spec: SeatSpec) -> str:
-    """A seat's name in tables: ``"pimc"``, or ``"pimc[samples=8]"`` with parameters."""
-    if isinstance(spec, str):
+    """A seat's name in tables: ``"pimc"``, or ``"pimc[samples=8]"`` with parameters.
+
+    Our strategies get their seat label (:attr:`~ohhell_sim.strategy.Seating.labels`:
+    the parameters that differ from the defaults, in the strategy's order), an
+    OpenSpiel bot its spec (``"ismcts:1000"``).
+    """
+    if is_openspiel_bot(spec):
         return spec
-    name, params = spec
-    name = name if isinstance(name, str) else name.name
-    if not params:
-        return name
-    return f"{name}[{','.join(f'{k}={v:g}' for k, v in sorted(params.items()))}]"
+    return resolve_seating([spec], 1).labels[0]
 
 
 @dataclass(frozen=True)
@@ -263,6 +265,7 @@ def plan_matches(
                     f"one; at most {51 // n} tricks fit a deck at {n} players"
                 )
     for n in players:
+        check_bot_seeds(seed, deals, n)
         rules = Rules.preset("openspiel", players=n, schedule=(tricks[0],))
         for spec in strategies:
             if not is_openspiel_bot(spec):
@@ -270,13 +273,24 @@ def plan_matches(
     seats = [(s, False) for s in strategies]
     if told_stock:
         seats += [(s, True) for s in strategies if not is_openspiel_bot(s)]
-    return [
+    matches = [
         Match(seat_label(s) + (TOLD_STOCK if told else ""), o, n, t, deals, seed, s, told)
         for o in opponents
         for n in players
         for t in tricks
         for s, told in seats
     ]
+    seen: set[Match] = set()
+    for match in matches:
+        if match in seen:
+            # It would be played twice and its rows counted twice.
+            raise InvalidArgumentError(
+                f"the grid holds the match {match.strategy} against {match.opponent} at "
+                f"{match.players} players and {match.tricks} tricks twice: give each "
+                "strategy, opponent, table size and trick count once"
+            )
+        seen.add(match)
+    return matches
 
 
 def _check_players(value: object) -> int:

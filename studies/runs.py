@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ohhell_sim._version import __version__
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import read_frame, write_frame
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.pipeline import prepare_kernel
@@ -113,21 +114,27 @@ def play_conditions(
     -------
     StudyData
         ``hands`` and ``games`` with the label columns and ``condition`` (its
-        position in ``conditions``) in front; the manifest lists the conditions.
+        position in ``conditions``) in front; the manifest lists the conditions,
+        parameters included.  The ``strategy`` column holds each seat's strategy
+        name, not its label: the conditions say with which parameters it plays,
+        and the analyses tell seats apart by condition and seat (the zero-bid
+        probe seats ``zero`` with another threshold beside the mixed field's).
     """
     from tqdm.auto import tqdm
 
     hands, games = [], []
     total = sum(c.games for c in conditions)
+    names = []
     # Kernels compile (announced) before the bar starts, so that it times play alone.
     for condition in conditions:
         seating = resolve_seating(list(condition.seats), condition.rules.players)
         prepare_kernel(seating, condition.rules, Rows.empty(condition.rules, 0))
+        names.append(np.array(seating.names, dtype=object))
     with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
         for index, condition in enumerate(conditions):
             result = simulate(condition.rules, list(condition.seats), condition.games, seed)
-            hands.append(_labelled(result.hands, index, condition.label))
-            games.append(_labelled(result.games, index, condition.label))
+            hands.append(_labelled(result.hands, index, condition.label, names[index]))
+            games.append(_labelled(result.games, index, condition.label, names[index]))
             bar.update(condition.games)
     manifest = {
         "version": __version__,
@@ -137,13 +144,15 @@ def play_conditions(
     return StudyData(_stack(hands), _stack(games), manifest)
 
 
-def _labelled(frame: pd.DataFrame, index: int, label: dict[str, object]) -> pd.DataFrame:
+def _labelled(
+    frame: pd.DataFrame, index: int, label: dict[str, object], names: np.ndarray
+) -> pd.DataFrame:
     extra = {"condition": np.full(len(frame), index, dtype=np.int16)}
     for key, value in label.items():
         extra[key] = np.full(len(frame), value)
     out = pd.concat([pd.DataFrame(extra), frame.reset_index(drop=True)], axis=1)
     # Strategy categories differ between seatings; plain strings stack cleanly.
-    out["strategy"] = out["strategy"].astype(str)
+    out["strategy"] = names[out["seat"].to_numpy()]
     return out
 
 
@@ -175,6 +184,8 @@ def read_manifest(folder: str | Path) -> dict:
     ------
     FileNotFoundError
         If ``folder`` holds no study output, naming the folder.
+    InvalidArgumentError
+        If its manifest is not a JSON object.
     """
     path = Path(folder) / MANIFEST_FILE
     if not path.is_file():
@@ -182,7 +193,17 @@ def read_manifest(folder: str | Path) -> dict:
             f"{str(folder)!r} holds no study output ({MANIFEST_FILE} is missing); "
             "run `ohhell experiment NAME --out FOLDER` first"
         )
-    return json.loads(path.read_text(encoding="utf-8"))
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise InvalidArgumentError(
+            f"{str(path)!r} is not the manifest of a study: it does not read as JSON ({error})"
+        ) from None
+    if not isinstance(manifest, dict):
+        raise InvalidArgumentError(
+            f"{str(path)!r} is not the manifest of a study: it holds {type(manifest).__name__}"
+        )
+    return manifest
 
 
 def read_study(folder: str | Path) -> StudyData:

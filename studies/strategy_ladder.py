@@ -185,6 +185,8 @@ def play(
         raise InvalidArgumentError("strategies must name at least one strategy, got none")
     for name in names:
         get_strategy(name)
+        if names.count(name) > 1:
+            raise InvalidArgumentError(f"strategies names {name!r} twice, in {list(names)}")
     rules = Rules(players=n)
     plan = [
         Condition(

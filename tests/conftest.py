@@ -26,6 +26,7 @@ each with a kernel folder of its own.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import inspect
 import os
 import sys
@@ -139,6 +140,26 @@ def kernel_log():
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(dispatch, "_generated_kernel", logged)
         yield path
+
+
+@pytest.fixture
+def no_kernel(monkeypatch):
+    """Fail the test if anything reaches the kernel."""
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("a kernel was requested although the arguments are bad")
+
+    pipeline_module = importlib.import_module("ohhell_sim.run.pipeline")
+    dispatch_module = importlib.import_module("ohhell_sim.engine.dispatch")
+    patched = 0
+    for module, name in (
+        (pipeline_module, "run_kernel"),
+        (dispatch_module, "kernel_for"),
+    ):
+        if hasattr(module, name):
+            monkeypatch.setattr(module, name, forbidden)
+            patched += 1
+    assert patched, "found nothing to guard: update this fixture to the new kernel entry"
 
 
 @pytest.fixture(scope="session")

@@ -5,42 +5,30 @@ from __future__ import annotations
 import importlib
 import os
 import pickle
+import socket
+import sys
 
+import numpy as np
 import pytest
 import scripted_strategies as ss
 
 import ohhell_sim as oh
+from ohhell_sim.bench import bench
 from ohhell_sim.cli import main
 from ohhell_sim.errors import (
     ERR_BID_RANGE,
     ERR_CARD_NOT_IN_HAND,
     ERR_MUST_FOLLOW,
+    InvalidArgumentError,
 )
+from ohhell_sim.interop.openspiel import check_bot_seeds
 from ohhell_sim.results import check_output_folder
 from ohhell_sim.rules import Rules
+from strategies.learned import train_bid_table
+from studies.openspiel_match import plan_matches
 
 RULES = Rules(players=4)
 SEATS = ["random", "simple", "random", "simple"]
-
-
-@pytest.fixture
-def no_kernel(monkeypatch):
-    """Fail the test if anything reaches the kernel."""
-
-    def forbidden(*args, **kwargs):
-        raise AssertionError("a kernel was requested although the arguments are bad")
-
-    pipeline_module = importlib.import_module("ohhell_sim.run.pipeline")
-    dispatch_module = importlib.import_module("ohhell_sim.engine.dispatch")
-    patched = 0
-    for module, name in (
-        (pipeline_module, "run_kernel"),
-        (dispatch_module, "kernel_for"),
-    ):
-        if hasattr(module, name):
-            monkeypatch.setattr(module, name, forbidden)
-            patched += 1
-    assert patched, "found nothing to guard: update this fixture to the new kernel entry"
 
 
 def _bad(no_kernel_fixture, words, **overrides):
@@ -330,7 +318,7 @@ def test_no_results_after_an_illegal_move(tester):
         (["--strategies", "ut_broken:x"], ["importing 'ut_broken' failed", "ZeroDivisionError"]),
         (["--strategies", "simple[scale=x]"], ["'simple'", "'scale'", "number", "'x'"]),
         (["--strategies", "simple[scal=2]"], ["'simple'", "'scal'", "its parameters: scale"]),
-        (["--strategies", "simple[scale]"], ["'simple'", "PARAM=VALUE", "scale"]),
+        (["--strategies", "simple[scale]"], ["'simple[scale]'", "PARAM=VALUE", "'scale'"]),
         (["--strategies", "simple[scale=1,scale=2]"], ["'scale'", "twice"]),
         (["--strategies", "simple[scale=2"], ["unbalanced brackets", "[MODULE:]NAME"]),
         (["--strategies", "simple]scale=2["], ["unbalanced brackets"]),
@@ -376,3 +364,263 @@ def test_quickstart_checks_its_options_before_printing(no_kernel, tmp_path, caps
     for word in words:
         assert word in captured.err, (word, captured.err)
     assert not (tmp_path / "out").exists()
+
+
+# --- game indices and seeds the engine would wrap round -------------------------------
+
+MAX_GAME = 2**31 - 1
+
+
+@pytest.mark.parametrize("game", [2**64, 2**64 - 1, 2**63, MAX_GAME + 1, -1, np.uint64(2**63)])
+def test_replay_refuses_a_game_no_run_holds(game):
+    # The engine keys games by uint64: 2**64 would be replayed as game 0, relabelled.
+    with pytest.raises(InvalidArgumentError, match=r"game must be an integer in 0\.\.2147483647"):
+        oh.replay(RULES, SEATS, game=game)
+
+
+def test_replay_command_refuses_a_game_at_two_to_the_64(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["replay", "--game", str(2**64)])
+    assert info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "ohhell replay: error: game must be an integer in 0..2147483647 (the game indices "
+        f"of a run), got {2**64}\n"
+    )
+
+
+@pytest.mark.parametrize("seed", [2**64, 2**63, -1])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda seed: oh.replay(RULES, SEATS, seed=seed),
+        lambda seed: oh.summarise(RULES, SEATS, 3, seed),
+        lambda seed: oh.tournament(RULES, SEATS, 8, seed),
+        lambda seed: oh.check_strategy("simple", seed=seed),
+        lambda seed: bench(strategy="simple", deals=10, seed=seed),
+        lambda seed: train_bid_table(players=[3], deals=10, seed=seed, max_hand=1),
+    ],
+    ids=["replay", "summarise", "tournament", "check_strategy", "bench", "train_bid_table"],
+)
+def test_every_seed_is_checked(no_kernel, call, seed):
+    with pytest.raises(InvalidArgumentError, match=r"seed must be an integer in 0\.\."):
+        call(seed)
+
+
+def test_openspiel_bot_seeds_must_fit_32_bits():
+    check_bot_seeds(2147, deals=2, players=3)
+    with pytest.raises(InvalidArgumentError, match=r"32-bit seeds .* seeds 0\.\.2147 fit"):
+        check_bot_seeds(2148, deals=2, players=3)
+    with pytest.raises(InvalidArgumentError, match="no seed fits; play fewer deal sets"):
+        check_bot_seeds(0, deals=10**9, players=3)
+    with pytest.raises(InvalidArgumentError, match="32-bit seeds"):
+        plan_matches(["simple"], ["random"], [3], [1], deals=2, seed=2**40)
+
+
+# --- one line for a failure of the run, a traceback with --debug ---------------------
+
+RAISING_MODULE = """
+from numba import njit
+
+from ohhell_sim import view as V
+from ohhell_sim.strategy import register_strategy
+from ohhell_sim.strategy_tools import lowest_card
+
+
+@njit
+def bid(view, params, rng):
+    return 0
+
+
+@njit
+def play(view, params, rng):
+    if view[V.HAND_SIZE] == 1:
+        raise ValueError("no single cards")
+    return lowest_card(view[V.LEGAL])
+
+
+register_strategy("ut_raising", bid, play)
+"""
+
+
+def test_a_strategy_that_raises_is_located(user_modules):
+    path = user_modules("ut_raising_mod", RAISING_MODULE)
+    sys.path.insert(0, str(path.parent))  # the fixture restores sys.path
+    importlib.import_module("ut_raising_mod")
+    with pytest.raises(oh.StrategyError) as info:
+        oh.replay(Rules(players=3, schedule=[2, 1]), ["simple", "ut_raising", "simple"])
+    error = info.value
+    assert (error.strategy, error.role, error.seat, error.game, error.deal) == (
+        "ut_raising",
+        "play",
+        1,
+        0,
+        1,
+    )
+    assert error.location.startswith(f"{path}:17 ")
+    assert isinstance(error.__cause__, ValueError)
+
+
+def test_a_strategy_error_is_one_line_on_the_command_line(user_modules, capsys):
+    path = user_modules("ut_raising_cli", RAISING_MODULE)
+    argv = ["replay", "--players", "3", "--schedule", "2,1", "--import", str(path)]
+    argv += ["--strategies", "simple,ut_raising,simple"]
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1
+    for word in (
+        "ohhell replay: error: strategy 'ut_raising'",
+        "play function raised ValueError: no single cards",
+        f"{path}:17",
+        "seat 1, game 0, deal 1",
+    ):
+        assert word in captured.err, (word, captured.err)
+    # --debug, before or after the command, lets the error and its traceback through.
+    for debug in (["--debug", *argv], [*argv, "--debug"]):
+        with pytest.raises(oh.StrategyError, match="ut_raising"):
+            main(debug)
+
+
+def test_an_illegal_move_is_one_line_on_the_command_line(tester, capsys):
+    seats = f"tester[mode={ss.MODE_BID_TOO_HIGH}],random,simple,random"
+    with pytest.raises(SystemExit) as info:
+        main(["replay", "--schedule", "3,2", "--strategies", seats])
+    assert info.value.code == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "strategy 'tester' in seat 0 made an illegal move in game 0, deal 0" in err
+
+
+def test_report_of_a_folder_without_study_output_is_one_line(tmp_path, capsys):
+    def refused(argv, words):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1
+        for word in words:
+            assert word in err, (word, err)
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    refused(
+        ["report", "zero_bids", "--input", str(empty)],
+        ["study.json is missing", f"ohhell experiment zero_bids --out {empty}"],
+    )
+    refused(["report", str(empty)], ["neither a study"])
+    (empty / "study.json").write_text("{")
+    refused(["report", "zero_bids", "--input", str(empty)], ["study.json", "not the manifest"])
+    counts = tmp_path / "counts"
+    counts.mkdir()
+    (counts / "summary.parquet").write_bytes(b"")
+    refused(["report", str(counts)], ["--summary run", "ohhell simulate --output"])
+
+
+def test_an_unreachable_scheduler_is_refused_at_once(no_kernel, monkeypatch, capsys):
+    distributed = pytest.importorskip("distributed")
+
+    def no_client(*args, **kwargs):
+        raise AssertionError("waited for a Client although nothing listens")
+
+    monkeypatch.setattr(distributed, "Client", no_client)
+    with socket.socket() as probe:  # a port that nothing listens on once closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", "--games", "5", "--scheduler", f"tcp://127.0.0.1:{port}"])
+    assert info.value.code == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"cannot reach the Dask scheduler at 'tcp://127.0.0.1:{port}'" in err
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", "--games", "5", "--scheduler", "no-port"])
+    assert info.value.code == 2
+    assert "missing port" in capsys.readouterr().err
+
+
+# --- more options checked before any work -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["tournament", "--games", "8", "--output", "a_file/t.parquet"], ["'a_file'", "file"]),
+        (["tournament", "--games", "8", "--output", "t.csv"], ["must end in .parquet"]),
+        (["simulate", "--rule", "hook=true", "--rule", "hook=false"], ["--rule hook", "twice"]),
+        (["simulate", "--strategies", "simple[scale=nan]"], ["'scale'", "finite", "'nan'"]),
+        (["simulate", "--import", ""], ["--import needs a module name"]),
+        (["simulate", "--import", "a_folder"], ["'a_folder' is a folder, not a module"]),
+        (["simulate", "--import", "a_file"], ["'a_file' is not a .py file"]),
+        (["simulate", "--games", str(MAX_GAME)], ["GiB", "--summary"]),
+        (["simulate", "--games", str(2**40)], ["games=1099511627776", "give fewer games"]),
+        (["bench", "--strategy", "simple,random"], ["--strategy takes one seat"]),
+        (["bench", "--seed", "-1"], ["seed", "-1"]),
+        (["train-bids", "--output", "bids.txt"], ["must end in .npz"]),
+        (["train-bids", "--output", "a_folder"], ["must end in .npz"]),
+        (["train-bids", "--max-hand", "0"], ["max_hand", "1..17", "got 0"]),
+        (["train-bids", "--max-hand", "18"], ["max_hand", "got 18"]),
+        (["train-bids", "--seed", "-1"], ["seed", "-1"]),
+        (["replay", "--json", "--debug", "--players", "2"], ["players", "3..10"]),
+    ],
+)
+def test_more_bad_options_are_one_line(no_kernel, tmp_path, monkeypatch, capsys, argv, words):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a_file").write_text("")
+    (tmp_path / "a_folder").mkdir()
+    if "--debug" in argv:
+        with pytest.raises(InvalidArgumentError):
+            main(argv)
+        return
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1
+    for word in words:
+        assert word in captured.err, (word, captured.err)
+
+
+def test_strategy_records_refuse_bad_metadata():
+    simple = oh.get_strategy("simple")
+    cases = [
+        (dict(params="scale"), "params must map parameter names"),
+        (dict(params={"sc ale": 1.0}), "parameter name 'sc ale'"),
+        (dict(params={"scale": "1"}), "the default of parameter 'scale' must be a finite number"),
+        (dict(params={"scale": float("inf")}), "finite number"),
+        (dict(stochastic="no"), "stochastic must be True or False"),
+    ]
+    for kwargs, words in cases:
+        with pytest.raises(InvalidArgumentError, match=words):
+            oh.register_strategy("ut_bad_record", simple.bid, simple.play, **kwargs)
+    assert "ut_bad_record" not in oh.available_strategies()
+
+
+def test_flags_must_be_booleans(no_kernel):
+    _bad(no_kernel, ["progress", "'yes'"], progress="yes")
+    with pytest.raises(InvalidArgumentError, match="progress"):
+        oh.summarise(RULES, SEATS, 3, progress=1)
+
+
+def test_results_that_are_not_there_say_what_is_missing(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"hands\.parquet and games\.parquet missing"):
+        oh.read_results(tmp_path)
+    with pytest.raises(FileNotFoundError, match="no summary at"):
+        oh.RunSummary.read_parquet(tmp_path)
+
+
+def test_a_study_refuses_what_it_would_play_and_count_twice(no_kernel):
+    from studies.design import check_fields
+    from studies.strategy_ladder import play as play_ladder
+
+    with pytest.raises(InvalidArgumentError, match="fields names 'simple' twice"):
+        check_fields(["simple", "mix", "simple"])
+    with pytest.raises(InvalidArgumentError, match="strategies names 'random' twice"):
+        play_ladder(8, 0, strategies=("random", "simple", "random"), progress=False)
+    # simple[scale=1] is simple: the same match twice.
+    with pytest.raises(InvalidArgumentError, match=r"the match simple against random .* twice"):
+        plan_matches(["simple[scale=1]", "simple"], ["random"], [3], [1], deals=2, seed=0)

@@ -14,11 +14,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import CAUTIOUS_MODULE
 
 import ohhell_sim as oh
 from ohhell_sim.cli import main
 from ohhell_sim.cli.listing import plain_text
 from ohhell_sim.cli.seats import parse_seats
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.strategy import resolve_seating
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = oh.Rules(players=3, schedule=[3, 1])
@@ -59,11 +62,45 @@ def test_import_option_registers_before_names_are_read(user_modules, capsys):
 def test_parameters_in_brackets(capsys):
     log = _replayed(capsys, "--strategies", "simple[scale=2],random,simple[ scale = 0.5 ]")
     assert log == _expected([("simple", {"scale": 2.0}), "random", ("simple", {"scale": 0.5})])
-    # Commas inside brackets separate parameters; one seat fills every seat.
-    seats = parse_seats("card_counter[bidder=0,risk=0.5]", 3)
-    assert [s.spec for s in seats] == [("card_counter", {"bidder": 0.0, "risk": 0.5})] * 3
-    texts = [s.text for s in parse_seats("simple[],random,zero", 3)]
-    assert texts == ["simple[]", "random", "zero"]
+    assert log["strategies"] == ["simple[scale=2]", "random", "simple[scale=0.5]"]
+    # Commas inside brackets separate parameters; one seat fills every seat.  A
+    # seat's spec is its label: parameters in the strategy's order, defaults left out.
+    seats = parse_seats("card_counter[ risk=0.5, bidder=0.0 ]", 3)
+    assert [s.spec for s in seats] == ["card_counter[bidder=0,risk=0.5]"] * 3
+    seats = parse_seats("simple[],random,simple[scale=1],zero", 4)
+    assert [s.text for s in seats] == ["simple[]", "random", "simple[scale=1]", "zero"]
+    assert [s.spec for s in seats] == ["simple", "random", "simple", "zero"]
+
+
+def test_the_api_reads_the_command_lines_seats():
+    # One parser: a seat string of the command line is a seat of the Python API.
+    for text in ("simple[scale=1.5]", "card_counter[bidder=0,risk=0.5]", "random"):
+        assert parse_seats(text, 3)[0].spec == resolve_seating([text], 1).labels[0]
+    assert oh.replay(RULES, ["simple[scale=2]", "random", "simple"], seed=2, game=1).to_dict() == (
+        oh.replay(RULES, [("simple", {"scale": 2}), "random", "simple"], seed=2, game=1).to_dict()
+    )
+    with pytest.raises(InvalidArgumentError, match="only the command line imports"):
+        resolve_seating(["mymod:cautious"], 1)
+
+
+def test_imported_file_finds_the_modules_beside_it(user_modules, tmp_path, capsys):
+    # --import path/to/x.py puts path/to on sys.path, so that x.py can import its siblings.
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    (folder / "ut_sibling_helper.py").write_text(
+        "from numba import njit\n\n"
+        "from ohhell_sim import view as V\n"
+        "from ohhell_sim.strategy_tools import lowest_card\n\n\n"
+        "@njit\n"
+        "def lowest_legal(view):\n"
+        "    return lowest_card(view[V.LEGAL])\n"
+    )
+    main_module = CAUTIOUS_MODULE.replace("lowest_card(view[V.LEGAL])", "lowest_legal(view)")
+    (folder / "ut_sibling_main.py").write_text(
+        "from ut_sibling_helper import lowest_legal\n" + main_module
+    )
+    log = _replayed(capsys, "--import", "elsewhere/ut_sibling_main.py", "--strategies", "cautious")
+    assert log == _expected(["cautious"] * 3)
 
 
 def test_strategies_verbose_prints_plain_text(capsys):

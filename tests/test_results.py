@@ -15,6 +15,7 @@ from ohhell_sim.rules import Rules
 
 RULES = Rules(players=4, hook=True)
 SEATS = ["simple", "random", ("simple", {"scale": 0.8}), "random"]
+LABELS = ["simple", "random", "simple[scale=0.8]", "random"]
 GAMES = 500
 SEED = 77
 
@@ -47,12 +48,18 @@ def test_hands_columns_and_dtypes(result):
     assert hands["game"].min() == 3 and hands["game"].max() == GAMES + 2
 
 
-def test_strategy_names_per_seat(result):
+def test_strategy_labels_per_seat(result):
+    # Seat 2 plays simple with another scale: a label of its own.
     hands = result.hands
     names = hands.groupby("seat", observed=True)["strategy"].agg(lambda s: set(s.astype(str)))
-    assert names.to_dict() == {0: {"simple"}, 1: {"random"}, 2: {"simple"}, 3: {"random"}}
-    assert sorted(hands["strategy"].cat.categories) == ["random", "simple"]
-    assert result.strategies == ["simple", "random", "simple", "random"]
+    assert names.to_dict() == {
+        0: {"simple"},
+        1: {"random"},
+        2: {"simple[scale=0.8]"},
+        3: {"random"},
+    }
+    assert sorted(hands["strategy"].cat.categories) == ["random", "simple", "simple[scale=0.8]"]
+    assert result.strategies == LABELS
 
 
 def test_memory_per_row(result):
@@ -84,7 +91,7 @@ def test_attrs_hold_rules_seed_version(result):
         assert attrs["seed"] == SEED
         assert attrs["version"] == oh.__version__
         assert Rules.from_dict(attrs["rules"]) == RULES
-        assert attrs["strategies"] == ["simple", "random", "simple", "random"]
+        assert attrs["strategies"] == LABELS
         assert attrs["first_game"] == 3
         json.dumps(attrs)  # serialisable
 

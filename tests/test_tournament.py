@@ -9,7 +9,7 @@ import ohhell_sim as oh
 from ohhell_sim.analysis.stats import ESTIMATE_COLUMNS
 from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.tournament import tournament
+from ohhell_sim.tournament import distinct_rotations, tournament
 
 SHORT = oh.Rules(players=4, schedule=[5, 3, 1, 3, 5])
 # card_counter with simple's bid count: it plays like expected_tricks and differs
@@ -40,12 +40,72 @@ def test_duplicate_rotates_every_strategy_through_every_seat(duplicate):
 
 
 def test_duplicate_deals_identical_cards_to_every_rotation():
-    # Four copies of one deterministic strategy: every rotation plays the same
-    # cards from the same seats, so seat totals repeat exactly.
-    result = tournament(SHORT, ["simple"] * 4, games=40, seed=2)
-    totals = result.games.pivot_table(index=["unit", "seat"], columns="rotation", values="total")
-    assert (totals.nunique(axis=1) == 1).all()
-    assert list(result.labels) == ["simple#1", "simple#2", "simple#3", "simple#4"]
+    # Every rotation of a deal set plays the same deals: same dealer, same trump.
+    result = tournament(SHORT, FOUR, games=40, seed=2, keep_hands=True)
+    deals = result.hands.groupby(["unit", "deal"])[["dealer", "trump"]].nunique()
+    assert set(result.hands["rotation"]) == {0, 1, 2, 3}
+    assert (deals == 1).all().all()
+
+
+def test_rotations_that_repeat_a_seating_are_played_once():
+    # The issue's example, pimc,adaptive_pimc,pimc,adaptive_pimc, in cheap strategies:
+    # rotations 2 and 3 would replay rotations 0 and 1.
+    assert distinct_rotations(["pimc", "adaptive_pimc", "pimc", "adaptive_pimc"]) == [0, 1]
+    assert distinct_rotations(["simple"] * 4) == [0]
+    assert distinct_rotations(["a", "a", "b", "b"]) == [0, 1, 2, 3]
+    assert distinct_rotations(["a", "b", "a", "b", "a", "b"]) == [0, 1]
+    result = tournament(SHORT, ["simple", "random", "simple", "random"], games=40, seed=3)
+    games = result.games
+    assert set(games["rotation"]) == {0, 1}
+    assert (result.games_played, result.units) == (20, 10)
+    assert len(games.drop_duplicates(["unit", "rotation"])) == 20
+    assert result.format().startswith(
+        "duplicate tournament, 20 games (10 deal sets, each in the 2 distinct seatings of the "
+        "4 rotations)"
+    )
+    # One entry per strategy, both seats of a strategy pooled; each visits every seat.
+    assert result.labels == ["simple", "random"]
+    seats = games.groupby(["unit", "strategy"], observed=True)["seat"].agg(sorted)
+    assert all(list(s) == [0, 1, 2, 3] for s in seats)
+    # The unit is the deal set: a strategy's value is its mean over its rows of the
+    # deal set, the ranking's estimate the mean of those, its n the deal sets.
+    ranking = result.ranking.set_index(["strategy", "measure"])
+    per_unit = games.groupby(["strategy", "unit"], observed=True)["total"].mean()
+    for label in result.labels:
+        row = ranking.loc[(label, "mean_total")]
+        assert row["n"] == 10
+        assert row["estimate"] == pytest.approx(per_unit[label].mean())
+    pair = result.pairwise.iloc[0]
+    assert pair["pair"] == "simple - random" and pair["n"] == 10
+    difference = per_unit["simple"] - per_unit["random"]
+    assert pair["estimate"] == pytest.approx(difference.mean())
+
+
+def test_a_repeated_seating_changes_no_deal_sets_value():
+    # Playing all four rotations (the duplicates included) gives every deal set
+    # the values that the two distinct seatings give.
+    result = tournament(SHORT, ["simple", "random", "simple", "random"], games=40, seed=3)
+    frames = []
+    seats = ["simple", "random", "simple", "random"]
+    for rotation in range(4):
+        order = seats[rotation:] + seats[:rotation]
+        games = oh.simulate(SHORT, order, games=10, seed=3).games
+        frames.append(games.assign(strategy=games["strategy"].astype(str)))
+    every = pd.concat(frames).groupby(["strategy", "game"])["total"].mean()
+    played = result.games.assign(strategy=result.games["strategy"].astype(str))
+    distinct = played.groupby(["strategy", "unit"])["total"].mean()
+    assert every.to_numpy() == pytest.approx(distinct.to_numpy())
+
+
+def test_entries_with_other_parameters_are_other_strategies():
+    seats = ["simple", "random", "simple[scale=1.5]", "random"]
+    result = tournament(SHORT, seats, games=40, seed=3)
+    assert result.labels == ["simple", "random", "simple[scale=1.5]"]
+    assert set(result.games["rotation"]) == {0, 1, 2, 3}
+    assert result.games_played == 40
+    assert "simple - simple[scale=1.5]" in set(result.pairwise["pair"]) | {
+        "simple[scale=1.5] - simple"
+    }
 
 
 def test_random_seating_is_deterministic_and_mixed(random_seating):
@@ -83,7 +143,7 @@ def test_duplicate_seating_narrows_the_interval_of_a_difference(duplicate, rando
     # which random seating leaves in every game.  card_counter (here with
     # simple's bid) and expected_tricks play alike and differ in bidding, so
     # their difference is the one where the cards' luck weighs most.
-    def width(result, a="card_counter", b="expected_tricks"):
+    def width(result, a="card_counter[bidder=0]", b="expected_tricks"):
         table = result.pairwise.set_index("pair")
         row = table.loc[f"{a} - {b}"] if f"{a} - {b}" in table.index else table.loc[f"{b} - {a}"]
         return row["high"] - row["low"]
@@ -96,8 +156,8 @@ def test_duplicate_seating_narrows_the_interval_of_a_difference(duplicate, rando
     # of the cards' luck is shared already; duplicate seating removes the rest
     # (who held which hand), a modest gain at 4 players.
     assert width(duplicate) < 0.95 * width(random_seating)
-    assert width(duplicate, "card_counter", "simple") < 0.9 * width(
-        random_seating, "card_counter", "simple"
+    assert width(duplicate, "card_counter[bidder=0]", "simple") < 0.9 * width(
+        random_seating, "card_counter[bidder=0]", "simple"
     )
 
 
@@ -108,9 +168,15 @@ def test_duplicate_seating_narrows_the_interval_of_a_difference(duplicate, rando
         (dict(games=8, seating="round robin"), "seating"),
         (dict(games=8, strategies=["simple"] * 3), "one strategy per seat"),
         (dict(games=8, confidence=1.5), "confidence"),
+        (dict(games=8, confidence="high"), "confidence"),
+        (dict(games=8, strategies=None), "one strategy per seat"),
+        (dict(games=8, strategies=4), "one strategy per seat"),
+        (dict(games=8, keep_hands="yes"), "keep_hands"),
+        (dict(games=8, threads=0), "threads"),
+        (dict(games=8, seed=2**64), "seed"),
     ],
 )
-def test_bad_arguments(kwargs, match):
+def test_bad_arguments(no_kernel, kwargs, match):
     args = dict(rules=SHORT, strategies=FOUR, games=8) | kwargs
     with pytest.raises(InvalidArgumentError, match=match):
         tournament(**args)
@@ -131,7 +197,7 @@ def test_cli_plays_the_same_tournament(duplicate, capsys, tmp_path):
     assert main([*argv, "--seed", "5", "--strategies", seats, "--output", str(out)]) == 0
     printed = capsys.readouterr().out
     assert printed.startswith("duplicate tournament, 400 games (100 deal sets)")
-    assert "card_counter - simple" in printed
+    assert "card_counter[bidder=0] - simple" in printed
     frame = oh.read_frame(out)
     assert list(frame["strategy"].astype(str).unique()) == duplicate.labels
     pd.testing.assert_frame_equal(

@@ -67,12 +67,13 @@ _OTHER_COLOURS = ("#117733", "#882255", "#44AA99", "#AA4499", "#DDCC77", "#66110
 def strategy_colour(name: object) -> str:
     """The colour of strategy ``name`` in every figure.
 
-    Built-in strategies have fixed colours; a repeated seat label such as
-    ``"simple#2"`` or a parametrised ``"zero(threshold=1)"`` takes its base
-    strategy's colour; any other name a colour chosen by a stable hash of it.
+    Built-in strategies have fixed colours; a numbered entrant such as
+    ``"simple#2"`` or a parametrised seat (``"simple[scale=1.5]"``,
+    ``"zero(threshold=1)"``) takes its base strategy's colour; any other name a
+    colour chosen by a stable hash of it.
     """
     text = str(name)
-    base = text.split("#", 1)[0].split("(", 1)[0]
+    base = text.split("#", 1)[0].split("(", 1)[0].split("[", 1)[0]
     if base in STRATEGY_COLOURS:
         return STRATEGY_COLOURS[base]
     return _OTHER_COLOURS[zlib.crc32(text.encode()) % len(_OTHER_COLOURS)]

@@ -18,6 +18,7 @@ statistics that are not means get a bootstrap over games.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import NamedTuple
 
@@ -26,12 +27,15 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats as _scipy_stats
 
+from ohhell_sim.errors import InvalidArgumentError
+
 __all__ = [
     "ESTIMATE_COLUMNS",
     "Estimate",
     "adjust_pvalues",
     "bootstrap_by_game",
     "bootstrap_matrix",
+    "check_confidence",
     "clip_rate",
     "clustered_mean_ci",
     "estimate_frame",
@@ -126,9 +130,16 @@ def t_quantile(p: float, df: float) -> float:
     return float(_scipy_stats.t.ppf(p, df))
 
 
-def _check_confidence(confidence: float) -> float:
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+def check_confidence(confidence: object) -> float:
+    """Return ``confidence`` as a float, or raise unless it is a number in (0, 1)."""
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, numbers.Real)
+        or not 0.0 < confidence < 1.0
+    ):
+        raise InvalidArgumentError(
+            f"confidence must be in (0, 1), a number such as 0.95, got {confidence!r}"
+        )
     return float(confidence)
 
 
@@ -167,7 +178,7 @@ def mean_ci(values: ArrayLike, confidence: float = 0.95) -> Estimate:
     ValueError
         If ``confidence`` is not in (0, 1) or ``values`` is not one-dimensional.
     """
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     x = _as_1d(values, "values")
     if x.size < 2:
         mean = float(x.mean()) if x.size else math.nan
@@ -203,7 +214,7 @@ def frequency_mean_ci(values: ArrayLike, counts: ArrayLike, confidence: float = 
         If ``confidence`` is not in (0, 1), the arrays differ in shape or a count
         is negative.
     """
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     v = _as_1d(values, "values")
     c = _as_1d(counts, "counts")
     if v.shape != c.shape:
@@ -243,7 +254,7 @@ def proportion_ci(successes: ArrayLike, trials: ArrayLike, confidence: float = 0
     """
     from statsmodels.stats.proportion import proportion_confint
 
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     s, n = np.broadcast_arrays(
         np.asarray(successes, dtype=np.float64), np.asarray(trials, dtype=np.float64)
     )
@@ -374,7 +385,7 @@ def standardised_mean_ci(
     ValueError
         If the arrays differ in length or ``confidence`` is not in (0, 1).
     """
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     x = _as_1d(values, "values")
     strata, clusters = np.asarray(strata), np.asarray(clusters)
     if strata.shape != x.shape or clusters.shape != x.shape:
@@ -601,7 +612,7 @@ def _bootstrap_units(
     """Percentile bootstrap (``scipy.stats.bootstrap``) of a statistic of resampled unit indices."""
     from tqdm.auto import tqdm
 
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     estimate = float(statistic_of(np.arange(units)))
     with tqdm(total=resamples, desc=description, disable=description is None, leave=False) as bar:
 
@@ -754,7 +765,7 @@ def strategy_summary(
     ValueError
         If a required column is missing or ``confidence`` is not in (0, 1).
     """
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     _require_columns(hands, "hands", _HANDS_COLUMNS)
     _require_columns(games, "games", _GAMES_COLUMNS)
     found: dict[tuple[Hashable, str], Estimate] = {}

@@ -4,7 +4,10 @@ Subcommands: ``simulate``, ``quickstart``, ``experiment``, ``report``, ``replay`
 ``bench``, ``tournament``, ``openspiel-match``, ``train-bids``, ``rules``,
 ``strategies``.  Every option is checked (by the same validators as the Python
 API) before anything compiles, runs or prints; a bad option prints one line
-naming it and exits with status 2.
+naming it and exits with status 2.  A failure of a run that is not the package's
+own (a strategy's code raised or made an illegal move, a file or a scheduler
+cannot be reached) prints one line too and exits with status 1; ``--debug``
+shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -25,6 +28,14 @@ from ohhell_sim.cli import (
     tournament,
     train_bids,
 )
+from ohhell_sim.errors import IllegalMoveError, StrategyError
+
+_DEBUG_HELP = "show the traceback of an error instead of its one-line message"
+#: Failures that are the user's or the machine's, not the package's: one line each.
+#: Bad options are ValueError/TypeError (InvalidArgumentError is both); strategy
+#: code that raises or moves illegally, a scheduler that cannot be reached, and a
+#: folder that cannot be read are RuntimeError and OSError.
+_USER_ERRORS = (ValueError, TypeError, RuntimeError, OSError, MemoryError)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ohhell", description="Simulate the card game Oh Hell between strategies."
     )
     parser.add_argument("--version", action="version", version=f"ohhell-sim {__version__}")
+    parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
     for group in (
         simulate,
@@ -46,6 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
         listing,
     ):
         group.add_parsers(sub)
+    for command in sub.choices.values():
+        # Also after the command (ohhell simulate ... --debug); unset, it leaves the top's.
+        command.add_argument(
+            "--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP
+        )
     return parser
 
 
@@ -72,10 +89,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         package_logger.setLevel(logging.WARNING)
     try:
         return command(args)
-    except (ValueError, TypeError) as error:
-        parser.exit(2, f"ohhell {args.command}: error: {error}\n")
     except KeyboardInterrupt:
         parser.exit(130, "interrupted\n")
+    except _USER_ERRORS as error:
+        if args.debug:
+            raise
+        status = 2 if isinstance(error, ValueError | TypeError) else 1
+        parser.exit(status, f"ohhell {args.command}: error: {_one_line(error)}\n")
     finally:
         package_logger.setLevel(level)
     return 1
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    if isinstance(error, MemoryError):
+        return f"out of memory ({text}); play fewer games, or keep counts only with --summary"
+    if isinstance(error, RuntimeError) and not isinstance(error, StrategyError | IllegalMoveError):
+        return f"{text} (--debug shows the traceback)"
+    return text

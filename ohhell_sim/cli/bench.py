@@ -8,12 +8,20 @@ import json
 from ohhell_sim.bench import bench
 from ohhell_sim.cli.options import add_import_option, import_modules
 from ohhell_sim.cli.seats import SEAT_SYNTAX, parse_seat
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.seat_text import split_seats
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Time the kernel and print deals per second."""
     import_modules(args)
-    seat = parse_seat(args.strategy, "--strategy")
+    seats = split_seats(args.strategy, "--strategy", SEAT_SYNTAX)
+    if len(seats) != 1:
+        raise InvalidArgumentError(
+            f"--strategy takes one seat, the strategy of every seat ({SEAT_SYNTAX}), got "
+            f"{len(seats)}: {args.strategy!r}"
+        )
+    seat = parse_seat(seats[0], "--strategy")
     result = bench(
         players=args.players,
         cards=args.cards,
@@ -28,7 +36,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(result))
     else:
         print(
-            f"{result['deals_per_second']:,.0f} deals/s ({seat.text}, "
+            f"{result['deals_per_second']:,.0f} deals/s ({result['strategy']}, "
             f"{result['players']} players x {result['cards']} cards, "
             f"{result['threads']} thread(s), {result['machine']})"
         )

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ohhell_sim.cli.options import add_import_option, import_modules, parse_int_list
-from ohhell_sim.cli.seats import parse_seat, split_seats
+from ohhell_sim.cli.seats import SEAT_SYNTAX, parse_seat
+from ohhell_sim.seat_text import split_seats
 from ohhell_sim.validation import check_count
 from studies.openspiel_match import (
     DEFAULT_DEALS,
@@ -24,12 +25,10 @@ from studies.openspiel_match import (
 def cmd_openspiel_match(args: argparse.Namespace) -> int:
     """Play the grid of matches the folder does not hold yet, then write its report."""
     import_modules(args)
-    strategies = None
+    strategies = texts = None
     if args.strategies is not None:
-        strategies = [
-            text if is_openspiel_bot(text) else parse_seat(text).spec
-            for text in split_seats(args.strategies)
-        ]
+        texts = split_seats(args.strategies, "--strategies", SEAT_SYNTAX)
+        strategies = [text if is_openspiel_bot(text) else parse_seat(text).spec for text in texts]
     check_count("--jobs", args.jobs)
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
     players = parse_int_list(args.players, "--players")
@@ -39,7 +38,7 @@ def cmd_openspiel_match(args: argparse.Namespace) -> int:
     )
     if not args.report_only:
         command = match_command(
-            None if args.strategies is None else split_seats(args.strategies),
+            texts,
             opponents,
             players,
             tricks,

@@ -2,9 +2,14 @@
 
 A seat names a registered strategy (``simple``), optionally the module that
 registers it (``mymod:cautious`` imports ``mymod`` from the current folder or
-``sys.path``; ``path/to/file.py:cautious`` loads that file), and optionally
+``sys.path``; ``path/to/file.py:cautious`` loads that file, its folder first on
+``sys.path`` so that it can import the modules beside it), and optionally
 parameter values in brackets (``simple[scale=2]``, ``pimc[samples=8,bid_samples=16]``).
 Seats are separated by commas; commas inside brackets belong to the parameters.
+
+The ``NAME[PARAM=VALUE,...]`` part is the Python API's (:mod:`ohhell_sim.seat_text`);
+only the module import is the command line's own: a script imports its modules
+itself, and a library that reads seats never runs code named in them.
 """
 
 from __future__ import annotations
@@ -12,17 +17,15 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.strategy import SeatSpec, available_strategies, get_strategy
+from ohhell_sim.seat_text import split_seats
+from ohhell_sim.strategy import available_strategies, resolve_seating
 
 SEAT_SYNTAX = "[MODULE:]NAME[PARAM=VALUE,...]"
-_EXAMPLES = "e.g. simple, mymod:cautious, path/to/file.py:cautious or simple[scale=2]"
-_SEAT_RE = re.compile(r"\s*(?P<ref>[^\[\]]+?)\s*(?:\[(?P<params>[^\[\]]*)\])?\s*")
 
 #: Module reference -> the strategy names its import registered.
 _IMPORTED: dict[str, tuple[str, ...]] = {}
@@ -35,13 +38,14 @@ class Seat:
     Attributes
     ----------
     text : str
-        The seat as typed, stripped: the label printed for it.
-    spec : SeatSpec
-        What :func:`ohhell_sim.simulate` takes: a name, or ``(name, {param: value})``.
+        The seat as typed, stripped.
+    spec : str
+        Its label (:attr:`ohhell_sim.strategy.Seating.labels`): what
+        :func:`ohhell_sim.simulate` takes, and what the results call the seat.
     """
 
     text: str
-    spec: SeatSpec
+    spec: str
 
 
 def import_strategy_module(ref: str, option: str) -> tuple[str, ...]:
@@ -66,10 +70,14 @@ def import_strategy_module(ref: str, option: str) -> tuple[str, ...]:
         If the module cannot be found, or importing it fails.
     """
     ref = ref.strip()
+    if not ref:
+        raise InvalidArgumentError(
+            f"{option} needs a module name (mymod, pkg.mymod) or a path to a .py file, got ''"
+        )
     if ref in _IMPORTED:
         return _IMPORTED[ref]
     before = set(available_strategies())
-    if ref.endswith(".py") or "/" in ref or os.sep in ref:
+    if ref.endswith(".py") or "/" in ref or os.sep in ref or Path(ref).is_file():
         _load_file(ref, option)
     else:
         _import_name(ref, option)
@@ -84,7 +92,7 @@ def _import_name(name: str, option: str) -> None:
         sys.path.append(os.getcwd())
     importlib.invalidate_caches()  # a module written since the last import is found too
     try:
-        importlib.import_module(name)
+        module = importlib.import_module(name)
     except ModuleNotFoundError as error:
         if error.name is not None and (name == error.name or name.startswith(error.name + ".")):
             raise InvalidArgumentError(
@@ -96,6 +104,12 @@ def _import_name(name: str, option: str) -> None:
         raise InvalidArgumentError(
             f"{option}: importing {name!r} failed: {type(error).__name__}: {error}"
         ) from None
+    if getattr(module, "__file__", None) is None and hasattr(module, "__path__"):
+        # A folder without __init__.py imports as an empty namespace package.
+        raise InvalidArgumentError(
+            f"{option}: {name!r} is a folder, not a module; give a module name (mymod, "
+            "pkg.mymod) or a path to a .py file"
+        )
 
 
 def _load_file(ref: str, option: str) -> None:
@@ -111,6 +125,9 @@ def _load_file(ref: str, option: str) -> None:
             f"{option}: cannot load {ref!r}: a module named {name!r} is loaded already "
             f"(from {getattr(loaded, '__file__', 'built-in')}); rename the file"
         )
+    # The file may import the modules beside it, as a script run from its folder would.
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     # Registered under its name, as Numba's kernel cache imports functions' modules by name.
@@ -124,80 +141,34 @@ def _load_file(ref: str, option: str) -> None:
         ) from None
 
 
-def split_seats(text: str, option: str = "--strategies") -> list[str]:
-    """Split ``text`` at the commas outside brackets.
-
-    Raises
-    ------
-    InvalidArgumentError
-        For unbalanced brackets or an empty seat.
-    """
-    parts, depth, start = [], 0, 0
-    for i, char in enumerate(text):
-        if char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-        if depth not in (0, 1):
-            break
-    parts.append(text[start:])
-    if depth != 0:
-        raise InvalidArgumentError(
-            f"{option} has unbalanced brackets in {text!r}; each seat is {SEAT_SYNTAX}"
-        )
-    if any(not p.strip() for p in parts):
-        raise InvalidArgumentError(
-            f"{option} has an empty seat in {text!r}; give comma-separated seats, {_EXAMPLES}"
-        )
-    return [p.strip() for p in parts]
-
-
 def parse_seat(text: str, option: str = "--strategies") -> Seat:
     """Parse one seat ``[MODULE:]NAME[PARAM=VALUE,...]``, importing the module if named.
+
+    The ``NAME[PARAM=VALUE,...]`` part is read as the Python API reads it
+    (:func:`ohhell_sim.seat_text.parse_seat_text`).
 
     Raises
     ------
     InvalidArgumentError
         For bad syntax, a module that cannot be imported or does not register the
-        name, an unknown strategy or parameter, or a value that is not a number.
+        name, an unknown strategy or parameter, or a value that is not a number;
+        the message starts with ``option``.
     """
-    match = _SEAT_RE.fullmatch(text)
-    if match is None:
-        raise InvalidArgumentError(
-            f"{option}: cannot read seat {text!r}; expected {SEAT_SYNTAX}, {_EXAMPLES}"
-        )
-    module, _, name = match["ref"].rpartition(":")
-    name = name.strip()
+    head, bracket, tail = text.strip().partition("[")
+    module, _, name = head.rpartition(":")
     if module:
         registered = import_strategy_module(module, option)
-        if name not in available_strategies():
+        if name.strip() not in available_strategies():
             listed = ", ".join(registered) or "none"
             raise InvalidArgumentError(
-                f"{option}: module {module!r} registers no strategy named {name!r}; "
+                f"{option}: module {module!r} registers no strategy named {name.strip()!r}; "
                 f"strategies it registered: {listed}"
             )
-    strategy = get_strategy(name)
-    if match["params"] is None:
-        return Seat(text.strip(), name)
-    overrides: dict[str, str] = {}
-    for item in filter(str.strip, match["params"].split(",")):
-        key, sep, value = (part.strip() for part in item.partition("="))
-        if not sep or not key:
-            raise InvalidArgumentError(
-                f"{option}: strategy {name!r} parameter {item.strip()!r} is not PARAM=VALUE; "
-                f"its parameters: {', '.join(strategy.params) or 'none'}"
-            )
-        if key in overrides:
-            raise InvalidArgumentError(
-                f"{option}: strategy {name!r} parameter {key!r} is given twice in {text!r}"
-            )
-        overrides[key] = value
-    row = strategy.param_row(overrides)  # checks names and values, naming both
-    values = dict(zip(strategy.params, row.tolist(), strict=True))
-    return Seat(text.strip(), (name, {key: values[key] for key in overrides}))
+    try:
+        label = resolve_seating([name + bracket + tail], 1).labels[0]
+    except InvalidArgumentError as error:
+        raise InvalidArgumentError(f"{option}: {error}") from None
+    return Seat(text.strip(), label)
 
 
 def parse_seats(text: str, players: int, option: str = "--strategies") -> list[Seat]:
@@ -209,7 +180,7 @@ def parse_seats(text: str, players: int, option: str = "--strategies") -> list[S
         For a bad seat (see :func:`parse_seat`) or a count that is neither 1 nor
         ``players``.
     """
-    seats = [parse_seat(part, option) for part in split_seats(text, option)]
+    seats = [parse_seat(part, option) for part in split_seats(text, option, SEAT_SYNTAX)]
     if len(seats) == 1:
         return seats * players
     if len(seats) != players:

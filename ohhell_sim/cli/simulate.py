@@ -45,7 +45,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             client.close()
     print(
         f"{args.games} games of {rules.n_deals} deals, {rules.players} players, "
-        f"seed {args.seed}: {', '.join(seat.text for seat in seats)}; "
+        f"seed {args.seed}: {', '.join(seat.spec for seat in seats)}; "
         f"rules: {rules_text(rules.to_dict())}"
     )
     if args.summary:

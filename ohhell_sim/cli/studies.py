@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 
 from ohhell_sim.analysis.report import ANALYSIS_FILE, WrittenReport, command_path, write_report
@@ -10,6 +11,7 @@ from ohhell_sim.analysis.run_report import run_report
 from ohhell_sim.cli.options import add_import_option, import_modules
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder, read_results
+from ohhell_sim.summary import SUMMARY_FILE
 from ohhell_sim.validation import check_count, check_seed
 from studies.design import FIELDS
 from studies.experiment import DEFAULT_STUDY, STUDY_NAMES, render_report, run_experiment
@@ -72,8 +74,17 @@ def cmd_experiment(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """Render a study's report from its data, or the strategy report of a plain run."""
     target = args.target
+    if args.out:
+        check_output_folder(args.out)
     if target in STUDY_NAMES:
         folder = Path(args.input or f"runs/{target}")
+        if not ((folder / MANIFEST_FILE).is_file() or (folder / ANALYSIS_FILE).is_file()):
+            raise InvalidArgumentError(
+                f"{'--input' if args.input else 'the default folder'} {str(folder)!r} holds no "
+                f"output of a study ({MANIFEST_FILE} and {ANALYSIS_FILE} are missing); write "
+                f"it with `ohhell "
+                f"experiment {target} --out {shlex.quote(str(folder))}`"
+            )
         return _done(render_report(folder, args.out, name=target))
     folder = Path(args.input or target)
     if (folder / MANIFEST_FILE).is_file() or (folder / ANALYSIS_FILE).is_file():
@@ -85,6 +96,12 @@ def cmd_report(args: argparse.Namespace) -> int:
             hands, games, title=args.title, command=f"ohhell report {command_path(folder)}"
         )
         return _done(write_report(report, out))
+    if (folder / SUMMARY_FILE).is_file():
+        raise InvalidArgumentError(
+            f"{str(folder)!r} holds the counts of a --summary run ({SUMMARY_FILE}), which "
+            "have no report; write one from a full run (ohhell simulate --output DIR, "
+            "without --summary) or from study output"
+        )
     raise InvalidArgumentError(
         f"report target {target!r} is neither a study ({', '.join(STUDY_NAMES)}) nor a "
         f"folder holding study output, a saved analysis ({ANALYSIS_FILE}) or "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ohhell_sim.cli.options import add_rules_options, rules_from_args, seats_from_args
-from ohhell_sim.results import write_frame
+from ohhell_sim.results import check_output_file, write_frame
 from ohhell_sim.tournament import SEATINGS, tournament
 
 
@@ -13,6 +13,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     """Play the tournament, print its ranking and pairwise table, write the long frame."""
     rules = rules_from_args(args)
     seats = seats_from_args(args)
+    output = check_output_file(args.output, ".parquet") if args.output else None
     result = tournament(
         rules,
         [seat.spec for seat in seats],
@@ -23,9 +24,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         progress=not args.quiet,
     )
     print(result.format())
-    if args.output:
-        write_frame(result.games, args.output)
-        print(f"long frame written to {args.output}")
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        write_frame(result.games, output)
+        print(f"long frame written to {output}")
     return 0
 
 

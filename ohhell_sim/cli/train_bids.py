@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 
 from ohhell_sim.cli.options import parse_int_list
+from ohhell_sim.results import check_output_file
 from strategies.learned import TABLE_FILE, save_bid_table, train_bid_table
 
 
 def cmd_train_bids(args: argparse.Namespace) -> int:
     """Train the bid table and save it."""
     players = parse_int_list(args.players, "--players")
+    check_output_file(args.output, ".npz")
     table = train_bid_table(players, deals=args.deals, seed=args.seed, max_hand=args.max_hand)
     path = save_bid_table(table, args.output)
     size = path.stat().st_size

@@ -25,7 +25,7 @@ import pandas as pd
 
 from ohhell_sim import view as V
 from ohhell_sim.analysis.stats import clustered_mean_ci
-from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.errors import InvalidArgumentError, StrategyError
 from ohhell_sim.reference import (
     DealTable,
     Stream,
@@ -42,7 +42,7 @@ from ohhell_sim.reference import (
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import SeatSpec
 from ohhell_sim.strategy_compile import check_compiles
-from ohhell_sim.validation import check_seating
+from ohhell_sim.validation import check_count, check_seating, check_seed
 
 #: OpenSpiel's suits (clubs, diamonds, spades, hearts) to ours (clubs, diamonds,
 #: hearts, spades), and back: the swap is its own inverse.
@@ -320,14 +320,50 @@ def strategy_bot(game, player: int, strategy: SeatSpec, seed: int = 0, sees_stoc
 
         def step(self, state) -> int:
             view = read_only(view_for(state, rules, sees_stock))
-            if view[V.PHASE] == V.PHASE_BID:
-                return N_CARDS + int(bid(view, params, stream))
-            return their_card(int(play(view, params, stream)))
+            role = "bid" if view[V.PHASE] == V.PHASE_BID else "play"
+            try:
+                move = int((bid if role == "bid" else play)(view, params, stream))
+            except Exception as error:  # any exception is the strategy's to report
+                raised = StrategyError.raised_by(chosen.name, role, error)
+                raise StrategyError(
+                    f"{raised} (OpenSpiel player {player})",
+                    strategy=chosen.name,
+                    role=role,
+                    location=raised.location,
+                    seat=player,
+                ) from error
+            return N_CARDS + move if role == "bid" else their_card(move)
 
         def restart_at(self, state) -> None:
             pass
 
     return StrategyBot()
+
+
+#: OpenSpiel's bots take their seeds as C++ ints: at most this.
+MAX_BOT_SEED = 2**31 - 1
+#: Entrant ``e`` of deal ``d`` in rotation ``r`` is seeded ``seed * stride + d * players + r + e``.
+_SEED_STRIDE = 1_000_003
+
+
+def check_bot_seeds(seed: int, deals: int, players: int) -> None:
+    """Raise unless every bot of :func:`play_duplicate` gets a seed OpenSpiel takes.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Naming the largest seed that fits ``deals`` deal sets at ``players`` players.
+    """
+    rest = (deals - 1) * players + 2 * (players - 1)
+    if seed * _SEED_STRIDE + rest <= MAX_BOT_SEED:
+        return
+    most = (MAX_BOT_SEED - rest) // _SEED_STRIDE
+    fits = f"seeds 0..{most} fit" if most >= 0 else "no seed fits; play fewer deal sets"
+    raise InvalidArgumentError(
+        f"seed={seed} is too large for OpenSpiel's bots, which take 32-bit seeds (at most "
+        f"{MAX_BOT_SEED}): each bot is seeded seed x {_SEED_STRIDE} + deal x players + "
+        f"rotation + entrant; with {deals} deal sets at {players} players, {fits}"
+    )
 
 
 def play_duplicate(game, entrants: dict, deals: int, seed: int = 0) -> pd.DataFrame:
@@ -345,7 +381,8 @@ def play_duplicate(game, entrants: dict, deals: int, seed: int = 0) -> pd.DataFr
         Deal sets; each is played ``players`` times, entrant ``e`` in seat
         ``(e + rotation) % players``, on the same cards.
     seed : int
-        Seeds the cards and the bots.
+        Seeds the cards and the bots; small enough that every bot's seed fits
+        OpenSpiel's 32 bits (:func:`check_bot_seeds`).
 
     Returns
     -------
@@ -356,6 +393,7 @@ def play_duplicate(game, entrants: dict, deals: int, seed: int = 0) -> pd.DataFr
     n = game.num_players()
     if len(entrants) != n:
         raise InvalidArgumentError(f"entrants must name {n} players, got {list(entrants)}")
+    check_bot_seeds(check_seed(seed), check_count("deals", deals), n)
     names = list(entrants)
     rng = np.random.default_rng(seed)
     rows = []
@@ -368,7 +406,7 @@ def play_duplicate(game, entrants: dict, deals: int, seed: int = 0) -> pd.DataFr
             state.apply_action(chance[-1])
         for rotation in range(n):
             seat_of = {e: (e + rotation) % n for e in range(n)}
-            bot_seed = seed * 1_000_003 + deal * n + rotation
+            bot_seed = seed * _SEED_STRIDE + deal * n + rotation
             bots = {seat_of[e]: entrants[names[e]](seat_of[e], bot_seed + e) for e in range(n)}
             thinking = dict.fromkeys(range(n), 0.0)
             decisions = dict.fromkeys(range(n), 0)

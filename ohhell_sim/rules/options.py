@@ -72,8 +72,8 @@ def rules_from_options(
         Comma-separated hand sizes (``--schedule``); an empty string is an error,
         not the default schedule.
     assignments : iterable of str
-        ``NAME=VALUE`` texts (``--rule``); a later one overrides ``players`` and
-        ``schedule``.
+        ``NAME=VALUE`` texts (``--rule``); one overrides ``players`` and
+        ``schedule``, and two that give one rule different values are refused.
 
     Raises
     ------
@@ -85,7 +85,12 @@ def rules_from_options(
         overrides["players"] = players
     if schedule is not None:
         overrides["schedule"] = get_param("schedule").parse(schedule)
+    assigned: dict[str, object] = {}
     for text in assignments:
         name, value = parse_rule_assignment(text)
-        overrides[name] = value
-    return Rules.preset(preset, **overrides)
+        if name in assigned and assigned[name] != value:
+            raise InvalidArgumentError(
+                f"--rule {name} is given twice, {assigned[name]!r} and {value!r}; give it once"
+            )
+        assigned[name] = value
+    return Rules.preset(preset, **(overrides | assigned))

@@ -54,6 +54,7 @@ from ohhell_sim.results import (
     RunArrays,
     SimulationResult,
     check_output_folder,
+    check_rows_fit,
 )
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.counts import SummaryCounts
@@ -228,6 +229,8 @@ def run_chunked(
     for name, flag in (("progress", progress), ("overwrite", overwrite), ("summary", summary)):
         if not isinstance(flag, bool):
             raise InvalidArgumentError(f"{name} must be True or False, got {flag!r}")
+    if not summary:
+        check_rows_fit(rules, games)
     if client is not None:
         from ohhell_sim.run.dask import check_client
 
@@ -287,11 +290,11 @@ def run_chunked(
         )
         if summary:
             result = ChunkedRunSummary(
-                rules, seating.names, seed, first_game, games, sink.counts, stats
+                rules, seating.labels, seed, first_game, games, sink.counts, stats
             )
         else:
             result = ChunkedRunResult(
-                rules, seating.names, seating.params, seed, first_game, sink.arrays, stats
+                rules, seating.labels, seating.params, seed, first_game, sink.arrays, stats
             )
         result.to_parquet(folder)
         manifest["complete"] = True

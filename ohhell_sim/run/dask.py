@@ -29,6 +29,7 @@ import hashlib
 import importlib.util
 import math
 import pickle
+import socket
 import sys
 import threading
 import uuid
@@ -44,7 +45,7 @@ import numpy as np
 
 from ohhell_sim._version import __version__
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
-from ohhell_sim.results import SimulationResult
+from ohhell_sim.results import SimulationResult, check_rows_fit
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.pipeline import BATCH_GAMES, Sink, numba_threads, play
 from ohhell_sim.run.progress import progress_bar
@@ -81,6 +82,8 @@ MAX_CHUNK_GAMES = BATCH_GAMES
 #: machines of unequal speed, few enough that per-task overhead stays negligible.
 TASKS_PER_THREAD = 4
 
+#: Seconds to wait for a TCP connection to the scheduler before giving up on it.
+_PROBE_SECONDS = 5.0
 # Packages installed on every worker: their functions are pickled by reference.
 _INSTALLED_PACKAGES = ("ohhell_sim", "strategies", "numba", "numpy")
 
@@ -387,9 +390,10 @@ def connect(address: str, *, timeout: float = 30.0, **client_kwargs: Any) -> Cli
     Raises
     ------
     InvalidArgumentError
-        For an empty or non-string address.
+        For an empty or non-string address, or one without a port.
     ConnectionError
-        If the scheduler cannot be reached within ``timeout``.
+        If nothing listens at the address (found at once, with no wait for
+        ``timeout``), or no Dask scheduler answers there within ``timeout``.
     RuntimeError
         If connected workers lack ohhell-sim or run another version of it.
     """
@@ -397,12 +401,19 @@ def connect(address: str, *, timeout: float = 30.0, **client_kwargs: Any) -> Cli
         raise InvalidArgumentError(
             f"scheduler address must be a string like 'tcp://host:8786', got {address!r}"
         )
+    address = address.strip()
     distributed = _require_distributed()
+    _probe_scheduler(address, timeout)
     try:
-        client = distributed.Client(address.strip(), timeout=timeout, **client_kwargs)
-    except (OSError, TimeoutError) as err:
+        client = distributed.Client(address, timeout=timeout, **client_kwargs)
+    except TimeoutError as err:
         raise ConnectionError(
-            f"cannot reach the Dask scheduler at {address!r} within {timeout:g} s: {err}"
+            f"no Dask scheduler answered at {address!r} within {timeout:g} s: {err}"
+        ) from err
+    except Exception as err:  # something else listens there, or the connection broke
+        raise ConnectionError(
+            f"cannot connect to a Dask scheduler at {address!r} ({type(err).__name__}: "
+            f"{err}); is it a Dask scheduler's address, not another service's?"
         ) from err
     try:
         check_workers(client)
@@ -410,6 +421,32 @@ def connect(address: str, *, timeout: float = 30.0, **client_kwargs: Any) -> Cli
         client.close()
         raise
     return client
+
+
+def _probe_scheduler(address: str, timeout: float) -> None:
+    """Raise at once if nothing accepts a TCP connection at a ``tcp://`` ``address``.
+
+    ``distributed.Client`` retries a refused connection until its timeout, silently.
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme != "tcp":
+            return  # tls, inproc, ucx ...: left to the client
+        host, port = parse_host_port(location)
+    except ValueError as err:
+        raise InvalidArgumentError(
+            f"scheduler address must look like 'tcp://host:8786', got {address!r}: {err}"
+        ) from None
+    try:
+        socket.create_connection((host, port), timeout=min(timeout, _PROBE_SECONDS)).close()
+    except OSError as err:
+        reason = "timed out" if isinstance(err, TimeoutError) else (err.strerror or str(err))
+        raise ConnectionError(
+            f"cannot reach the Dask scheduler at {address!r}: {reason}; is a scheduler "
+            f"running there (`dask scheduler` prints its address)?"
+        ) from None
 
 
 def default_chunk_games(client: Client, games: int) -> int:
@@ -606,6 +643,7 @@ def simulate_on_client(
     )
     if chunk_games is not None:
         chunk_games = check_count("chunk_games", chunk_games)
+    check_rows_fit(rules, games)
     sink = play_on_client(
         client,
         rules,
@@ -618,4 +656,4 @@ def simulate_on_client(
         threads=threads,
         progress=progress,
     )
-    return SimulationResult(rules, seating.names, seating.params, seed, first_game, sink.arrays)
+    return SimulationResult(rules, seating.labels, seating.params, seed, first_game, sink.arrays)
