@@ -178,6 +178,9 @@ class _Fingerprint:
         self.strategy = strategy
         self.parts: list[bytes] = [strategy.encode()]
         self.seen: set[int] = set()
+        # Where the functions are defined: not part of the hash (a notebook's file
+        # name changes with every session), but of which copies may be reused.
+        self.places: list[tuple[str, str]] = []
 
     def update(self, *parts: object) -> None:
         # Each part with its length, so that no two sequences of parts run together.
@@ -201,6 +204,7 @@ class _Fingerprint:
         self.seen.add(id(function))
         code = function.__code__
         where = _where(function)
+        self.places.append((function.__module__, code.co_filename))
         self.update("function", function.__qualname__, _code_bytes(code))
         for i, default in enumerate(function.__defaults__ or ()):
             self.value(default, where, f"the default of its argument {i}")
@@ -312,11 +316,15 @@ def fingerprint(name: str, functions: tuple[object, ...]) -> str:
         If the code reads a value that cannot be hashed reliably, or draws from a
         global random state (see the module docstring).
     """
+    return _walk(name, functions).hexdigest()
+
+
+def _walk(name: str, functions: tuple[object, ...]) -> _Fingerprint:
     walk = _Fingerprint(name)
     for role, function in zip(("bid", "play"), functions, strict=True):
         walk.update(role)
         walk.value(function, f"strategy {name!r}", f"its {role} function")
-    return walk.hexdigest()
+    return walk
 
 
 class _Copier:
@@ -399,8 +407,8 @@ def current_functions(
 
     User code is copied (see the module docstring); the package's and libraries'
     functions are returned as they are.  The copies are kept per fingerprint:
-    asked again for unchanged code, the same dispatchers (and their compiles)
-    are returned.
+    asked again for unchanged code (defined in the same files), the same
+    dispatchers (and their compiles) are returned.
 
     Parameters
     ----------
@@ -422,7 +430,9 @@ def current_functions(
     tuple
         ``(bid, play)``.
     """
-    key = (name, fingerprint(name, (bid, play)), checked, inline)
+    walk = _walk(name, (bid, play))
+    # The same code defined elsewhere gets copies of its own, which name its file.
+    key = (name, walk.hexdigest(), tuple(walk.places), checked, inline)
     found = _CURRENT.get(key)
     if found is None:
         copier = _Copier({"boundscheck": True} if checked else {})

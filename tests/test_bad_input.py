@@ -509,7 +509,7 @@ def test_report_of_a_folder_without_study_output_is_one_line(tmp_path, capsys):
     empty.mkdir()
     refused(
         ["report", "zero_bids", "--input", str(empty)],
-        ["study.json is missing", f"ohhell experiment zero_bids --out {empty}"],
+        ["study.json and analysis.json are missing", f"ohhell experiment zero_bids --out {empty}"],
     )
     refused(["report", str(empty)], ["neither a study"])
     (empty / "study.json").write_text("{")

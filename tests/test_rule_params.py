@@ -52,7 +52,8 @@ def _outcome(build, *args, **kwargs):
 
 def _text_and_python(param, value, base):
     """The rules (or error) from ``--rule`` texts, and from Python, for ``base`` + the value."""
-    options = [arg for k, v in base.items() for arg in ("--rule", f"{k}={v}")]
+    # A rule given twice is refused on the command line, so the value replaces the base's.
+    options = [arg for k, v in base.items() if k != param.name for arg in ("--rule", f"{k}={v}")]
     text = _outcome(_cli_rules, *options, "--rule", f"{param.name}={param.show(value)}")
     python = _outcome(Rules, **{**base, param.name: value})
     return text, python

@@ -17,6 +17,8 @@ from numba import njit
 import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.errors import ERR_BID_NOT_INTEGER, ERR_CARD_NOT_INTEGER, StrategyError
+from ohhell_sim.reference import play_reference_game
+from ohhell_sim.strategy import resolve_seating
 from ohhell_sim.strategy_tools import lowest_card
 
 RULES = oh.Rules(players=4, schedule=[5, 3, 1])
@@ -142,8 +144,14 @@ def test_an_exception_in_the_kernel_names_strategy_seat_game_and_line(registered
 def test_the_reference_engine_refuses_non_integer_moves(registered, role, code):
     bid, play = (half_bid, lowest_play) if role == "bid" else (zero_or_one_bid, float_play)
     name = registered("ut_badtype", bid, play)
-    with pytest.raises(oh.IllegalMoveError) as caught:
+    # replay refuses the strategy before it plays (its compile check); the
+    # reference engine's own check stops a non-integer move of any other code.
+    with pytest.raises(StrategyError, match="must return"):
         oh.replay(RULES, [name] * 4, seed=0, game=0)
+    seating = resolve_seating([name] * 4, 4)
+    python = [(bid.py_func, play.py_func)] * 4
+    with pytest.raises(oh.IllegalMoveError) as caught:
+        play_reference_game(RULES, seating, 0, 0, python)
     assert caught.value.code == code
     assert "must be an integer" in str(caught.value)
 
