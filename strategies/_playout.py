@@ -13,10 +13,11 @@ plain arrays rather than the view:
 * :func:`estimate_bids` fills in the bids not yet known with ``simple``'s count
   (:func:`estimate_bids_by_own_bid`: for every bid of one seat at once);
 * :func:`sample_hidden` deals the cards a player cannot see to the other seats,
-  consistent with what the view shows: hand counts, shown voids, the cards this
-  seat passed left in the swap, the others' cards in a forehead deal;
-  :func:`prepare_sample` and :func:`draw_sample` do the same for many samples
-  of one view, deriving what they share once;
+  consistent with what the view shows (hand counts, shown voids, the cards this
+  seat passed left in the swap, the others' cards in a forehead deal), every
+  consistent deal with the same chance; :func:`prepare_sample` and
+  :func:`draw_sample` do the same for many samples of one view, deriving what
+  they share once;
 * :func:`simulated_deal` deals a random deal and plays it out this way, for the
   table generators.
 
@@ -886,8 +887,8 @@ def draw_sample(plan, pool, rng, hands):
     """One sample of the hidden cards by a plan of :func:`prepare_sample`.
 
     Fills ``hands`` as :func:`sample_hidden` does and returns True; False only
-    when the plan's table did not hold every void and :data:`_CHECK_TRIES`
-    deals in a row broke one (no consistent deal, or almost none).
+    when the plan's table did not hold every void (:func:`prepare_sample`) and 10,000 deals
+    in a row broke one of the others (no consistent deal, or almost none).
     """
     n = plan[_P_N]
     tries = 1 if plan[_P_CHECK] == 0 else _CHECK_TRIES
