@@ -91,9 +91,10 @@ _P_G_TAKEN = _P_G_LEFT + V.MAX_SEATS  # per group, scratch: the cards dealt to i
 _P_CARDS = _P_G_TAKEN + V.MAX_SEATS  # _CARDS entries of scratch: cards to share out
 _P_TABLE = _P_CARDS + _CARDS  # the rest: the table, float64 entries
 #: Entries of a sampling plan.  Past its header it holds the table of counts,
-#: ``(restricted cards + 1) x states`` entries; this size holds every position
-#: met in play up to seven players but the rarest (see :func:`prepare_sample`).
-PLAN_SIZE = _P_TABLE + 8192
+#: ``(restricted cards + 1) x states`` entries (:func:`prepare_sample`): most
+#: positions need a few dozen; the largest of 60,000 card choices of ``simple``
+#: players at 3 to 7 players needed 31,104.
+PLAN_SIZE = _P_TABLE + 32768
 
 # k! for the multinomial counts, as float64: 53! is about 4e69.
 _FACTORIALS = np.array([math.factorial(k) for k in range(_CARDS + 1)], dtype=np.float64)
