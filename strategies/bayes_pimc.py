@@ -67,7 +67,7 @@ from strategies._common import (
     legal_bid_near,
 )
 from strategies._counting import counting_play
-from strategies._playout import estimate_bids, sample_hidden
+from strategies._playout import PLAN_SIZE, draw_sample, estimate_bids, prepare_sample
 from strategies.expected_tricks import DEFAULT_RISK, _mask_sum, expected_bid
 from strategies.mc_bidder import ONE_DECK_ONLY, mc_bid
 from strategies.pimc import best_average_card, candidate_cards, trick_after
@@ -195,10 +195,13 @@ def inferred_samples(
     weights = np.empty(n_cand, dtype=np.float64)
     like_random = np.ones((n_cand, V.MAX_SEATS), dtype=np.float64)
     like_competent = np.ones((n_cand, V.MAX_SEATS), dtype=np.float64)
+    plan = np.empty(PLAN_SIZE, dtype=np.int64)
     pool = np.empty(53, dtype=np.int64)
+    if not prepare_sample(view, plan, pool):
+        return False
     total = 0.0
     for i in range(n_cand):
-        if not sample_hidden(view, rng, cand[i], pool):
+        if not draw_sample(plan, pool, rng, cand[i]):
             return False
         weights[i] = type_weights(
             view, cand[i], tau, prior, pooled, like_random[i], like_competent[i]

@@ -3,7 +3,8 @@
 At every card it must choose, it deals the cards it cannot see at random,
 ``samples`` times, consistently with the play so far: each player gets as many
 cards as they still hold, no card of a suit they have shown void in, and the
-neighbour on its left keeps the cards it passed in the swap.  For every sample
+neighbour on its left keeps the cards it passed in the swap, every such deal
+equally likely.  For every sample
 and every legal card (cards that are equivalent, adjacent in a suit with no
 unseen card between them, are tried once), it plays the card and plays the rest
 of the deal out with a fast policy (``simple``'s greedy play for every seat,

@@ -2,8 +2,8 @@
 
 The shared playouts of ``mc_bidder`` (:func:`play_out_bids`) must give every bid
 the trick count a playout of its own would give, and the playouts that stop at
-a settled miss must score as the full ones; the sampler must deal hands of the
-right sizes that respect the shown voids and the fixed cards.
+a settled miss must score as the full ones.  The sampler of hidden hands has
+its tests in ``test_sampler.py``.
 """
 
 from __future__ import annotations
@@ -20,18 +20,15 @@ from ohhell_sim.rules import Rules
 from ohhell_sim.strategy_tools import points, popcount
 from strategies._common import beaters, greedy_card, trump_mask
 from strategies._playout import (
-    PLAN_SIZE,
     SETTLE_OVER,
     SETTLE_UNDER,
     STACK_ROW,
     _greedy_card,
-    draw_sample,
     estimate_bids,
     estimate_bids_by_own_bid,
     play_out,
     play_out_bids,
     play_out_settled,
-    prepare_sample,
     sample_hidden,
     settle_flags,
 )
@@ -176,57 +173,6 @@ def test_play_out_settled_scores_as_play_out(bid):
     out, stopped = _points_both_ways(view, 60, rng(6), bid, settle_flags(view))
     np.testing.assert_array_equal(out[:, 1], out[:, 0])
     assert stopped > 0
-
-
-@njit
-def _draw_many(view, samples, state):
-    plan = np.empty(PLAN_SIZE, dtype=np.int64)
-    pool = np.empty(53, dtype=np.int64)
-    out = np.zeros((samples, V.MAX_SEATS), dtype=np.int64)
-    if not prepare_sample(view, plan, pool):
-        return out, False
-    for i in range(samples):
-        if not draw_sample(plan, pool, state, out[i]):
-            return out, False
-    return out, True
-
-
-def test_samples_respect_sizes_voids_and_fixed_cards():
-    # Mid-deal: seat 2 has shown a void in hearts, seat 3 in clubs and spades
-    # (trump: a void in trump rules the joker out too, there is none here).
-    view = make_view(
-        "AS 7S 9H 4D 3D QC 2C",
-        "S",
-        seat=0,
-        dealer=3,
-        phase=V.PHASE_PLAY,
-        hand_size=10,
-        bids=[2, 3, 1, 2],
-        won=[1, 1, 0, 1],
-        played="KS 5S 2S 3S JH TH 4H 2D 9S 8H 7H 6H",
-        trick_index=3,
-        voids={2: "H", 3: "CS"},
-    )
-    samples, ok = _draw_many(view, 400, rng(7))
-    assert ok
-    for row in samples:
-        assert row[0] == view[V.HAND]
-        for s in (1, 2, 3):
-            assert popcount(row[s]) == 7
-        hearts = 0x1FFF << 26
-        clubs, spades = 0x1FFF, 0x1FFF << 39
-        assert row[2] & hearts == 0
-        assert row[3] & (clubs | spades) == 0
-        assert row[1] & row[2] == 0 and row[1] & row[3] == 0 and row[2] & row[3] == 0
-        assert (row[1] | row[2] | row[3]) & (view[V.HAND] | view[V.PLAYED]) == 0
-    # Every hand is a different draw: the sampler is not stuck on one deal.
-    assert len({tuple(row[:4]) for row in samples}) > 300
-
-
-def test_sample_refuses_two_decks():
-    view = make_view("AS KS", "S", rules=Rules(players=4, decks=2))
-    _, ok = _draw_many(view, 1, rng(8))
-    assert not ok
 
 
 @njit

@@ -208,8 +208,9 @@ class FairResampler:
 
     ``resampler(state)`` deals the cards the player to move cannot see at random
     over the others' hands and the undealt stock, each seat keeping as many
-    cards as it holds and no card of a suit it has shown void in: our
-    strategies' sampler (:func:`strategies._playout.draw_sample`) on the
+    cards as it holds and no card of a suit it has shown void in, every such
+    world equally likely: our strategies' sampler
+    (:func:`strategies._playout.draw_sample`) on the
     player's view, drawing from ``stream`` (a random stream as
     :func:`~ohhell_sim.reference.seat_streams` gives).  The cards already played
     stay where they were dealt.  OpenSpiel's own ``resample_from_infostate`` for
