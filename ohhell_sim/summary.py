@@ -110,11 +110,8 @@ def summarise(
         Play on this Dask cluster instead, in chunks of games, and add up the
         chunks' counts; the result is identical.
     check : bool
-        The check mode, for a new or edited strategy: user code compiled with
-        bounds checks (an index out of range stops the run with a
-        :class:`~ohhell_sim.errors.StrategyError` naming the line), and the first
-        games played again by the reference engine and compared, deal by deal.
-        The kernel is separate from the normal one and slower.
+        The check mode, as for :func:`ohhell_sim.simulate` (the first games are
+        compared with the reference engine before the counting starts).
 
     Returns
     -------

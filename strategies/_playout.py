@@ -782,16 +782,23 @@ def _deal_blocks(plan, cards, rng, hands, start, end, seats):
     while m != 0:
         s = lowest_card(m)
         m &= m - 1
-        hand = hands[s]
-        for _ in range(plan[_P_NEED + s]):
-            j = i + below(rng, end - i)
-            card = cards[j]
-            cards[j] = cards[i]
-            cards[i] = card
-            hand |= np.int64(1) << card
-            i += 1
-        hands[s] = hand
+        hands[s] |= _draw_cards(cards, i, end, plan[_P_NEED + s], rng)
+        i += plan[_P_NEED + s]
     return i
+
+
+@njit(inline="always")
+def _draw_cards(cards, start, end, k, rng):
+    # Draw k cards uniformly from cards[start:end] to the front of that range;
+    # returns their mask.
+    drawn = np.int64(0)
+    for i in range(start, start + k):
+        j = i + below(rng, end - i)
+        card = cards[j]
+        cards[j] = cards[i]
+        cards[i] = card
+        drawn |= np.int64(1) << card
+    return drawn
 
 
 @njit
@@ -845,15 +852,8 @@ def _deal_to_groups(plan, pool, rng, hands):
     shared = plan[_P_SHARED]
     i = 0
     for g in range(groups):
-        taken = plan[_P_G_TAKEN + g]
-        for _ in range(plan[_P_G_LEFT + g]):
-            j = i + below(rng, shared - i)
-            card = pool[j]
-            pool[j] = pool[i]
-            pool[i] = card
-            taken |= np.int64(1) << card
-            i += 1
-        plan[_P_G_TAKEN + g] = taken
+        plan[_P_G_TAKEN + g] |= _draw_cards(pool, i, shared, plan[_P_G_LEFT + g], rng)
+        i += plan[_P_G_LEFT + g]
     for j in range(i, plan[_P_POOL]):
         cards[rest] = pool[j]
         rest += 1

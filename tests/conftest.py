@@ -170,6 +170,22 @@ def tester():
     return scripted_strategies.register_tester()
 
 
+@pytest.fixture
+def registered():
+    """``register(name, bid, play, **options)``: a user strategy, unregistered afterwards."""
+    names = []
+
+    def register(name, bid, play, **options):
+        oh.register_strategy(name, bid, play, replace=True, **options)
+        names.append(name)
+        return name
+
+    yield register
+    for name in dict.fromkeys(names):
+        if name in oh.available_strategies():
+            oh.unregister_strategy(name)
+
+
 # --- strategy modules for the command line ---------------------------------------
 
 #: A module registering the user strategy ``cautious`` (bid 0, play the lowest card).

@@ -88,20 +88,6 @@ def faulty_bid(view, params, rng):
     return hooked(0, view)
 
 
-@pytest.fixture
-def registered():
-    names = []
-
-    def register(name, bid, play=lowest_play, **options):
-        oh.register_strategy(name, bid, play, replace=True, **options)
-        names.append(name)
-        return name
-
-    yield register
-    for name in names:
-        oh.unregister_strategy(name)
-
-
 @pytest.mark.parametrize(
     ("bid", "written"),
     [(scores_writing_bid, "its view"), (params_writing_bid, "its parameter row")],
@@ -109,7 +95,7 @@ def registered():
 def test_a_write_into_the_view_or_params_is_refused_before_the_kernel_compiles(
     registered, bid, written
 ):
-    name = registered("ut_writer", bid)
+    name = registered("ut_writer", bid, lowest_play)
     started = time.perf_counter()
     with pytest.raises(StrategyError, match=f"writes into {written} at .*test_check_mode.py"):
         oh.simulate(RULES, [name, "random", "random", "random"], games=5)
@@ -122,14 +108,14 @@ def test_a_write_into_the_view_or_params_is_refused_before_the_kernel_compiles(
 
 
 def test_check_strategy_catches_a_write_that_numba_lets_through(registered):
-    name = registered("ut_flat", flat_writing_bid)
+    name = registered("ut_flat", flat_writing_bid, lowest_play)
     with pytest.raises(StrategyError, match=r"read-only.*view.flat\[V.PASSED\] = 7") as caught:
         oh.check_strategy(name, RULES)
     assert (caught.value.strategy, caught.value.role) == ("ut_flat", "bid")
 
 
 def test_check_strategy_names_an_index_out_of_range(registered):
-    name = registered("ut_range", out_of_range_bid)
+    name = registered("ut_range", out_of_range_bid, lowest_play)
     with pytest.raises(StrategyError, match=r"IndexError.*view\[V.VIEW_SIZE \+ 40\]") as caught:
         oh.check_strategy(name, RULES)
     error = caught.value
@@ -138,7 +124,7 @@ def test_check_strategy_names_an_index_out_of_range(registered):
 
 
 def test_check_strategy_finds_compiled_code_that_decides_otherwise(registered):
-    name = registered("ut_overflow", overflowing_bid)
+    name = registered("ut_overflow", overflowing_bid, lowest_play)
     with pytest.raises(StrategyError, match=r"compiled bid function .* chose 1 where its Python"):
         oh.check_strategy(name, RULES)
 
@@ -152,7 +138,7 @@ def test_check_is_refused_on_a_dask_cluster_and_must_be_a_bool():
 
 @pytest.mark.slow
 def test_the_check_mode_finds_reads_out_of_range_and_kernels_that_differ(registered):
-    name = registered("ut_faulty", faulty_bid, params={"mode": 0.0})
+    name = registered("ut_faulty", faulty_bid, lowest_play, params={"mode": 0.0})
     seats = [name, "random", (name, {"mode": 0.0}), "zero"]
 
     def run(mode, **options):

@@ -197,27 +197,17 @@ def _assert_bids(result, name: str, value: int) -> None:
     np.testing.assert_array_equal(rows["bid"].to_numpy(), expected)
 
 
-@pytest.fixture
-def registered():
-    names = []
-    yield names
-    for name in names:
-        if name in oh.available_strategies():
-            oh.unregister_strategy(name)
-
-
 @pytest.mark.slow
 def test_five_strategies_in_one_process_follow_an_edited_global_and_a_new_closure(
     notebook, registered
 ):
     namespace, _ = notebook
-    registered += ["edited", "other", "third"]
     seats = ["edited", "random", "zero", "third", "other"]
     rules = oh.Rules(players=5, schedule=[3, 2])
     bid = namespace["make_bid"](0)
-    oh.register_strategy("edited", bid, namespace["play"], replace=True)
-    oh.register_strategy("other", namespace["make_bid"](0), namespace["play"], replace=True)
-    oh.register_strategy("third", namespace["make_bid"](2), namespace["play"], replace=True)
+    registered("edited", bid, namespace["play"])
+    registered("other", namespace["make_bid"](0), namespace["play"])
+    registered("third", namespace["make_bid"](2), namespace["play"])
     result = oh.simulate(rules, seats, games=40, seed=6)
     _assert_bids(result, "edited", 0)
     _assert_bids(result, "other", 0)
@@ -225,8 +215,8 @@ def test_five_strategies_in_one_process_follow_an_edited_global_and_a_new_closur
     # The same bid function registered again after a global two calls below it
     # changed; another strategy a new closure of the factory.
     namespace["SHIFT"] = 1
-    oh.register_strategy("edited", bid, namespace["play"], replace=True)
-    oh.register_strategy("other", namespace["make_bid"](1), namespace["play"], replace=True)
+    registered("edited", bid, namespace["play"])
+    registered("other", namespace["make_bid"](1), namespace["play"])
     result = oh.simulate(rules, seats, games=40, seed=6)
     _assert_bids(result, "edited", 1)
     _assert_bids(result, "other", 2)  # its closure's 1, and SHIFT

@@ -67,20 +67,6 @@ def divide_play(view, params, rng):
     return lowest_card(view[V.LEGAL]) + 0 * step
 
 
-@pytest.fixture
-def registered():
-    names = []
-
-    def register(name, bid, play):
-        oh.register_strategy(name, bid, play, replace=True)
-        names.append(name)
-        return name
-
-    yield register
-    for name in names:
-        oh.unregister_strategy(name)
-
-
 @pytest.mark.parametrize(
     ("bid", "play", "role", "returned"),
     [
