@@ -20,6 +20,7 @@ from strategies import (
     adaptive_pimc,
     bayes_pimc,
     card_counter,
+    distilled,
     expected_tricks,
     learned,
     mc_bidder,
@@ -42,6 +43,7 @@ BUILTINS = (
     learned.STRATEGY,
     bayes_pimc.STRATEGY,
     adaptive_pimc.STRATEGY,
+    distilled.STRATEGY,
 )
 
 register_builtins(BUILTINS)

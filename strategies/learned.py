@@ -59,7 +59,7 @@ from strategies._common import (
 from strategies._counting import counting_play
 from strategies._playout import simulated_deal
 from strategies.expected_tricks import card_probability
-from strategies.tables import TABLES_DIR
+from strategies.tables import TABLES_DIR, save_arrays
 
 TABLE_FILE = "learned_bids.npz"
 MIN_PLAYERS = 3
@@ -279,12 +279,7 @@ def save_bid_table(table: dict[str, np.ndarray], path: str | Path) -> Path:
     InvalidArgumentError
         If ``path`` does not end in ``.npz``, which NumPy would append.
     """
-    path = Path(path)
-    if path.suffix != ".npz":
-        raise InvalidArgumentError(f"a bid table file must end in .npz, got {str(path)!r}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **table)
-    return path
+    return save_arrays(table, path, "a bid table file")
 
 
 def load_bid_table(path: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

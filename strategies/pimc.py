@@ -73,17 +73,27 @@ def distinct_cards(legal, live):
 
 
 @njit
+def distinct_choices(view, unseen):
+    """The legal cards less those equivalent to a lower one (:func:`distinct_cards`), as a mask.
+
+    The live cards that can separate two legal cards are ``unseen``
+    (:func:`strategies._common.unseen_mask`) and those in the current trick.
+    """
+    in_trick = np.int64(0)
+    for s in range(view[V.N_PLAYERS]):
+        if view[V.TRICK_CARDS_BASE + s] >= 0:
+            in_trick |= np.int64(1) << view[V.TRICK_CARDS_BASE + s]
+    return distinct_cards(view[V.LEGAL], unseen | in_trick)
+
+
+@njit
 def candidate_cards(view):
     """The legal cards worth searching, weakest first: one of each run of equivalent cards.
 
     Cards still in other hands or in the current trick are the live ones that can
     separate two legal cards (:func:`distinct_cards`).
     """
-    in_trick = np.int64(0)
-    for s in range(view[V.N_PLAYERS]):
-        if view[V.TRICK_CARDS_BASE + s] >= 0:
-            in_trick |= np.int64(1) << view[V.TRICK_CARDS_BASE + s]
-    choices = distinct_cards(view[V.LEGAL], unseen_mask(view) | in_trick)
+    choices = distinct_choices(view, unseen_mask(view))
     cards = np.empty(popcount(choices), dtype=np.int64)
     for i in range(cards.shape[0]):
         cards[i] = lowest_card(choices)

@@ -20,14 +20,14 @@ from ohhell_sim.validation import check_seating
 
 CHEAP_MC = ("mc_bidder", {"samples": 6.0})
 CHEAP_PIMC = ("pimc", {"samples": 3.0, "bid_samples": 3.0})
-RULE_BASED = ["sure_tricks", "expected_tricks", "card_counter", "zero", "learned"]
+RULE_BASED = ["sure_tricks", "expected_tricks", "card_counter", "zero", "learned", "distilled"]
 ALL = [*RULE_BASED, CHEAP_MC, CHEAP_PIMC]
 # Every distinct set of strategies in a seating compiles a kernel of its own (tens
 # of seconds; twice when played on plain and general tables), so the four-seat
 # tests share two sets that together hold every new strategy: ``seats_for(4, 0)``
-# and ``seats_for(4, 3)``.
+# and ``seats_for(4, 4)``.
 SET_A = ALL[:4]
-SET_B = ALL[3:]
+SET_B = ALL[4:]
 
 
 def seats_for(players: int, offset: int = 0, pool: list | None = None) -> list:
@@ -56,6 +56,7 @@ def test_builtin_ids_are_positions_and_stable():
         "learned",
         "bayes_pimc",
         "adaptive_pimc",
+        "distilled",
     ]
     assert [s.builtin_id for s in strategies.BUILTINS] == list(range(len(names)))
 
@@ -129,7 +130,7 @@ VARIANTS = {
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_new_strategies_play_every_variant_legally(variant):
     rules = oh.Rules(players=4, max_cards=6, **VARIANTS[variant])
-    for offset in (0, 3):
+    for offset in (0, 4):
         oh.simulate(rules, seats_for(4, offset), games=40, seed=offset + 11)
 
 
@@ -151,7 +152,7 @@ def test_sampling_strategies_refuse_two_decks():
 
 def test_pimc_and_mc_bidder_are_reproducible():
     rules = oh.Rules(players=4, schedule=[5, 3])
-    seats = [CHEAP_PIMC, CHEAP_MC, "learned", "zero"]  # SET_B
+    seats = [CHEAP_PIMC, CHEAP_MC, "learned", "distilled"]  # SET_B
     a = oh.simulate(rules, seats, games=30, seed=9)
     b = oh.simulate(rules, seats, games=30, seed=9)
     assert np.array_equal(a.hands["bid"], b.hands["bid"])
@@ -172,6 +173,6 @@ def test_kernel_and_reference_engine_agree_on_the_new_strategies(variant):
     seats = seats_for(4, 0)
     result = oh.simulate(rules, seats, games=2, seed=21)
     assert_result_matches_replays(result, rules, seats, 21, [0, 1])
-    seats = seats_for(4, 3)
+    seats = seats_for(4, 4)
     result = oh.simulate(rules, seats, games=2, seed=22)
     assert_result_matches_replays(result, rules, seats, 22, [0, 1])

@@ -1,7 +1,7 @@
 """The ``ohhell`` parser and entry point.
 
 Subcommands: ``simulate``, ``quickstart``, ``experiment``, ``report``, ``replay``,
-``bench``, ``tournament``, ``openspiel-match``, ``train-bids``, ``rules``,
+``bench``, ``tournament``, ``openspiel-match``, ``train``, ``train-bids``, ``rules``,
 ``strategies``.  Every option is checked (by the same validators as the Python
 API) before anything compiles, runs or prints; a bad option prints one line
 naming it and exits with status 2.  A failure of a run that is not the package's
@@ -26,6 +26,7 @@ from ohhell_sim.cli import (
     simulate,
     studies,
     tournament,
+    train,
     train_bids,
 )
 from ohhell_sim.errors import IllegalMoveError, StrategyError
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         bench,
         tournament,
         openspiel,
+        train,
         train_bids,
         rules,
         listing,

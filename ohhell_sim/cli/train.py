@@ -1,0 +1,50 @@
+"""``ohhell train``: fit the weights of a learned built-in strategy."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ohhell_sim.results import check_output_file
+from strategies.distilled import WEIGHTS_FILE
+from strategies.distilled_training import save_weights, train_distilled
+
+#: Strategies this command trains.
+TRAINABLE = ("distilled",)
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    """Train the named strategy's weights and save them."""
+    check_output_file(args.output, ".npz")
+    weights = train_distilled(
+        seed=args.seed,
+        games=args.games,
+        epochs=args.epochs,
+        workers=args.workers,
+        log=lambda line: print(line, file=sys.stderr, flush=True),
+    )
+    path = save_weights(weights, args.output)
+    print(f"weights of {args.name} written to {path} ({path.stat().st_size:,} bytes)")
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Add ``ohhell train``."""
+    p = sub.add_parser(
+        "train",
+        help="fit the networks of the distilled strategy from positions of the built-in players",
+        description=(
+            "Play games of the built-in players, label each move of their positions by "
+            "playing it out on the real deal, and fit the distilled strategy's networks "
+            "(strategies.distilled_training)."
+        ),
+    )
+    p.add_argument("name", choices=TRAINABLE, help="the strategy to train")
+    p.add_argument("--seed", type=int, default=0, help="seed of the games and of the fit")
+    p.add_argument("--games", type=int, default=3000, help="games played for positions")
+    p.add_argument("--epochs", type=int, default=10, help="passes over the training positions")
+    p.add_argument("--workers", type=int, default=1, help="processes playing the games")
+    p.add_argument(
+        "--output", "-o", default=WEIGHTS_FILE, help=f"output .npz file (default ./{WEIGHTS_FILE})"
+    )
+    p.set_defaults(func=cmd_train)

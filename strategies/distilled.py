@@ -1,0 +1,320 @@
+"""``distilled``: the Monte Carlo search's judgement, learned into two small networks.
+
+``pimc`` and ``mc_bidder`` value a move by dealing the hidden cards at random
+and playing each deal out with ``simple``'s greedy policy in every seat.  This
+player learns that value instead of sampling it.  Two networks of one hidden
+layer give, for a move tried, the distribution of the tricks the player will
+take: one for each bid (its tricks in the deal), one for each legal card (its
+tricks from this one on).  It makes the move of highest expected points under
+the active scoring tables, so its bids and its play follow the table.  A card
+tie goes to the weaker card.
+
+The networks were trained (:mod:`strategies.distilled_training`, ``ohhell train
+distilled``) on positions from games of the built-in players, ``adaptive_pimc``
+among them.  Each position was labelled by playing each move out on the real
+deal, whose hidden hands are a draw from what the position's players could
+know: a network fitted to these labels estimates the playout value given what
+the player sees, as the search's samples do, without the sampling noise.  It
+runs at engine speed: its inputs (:mod:`strategies._distilled_features`) and
+the networks are plain Numba.
+
+The weights ship in ``strategies/tables/distilled.npz`` with how they were
+made.  In the swap phase it passes as ``card_counter`` does; in a forehead
+deal it bids as the Monte Carlo players do (every other card is seen); with
+two decks, which the networks never saw, it plays as ``card_counter`` and bids
+as ``expected_tricks``.
+
+Deterministic; no parameters.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from numba import njit
+
+from ohhell_sim import view as V
+from ohhell_sim.engine.core import deal_points
+from ohhell_sim.rules import R_DECKS, R_OVER, R_UNDER
+from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy_tools import card_power, lowest_card
+from strategies._common import best_bid_by_row, forehead_bid, is_forehead_bid
+from strategies._counting import counting_play
+from strategies._distilled_features import (
+    N_BID_MOVE,
+    N_BID_STATE,
+    N_CARD_MOVE,
+    N_CARD_STATE,
+    N_OUTCOMES,
+    bid_move,
+    bid_state,
+    card_context,
+    card_move,
+    card_state,
+)
+from strategies.expected_tricks import DEFAULT_RISK, expected_bid
+from strategies.pimc import distinct_choices
+from strategies.tables import TABLES_DIR
+
+WEIGHTS_FILE = "distilled.npz"
+#: The arrays of one network, by name: ``state`` (state inputs x hidden),
+#: ``move`` (move inputs x hidden), ``embed`` (move indices x hidden: one
+#: row per bid for the bid network, a single row for the card network),
+#: ``bias`` (hidden), ``out`` (hidden x outcomes), ``out_bias`` (outcomes).
+LAYERS = ("state", "move", "embed", "bias", "out", "out_bias")
+NETWORKS = ("bid", "card")
+
+
+@njit
+def hidden_base(state_weights, bias, x, base):
+    """Fill ``base`` with the hidden layer's input from the state: ``x @ state_weights + bias``."""
+    base[:] = bias
+    _add_product(base, state_weights, x)
+
+
+@njit(inline="always")
+def _add_product(acc, weights, x):
+    # acc += x @ weights, a row of weights at a time: the inner loop runs along
+    # the hidden units, with no reduction, so it vectorises; zero inputs (most
+    # indicators) are skipped.
+    for f in range(x.shape[0]):
+        value = x[f]
+        if value != 0.0:
+            for i in range(acc.shape[0]):
+                acc[i] += weights[f, i] * value
+
+
+@njit
+def outcome_probabilities(base, move_weights, embed, index, out, out_bias, x, top, hidden, probs):
+    """Fill ``probs[0..top]`` with the network's outcome distribution for one move.
+
+    ``base`` is :func:`hidden_base`'s; ``x`` the move's inputs, ``index`` its
+    row of ``embed``; outcomes above ``top`` get no weight.  ``hidden`` is
+    scratch of the hidden layer's size.
+    """
+    for i in range(hidden.shape[0]):
+        hidden[i] = base[i] + embed[index, i]
+    _add_product(hidden, move_weights, x)
+    for k in range(top + 1):
+        probs[k] = out_bias[k]
+    for i in range(hidden.shape[0]):
+        value = hidden[i]
+        if value > 0.0:
+            for k in range(top + 1):
+                probs[k] += out[i, k] * value
+    most = probs[0]
+    for k in range(1, top + 1):
+        most = max(most, probs[k])
+    norm = 0.0
+    for k in range(top + 1):
+        probs[k] = np.exp(probs[k] - most)
+        norm += probs[k]
+    for k in range(top + 1):
+        probs[k] /= norm
+
+
+#: Bids tried around ``expected_tricks``'s estimate, below and above it (and
+#: zero): the networks' distributions make a bid further off worth less.
+BIDS_BELOW = 2
+BIDS_ABOVE = 3
+
+
+@njit
+def network_bid(view, state, move, embed, bias, out, out_bias):
+    """The legal bid of highest expected points by the bid network's distributions."""
+    if is_forehead_bid(view):
+        return forehead_bid(view)
+    most = view[V.MAX_BID]
+    if most == 0:
+        return 0
+    if view[V.RULES_BASE + R_DECKS] != 1:
+        return expected_bid(view, DEFAULT_RISK)
+    h = view[V.HAND_SIZE]
+    hidden_size = bias.shape[0]
+    top = min(h, N_OUTCOMES - 1)
+    # One allocation for the scratch of the decision, sliced.
+    scratch = np.empty(N_BID_STATE + N_BID_MOVE + 2 * hidden_size, dtype=np.float64)
+    x = scratch[:N_BID_STATE]
+    xm = scratch[N_BID_STATE : N_BID_STATE + N_BID_MOVE]
+    base = scratch[N_BID_STATE + N_BID_MOVE : N_BID_STATE + N_BID_MOVE + hidden_size]
+    hidden = scratch[N_BID_STATE + N_BID_MOVE + hidden_size :]
+    estimate = bid_state(view, x)
+    hidden_base(state, bias, x, base)
+    probs = np.zeros((most + 1, top + 1), dtype=np.float64)
+    allowed = np.zeros(most + 1, dtype=np.bool_)
+    low = max(int(estimate) - BIDS_BELOW, 0)
+    for b in range(most + 1):
+        if b != 0 and not low <= b <= estimate + BIDS_ABOVE:
+            continue
+        allowed[b] = True
+        bid_move(view, b, estimate, xm)
+        outcome_probabilities(
+            base,
+            move,
+            embed,
+            min(b, embed.shape[0] - 1),
+            out,
+            out_bias,
+            xm,
+            top,
+            hidden,
+            probs[b],
+        )
+    best = best_bid_by_row(view, probs, allowed)
+    if best < 0:
+        return best_bid_by_row(view, probs, np.ones(most + 1, dtype=np.bool_))
+    return best
+
+
+@njit
+def network_card(view, state, move, embed, bias, out, out_bias):
+    """The legal card of highest expected points by the card network's distributions."""
+    legal = view[V.LEGAL]
+    if view[V.PHASE] != V.PHASE_PLAY or legal & (legal - 1) == 0:
+        return counting_play(view, False)
+    if view[V.RULES_BASE + R_DECKS] != 1:
+        return counting_play(view, False)
+    context = card_context(view)
+    choices = distinct_choices(view, context[0])
+    if choices & (choices - 1) == 0:
+        return lowest_card(choices)
+    me = view[V.SEAT]
+    left = view[V.HAND_SIZE] - view[V.TRICK]
+    won = view[V.TRICKS_WON_BASE + me]
+    bid = view[V.BIDS_BASE + me]
+    top = min(left, N_OUTCOMES - 1)
+    hidden_size = bias.shape[0]
+    # One allocation for the scratch of the decision, sliced.
+    scratch = np.empty(N_CARD_STATE + N_CARD_MOVE + 2 * hidden_size + 2 * (top + 1))
+    x = scratch[:N_CARD_STATE]
+    at = N_CARD_STATE
+    xm = scratch[at : at + N_CARD_MOVE]
+    at += N_CARD_MOVE
+    base = scratch[at : at + hidden_size]
+    at += hidden_size
+    hidden = scratch[at : at + hidden_size]
+    at += hidden_size
+    probs = scratch[at : at + top + 1]
+    worth = scratch[at + top + 1 :]
+    rules = view[V.RULES_BASE :]
+    if rules[R_OVER] == 0 and rules[R_UNDER] == 0:
+        # The canonical miss tables: only the made bid scores.
+        worth[:] = 0.0
+        need = bid - won
+        if 0 <= need <= top:
+            worth[need] = deal_points(bid, bid, view[V.HAND_SIZE], rules)
+    else:
+        for r in range(top + 1):
+            worth[r] = deal_points(bid, won + r, view[V.HAND_SIZE], rules)
+    card_state(view, context, x)
+    hidden_base(state, bias, x, base)
+    led = view[V.LED_SUIT]
+    trump = view[V.TRUMP]
+    choice = -1
+    choice_value = -np.inf
+    while choices != 0:
+        card = lowest_card(choices)
+        choices &= choices - 1
+        card_move(view, card, context, xm)
+        outcome_probabilities(base, move, embed, 0, out, out_bias, xm, top, hidden, probs)
+        value = 0.0
+        for r in range(top + 1):
+            value += probs[r] * worth[r]
+        if (
+            choice < 0
+            or value > choice_value + 1e-9
+            or (
+                abs(value - choice_value) <= 1e-9
+                and card_power(card, led, trump) < card_power(choice, led, trump)
+            )
+        ):
+            choice = card
+            choice_value = value
+    return choice
+
+
+def load_weights(path) -> dict[str, tuple[np.ndarray, ...]]:
+    """The two networks of a weights file: ``{"bid": layers, "card": layers}``.
+
+    Each is the tuple of :data:`LAYERS`, as :func:`network_bid` and
+    :func:`network_card` take them.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If the file lacks an array.
+    """
+    from ohhell_sim.errors import InvalidArgumentError
+
+    with np.load(path) as data:
+        wanted = {f"{net}_{layer}" for net in NETWORKS for layer in LAYERS}
+        missing = wanted - set(data.files)
+        if missing:
+            raise InvalidArgumentError(
+                f"{str(path)!r} is not a distilled weights file: it lacks {sorted(missing)}"
+            )
+        return {
+            net: tuple(
+                np.ascontiguousarray(data[f"{net}_{layer}"], dtype=np.float64) for layer in LAYERS
+            )
+            for net in NETWORKS
+        }
+
+
+def weights_meta(path=None) -> dict:
+    """How a weights file (default: the shipped one) was made, as a dict."""
+    with np.load(path or TABLES_DIR / WEIGHTS_FILE) as data:
+        return json.loads(str(data["meta"]))
+
+
+def _zero_network(n_state: int, n_move: int, n_embed: int) -> tuple[np.ndarray, ...]:
+    # While no weights exist yet (making the first ones): every move ties.
+    hidden = 1
+    return (
+        np.zeros((n_state, hidden)),
+        np.zeros((n_move, hidden)),
+        np.zeros((n_embed, hidden)),
+        np.zeros(hidden),
+        np.zeros((hidden, N_OUTCOMES)),
+        np.zeros(N_OUTCOMES),
+    )
+
+
+def _shipped_weights() -> dict[str, tuple[np.ndarray, ...]]:
+    path = TABLES_DIR / WEIGHTS_FILE
+    if path.exists():
+        return load_weights(path)
+    return {
+        "bid": _zero_network(N_BID_STATE, N_BID_MOVE, N_OUTCOMES),
+        "card": _zero_network(N_CARD_STATE, N_CARD_MOVE, 1),
+    }
+
+
+_WEIGHTS = _shipped_weights()
+#: The shipped networks; numba freezes these globals into the compiled code.
+BID_STATE, BID_MOVE, BID_EMBED, BID_BIAS, BID_OUT, BID_OUT_BIAS = _WEIGHTS["bid"]
+CARD_STATE, CARD_MOVE, CARD_EMBED, CARD_BIAS, CARD_OUT, CARD_OUT_BIAS = _WEIGHTS["card"]
+
+
+@njit
+def bid(view, params, rng):
+    """Thin entry: the bid network's bid."""
+    return network_bid(view, BID_STATE, BID_MOVE, BID_EMBED, BID_BIAS, BID_OUT, BID_OUT_BIAS)
+
+
+@njit
+def play(view, params, rng):
+    """Thin entry: the card network's card."""
+    return network_card(view, CARD_STATE, CARD_MOVE, CARD_EMBED, CARD_BIAS, CARD_OUT, CARD_OUT_BIAS)
+
+
+STRATEGY = Strategy(
+    name="distilled",
+    bid=bid,
+    play=play,
+    params={},
+    description=__doc__.split("\n\n", 1)[1].split("\n\nThe weights ship")[0].strip(),
+    stochastic=False,
+    builtin_id=11,
+)

@@ -1,0 +1,601 @@
+"""Training ``distilled``: positions from real games, labelled by playouts of the real deal.
+
+The recipe, reproducible from a seed (``ohhell train distilled``):
+
+1. **Positions.** Games of the built-in players (:data:`FIELDS`, ``adaptive_pimc``
+   in most of them) at 3 to 7 players, with and without the hook and with
+   no-trump deals, are played by the reference engine
+   (:func:`ohhell_sim.reference.game_steps`); every bid, and every card choice
+   with more than one legal card, is kept with the view its player saw and the
+   hands every seat held.
+2. **Labels.** Each move of a position is played out on the real deal with
+   ``simple``'s greedy policy in every seat, as ``pimc`` and ``mc_bidder`` play
+   out their sampled deals (:mod:`strategies._playout`): a bid's label is the
+   tricks its bidder took, a card's the tricks its player took from there on.
+   The real deal is one draw from the deals the position could hide, so the
+   mean label given what the player sees is the search's value with the true
+   chance of each hidden deal.
+3. **Networks.** Two networks of one hidden layer
+   (:mod:`strategies.distilled`) are fitted to the labels by minibatch Adam on
+   the cross-entropy of the outcome distributions, in NumPy: they are small
+   enough that a training library would bring nothing.  A share of the games
+   is held out; the weights kept are those of the epoch of best held-out loss.
+
+The positions are collected in processes of their own, one per ``workers``,
+each playing whole games in order, so the data do not depend on the worker
+count; the fit is seeded.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from ohhell_sim import view as V
+from ohhell_sim.engine.core import next_seat
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.validation import check_seed
+from strategies._common import unseen_mask
+from strategies._distilled_features import (
+    N_BID_MOVE,
+    N_BID_STATE,
+    N_CARD_MOVE,
+    N_CARD_STATE,
+    N_OUTCOMES,
+    bid_move,
+    bid_state,
+    card_context,
+    card_move,
+    card_state,
+)
+from strategies._playout import (
+    STACK_ROW,
+    estimate_bids,
+    estimate_bids_by_own_bid,
+    play_out,
+    play_out_bids,
+)
+from strategies.distilled import LAYERS, NETWORKS
+from strategies.pimc import distinct_choices, trick_after
+from strategies.tables import save_arrays
+
+#: Seatings the positions come from, one game after another; a seating of
+#: fewer names than players repeats them around the table.
+FIELDS = (
+    ("adaptive_pimc",),
+    ("adaptive_pimc", "simple"),
+    ("adaptive_pimc", "card_counter", "mc_bidder"),
+    ("adaptive_pimc",),
+    ("pimc", "learned"),
+)
+#: Table sizes, one game after another.
+TABLE_SIZES = (4, 3, 5, 4, 6, 4, 7, 5, 3)
+#: Rule sets, one game after another (keywords of :class:`ohhell_sim.rules.Rules`).
+RULE_SETS = (
+    {},
+    {"hook": False},
+    {},
+    {"no_trump_every": 3},
+    {"made": "10*bid"},
+)
+
+
+@dataclass(frozen=True)
+class Positions:
+    """Decisions kept from games: views and every seat's hand at the decision."""
+
+    bid_views: np.ndarray
+    bid_hands: np.ndarray
+    bid_games: np.ndarray
+    card_views: np.ndarray
+    card_hands: np.ndarray
+    card_games: np.ndarray
+
+
+def game_setup(game: int):
+    """The rules and seat specs of training game ``game`` (a pure function of ``game``)."""
+    from ohhell_sim.rules import Rules
+
+    players = TABLE_SIZES[game % len(TABLE_SIZES)]
+    rules = Rules(players=players, **RULE_SETS[(game // len(TABLE_SIZES)) % len(RULE_SETS)])
+    field = FIELDS[game % len(FIELDS)]
+    seats = [field[(game + s) % len(field)] for s in range(players)]
+    return rules, seats
+
+
+def _masks(hands: Sequence[Sequence[int]]) -> np.ndarray:
+    out = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            out[seat] |= np.int64(1) << np.int64(card)
+    return out
+
+
+def _collect_games(seed: int, games: range) -> Positions:
+    from ohhell_sim import reference as R
+    from ohhell_sim.strategy import resolve_seating
+
+    bid_views, bid_hands, bid_games = [], [], []
+    card_views, card_hands, card_games = [], [], []
+    for game in games:
+        rules, seats = game_setup(game)
+        seating = resolve_seating(seats, rules.players)
+        steps = R.game_steps(rules, seating.names, seed, game)
+        answer = R.strategy_answer(seating, seed, game)
+        bids_here, cards_here = [], []
+        plays = 0
+        move = None
+        while True:
+            try:
+                step = steps.send(move)
+            except StopIteration:
+                break
+            if isinstance(step, R.DealPlayed):
+                log = step.log
+                start = _masks(log.hands)
+                order = [(s, c) for t in log.tricks for s, c in zip(t.seats, t.cards, strict=True)]
+                for view in bids_here:
+                    bid_views.append(view)
+                    bid_hands.append(start)
+                    bid_games.append(game)
+                for index, view in cards_here:
+                    hands = start.copy()
+                    for seat, card in order[:index]:
+                        hands[seat] &= ~(np.int64(1) << np.int64(card))
+                    card_views.append(view)
+                    card_hands.append(hands)
+                    card_games.append(game)
+                bids_here, cards_here, plays = [], [], 0
+                move = None
+                continue
+            view = step.view
+            if step.role == "bid":
+                bids_here.append(view.copy())
+            elif view[V.PHASE] == V.PHASE_PLAY:
+                legal = int(view[V.LEGAL])
+                if legal & (legal - 1):
+                    cards_here.append((plays, view.copy()))
+                plays += 1
+            move = answer(step)
+
+    def stack(rows, width):
+        return np.array(rows, dtype=np.int64).reshape(-1, width)
+
+    return Positions(
+        stack(bid_views, V.VIEW_SIZE),
+        stack(bid_hands, V.MAX_SEATS),
+        np.array(bid_games, dtype=np.int64),
+        stack(card_views, V.VIEW_SIZE),
+        stack(card_hands, V.MAX_SEATS),
+        np.array(card_games, dtype=np.int64),
+    )
+
+
+def collect_positions(seed: int, games: int, workers: int = 1) -> Positions:
+    """Play ``games`` training games (:func:`game_setup`) and keep their decisions.
+
+    The games are split into ``workers`` consecutive ranges, each played in a
+    process of its own; the result does not depend on ``workers``.
+    """
+    bounds = np.linspace(0, games, workers + 1).astype(int)
+    ranges = [range(bounds[i], bounds[i + 1]) for i in range(workers)]
+    if workers == 1:
+        parts = [_collect_games(seed, ranges[0])]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(_collect_games, [seed] * workers, ranges))
+    fields = Positions.__dataclass_fields__
+    return Positions(**{f: np.concatenate([getattr(p, f) for p in parts]) for f in fields})
+
+
+# --- labels -----------------------------------------------------------------------
+
+
+@njit
+def _public_bids(view):
+    # The bids the view shows, -1 for the others, and whether an active seat's is hidden.
+    bids = np.full(V.MAX_SEATS, -1, dtype=np.int64)
+    hidden = False
+    for s in range(view[V.N_PLAYERS]):
+        bids[s] = view[V.BIDS_BASE + s]
+        hidden |= (view[V.ACTIVE] >> s) & 1 != 0 and bids[s] < 0
+    return bids, hidden
+
+
+@njit
+def label_bids(views, hands):
+    """Tricks each bid would take on the real deal: ``(positions, 11)``, -1 past the hand.
+
+    The bids after the bidder's are ``simple``'s count, as in ``mc_bidder``'s playouts.
+    """
+    out = np.full((views.shape[0], N_OUTCOMES), -1, dtype=np.int64)
+    for i in range(views.shape[0]):
+        view = views[i]
+        most = view[V.MAX_BID]
+        h = view[V.HAND_SIZE]
+        if most == 0 or h >= N_OUTCOMES:
+            continue
+        n = view[V.N_PLAYERS]
+        me = view[V.SEAT]
+        active = view[V.ACTIVE]
+        trump = view[V.TRUMP]
+        bids, _ = _public_bids(view)
+        won = np.zeros(V.MAX_SEATS, dtype=np.int64)
+        wants = np.zeros((V.MAX_SEATS, h + 1), dtype=np.int64)
+        work = hands[i].copy()
+        estimate_bids_by_own_bid(
+            n, active, view[V.DEALER], h, most, view[V.HOOK], trump, work, bids, me, wants
+        )
+        counts = np.zeros((most + 1, h + 1), dtype=np.float64)
+        stack = np.empty((most + 1, STACK_ROW), dtype=np.int64)
+        every_bid = (np.int64(1) << (most + 1)) - 1
+        first = next_seat(view[V.DEALER], active, n)
+        play_out_bids(
+            n, active, trump, work, won, first, h, wants, every_bid, me, counts, stack, 0, 0
+        )
+        for b in range(most + 1):
+            for k in range(h + 1):
+                if counts[b, k] > 0.0:
+                    out[i, b] = k
+    return out
+
+
+@njit
+def label_cards(views, hands):
+    """Each distinct legal card of each position, and the tricks it leads to on the real deal.
+
+    Returns ``(position, card, tricks from this one on)`` rows.
+    """
+    rows = np.empty((views.shape[0] * 13, 3), dtype=np.int64)
+    used = 0
+    for i in range(views.shape[0]):
+        view = views[i]
+        if view[V.HAND_SIZE] - view[V.TRICK] >= N_OUTCOMES:
+            continue
+        n = view[V.N_PLAYERS]
+        me = view[V.SEAT]
+        active = view[V.ACTIVE]
+        trump = view[V.TRUMP]
+        bids, hidden = _public_bids(view)
+        if hidden:
+            estimate_bids(
+                n,
+                active,
+                view[V.DEALER],
+                view[V.HAND_SIZE],
+                view[V.MAX_BID],
+                view[V.HOOK],
+                trump,
+                hands[i].copy(),
+                bids,
+            )
+        choices = distinct_choices(view, unseen_mask(view))
+        left = view[V.HAND_SIZE] - view[V.TRICK]
+        won = np.zeros(V.MAX_SEATS, dtype=np.int64)
+        work = np.zeros(V.MAX_SEATS, dtype=np.int64)
+        while choices != 0:
+            c = lowest_card(choices)
+            choices &= choices - 1
+            for s in range(V.MAX_SEATS):
+                work[s] = hands[i, s]
+                won[s] = view[V.TRICKS_WON_BASE + s] if s < n else 0
+            work[me] ^= np.int64(1) << c
+            led, best, best_seat = trick_after(view, c)
+            before = won[me]
+            play_out(
+                n,
+                active,
+                trump,
+                work,
+                bids,
+                won,
+                next_seat(me, active, n),
+                view[V.N_IN_TRICK] + 1,
+                led,
+                best,
+                best_seat,
+                left,
+                won[:0],
+            )
+            rows[used, 0] = i
+            rows[used, 1] = c
+            rows[used, 2] = won[me] - before
+            used += 1
+    return rows[:used]
+
+
+# --- inputs -----------------------------------------------------------------------
+
+
+@njit
+def bid_inputs(views, labels):
+    """Network inputs of every labelled bid: state rows, move rows, bid, label, top, position."""
+    total = 0
+    for i in range(views.shape[0]):
+        for b in range(N_OUTCOMES):
+            total += labels[i, b] >= 0
+    states = np.empty((views.shape[0], N_BID_STATE), dtype=np.float64)
+    moves = np.empty((total, N_BID_MOVE), dtype=np.float64)
+    index = np.empty(total, dtype=np.int64)
+    target = np.empty(total, dtype=np.int64)
+    top = np.empty(total, dtype=np.int64)
+    owner = np.empty(total, dtype=np.int64)
+    j = 0
+    for i in range(views.shape[0]):
+        estimate = bid_state(views[i], states[i])
+        for b in range(N_OUTCOMES):
+            if labels[i, b] < 0:
+                continue
+            bid_move(views[i], b, estimate, moves[j])
+            index[j] = b
+            target[j] = labels[i, b]
+            top[j] = views[i, V.HAND_SIZE]
+            owner[j] = i
+            j += 1
+    return states, moves, index, target, top, owner
+
+
+@njit
+def card_inputs(views, rows):
+    """Network inputs of every labelled card: state rows, move rows, label, top, position."""
+    states = np.empty((views.shape[0], N_CARD_STATE), dtype=np.float64)
+    for i in range(views.shape[0]):
+        card_state(views[i], card_context(views[i]), states[i])
+    moves = np.empty((rows.shape[0], N_CARD_MOVE), dtype=np.float64)
+    top = np.empty(rows.shape[0], dtype=np.int64)
+    for j in range(rows.shape[0]):
+        view = views[rows[j, 0]]
+        card_move(view, rows[j, 1], card_context(view), moves[j])
+        top[j] = view[V.HAND_SIZE] - view[V.TRICK]
+    return states, moves, rows[:, 2].copy(), top, rows[:, 0].copy()
+
+
+@dataclass(frozen=True)
+class Samples:
+    """Inputs and labels of one network: one row per labelled move."""
+
+    states: np.ndarray  # one row per position
+    moves: np.ndarray
+    index: np.ndarray  # the move's column of the embedding
+    target: np.ndarray
+    top: np.ndarray  # the largest possible outcome
+    owner: np.ndarray  # the move's position (a row of ``states``)
+    games: np.ndarray  # the game of each position
+    n_embed: int
+
+
+def bid_samples(positions: Positions) -> Samples:
+    """The bid network's samples of ``positions``."""
+    labels = label_bids(positions.bid_views, positions.bid_hands)
+    states, moves, index, target, top, owner = bid_inputs(positions.bid_views, labels)
+    return Samples(states, moves, index, target, top, owner, positions.bid_games, N_OUTCOMES)
+
+
+def card_samples(positions: Positions) -> Samples:
+    """The card network's samples of ``positions``."""
+    rows = label_cards(positions.card_views, positions.card_hands)
+    states, moves, target, top, owner = card_inputs(positions.card_views, rows)
+    index = np.zeros(target.shape[0], dtype=np.int64)
+    return Samples(states, moves, index, target, top, owner, positions.card_games, 1)
+
+
+# --- the fit ----------------------------------------------------------------------
+
+
+class _Network:
+    """One hidden layer over [state, move, one-hot index]; masked softmax outcomes."""
+
+    def __init__(self, n_state: int, n_move: int, n_embed: int, hidden: int, rng) -> None:
+        n_in = n_state + n_move + n_embed
+        scale = np.sqrt(2.0 / n_in)
+        self.n_state, self.n_move = n_state, n_move
+        self.params = {
+            "w1": rng.normal(0.0, scale, (n_in, hidden)),
+            "b1": np.zeros(hidden),
+            "w2": rng.normal(0.0, np.sqrt(1.0 / hidden), (hidden, N_OUTCOMES)),
+            "b2": np.zeros(N_OUTCOMES),
+        }
+
+    def loss_and_grads(self, x, target, mask, want_grads=True):
+        p = self.params
+        pre = x @ p["w1"] + p["b1"]
+        hidden = np.maximum(pre, 0.0)
+        logits = hidden @ p["w2"] + p["b2"]
+        logits = np.where(mask, logits, -1e30)
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits) * mask
+        probs = e / e.sum(axis=1, keepdims=True)
+        rows = np.arange(x.shape[0])
+        loss = -np.mean(np.log(probs[rows, target] + 1e-12))
+        if not want_grads:
+            return loss, None
+        d_logits = probs
+        d_logits[rows, target] -= 1.0
+        d_logits /= x.shape[0]
+        d_hidden = (d_logits @ p["w2"].T) * (pre > 0.0)
+        grads = {
+            "w2": hidden.T @ d_logits,
+            "b2": d_logits.sum(axis=0),
+            "w1": x.T @ d_hidden,
+            "b1": d_hidden.sum(axis=0),
+        }
+        return loss, grads
+
+    def layers(self) -> tuple[np.ndarray, ...]:
+        """The arrays of :data:`strategies.distilled.LAYERS`, as the player reads them."""
+        w1 = self.params["w1"]
+        s, m = self.n_state, self.n_move
+        return (
+            np.ascontiguousarray(w1[:s]),
+            np.ascontiguousarray(w1[s : s + m]),
+            np.ascontiguousarray(w1[s + m :]),
+            self.params["b1"].copy(),
+            np.ascontiguousarray(self.params["w2"]),
+            self.params["b2"].copy(),
+        )
+
+
+def _design(samples: Samples, rows: np.ndarray) -> tuple[np.ndarray, ...]:
+    one_hot = np.zeros((rows.shape[0], samples.n_embed))
+    one_hot[np.arange(rows.shape[0]), samples.index[rows]] = 1.0
+    x = np.hstack([samples.states[samples.owner[rows]], samples.moves[rows], one_hot])
+    mask = np.arange(N_OUTCOMES)[None, :] <= samples.top[rows][:, None]
+    return x, samples.target[rows], mask
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A fitted network and its learning curve (held-out loss per epoch)."""
+
+    layers: tuple[np.ndarray, ...]
+    curve: list[dict]
+    train_rows: int
+    held_out_rows: int
+
+
+def fit_network(
+    samples: Samples,
+    hidden: int,
+    epochs: int,
+    seed: int,
+    held_out: float = 0.1,
+    batch: int = 512,
+    learning_rate: float = 2e-3,
+    log: Callable[[str], None] | None = None,
+) -> Fit:
+    """Fit one network by minibatch Adam; keep the epoch of best held-out loss.
+
+    The held-out share is a share of the games (every position of a game on the
+    same side), chosen by ``seed``.
+    """
+    rng = np.random.default_rng(seed)
+    games = np.unique(samples.games)
+    held = set(rng.choice(games, size=max(1, int(len(games) * held_out)), replace=False).tolist())
+    held_rows = np.array([g in held for g in samples.games[samples.owner]])
+    train = np.flatnonzero(~held_rows)
+    test = np.flatnonzero(held_rows)
+    net = _Network(samples.states.shape[1], samples.moves.shape[1], samples.n_embed, hidden, rng)
+    moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in net.params.items()}
+    x_test, y_test, m_test = _design(samples, test)
+    best_loss, best_layers, curve, step = np.inf, net.layers(), [], 0
+    beta1, beta2 = 0.9, 0.999
+    for epoch in range(epochs):
+        order = rng.permutation(train)
+        for start in range(0, order.shape[0], batch):
+            x, y, m = _design(samples, order[start : start + batch])
+            _, grads = net.loss_and_grads(x, y, m)
+            step += 1
+            for k, g in grads.items():
+                first, second = moments[k]
+                first *= beta1
+                first += (1 - beta1) * g
+                second *= beta2
+                second += (1 - beta2) * g * g
+                corrected = first / (1 - beta1**step)
+                spread = np.sqrt(second / (1 - beta2**step)) + 1e-8
+                net.params[k] -= learning_rate * corrected / spread
+        loss, _ = net.loss_and_grads(x_test, y_test, m_test, want_grads=False)
+        curve.append({"epoch": epoch + 1, "held_out_loss": float(loss)})
+        if log:
+            log(f"  epoch {epoch + 1}: held-out loss {loss:.4f}")
+        if loss < best_loss:
+            best_loss, best_layers = loss, net.layers()
+    return Fit(best_layers, curve, int(train.shape[0]), int(test.shape[0]))
+
+
+# --- the whole recipe -------------------------------------------------------------
+
+#: Hidden units of the bid and card networks.
+HIDDEN = {"bid": 24, "card": 20}
+
+
+def train_distilled(
+    seed: int = 0,
+    games: int = 3000,
+    epochs: int = 10,
+    workers: int = 1,
+    log: Callable[[str], None] | None = None,
+) -> dict[str, np.ndarray]:
+    """Collect positions, label them and fit both networks (module docstring).
+
+    Returns the arrays of a weights file (:func:`save_weights`), with ``meta``:
+    how it was made, its sample counts, learning curves and times.
+    """
+    seed = check_seed(seed)
+    for name, value in (("games", games), ("epochs", epochs), ("workers", workers)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InvalidArgumentError(f"{name} must be a positive integer, got {value!r}")
+    say = log or (lambda _: None)
+    started = time.perf_counter()
+    say(f"collecting positions from {games} games ({workers} worker(s))")
+    positions = collect_positions(seed, games, workers)
+    collected = time.perf_counter()
+    say(
+        f"  {len(positions.bid_views)} bids, {len(positions.card_views)} card choices "
+        f"in {collected - started:.0f} s"
+    )
+    weights = fit_weights(positions, seed, epochs, log)
+    meta = json.loads(str(weights["meta"]))
+    meta.update(
+        games=games,
+        made_by=f"ohhell train distilled --seed {seed} --games {games} --epochs {epochs}",
+        collect_seconds=round(collected - started, 1),
+        total_seconds=round(time.perf_counter() - started, 1),
+    )
+    weights["meta"] = np.array(json.dumps(meta))
+    return weights
+
+
+def fit_weights(
+    positions: Positions,
+    seed: int,
+    epochs: int,
+    log: Callable[[str], None] | None = None,
+) -> dict[str, np.ndarray]:
+    """Label ``positions`` and fit both networks: the arrays of a weights file."""
+    samples = {"bid": bid_samples(positions), "card": card_samples(positions)}
+    out: dict[str, np.ndarray] = {}
+    meta: dict = {
+        "seed": seed,
+        "epochs": epochs,
+        "hidden": HIDDEN,
+        "fields": [list(f) for f in FIELDS],
+        "table_sizes": list(TABLE_SIZES),
+        "rule_sets": list(RULE_SETS),
+        "bid_positions": len(positions.bid_views),
+        "card_positions": len(positions.card_views),
+    }
+    for net in NETWORKS:
+        if log:
+            log(f"fitting the {net} network on {len(samples[net].target)} labelled moves")
+        fit = fit_network(
+            samples[net], HIDDEN[net], epochs, seed + 1 + NETWORKS.index(net), log=log
+        )
+        for layer, array in zip(LAYERS, fit.layers, strict=True):
+            out[f"{net}_{layer}"] = array
+        meta[net] = {
+            "curve": fit.curve,
+            "train_rows": fit.train_rows,
+            "held_out_rows": fit.held_out_rows,
+        }
+    out["meta"] = np.array(json.dumps(meta))
+    return out
+
+
+def save_weights(weights: dict[str, np.ndarray], path: str | Path) -> Path:
+    """Write the arrays of :func:`train_distilled` to a compressed ``.npz`` file.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``path`` does not end in ``.npz``, which NumPy would append.
+    """
+    return save_arrays(weights, path, "a weights file")
