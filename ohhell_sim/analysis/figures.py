@@ -59,6 +59,7 @@ STRATEGY_COLOURS = {
     "pimc": "#332288",
     "bayes_pimc": "#AA3377",
     "adaptive_pimc": "#BB5566",
+    "distilled": "#999933",
 }
 #: Colours of other strategy names and of series that are not strategies.
 _OTHER_COLOURS = ("#117733", "#882255", "#44AA99", "#AA4499", "#DDCC77", "#661100", "#6699CC")
