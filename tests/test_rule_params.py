@@ -370,6 +370,8 @@ REFERENCE_IMPORTERS = {
     "ohhell_sim/env/seat.py",
     # OpenSpiel states are read into the reference engine's table and view.
     "ohhell_sim/interop/openspiel.py",
+    # distilled's trainer keeps the views and hands of the games it plays.
+    "strategies/distilled_training.py",
 }
 
 
