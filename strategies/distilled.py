@@ -36,6 +36,7 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.engine.core import deal_points
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import R_DECKS, R_OVER, R_UNDER
 from ohhell_sim.strategy import Strategy
 from ohhell_sim.strategy_tools import card_power, lowest_card
@@ -245,8 +246,6 @@ def load_weights(path) -> dict[str, tuple[np.ndarray, ...]]:
     InvalidArgumentError
         If the file lacks an array.
     """
-    from ohhell_sim.errors import InvalidArgumentError
-
     with np.load(path) as data:
         wanted = {f"{net}_{layer}" for net in NETWORKS for layer in LAYERS}
         missing = wanted - set(data.files)
