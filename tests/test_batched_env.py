@@ -8,6 +8,11 @@ them with the same actions, observation by observation, over drawn plain rules.
 
 from __future__ import annotations
 
+import os
+import platform
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from conftest import examples, seeds_st
@@ -193,6 +198,35 @@ def test_bid_training_is_reproducible_and_checks_its_arguments():
     assert len(first.weights) == len(FEATURE_NAMES)
     with pytest.raises(InvalidArgumentError, match="opponents"):
         train_bid_policy(rules, ["random"])
+
+
+_TRAIN_AND_PRINT = """
+import ohhell_sim as oh
+from ohhell_sim.env.bid_policy import train_bid_policy
+t = train_bid_policy(oh.Rules(players=4), ["simple", "card_counter", "learned"],
+                     tables=256, iterations=60, seed=0)
+print(t.weights.tobytes().hex())
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="OpenBLAS core names are x86-64's")
+def test_bid_training_does_not_depend_on_the_cpus_blas_kernels():
+    # BLAS kernels round differently on different CPUs; one bit of difference
+    # changes a draw sooner or later, and the weights after it (this size did,
+    # with the aim computed by a matrix product). Forcing OpenBLAS's kernel
+    # for an older CPU stands in for running on another machine.
+    weights = [
+        subprocess.run(
+            [sys.executable, "-c", _TRAIN_AND_PRINT],
+            env={**os.environ, **extra},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()[-1]
+        for extra in ({}, {"OPENBLAS_CORETYPE": "Nehalem"})
+    ]
+    assert weights[0] == weights[1]
 
 
 def test_the_greedy_bid_is_the_legal_bid_nearest_the_aim():

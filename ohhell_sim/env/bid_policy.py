@@ -12,6 +12,7 @@ trained weights become a strategy's parameters unchanged (see the notebook
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,13 +75,68 @@ def _features_of_views(views, out):
 
 
 @njit
+def _aim(features, weights):
+    """``weights · features``, summed in feature order."""
+    aim = 0.0
+    for k in range(N_FEATURES):
+        aim += weights[k] * features[k]
+    return aim
+
+
+@njit
+def _explore(features, weights, legal, draws, sigma, chosen, centred):
+    """Draw each table's bid from the exploring policy.
+
+    Writes the bid into ``chosen`` and the bid minus its expectation under the
+    policy into ``centred``.  The sums run in a fixed order in compiled code
+    rather than through BLAS or NumPy's SIMD loops, whose rounding differs
+    between CPUs: one bit of difference changes a draw sooner or later, and
+    with it every weight learned after.
+    """
+    n_bids = legal.shape[1]
+    weight = np.empty(n_bids)
+    for i in range(features.shape[0]):
+        aim = _aim(features[i], weights)
+        top = -np.inf
+        for b in range(n_bids):
+            if legal[i, b]:
+                top = max(top, -((b - aim) ** 2) / (2 * sigma**2))
+        total = 0.0
+        for b in range(n_bids):
+            legal_b = legal[i, b]
+            weight[b] = math.exp(-((b - aim) ** 2) / (2 * sigma**2) - top) if legal_b else 0.0
+            total += weight[b]
+        expected, running, bid, last_legal = 0.0, 0.0, -1, 0
+        for b in range(n_bids):
+            p = weight[b] / total
+            expected += p * b
+            running += p
+            if legal[i, b]:
+                last_legal = b
+                if bid < 0 and running >= draws[i]:
+                    bid = b
+        # A last running total that rounds short of the draw takes the last legal bid.
+        chosen[i] = bid if bid >= 0 else last_legal
+        centred[i] = chosen[i] - expected
+
+
+@njit
+def _policy_gradient(advantage, centred, features, sigma, out):
+    """Mean over tables of ``advantage * centred / sigma^2 * features``, in table order."""
+    out[:] = 0.0
+    for i in range(features.shape[0]):
+        scale = advantage[i] * centred[i] / sigma**2
+        for k in range(N_FEATURES):
+            out[k] += scale * features[i, k]
+    out /= features.shape[0]
+
+
+@njit
 def greedy_bid(view, weights):
     """The legal bid nearest the policy's aim (ties: the lower bid)."""
     features = np.empty(N_FEATURES)
     bid_features(view, features)
-    aim = 0.0
-    for k in range(N_FEATURES):
-        aim += weights[k] * features[k]
+    aim = _aim(features, weights)
     best, best_gap = 0, np.inf
     for b in range(view[V.MAX_BID] + 1):
         if b == view[V.FORBIDDEN_BID]:
@@ -161,22 +217,19 @@ def train_bid_policy(
     weights[1] = 0.5  # start from "half the trumps": any start learns, this one sooner
     baseline = np.zeros(rules.max_hand_size + 1)
     features = np.empty((tables, N_FEATURES))
-    bids = np.arange(masks.shape[1] - BID_ACTION)
+    chosen = np.empty(tables, dtype=np.int64)
+    centred = np.empty(tables)
+    gradient = np.empty(N_FEATURES)
     rows = []
     for iteration in range(iterations):
         _features_of_views(env.views, features)
         hand_sizes = env.views[:, V.HAND_SIZE].copy()
-        aim = features @ weights
         legal = masks[:, BID_ACTION:].astype(bool)
-        logits = np.where(legal, -((bids[None, :] - aim[:, None]) ** 2) / (2 * sigma**2), -np.inf)
-        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
-        probs /= probs.sum(axis=1, keepdims=True)
-        chosen = (probs.cumsum(axis=1) < rng.random((tables, 1))).sum(axis=1)
+        _explore(features, weights, legal, rng.random(tables), sigma, chosen, centred)
         _, masks, _, rewards, _ = env.step(BID_ACTION + chosen)
         points = rewards[:, seat].astype(np.float64)
         advantage = points - baseline[hand_sizes]
-        expected_bid = probs @ bids
-        gradient = ((advantage * (chosen - expected_bid) / sigma**2)[:, None] * features).mean(0)
+        _policy_gradient(advantage, centred, features, sigma, gradient)
         weights += learning_rate * gradient
         for size in np.unique(hand_sizes):
             at = hand_sizes == size
