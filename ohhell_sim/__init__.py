@@ -14,6 +14,7 @@ from ohhell_sim.errors import IllegalMoveError, StrategyError
 from ohhell_sim.reference import GameLog, replay
 from ohhell_sim.results import SimulationResult, read_frame, read_results
 from ohhell_sim.rules import Rules
+from ohhell_sim.run.strategy_check import StrategyCheck, check_strategy
 from ohhell_sim.simulate import simulate
 from ohhell_sim.strategy import (
     Strategy,
@@ -22,7 +23,6 @@ from ohhell_sim.strategy import (
     register_strategy,
     unregister_strategy,
 )
-from ohhell_sim.strategy_check import StrategyCheck, check_strategy
 from ohhell_sim.summary import RunSummary, summarise
 from ohhell_sim.tournament import TournamentResult, tournament
 

@@ -17,6 +17,7 @@ from ohhell_sim._version import __version__
 from ohhell_sim.results import check_rows_fit
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.pipeline import numba_threads, play, prepare_kernel
+from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.strategy import SeatSpec
 from ohhell_sim.validation import check_count, check_flag, check_seating, check_seed, check_threads
@@ -88,12 +89,13 @@ def bench(
     with numba_threads(threads):
         used_threads = numba.get_num_threads()
         prepare_kernel(seating, rules, Rows.empty(rules, 0))
-        play(seating, rules, seed, 0, 1000, Rows.empty(rules, 1000))
+        run = Run(rules, seating, seed, 0, deals, threads)
+        play(run.part(0, 1000), Rows.empty(rules, 1000))
         best = float("inf")
         for _ in range(repeats):
             sink = Rows.empty(rules, deals)
             start = time.perf_counter()
-            play(seating, rules, seed, 0, deals, sink)
+            play(run, sink)
             best = min(best, time.perf_counter() - start)
     return {
         "deals_per_second": deals / best,

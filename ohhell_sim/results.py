@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, fields
 from functools import cached_property
 from pathlib import Path
@@ -38,8 +39,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ohhell_sim._version import __version__
-from ohhell_sim.analysis.stats import strategy_summary
 from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.estimates import (
+    Estimate,
+    check_confidence,
+    clip_rate,
+    clustered_mean_ci,
+    estimate_frame,
+    mean_ci,
+)
 from ohhell_sim.rules import Rules
 
 METADATA_KEY = b"ohhell_sim"
@@ -251,7 +259,7 @@ class SimulationResult:
     def summary(self, confidence: float = 0.95) -> pd.DataFrame:
         """Per-strategy estimates with confidence intervals, one row per measure.
 
-        See :func:`~ohhell_sim.analysis.stats.strategy_summary`: columns
+        See :func:`strategy_summary`: columns
         ``strategy``, ``measure`` (``mean_total``, ``mean_score``, ``made_rate``,
         ``zero_bid_rate``, ``win_share``), ``n``, ``estimate``, ``low``, ``high``
         and ``method``; the game is the independent unit.
@@ -357,3 +365,91 @@ def check_output_file(path: str | os.PathLike, suffix: str) -> Path:
         )
     check_output_folder(path.parent)
     return path
+
+
+#: Measures of :func:`strategy_summary`, in order; the rates are clipped to [0, 1].
+SUMMARY_MEASURES = ("mean_total", "mean_score", "made_rate", "zero_bid_rate", "win_share")
+_RATE_MEASURES = ("made_rate", "zero_bid_rate", "win_share")
+_HANDS_COLUMNS = ("game", "strategy", "bid", "tricks", "score")
+_GAMES_COLUMNS = ("game", "strategy", "total", "win_share")
+
+
+def _require_columns(frame: pd.DataFrame, name: str, columns: Iterable[str]) -> None:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} is missing columns {missing}")
+
+
+def strategy_summary(
+    hands: pd.DataFrame, games: pd.DataFrame, confidence: float = 0.95
+) -> pd.DataFrame:
+    """Per-strategy means and rates with confidence intervals, one row per measure.
+
+    Observations of one game are correlated: its deals share players and
+    seating, and one strategy may sit in several of its seats.  The game is
+    therefore the independent unit throughout:
+
+    * ``mean_total`` and ``win_share`` average each game's rows of the strategy
+      first (one value per game, so every game weighs the same), then take a
+      Student-t interval over games (``n``: games);
+    * ``mean_score``, ``made_rate`` and ``zero_bid_rate`` are per-deal
+      quantities estimated by :func:`clustered_mean_ci` over the strategy's
+      (game, deal, seat) rows, clustered by game (``n``: those rows).
+
+    Intervals of the rates (``made_rate``, ``zero_bid_rate``, ``win_share``) are
+    clipped to [0, 1].
+
+    Parameters
+    ----------
+    hands : pandas.DataFrame
+        One row per (game, deal, seat) with at least the columns ``game``,
+        ``strategy``, ``bid``, ``tricks`` and ``score``.
+    games : pandas.DataFrame
+        One row per (game, seat) with at least the columns ``game``,
+        ``strategy``, ``total`` and ``win_share``.
+    confidence : float, default 0.95
+        Coverage of every two-sided interval, in (0, 1).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``strategy``, ``measure`` (one of :data:`SUMMARY_MEASURES`), then
+        :data:`ESTIMATE_COLUMNS`; strategies sorted, measures in that order.  A
+        strategy found in only one frame lacks the other frame's measures.
+
+    Raises
+    ------
+    ValueError
+        If a required column is missing or ``confidence`` is not in (0, 1).
+    """
+    confidence = check_confidence(confidence)
+    _require_columns(hands, "hands", _HANDS_COLUMNS)
+    _require_columns(games, "games", _GAMES_COLUMNS)
+    found: dict[tuple[Hashable, str], Estimate] = {}
+
+    per_game = games.groupby(["strategy", "game"], observed=True, sort=True)[
+        ["total", "win_share"]
+    ].mean()
+    for strategy, block in per_game.groupby(level="strategy", observed=True, sort=True):
+        found[strategy, "mean_total"] = mean_ci(block["total"].to_numpy(), confidence)
+        found[strategy, "win_share"] = mean_ci(block["win_share"].to_numpy(), confidence)
+
+    for strategy, block in hands.groupby("strategy", observed=True, sort=True):
+        game = block["game"].to_numpy()
+        bid = block["bid"].to_numpy()
+        for measure, values in (
+            ("mean_score", block["score"].to_numpy()),
+            ("made_rate", bid == block["tricks"].to_numpy()),
+            ("zero_bid_rate", bid == 0),
+        ):
+            found[strategy, measure] = clustered_mean_ci(values, game, confidence)
+
+    strategies = sorted({strategy for strategy, _ in found}, key=str)
+    rows = []
+    for strategy in strategies:
+        for measure in SUMMARY_MEASURES:
+            est = found.get((strategy, measure))
+            if est is not None:
+                est = clip_rate(est) if measure in _RATE_MEASURES else est
+                rows.append({"strategy": strategy, "measure": measure, **est.row()})
+    return estimate_frame(rows, ["strategy", "measure"])

@@ -65,7 +65,7 @@ def simulate(
         the kernel for these strategies compiles (their first run on this machine).
     client : distributed.Client, optional
         Play on this Dask cluster instead, in chunks of games (see
-        :mod:`ohhell_sim.distributed`); the result is identical.  ``threads`` is
+        :mod:`ohhell_sim.run.dask`); the result is identical.  ``threads`` is
         then the Numba threads per task on the workers.
     check : bool
         The check mode, for a new or edited strategy: user code compiled with
@@ -89,23 +89,13 @@ def simulate(
     IllegalMoveError
         When a strategy returns an illegal bid or card.
     """
-    rules, seating, first_game, games, seed, threads = check_run(
-        rules, strategies, first_game, games, seed, threads
-    )
-    seating = check_mode(seating, check, client)
+    run = check_mode(check_run(rules, strategies, first_game, games, seed, threads), check, client)
     record_hands = check_flag("record_hands", record_hands)
     progress = check_flag("progress", progress)
-    check_rows_fit(rules, games, hands=record_hands)
-    new_sink = partial(Rows.empty, rules, hands=record_hands)
-    sink = play_run(
-        seating,
-        rules,
-        seed,
-        first_game,
-        games,
-        new_sink,
-        client=client,
-        threads=threads,
-        progress=progress,
+    check_rows_fit(run.rules, run.games, hands=record_hands)
+    new_sink = partial(Rows.empty, run.rules, hands=record_hands)
+    sink = play_run(run, new_sink, client=client, progress=progress)
+    seating = run.seating
+    return SimulationResult(
+        run.rules, seating.labels, seating.params, run.seed, run.first_game, sink.arrays
     )
-    return SimulationResult(rules, seating.labels, seating.params, seed, first_game, sink.arrays)

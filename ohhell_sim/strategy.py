@@ -40,6 +40,7 @@ from ohhell_sim.seat_text import parse_seat_text, seat_label
 _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
 # Parameter names must be writable in a seat's brackets: simple[scale=2].
 _PARAM_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_COLOUR_RE = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
 #: Cost classes: a ``"heavy"`` strategy's decisions are costly (sampling, playouts).
 COSTS = ("light", "heavy")
@@ -78,6 +79,15 @@ class Strategy:
     param_bounds : mapping of str to (low, high)
         The values a parameter may take, both ends included, ``None`` for no
         bound: ``{"samples": (0, None)}``.  :meth:`param_row` refuses others.
+    reads_scoring : bool
+        Whether its bid reads the scoring tables (a change of scoring can change
+        its bids directly, not only through the others' bids and the hook).
+    colour : str or None
+        Its colour in every figure, ``"#RRGGBB"``; ``None`` gives a colour
+        chosen by its name.
+    quick_params : mapping of str to float
+        Parameter overrides for a quick run (tests, smoke runs) of a heavy
+        strategy: fewer samples.  Legality does not depend on them, speed does.
     """
 
     name: str
@@ -90,6 +100,9 @@ class Strategy:
     unsupported: Mapping[str, tuple] = field(default_factory=dict)
     builtin_id: int | None = None
     param_bounds: Mapping[str, tuple[float | None, float | None]] = field(default_factory=dict)
+    reads_scoring: bool = False
+    colour: str | None = None
+    quick_params: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.params, Mapping):
@@ -144,6 +157,19 @@ class Strategy:
                 )
         object.__setattr__(self, "param_bounds", dict(self.param_bounds))
         self.param_row()  # the defaults must lie within the bounds
+        if not isinstance(self.reads_scoring, bool):
+            raise InvalidArgumentError(
+                f"strategy {self.name!r}: reads_scoring must be True or False, "
+                f"got {self.reads_scoring!r}"
+            )
+        if self.colour is not None and not (
+            isinstance(self.colour, str) and _COLOUR_RE.match(self.colour)
+        ):
+            raise InvalidArgumentError(
+                f"strategy {self.name!r}: colour must be None or '#RRGGBB', got {self.colour!r}"
+            )
+        object.__setattr__(self, "quick_params", dict(self.quick_params))
+        self.param_row(self.quick_params)  # quick settings must be parameters, in bounds
 
     @property
     def heavy(self) -> bool:
@@ -251,6 +277,9 @@ def register_strategy(
     cost: str | None = None,
     unsupported: Mapping[str, Iterable] | None = None,
     param_bounds: Mapping[str, tuple[float | None, float | None]] | None = None,
+    reads_scoring: bool = False,
+    colour: str | None = None,
+    quick_params: Mapping[str, float] | None = None,
     replace: bool = False,
 ) -> Strategy:
     """Register a user strategy under ``name`` and return it.
@@ -282,6 +311,12 @@ def register_strategy(
     param_bounds : mapping of str to (low, high), optional
         The values a parameter may take, both ends included, ``None`` for no
         bound (see :class:`Strategy`).
+    reads_scoring : bool
+        Whether the bid reads the scoring tables (see :class:`Strategy`).
+    colour : str, optional
+        Its colour in figures, ``"#RRGGBB"``.
+    quick_params : mapping of str to float, optional
+        Overrides for a quick run of a heavy strategy (see :class:`Strategy`).
     replace : bool
         Allow re-registering a user strategy of the same name (e.g. when a
         notebook cell runs again).
@@ -331,6 +366,9 @@ def register_strategy(
         cost=cost,
         unsupported=dict(unsupported or {}),
         param_bounds=dict(param_bounds or {}),
+        reads_scoring=reads_scoring,
+        colour=colour,
+        quick_params=dict(quick_params or {}),
     )
     strategy.fingerprint()  # refuses, now, code whose staleness could not be told
     _REGISTRY[name] = strategy

@@ -44,8 +44,8 @@ import numpy as np
 import pandas as pd
 
 from ohhell_sim._version import __version__
-from ohhell_sim.analysis.stats import frequency_mean_ci, proportion_ci, store_interval
 from ohhell_sim.engine.workspace import NOT_PLAYED
+from ohhell_sim.estimates import frequency_mean_ci, proportion_ci, store_interval
 from ohhell_sim.results import (
     SimulationResult,
     check_output_folder,
@@ -124,23 +124,12 @@ def summarise(
     IllegalMoveError
         When a strategy returns an illegal bid or card (the first such game).
     """
-    rules, seating, first_game, games, seed, threads = check_run(
-        rules, strategies, first_game, games, seed, threads
-    )
-    seating = check_mode(seating, check, client)
+    run = check_mode(check_run(rules, strategies, first_game, games, seed, threads), check, client)
     progress = check_flag("progress", progress)
-    sink = play_run(
-        seating,
-        rules,
-        seed,
-        first_game,
-        games,
-        partial(Counts.empty, rules),
-        client=client,
-        threads=threads,
-        progress=progress,
+    sink = play_run(run, partial(Counts.empty, run.rules), client=client, progress=progress)
+    return RunSummary(
+        run.rules, run.seating.labels, run.seed, run.first_game, run.games, sink.counts
     )
-    return RunSummary(rules, seating.labels, seed, first_game, games, sink.counts)
 
 
 class RunSummary:

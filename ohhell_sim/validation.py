@@ -11,6 +11,7 @@ import numpy as np
 
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
+from ohhell_sim.run.record import Run
 from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
 
 MAX_SEED = 2**63 - 1
@@ -116,13 +117,13 @@ def check_run(
     games: object,
     seed: object,
     threads: object,
-) -> tuple[Rules, Seating, int, int, int, int | None]:
+) -> Run:
     """The checks of a run's arguments, as :func:`ohhell_sim.simulate` takes them.
 
     Returns
     -------
-    tuple
-        ``(rules, seating, first_game, games, seed, threads)``, checked and resolved.
+    Run
+        The run's record, checked and resolved, which the executors take.
 
     Raises
     ------
@@ -132,11 +133,11 @@ def check_run(
     rules = check_rules(rules)
     seating = check_seating(rules, strategies)
     first_game, games = check_game_range(first_game, games)
-    return rules, seating, first_game, games, check_seed(seed), check_threads(threads)
+    return Run(rules, seating, check_seed(seed), first_game, games, check_threads(threads))
 
 
-def check_mode(seating: Seating, check: object, client: object) -> Seating:
-    """``seating`` in the check mode of a run when ``check`` (see :attr:`Seating.checked`).
+def check_mode(run: Run, check: object, client: object) -> Run:
+    """``run`` with its seating in the check mode when ``check`` (see :attr:`Seating.checked`).
 
     Raises
     ------
@@ -151,4 +152,6 @@ def check_mode(seating: Seating, check: object, client: object) -> Seating:
             "check=True runs on this machine's threads, not on a Dask cluster: drop client= "
             "for the check run, then run on the cluster without check"
         )
-    return dataclasses.replace(seating, checked=True) if check else seating
+    if not check:
+        return run
+    return dataclasses.replace(run, seating=dataclasses.replace(run.seating, checked=True))

@@ -67,4 +67,7 @@ STRATEGY = Strategy(
     cost="heavy",
     unsupported=ONE_DECK_ONLY,
     builtin_id=10,
+    colour="#BB5566",
+    reads_scoring=True,
+    quick_params={"samples": 3.0, "bid_samples": 3.0},
 )

@@ -478,4 +478,7 @@ STRATEGY = Strategy(
     cost="heavy",
     unsupported=ONE_DECK_ONLY,
     builtin_id=9,
+    colour="#AA3377",
+    reads_scoring=True,
+    quick_params={"samples": 3.0, "bid_samples": 3.0},
 )

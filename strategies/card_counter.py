@@ -56,4 +56,5 @@ STRATEGY = Strategy(
     description=__doc__.split("\n\n", 1)[1].strip(),
     stochastic=False,
     builtin_id=4,
+    colour="#56B4E9",
 )

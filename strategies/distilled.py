@@ -316,4 +316,6 @@ STRATEGY = Strategy(
     description=__doc__.split("\n\n", 1)[1].split("\n\nThe weights ship")[0].strip(),
     stochastic=False,
     builtin_id=11,
+    colour="#999933",
+    reads_scoring=True,
 )

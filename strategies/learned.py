@@ -341,4 +341,6 @@ STRATEGY = Strategy(
     description=__doc__.split("\n\n", 1)[1].split("\n\nA user-trained")[0].strip(),
     stochastic=False,
     builtin_id=8,
+    colour="#D55E00",
+    reads_scoring=True,
 )

@@ -217,4 +217,7 @@ STRATEGY = Strategy(
     cost="heavy",
     unsupported=ONE_DECK_ONLY,
     builtin_id=6,
+    colour="#8C564B",
+    reads_scoring=True,
+    quick_params={"samples": 6.0},
 )

@@ -268,4 +268,7 @@ STRATEGY = Strategy(
     cost="heavy",
     unsupported=mc_bidder.ONE_DECK_ONLY,
     builtin_id=7,
+    colour="#332288",
+    reads_scoring=True,
+    quick_params={"samples": 3.0, "bid_samples": 3.0},
 )

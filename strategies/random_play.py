@@ -32,4 +32,5 @@ STRATEGY = Strategy(
     description=__doc__.split("\n\n", 1)[1].strip(),
     stochastic=True,
     builtin_id=0,
+    colour="#999999",
 )

@@ -100,4 +100,5 @@ STRATEGY = Strategy(
     description=__doc__.split("\n\n", 1)[1].strip(),
     stochastic=False,
     builtin_id=1,
+    colour="#0072B2",
 )

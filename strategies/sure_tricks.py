@@ -114,4 +114,5 @@ STRATEGY = Strategy(
     description=__doc__.split("\n\n", 1)[1].strip(),
     stochastic=False,
     builtin_id=2,
+    colour="#E69F00",
 )

@@ -57,4 +57,5 @@ STRATEGY = Strategy(
     description=__doc__.split("\n\n", 1)[1].strip(),
     stochastic=False,
     builtin_id=5,
+    colour="#009E73",
 )

@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+import strategies
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
     DEPENDS_ON_FIELD,
@@ -99,14 +100,14 @@ MIXED_FIELDS = (MIX_FIELD, MAXIMISER_MIX)
 #: the others play ``games``.  Its intervals are wider, as the report's setup says.
 FIELD_GAMES_SHARE = {"mc_bidder": 0.6}
 
-#: Built-ins whose bid reads the scoring tables (they call ``best_bid``,
-#: ``best_bid_by_row`` or ``points`` of :mod:`strategies._common` /
-#: :mod:`ohhell_sim.strategy_tools`).  ``learned``'s trick model was fitted
-#: under ``simple``'s play and does not depend on the table: only the choice of
-#: the bid from it does.
-SCORE_AWARE_BIDDERS = ("learned", "mc_bidder", "pimc", "bayes_pimc", "adaptive_pimc")
-#: Built-ins whose bid ignores the scoring tables (read in ``strategies/*.py``).
-SCORE_BLIND_BIDDERS = ("random", "simple", "zero", "card_counter", "expected_tricks", "sure_tricks")
+#: Built-ins whose bid reads the scoring tables (``Strategy.reads_scoring``:
+#: they call ``best_bid``, ``best_bid_by_row`` or ``points`` of
+#: :mod:`strategies._common` / :mod:`ohhell_sim.strategy_tools`).  ``learned``'s
+#: trick model was fitted under ``simple``'s play and does not depend on the
+#: table: only the choice of the bid from it does.
+SCORE_AWARE_BIDDERS = tuple(s.name for s in strategies.BUILTINS if s.reads_scoring)
+#: Built-ins whose bid ignores the scoring tables.
+SCORE_BLIND_BIDDERS = tuple(s.name for s in strategies.BUILTINS if not s.reads_scoring)
 #: Caveat attached to every statement about ``learned``'s bids.
 LEARNED_CAVEAT = (
     "learned picks the bid of highest expected points under the table, but from a trick "

@@ -291,7 +291,7 @@ def test_a_fresh_process_compiles_when_another_modules_constant_changed(tmp_path
 def test_a_kernel_name_follows_numbas_global_bounds_checks(monkeypatch):
     from numba import config
 
-    from ohhell_sim.engine import dispatch
+    from ohhell_sim.run import dispatch
 
     strategies = (oh.get_strategy("random"),)
     plain = dispatch.kernel_name(strategies, False, False)

@@ -17,6 +17,7 @@ import ohhell_sim as oh
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
 from ohhell_sim.run import dask as ohd
 from ohhell_sim.run.chunked import read_manifest, run_chunked
+from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Counts
 
 distributed = pytest.importorskip("distributed")
@@ -153,7 +154,7 @@ def test_connect_checks_workers(client):
 def test_worker_refuses_another_version():
     with pytest.raises(RuntimeError, match="same version"):
         ohd._play_chunk(
-            RULES, BUILTINS, np.zeros((4, 1)), b"", "0.0.0-other", 0, 0, 1, None, Counts.empty
+            Run(RULES, None, 0, 0, 1), BUILTINS, np.zeros((4, 1)), b"", "0.0.0-other", Counts.empty
         )
 
 

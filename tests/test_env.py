@@ -311,27 +311,25 @@ def test_seat_env_bad_arguments_name_the_parameter():
         OhHellSeatEnv(SMALL, opponents=["simple", "nope"])
 
 
-# --- the README ---------------------------------------------------------------------
+# --- the documentation page ----------------------------------------------------------
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+RL_PAGE = Path(__file__).resolve().parents[1] / "docs" / "rl.md"
 
 
 def _rl_section() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index("## For reinforcement learning")
-    return text[start : text.index("\n## ", start + 1)]
+    return RL_PAGE.read_text(encoding="utf-8")
 
 
-def test_readme_shows_the_observation_layout_of_four_players():
+def test_docs_show_the_observation_layout_of_four_players():
     assert ObservationLayout(Rules(players=4)).table() in _rl_section()
 
 
-def test_readme_examples_run(capsys):
+def test_docs_examples_run(capsys):
     section = _rl_section()
     blocks = [part.split("```", 1)[0] for part in section.split("```python")[1:]]
     namespace: dict = {}
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), namespace)
+        exec(compile(block, "docs/rl.md", "exec"), namespace)
     assert "Final totals" in capsys.readouterr().out
     assert namespace["rewards"].shape == (4096, 4)
 

@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from numba import njit
 
 import ohhell_sim as oh
-from ohhell_sim.engine import bits, dispatch
+from ohhell_sim.engine import bits
 from ohhell_sim.engine.unowned import keep_alive, unowned
 from ohhell_sim.rules import Rules
+from ohhell_sim.run import dispatch
 
 masks_st = st.integers(min_value=1, max_value=(1 << 53) - 1)
 

@@ -67,7 +67,7 @@ def test_notebook_runs_at_a_tiny_size(name, tmp_path):
 
 
 def _rl_sentences(parameters: dict, texts: list[str]) -> str:
-    """The README's account of the rl_bidding notebook, from what the notebook printed."""
+    """The RL page's account of the rl_bidding notebook, from what the notebook printed."""
     (learning,) = [t for t in texts if t.startswith("Points per deal while exploring")]
     first, last = re.search(
         r": (\S+) over the first game .*, (\S+) over the last", learning
@@ -88,8 +88,8 @@ def _rl_sentences(parameters: dict, texts: list[str]) -> str:
 
 
 @pytest.mark.slow
-def test_rl_bidding_notebook_at_its_default_size_gives_the_readmes_figures(tmp_path):
-    # About a minute: the README quotes this size, so the test plays it.
+def test_rl_bidding_notebook_at_its_default_size_gives_the_documented_figures(tmp_path):
+    # About a minute: docs/rl.md quotes this size, so the test plays it.
     notebook = nbformat.read(NOTEBOOKS / "rl_bidding.ipynb", as_version=4)
     (cell,) = [c for c in notebook.cells if "parameters" in c.metadata.get("tags", [])]
     parameters: dict = {}
@@ -102,5 +102,5 @@ def test_rl_bidding_notebook_at_its_default_size_gives_the_readmes_figures(tmp_p
     html = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
     assert any("reinforce_bids" in table for table in html), "no tournament table"
     texts = [o["data"]["text/markdown"] for o in outputs if "text/markdown" in o.get("data", {})]
-    readme = " ".join((NOTEBOOKS.parent / "README.md").read_text(encoding="utf-8").split())
-    assert _rl_sentences(parameters, texts) in readme
+    page = (NOTEBOOKS.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    assert _rl_sentences(parameters, texts) in " ".join(page.split())

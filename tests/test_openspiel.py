@@ -185,13 +185,12 @@ def test_rules_our_engine_cannot_play_are_refused():
         )
 
 
-def test_readme_example_runs(capsys):
+def test_docs_example_runs(capsys):
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("## Against OpenSpiel") :]
-    code = section.split("```python", 1)[1].split("```", 1)[0]
-    exec(compile(code.replace("deals=300", "deals=3"), "README.md", "exec"), {})
+    page = Path(__file__).resolve().parents[1] / "docs" / "openspiel.md"
+    code = page.read_text(encoding="utf-8").split("```python", 1)[1].split("```", 1)[0]
+    exec(compile(code.replace("deals=300", "deals=3"), "docs/openspiel.md", "exec"), {})
     assert "card_counter" in capsys.readouterr().out
 
 

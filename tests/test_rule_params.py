@@ -1,4 +1,4 @@
-"""The parameter table: every parameter from text as from Python, its listing, the README,
+"""The parameter table: every parameter from text as from Python, its listing, the rules page,
 the NumPy scoring twin against the kernel's, and the bidding position."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from ohhell_sim.rules import (
     parse_rule_assignment,
     rules_from_options,
 )
-from ohhell_sim.rules.listing import markdown_table, readme_table_section, with_readme_table
+from ohhell_sim.rules.listing import markdown_table, rule_table_section, with_rule_table
 from ohhell_sim.rules.params import BoolParam, IntParam, ScheduleParam
 from ohhell_sim.rules.scoring import deal_points, forbidden_dealer_bid
 
@@ -266,11 +266,11 @@ def test_rules_command_lists_every_parameter(capsys):
     assert [r["default"] for r in records] == [p.show(p.default) for p in PARAMS]
 
 
-def test_readme_table_is_the_parameter_table():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    # To refresh it: path.write_text(with_readme_table(path.read_text())).
-    assert readme_table_section(readme) == markdown_table(), "README's rule table is stale"
-    assert with_readme_table(readme) == readme
+def test_docs_table_is_the_parameter_table():
+    page = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    # To refresh it: path.write_text(with_rule_table(path.read_text())).
+    assert rule_table_section(page) == markdown_table(), "docs/rules.md's rule table is stale"
+    assert with_rule_table(page) == page
 
 
 def test_rules_docstring_documents_every_parameter():
@@ -363,7 +363,7 @@ def test_bidding_position_counts_from_the_dealers_left(players):
 REFERENCE_IMPORTERS = {
     "ohhell_sim/__init__.py",
     "ohhell_sim/cli/replay.py",
-    "ohhell_sim/strategy_check.py",
+    "ohhell_sim/run/strategy_check.py",
     "studies/holdings.py",
     # The step-by-step environments play the reference engine's game, as replay does.
     "ohhell_sim/env/stepper.py",

@@ -235,15 +235,3 @@ def test_summary_runs_resume_to_the_same_counts(tmp_path):
     # A full run may not continue a summary run's folder.
     with pytest.raises(InvalidArgumentError, match="summary"):
         run(tmp_path)
-
-
-def test_old_module_paths_still_resolve_with_a_warning():
-    from ohhell_sim import distributed, runner
-    from ohhell_sim.run import chunked, dask
-
-    with pytest.warns(DeprecationWarning, match="ohhell_sim.run.chunked.run_chunked"):
-        assert runner.run_chunked is chunked.run_chunked
-    with pytest.warns(DeprecationWarning, match="ohhell_sim.run.dask.connect"):
-        assert distributed.connect is dask.connect
-    with pytest.raises(AttributeError):
-        _ = runner.no_such_name

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from ohhell_sim.analysis.format import format_summary
 from ohhell_sim.analysis.stats import (
     ESTIMATE_COLUMNS,
-    SUMMARY_MEASURES,
     adjust_pvalues,
     bootstrap_by_game,
     bootstrap_matrix,
@@ -25,9 +24,9 @@ from ohhell_sim.analysis.stats import (
     proportion_ci,
     standardised_mean,
     standardised_mean_ci,
-    strategy_summary,
     t_quantile,
 )
+from ohhell_sim.results import SUMMARY_MEASURES, strategy_summary
 
 T975_1 = 12.706204736174707  # t(0.975, 1) = tan(0.475 pi)
 

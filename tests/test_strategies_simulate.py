@@ -18,20 +18,27 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.strategy import COSTS
 from ohhell_sim.validation import check_seating
 
-CHEAP_MC = ("mc_bidder", {"samples": 6.0})
-CHEAP_PIMC = ("pimc", {"samples": 3.0, "bid_samples": 3.0})
-RULE_BASED = ["sure_tricks", "expected_tricks", "card_counter", "zero", "learned", "distilled"]
-ALL = [*RULE_BASED, CHEAP_MC, CHEAP_PIMC]
+
+def quick_seat(strategy: oh.Strategy) -> str | tuple[str, dict]:
+    """A seat for ``strategy`` at its quick settings (few samples for the samplers)."""
+    return (strategy.name, dict(strategy.quick_params)) if strategy.quick_params else strategy.name
+
+
+CHEAP_MC = quick_seat(oh.get_strategy("mc_bidder"))
+CHEAP_PIMC = quick_seat(oh.get_strategy("pimc"))
+#: Every built-in but the two baselines, in dispatch-id order, each at its quick settings.
+NEW = [s for s in strategies.BUILTINS if s.name not in ("random", "simple")]
+ALL = [quick_seat(s) for s in NEW]
+RULE_BASED = [s.name for s in NEW if not s.heavy]
 # Every distinct set of strategies in a seating compiles a kernel of its own (tens
 # of seconds; twice when played on plain and general tables), so the four-seat
-# tests share two sets that together hold every new strategy: ``seats_for(4, 0)``
-# and ``seats_for(4, 4)``.
-SET_A = ALL[:4]
-SET_B = ALL[4:]
+# tests share the sets of four in turn: ``seats_for(4, k)`` for k in OFFSETS.
+OFFSETS = range(0, len(ALL), 4)
+SETS = [[ALL[(k + i) % len(ALL)] for i in range(4)] for k in OFFSETS]
 
 
 def seats_for(players: int, offset: int = 0, pool: list | None = None) -> list:
-    """A seating cycling through ``pool`` (default: every new strategy)."""
+    """A seating cycling through ``pool`` (default: every new strategy), from ``offset``."""
     pool = pool or ALL
     return [pool[(offset + i) % len(pool)] for i in range(players)]
 
@@ -85,10 +92,10 @@ def test_every_builtin_declares_its_metadata():
 
 def canonical_seatings(players: int) -> list[list]:
     """Seatings for a canonical table of ``players``: every new strategy at 4-7 seats
-    (both shared sets), three of them at 3 seats."""
+    (each shared set), three of them at 3 seats."""
     if players == 3:
         return [seats_for(players, players)]
-    return [seats_for(players, 0, SET_A), seats_for(players, 0, SET_B)]
+    return [seats_for(players, 0, seats) for seats in SETS]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
@@ -130,8 +137,9 @@ VARIANTS = {
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_new_strategies_play_every_variant_legally(variant):
     rules = oh.Rules(players=4, max_cards=6, **VARIANTS[variant])
-    for offset in (0, 4):
-        oh.simulate(rules, seats_for(4, offset), games=40, seed=offset + 11)
+    pool = [seat for strategy, seat in zip(NEW, ALL, strict=True) if strategy.supports(rules)]
+    for offset in range(0, len(pool), 4):
+        oh.simulate(rules, seats_for(4, offset, pool), games=40, seed=offset + 11)
 
 
 @pytest.mark.parametrize("players", [5, 8])
@@ -152,7 +160,7 @@ def test_sampling_strategies_refuse_two_decks():
 
 def test_pimc_and_mc_bidder_are_reproducible():
     rules = oh.Rules(players=4, schedule=[5, 3])
-    seats = [CHEAP_PIMC, CHEAP_MC, "learned", "distilled"]  # SET_B
+    seats = SETS[1]  # the samplers' set
     a = oh.simulate(rules, seats, games=30, seed=9)
     b = oh.simulate(rules, seats, games=30, seed=9)
     assert np.array_equal(a.hands["bid"], b.hands["bid"])
@@ -160,8 +168,6 @@ def test_pimc_and_mc_bidder_are_reproducible():
 
 
 @pytest.mark.parametrize(
-    # (No no-trump deals: the shared replay helper compares trumps as -1, the
-    # reference logs None.)
     "variant",
     ["canonical", "joker", "swap_2", "forehead", "closed_bids", "nullo"],
 )
@@ -170,9 +176,7 @@ def test_kernel_and_reference_engine_agree_on_the_new_strategies(variant):
     from conftest import assert_result_matches_replays
 
     rules = oh.Rules(players=4, schedule=[4, 1, 3], **VARIANTS.get(variant, {}))
-    seats = seats_for(4, 0)
-    result = oh.simulate(rules, seats, games=2, seed=21)
-    assert_result_matches_replays(result, rules, seats, 21, [0, 1])
-    seats = seats_for(4, 4)
-    result = oh.simulate(rules, seats, games=2, seed=22)
-    assert_result_matches_replays(result, rules, seats, 22, [0, 1])
+    for offset in OFFSETS:
+        seats = seats_for(4, offset)
+        result = oh.simulate(rules, seats, games=2, seed=21 + offset)
+        assert_result_matches_replays(result, rules, seats, 21 + offset, [0, 1])

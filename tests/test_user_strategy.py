@@ -15,9 +15,9 @@ from numba import njit
 import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.cli import main
-from ohhell_sim.engine import dispatch
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
+from ohhell_sim.run import dispatch
 from ohhell_sim.strategy import resolve_seating
 from ohhell_sim.strategy_tools import highest_card, lowest_card
 
@@ -364,20 +364,20 @@ def test_cli_runs_a_strategy_from_a_file_with_parameters(user_modules, tester, t
     np.testing.assert_array_equal(games["total"], direct.games["total"])
 
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "writing-a-strategy.md"
 
 
-def _readme_strategy_file() -> str:
-    """The README's ``my_strategies.py``, as a user would save it."""
-    text = README.read_text(encoding="utf-8")
+def _guide_strategy_file() -> str:
+    """The guide's ``my_strategies.py``, as a user would save it."""
+    text = GUIDE.read_text(encoding="utf-8")
     start = text.index("# my_strategies.py")
     return text[start : text.index("```", start)]
 
 
-def test_readme_strategy_file_plays_no_games_when_the_command_line_imports_it(
+def test_guide_strategy_file_plays_no_games_when_the_command_line_imports_it(
     user_modules, monkeypatch, capsys
 ):
-    path = user_modules("my_strategies", _readme_strategy_file())
+    path = user_modules("my_strategies", _guide_strategy_file())
     # The file's own run calls oh.simulate; the command line plays through its own import.
     runs = []
     monkeypatch.setattr(oh, "simulate", lambda *args, **kwargs: runs.append(kwargs))

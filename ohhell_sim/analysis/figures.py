@@ -28,6 +28,8 @@ import pandas as pd
 from matplotlib.colors import to_rgb
 from matplotlib.text import Text
 
+from ohhell_sim.strategy import available_strategies, get_strategy
+
 __all__ = [
     "interval_plot",
     "legend_outside",
@@ -46,21 +48,6 @@ MIN_FONT_PT = 8.0
 #: Panels side by side in a row of :func:`interval_plot`; more go on further rows.
 PANELS_PER_ROW = 3
 
-#: The colour of each built-in strategy (colour-blind-safe Okabe-Ito and Tableau hues).
-STRATEGY_COLOURS = {
-    "simple": "#0072B2",
-    "random": "#999999",
-    "learned": "#D55E00",
-    "zero": "#009E73",
-    "expected_tricks": "#CC79A7",
-    "sure_tricks": "#E69F00",
-    "card_counter": "#56B4E9",
-    "mc_bidder": "#8C564B",
-    "pimc": "#332288",
-    "bayes_pimc": "#AA3377",
-    "adaptive_pimc": "#BB5566",
-    "distilled": "#999933",
-}
 #: Colours of other strategy names and of series that are not strategies.
 _OTHER_COLOURS = ("#117733", "#882255", "#44AA99", "#AA4499", "#DDCC77", "#661100", "#6699CC")
 
@@ -68,15 +55,18 @@ _OTHER_COLOURS = ("#117733", "#882255", "#44AA99", "#AA4499", "#DDCC77", "#66110
 def strategy_colour(name: object) -> str:
     """The colour of strategy ``name`` in every figure.
 
-    Built-in strategies have fixed colours; a numbered entrant such as
-    ``"simple#2"`` or a parametrised seat (``"simple[scale=1.5]"``,
-    ``"zero(threshold=1)"``) takes its base strategy's colour; any other name a
-    colour chosen by a stable hash of it.
+    A registered strategy with a colour (:attr:`Strategy.colour
+    <ohhell_sim.strategy.Strategy>`; every built-in has one) is drawn in it; a
+    numbered entrant such as ``"simple#2"`` or a parametrised seat
+    (``"simple[scale=1.5]"``, ``"zero(threshold=1)"``) takes its base
+    strategy's colour; any other name a colour chosen by a stable hash of it.
     """
     text = str(name)
     base = text.split("#", 1)[0].split("(", 1)[0].split("[", 1)[0]
-    if base in STRATEGY_COLOURS:
-        return STRATEGY_COLOURS[base]
+    if base in available_strategies():
+        colour = get_strategy(base).colour
+        if colour is not None:
+            return colour
     return _OTHER_COLOURS[zlib.crc32(text.encode()) % len(_OTHER_COLOURS)]
 
 

@@ -8,7 +8,8 @@ import pandas as pd
 from ohhell_sim.analysis.figures import interval_plot, legend_outside, png_bytes, strategy_colour
 from ohhell_sim.analysis.format import fmt_row, interval_table
 from ohhell_sim.analysis.report import Figure, Report, Table, rules_table
-from ohhell_sim.analysis.stats import SUMMARY_MEASURES, grouped_mean, strategy_summary
+from ohhell_sim.analysis.stats import grouped_mean
+from ohhell_sim.results import SUMMARY_MEASURES, strategy_summary
 
 __all__ = ["made_rate_by_hand_size", "run_report"]
 

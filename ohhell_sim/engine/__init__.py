@@ -1,1 +1,1 @@
-"""Numba kernels: random streams, bit helpers, the game loop and strategy dispatch."""
+"""Numba kernels: random streams, bit helpers, rule primitives and the game loop."""

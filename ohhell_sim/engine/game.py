@@ -9,13 +9,13 @@ threads or on how the games are chunked.
 
 The functions marked :func:`per_kernel` call the strategies, so each kernel
 compiles its own copy: :func:`bind` makes that copy in a kernel module written
-by :mod:`ohhell_sim.engine.dispatch`, whose namespace supplies
+by :mod:`ohhell_sim.run.dispatch`, whose namespace supplies
 
 ``dispatch_bid``, ``dispatch_play``
     the dispatch over the kernel's strategies (by their index in ``sids``);
 ``GENERAL_TABLES``
     False in kernels for plain tables (see
-    :func:`ohhell_sim.engine.dispatch.needs_general_tables`): one deck without
+    :func:`ohhell_sim.run.dispatch.needs_general_tables`): one deck without
     the joker, every player in every deal, no cards passed or hidden.  Numba
     compiles a module constant into the code, so the branches of the other
     variants disappear from those kernels, which makes the canonical game

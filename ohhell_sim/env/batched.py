@@ -30,7 +30,6 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
-from ohhell_sim.engine import dispatch
 from ohhell_sim.engine.core import (
     beats,
     cut_for_dealer,
@@ -71,6 +70,7 @@ from ohhell_sim.rules.layout import (
     R_TRUMP_MODE,
     RULES_SIZE,
 )
+from ohhell_sim.run import dispatch
 from ohhell_sim.strategy import SeatSpec
 from ohhell_sim.validation import check_seating, check_seed
 

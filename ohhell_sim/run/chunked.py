@@ -61,6 +61,7 @@ from ohhell_sim.run.counts import SummaryCounts
 from ohhell_sim.run.dask import chunk_ranges
 from ohhell_sim.run.pipeline import numba_threads, play, prepare_kernel
 from ohhell_sim.run.progress import progress_bar
+from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Counts, Rows
 from ohhell_sim.strategy import Seating, SeatSpec
 from ohhell_sim.summary import SUMMARY_FILE, RunSummary
@@ -222,8 +223,13 @@ def run_chunked(
     IllegalMoveError
         When a strategy returns an illegal bid or card.
     """
-    rules, seating, first_game, games, seed, threads = check_run(
-        rules, strategies, first_game, games, seed, threads
+    run = check_run(rules, strategies, first_game, games, seed, threads)
+    rules, seating, seed, first_game, games = (
+        run.rules,
+        run.seating,
+        run.seed,
+        run.first_game,
+        run.games,
     )
     chunk_games = check_count("chunk_games", chunk_games)
     for name, flag in (("progress", progress), ("overwrite", overwrite), ("summary", summary)):
@@ -261,12 +267,10 @@ def run_chunked(
         )
         if client is None and todo:
             # Before the bar, whose clock should time the games, not a compile.
-            with numba_threads(threads):
+            with numba_threads(run.threads):
                 prepare_kernel(seating, rules, new_sink(0))
         with progress_bar(progress, games, rules.n_deals, done=games - games_todo) as advance:
-            for index, part in _play(
-                client, rules, seating, seed, first_game, ranges, todo, new_sink, threads
-            ):
+            for index, part in _play(client, run, ranges, todo, new_sink):
                 start, count = ranges[index]
                 sink.merge(start, part)
                 name = _chunk_name(index)
@@ -465,28 +469,24 @@ def _load_finished(
 
 def _play(
     client: Client | None,
-    rules: Rules,
-    seating: Seating,
-    seed: int,
-    first_game: int,
+    run: Run,
     ranges: list[tuple[int, int]],
     todo: list[int],
     new_sink: Callable[[int], Rows | Counts],
-    threads: int | None,
 ) -> Iterator[tuple[int, Rows | Counts]]:
-    """Play the chunks ``todo``; yield each (index, its sink) when done."""
+    """Play the chunks ``todo`` of ``run``; yield each (index, its sink) when done."""
     if client is None:
-        with numba_threads(threads):
+        with numba_threads(run.threads):
             for index in todo:
                 start, count = ranges[index]
                 part = new_sink(count)
-                play(seating, rules, seed, first_game + start, count, part)
+                play(run.part(start, count), part)
                 yield index, part
         return
     from ohhell_sim.run.dask import play_chunks
 
     chunks = [ranges[i] for i in todo]
-    for k, part in play_chunks(client, rules, seating, seed, first_game, chunks, new_sink, threads):
+    for k, part in play_chunks(client, run, chunks, new_sink):
         yield todo[k], part
 
 

@@ -25,6 +25,7 @@ this module imports it only when a cluster is used.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import math
@@ -49,6 +50,7 @@ from ohhell_sim.results import SimulationResult, check_rows_fit
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.pipeline import BATCH_GAMES, Sink, numba_threads, play
 from ohhell_sim.run.progress import progress_bar
+from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.strategy import (
     Seating,
@@ -288,18 +290,15 @@ def _worker_threads(threads: int | None) -> int | None:
 
 
 def _play_chunk(
-    rules: Rules,
+    part: Run,
     names: list[str],
     params: np.ndarray,
     blob: bytes,
     version: str,
-    seed: int,
-    first_game: int,
-    count: int,
-    threads: int | None,
     new_sink: Callable[[int], Sink],
 ) -> Sink | IllegalMoveError:
-    """The Dask task: play games ``first_game ..`` (``count`` of them) into ``new_sink(count)``."""
+    """The Dask task: play the games of ``part`` (its seating given by ``names``,
+    ``params`` and the user strategies in ``blob``) into ``new_sink(part.games)``."""
     if version != __version__:
         raise RuntimeError(
             f"this Dask worker has ohhell-sim {__version__} but the client has {version}; "
@@ -307,10 +306,11 @@ def _play_chunk(
         )
     _ensure_registered(blob)
     seating = Seating(strategies=tuple(get_strategy(n) for n in names), params=params)
-    sink = new_sink(count)
-    with _kernel_guard(), numba_threads(_worker_threads(threads)):
+    part = dataclasses.replace(part, seating=seating)
+    sink = new_sink(part.games)
+    with _kernel_guard(), numba_threads(_worker_threads(part.threads)):
         try:
-            play(seating, rules, seed, first_game, count, sink)
+            play(part, sink)
         except IllegalMoveError as err:
             # Returned, not raised: the client raises it, without a worker's error log.
             return err
@@ -461,30 +461,25 @@ def default_chunk_games(client: Client, games: int) -> int:
 
 def play_chunks(
     client: Client,
-    rules: Rules,
-    seating: Seating,
-    seed: int,
-    first_game: int,
+    run: Run,
     chunks: Sequence[tuple[int, int]],
     new_sink: Callable[[int], Sink],
-    threads: int | None = None,
 ) -> Iterator[tuple[int, Sink]]:
-    """Play ``chunks`` on the cluster; yield ``(chunk index, sink)`` as each one finishes.
+    """Play ``chunks`` of ``run`` on the cluster; yield ``(chunk index, sink)`` as each finishes.
 
     Parameters
     ----------
     client : distributed.Client
-    rules, seating, seed
-        As validated by :func:`ohhell_sim.simulate`.
-    first_game : int
-        Game index that the chunks' ``start`` values count from.
+    run : Run
+        As validated by :func:`ohhell_sim.validation.check_run`; ``run.threads``
+        is the Numba threads per task (default: the worker's cores shared among
+        its Dask threads).
     chunks : sequence of (start, count)
-        Chunk ``i`` is games ``first_game + start .. first_game + start + count - 1``.
+        Chunk ``i`` is games ``start .. start + count - 1`` of the run
+        (:meth:`Run.part <ohhell_sim.run.record.Run.part>`).
     new_sink : callable
         ``new_sink(games)`` makes a task's sink (:mod:`ohhell_sim.run.sinks`);
         pickled to the workers, so a class method or a ``functools.partial`` of one.
-    threads : int, optional
-        Numba threads per task (default: the worker's cores shared among its Dask threads).
 
     Yields
     ------
@@ -497,24 +492,24 @@ def play_chunks(
         When a strategy made an illegal move; the remaining tasks are cancelled.
     """
     distributed = _require_distributed()
+    seating = run.seating
     blob = pack_strategies(seating.user_strategies)
-    run = uuid.uuid4().hex[:12]
+    tag = uuid.uuid4().hex[:12]
     pending: dict[str, int] = {}
     futures = []
     for i, (start, count) in enumerate(chunks):
+        # The seating travels as names and parameters: its compiled functions
+        # do not pickle, and the workers register the user strategies from blob.
+        part = run.part(start, count)
         future = client.submit(
             _play_chunk,
-            rules,
+            dataclasses.replace(part, seating=None),
             seating.names,
             seating.params,
             blob,
             __version__,
-            seed,
-            first_game + start,
-            count,
-            threads,
             new_sink,
-            key=f"ohhell-chunk-{run}-{i}",
+            key=f"ohhell-chunk-{tag}-{i}",
             pure=False,
         )
         pending[future.key] = i
@@ -539,40 +534,28 @@ def play_chunks(
 
 def play_on_client(
     client: Client,
-    rules: Rules,
-    seating: Seating,
-    games: int,
-    seed: int,
+    run: Run,
     new_sink: Callable[[int], Sink],
     *,
-    first_game: int = 0,
     chunk_games: int | None = None,
-    threads: int | None = None,
     progress: bool = False,
 ) -> Sink:
-    """Play a validated run on a Dask cluster into ``new_sink(games)``, and return that sink.
+    """Play ``run`` on a Dask cluster into ``new_sink(run.games)``, and return that sink.
 
     The executor behind ``simulate(..., client=)`` and ``summarise(..., client=)``;
     arguments as :func:`simulate_on_client` and :func:`play_chunks`, already
     checked, except ``client`` and ``chunk_games`` which are checked here.
     """
-    sink = new_sink(games)
-    for start, part in _finished_chunks(
-        client, rules, seating, games, seed, first_game, chunk_games, threads, progress, new_sink
-    ):
+    sink = new_sink(run.games)
+    for start, part in _finished_chunks(client, run, chunk_games, progress, new_sink):
         sink.merge(start, part)
     return sink
 
 
 def _finished_chunks(
     client: Client,
-    rules: Rules,
-    seating: Seating,
-    games: int,
-    seed: int,
-    first_game: int,
+    run: Run,
     chunk_games: int | None,
-    threads: int | None,
     progress: bool,
     new_sink: Callable[[int], Sink],
 ) -> Iterator[tuple[int, Sink]]:
@@ -586,13 +569,11 @@ def _finished_chunks(
                 RuntimeWarning,
                 stacklevel=4,
             )
-        chunk_games = default_chunk_games(client, games)
+        chunk_games = default_chunk_games(client, run.games)
     chunk_games = check_count("chunk_games", chunk_games)
-    chunks = chunk_ranges(games, chunk_games)
-    with progress_bar(progress, games, rules.n_deals) as advance:
-        for index, part in play_chunks(
-            client, rules, seating, seed, first_game, chunks, new_sink, threads
-        ):
+    chunks = chunk_ranges(run.games, chunk_games)
+    with progress_bar(progress, run.games, run.rules.n_deals) as advance:
+        for index, part in play_chunks(client, run, chunks, new_sink):
             start, count = chunks[index]
             yield start, part
             advance(count)
@@ -638,22 +619,14 @@ def simulate_on_client(
     RuntimeError
         If a worker runs another ohhell-sim version.
     """
-    rules, seating, first_game, games, seed, threads = check_run(
-        rules, strategies, first_game, games, seed, threads
-    )
+    run = check_run(rules, strategies, first_game, games, seed, threads)
     if chunk_games is not None:
         chunk_games = check_count("chunk_games", chunk_games)
-    check_rows_fit(rules, games)
+    check_rows_fit(run.rules, run.games)
     sink = play_on_client(
-        client,
-        rules,
-        seating,
-        games,
-        seed,
-        partial(Rows.empty, rules),
-        first_game=first_game,
-        chunk_games=chunk_games,
-        threads=threads,
-        progress=progress,
+        client, run, partial(Rows.empty, run.rules), chunk_games=chunk_games, progress=progress
     )
-    return SimulationResult(rules, seating.labels, seating.params, seed, first_game, sink.arrays)
+    seating = run.seating
+    return SimulationResult(
+        run.rules, seating.labels, seating.params, run.seed, run.first_game, sink.arrays
+    )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ohhell_sim.rules import Rules
 from ohhell_sim.run.pipeline import (
     Sink,
     check_first_games,
@@ -11,21 +10,11 @@ from ohhell_sim.run.pipeline import (
     prepare_kernel,
 )
 from ohhell_sim.run.progress import progress_bar
-from ohhell_sim.strategy import Seating
+from ohhell_sim.run.record import Run
 
 
-def play_local(
-    seating: Seating,
-    rules: Rules,
-    seed: int,
-    first_game: int,
-    games: int,
-    sink: Sink,
-    *,
-    threads: int | None = None,
-    progress: bool = False,
-) -> None:
-    """Play games ``first_game .. first_game + games - 1`` into ``sink`` (validated arguments).
+def play_local(run: Run, sink: Sink, *, progress: bool = False) -> None:
+    """Play the games of ``run`` into ``sink`` on this machine's threads (``run.threads``).
 
     With ``progress``, a first compile of the kernel says so, and then a bar
     counts the deals; its clock starts after the compile.  A seating in check
@@ -40,9 +29,9 @@ def play_local(
         When strategy code raised, or, in check mode, indexed out of range or
         played otherwise than in the reference engine.
     """
-    with numba_threads(threads):
-        prepare_kernel(seating, rules, sink)
-        if seating.checked:
-            check_first_games(seating, rules, seed, first_game, games)
-        with progress_bar(progress, games, rules.n_deals) as advance:
-            play(seating, rules, seed, first_game, games, sink, advance)
+    with numba_threads(run.threads):
+        prepare_kernel(run.seating, run.rules, sink)
+        if run.seating.checked:
+            check_first_games(run)
+        with progress_bar(progress, run.games, run.rules.n_deals) as advance:
+            play(run, sink, advance)

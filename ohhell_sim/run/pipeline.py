@@ -19,16 +19,17 @@ import numba
 import numpy as np
 from numba.core.errors import NumbaError
 
-from ohhell_sim.engine import dispatch
 from ohhell_sim.engine.bundles import Failures, RunRows, Setup, Tally
 from ohhell_sim.engine.workspace import CHUNK_GAMES, ERROR_FIELDS
 from ohhell_sim.errors import IllegalMoveError
 from ohhell_sim.results import RunArrays
 from ohhell_sim.rules import Rules
+from ohhell_sim.run import dispatch
 from ohhell_sim.run.progress import compile_kernel
+from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import CountTarget, Rows
+from ohhell_sim.run.strategy_check import check_against_reference, diagnose_failure
 from ohhell_sim.strategy import Seating
-from ohhell_sim.strategy_check import check_against_reference, diagnose_failure
 from ohhell_sim.strategy_compile import check_compiles
 
 #: Games per kernel call: the progress bar advances, and Ctrl-C lands, between calls.
@@ -59,18 +60,10 @@ def numba_threads(threads: int | None):
         numba.set_num_threads(before)
 
 
-def play(
-    seating: Seating,
-    rules: Rules,
-    seed: int,
-    first_game: int,
-    games: int,
-    sink: Sink,
-    advance: Callable[[int], object] | None = None,
-) -> None:
-    """Play games ``first_game .. first_game + games - 1`` into games ``0 ..`` of ``sink``.
+def play(run: Run, sink: Sink, advance: Callable[[int], object] | None = None) -> None:
+    """Play the games of ``run`` into games ``0 ..`` of ``sink``.
 
-    Validated arguments.  Plays in batches of :data:`BATCH_GAMES` on the current
+    Plays in batches of :data:`BATCH_GAMES` on the current
     Numba threads, calling ``advance(n)`` after each batch of ``n`` games, then
     closes the sink.
 
@@ -79,11 +72,9 @@ def play(
     IllegalMoveError
         For the first game in which a strategy made an illegal move.
     """
-    for offset in range(0, games, BATCH_GAMES):
-        count = min(BATCH_GAMES, games - offset)
-        run_kernel(
-            seating, rules, seed, first_game + offset, count, sink.kernel_sink(offset, count)
-        )
+    for offset in range(0, run.games, BATCH_GAMES):
+        count = min(BATCH_GAMES, run.games - offset)
+        run_kernel(run.part(offset, count), sink.kernel_sink(offset, count))
         if advance is not None:
             advance(count)
     sink.close()
@@ -110,53 +101,45 @@ def prepare_kernel(seating: Seating, rules: Rules, sink: Sink) -> None:
     compile_kernel(kernel.run_games, args, [s.name for s in seating.distinct_strategies])
 
 
-def check_first_games(
-    seating: Seating, rules: Rules, seed: int, first_game: int, games: int
-) -> None:
+def check_first_games(run: Run) -> None:
     """The check mode's comparison: the run's first games, kernel against reference engine.
 
-    Plays games ``first_game ..`` (at most :data:`CHECK_GAMES` of the ``games``)
-    on the seating's kernel and again through the reference engine, with the same
+    Plays the run's first games (at most :data:`CHECK_GAMES` of them) on the
+    seating's kernel and again through the reference engine, with the same
     compiled strategies, before the run proper starts.
 
     Raises
     ------
     StrategyError
         At the first deal in which the two differ
-        (:func:`~ohhell_sim.strategy_check.check_against_reference`).
+        (:func:`~ohhell_sim.run.strategy_check.check_against_reference`).
     """
-    count = min(games, CHECK_GAMES)
-    sink = Rows.empty(rules, count)
-    run_kernel(seating, rules, seed, first_game, count, sink.kernel_sink(0, count))
-    check_against_reference(rules, seating, seed, first_game, sink.arrays)
+    first = run.part(0, min(run.games, CHECK_GAMES))
+    sink = Rows.empty(run.rules, first.games)
+    run_kernel(first, sink.kernel_sink(0, first.games))
+    check_against_reference(first, sink.arrays)
 
 
-def run_kernel(
-    seating: Seating,
-    rules: Rules,
-    seed: int,
-    first_game: int,
-    count: int,
-    kernel_sink: RunArrays | CountTarget,
-) -> None:
-    """Play games ``first_game .. first_game + count - 1`` on the seating's kernel.
+def run_kernel(run: Run, kernel_sink: RunArrays | CountTarget) -> None:
+    """Play the games of ``run`` on its seating's kernel, on the current Numba threads.
 
-    Game ``i`` of the call goes to game ``i`` of ``kernel_sink``.
+    Game ``first_game + i`` goes to game ``i`` of ``kernel_sink``.
 
     Raises
     ------
     IllegalMoveError
         For the first game in which a strategy made an illegal move.
     """
+    seating, rules, first_game, count = run.seating, run.rules, run.first_game, run.games
     kernel = load_kernel(seating, rules)
-    bundles = _kernel_args(seating, rules, seed, kernel_sink, count)
+    bundles = _kernel_args(seating, rules, run.seed, kernel_sink, count)
     try:
         _run_workers(kernel.run_games, first_game, count, bundles, numba.get_num_threads())
     except NumbaError:
         raise
     except Exception as error:
         # Raised by strategy code inside the compiled kernel: find which.
-        diagnosed = diagnose_failure(rules, seating, seed, first_game, count, error)
+        diagnosed = diagnose_failure(run, error)
         # The Python exception that reproduced it says more than the kernel's SystemError.
         raise diagnosed from (diagnosed.__cause__ or error)
     errors, abort = bundles[-1]

@@ -34,7 +34,8 @@ from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError, StrategyEr
 from ohhell_sim.reference import DealLog, play_reference_game
 from ohhell_sim.results import RunArrays
 from ohhell_sim.rules import Rules
-from ohhell_sim.strategy import Seating, Strategy, get_strategy, resolve_seating
+from ohhell_sim.run.record import Run
+from ohhell_sim.strategy import Strategy, get_strategy, resolve_seating
 from ohhell_sim.strategy_compile import ROLES, check_compiles, source_location
 from ohhell_sim.validation import check_seed
 
@@ -122,24 +123,22 @@ def check_strategy(
     return StrategyCheck(chosen.name, rules, games, counter.count)
 
 
-def diagnose_failure(
-    rules: Rules,
-    seating: Seating,
-    seed: int,
-    first_game: int,
-    games: int,
-    error: BaseException,
-    *,
-    most_games: int = 200,
-) -> BaseException:
-    """The error to raise for an exception that compiled strategy code raised in a run.
+def diagnose_failure(run: Run, error: BaseException, *, most_games: int = 200) -> BaseException:
+    """The error to raise for an exception that compiled strategy code raised in ``run``.
 
-    Replays games ``first_game ..`` (at most ``most_games`` of the ``games``) in
+    Replays the run's games (at most ``most_games`` of them) in
     plain Python until one fails the same way, and returns a
     :class:`~ohhell_sim.errors.StrategyError` naming that strategy, seat, game, deal
     and the line that raised.  Returns a less precise ``StrategyError`` if none
     fails in Python (Numba's arithmetic and bounds differ from Python's).
     """
+    rules, seating, seed, first_game, games = (
+        run.rules,
+        run.seating,
+        run.seed,
+        run.first_game,
+        run.games,
+    )
     functions = [
         tuple(
             _PythonDecision(strategy.name, role, function)
@@ -167,17 +166,14 @@ def diagnose_failure(
     )
 
 
-def check_against_reference(
-    rules: Rules, seating: Seating, seed: int, first_game: int, arrays: RunArrays
-) -> None:
-    """Check that the kernel's rows ``arrays`` are the reference engine's games.
+def check_against_reference(run: Run, arrays: RunArrays) -> None:
+    """Check that the kernel's rows ``arrays`` are the reference engine's games of ``run``.
 
-    Game ``i`` of ``arrays`` is game ``first_game + i`` of the run seeded
-    ``seed``; the reference engine plays it again with the same compiled
-    strategies (bounds-checked under the check mode).  Both give every strategy
-    the same views, parameters and streams, so the games can differ only when a
-    strategy decides on something else: memory outside its arrays, an
-    uninitialised array, a global random state.
+    Game ``i`` of ``arrays`` is game ``run.first_game + i``; the reference engine
+    plays it again with the same compiled strategies (bounds-checked under the check
+    mode).  Both give every strategy the same views, parameters and streams, so the
+    games can differ only when a strategy decides on something else: memory outside
+    its arrays, an uninitialised array, a global random state.
 
     Raises
     ------
@@ -186,8 +182,9 @@ def check_against_reference(
         differs and the strategies at the table (the strategy of the seat when a
         bid differs).
     """
+    rules, seating, seed = run.rules, run.seating, run.seed
     for row in range(arrays.bids.shape[0]):
-        game = first_game + row
+        game = run.first_game + row
         log = play_reference_game(rules, seating, seed, game)
         for deal in log.deals:
             found = _difference(arrays, row, deal)

@@ -149,8 +149,9 @@ def _digest_of(paths: tuple[Path, ...]) -> str:
 
 # Read when the engine is imported, not when the first kernel is named: a kernel
 # compiles the code in memory, and a source file edited since must not lend it
-# the name that a process running the edited code would look for.
-_SOURCES_DIGEST = _digest_of(kernel_sources())
+# the name that a process running the edited code would look for.  This file
+# writes the kernel's text, so an edit of it names new kernels too.
+_SOURCES_DIGEST = _digest_of((*kernel_sources(), Path(__file__).resolve()))
 
 
 def _add_strategy(digest, strategy: Strategy) -> None:
@@ -229,7 +230,7 @@ def _kernel_source(strategies_used: tuple[Strategy, ...], general: bool) -> str:
     tables = "general" if general else "plain"
     return "\n".join(
         [
-            f'"""Kernel for {names} on {tables} tables, written by ohhell_sim.engine.dispatch.',
+            f'"""Kernel for {names} on {tables} tables, written by ohhell_sim.run.dispatch.',
             "",
             "Its game loop is ohhell_sim/engine/game.py, bound here to this dispatch;",
             "Numba's messages give that file's line numbers under this file's name.",
@@ -270,7 +271,7 @@ def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
     lines = [
         "from numba import njit",
         "",
-        "from ohhell_sim.engine.dispatch import kernel_functions as _kernel_functions",
+        "from ohhell_sim.run.dispatch import kernel_functions as _kernel_functions",
         "from ohhell_sim.engine.game import bind as _bind",
         "from ohhell_sim.engine.readonly import read_only as _read_only",
         "",
