@@ -238,6 +238,7 @@ def _attrs(err):
     return (err.strategy, err.game, err.deal, err.seat, err.move, err.code, err.trick)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(ILLEGAL))
 @pytest.mark.parametrize("seat", [0, 2])
 def test_illegal_moves_raise_from_simulate_and_replay(tester, case, seat):
@@ -274,6 +275,7 @@ def test_illegal_moves_raise_from_simulate_and_replay(tester, case, seat):
     assert str(copy) == message
 
 
+@pytest.mark.slow
 def test_illegal_move_in_a_later_game_is_located(tester):
     # Seat 1 bids 0 except as dealer, when it bids 3: out of range with 2 cards
     # (deal 1), forbidden by the hook with 3 cards when the others bid 0 (deal 0),
@@ -444,6 +446,7 @@ register_strategy("ut_raising", bid, play)
 """
 
 
+@pytest.mark.slow
 def test_a_strategy_that_raises_is_located(user_modules):
     path = user_modules("ut_raising_mod", RAISING_MODULE)
     sys.path.insert(0, str(path.parent))  # the fixture restores sys.path

@@ -61,6 +61,7 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(masks * rng.random(masks.shape), axis=1)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(20), deadline=None)
 @given(rules=plain_rules_st(), seed=seeds_st, data=st.data())
 def test_one_learner_among_strategies_steps_as_the_gymnasium_seat(rules, seed, data):
@@ -92,6 +93,7 @@ def test_one_learner_among_strategies_steps_as_the_gymnasium_seat(rules, seed, d
             assert batched.games[game] == playing
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(10), deadline=None)
 @given(rules=plain_rules_st(), seed=seeds_st)
 def test_every_seat_learning_steps_as_the_pettingzoo_environment(rules, seed):
@@ -118,6 +120,7 @@ def test_every_seat_learning_steps_as_the_pettingzoo_environment(rules, seed):
     assert totals.tolist() == env.stepper.log.totals
 
 
+@pytest.mark.slow
 def test_the_arrays_do_not_depend_on_the_threads():
     rules = Rules(players=4, schedule=(4, 2))
     seats = ["simple", LEARNER, "random", LEARNER]
@@ -133,6 +136,7 @@ def test_the_arrays_do_not_depend_on_the_threads():
         second = two.step(actions)
 
 
+@pytest.mark.slow
 def test_an_action_outside_the_mask_raises_naming_the_learner_and_the_game():
     env = BatchedEnv(Rules(players=3, schedule=(2,)), [LEARNER, "random", "simple"], tables=4)
     _, masks, _ = env.reset(9)
@@ -159,6 +163,7 @@ def test_bad_arguments_name_the_parameter():
         env.step(np.zeros(3, np.int64))
 
 
+@pytest.mark.slow
 def test_games_are_the_runs_games():
     """Each table deals the cards of its game of ``simulate`` with the same seed."""
     rules = Rules(players=4, schedule=(3,))

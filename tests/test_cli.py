@@ -126,6 +126,7 @@ def test_plain_text(rst, plain):
     assert plain_text(rst) == plain
 
 
+@pytest.mark.slow
 def test_python_dash_m_runs_the_command():
     out = subprocess.run(
         [sys.executable, "-m", "ohhell_sim.cli", "--version"],

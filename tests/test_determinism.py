@@ -128,6 +128,7 @@ _CHILD = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_numba_num_threads_in_subprocesses(reference_run, kernel_cache_dir):
     expected = frames_digest(reference_run)
     kernels_before = sorted(p.name for p in kernel_cache_dir.glob("ohhell_kernel_*.py"))

@@ -66,6 +66,7 @@ def popcount_all(masks) -> int:
     return sum(bin(int(m)).count("1") for m in masks)
 
 
+@pytest.mark.slow
 def test_one_card_bid_labels_are_the_trick_on_the_real_deal(positions):
     # With one card each there is no choice of play: bidding 0 or 1, the bidder
     # takes the trick exactly when its card wins it.
@@ -83,6 +84,7 @@ def test_one_card_bid_labels_are_the_trick_on_the_real_deal(positions):
         assert (row[2:] == -1).all()
 
 
+@pytest.mark.slow
 def test_card_labels_count_tricks_from_here(positions):
     rows = label_cards(positions.card_views, positions.card_hands)
     views = positions.card_views[rows[:, 0]]
@@ -106,6 +108,7 @@ def test_card_labels_count_tricks_from_here(positions):
     assert checked > 10
 
 
+@pytest.mark.slow
 def test_samples_have_inputs_in_range_and_valid_targets(positions):
     for samples in (bid_samples(positions), card_samples(positions)):
         assert np.isfinite(samples.states).all() and np.isfinite(samples.moves).all()
@@ -167,6 +170,7 @@ def test_a_weights_file_missing_an_array_is_refused(tmp_path):
         distilled.load_weights(path)
 
 
+@pytest.mark.slow
 def test_bids_follow_the_scoring_table():
     # Paying 10 a trick for a made bid and nothing for zero pushes bids up, as
     # for mc_bidder (the tables the README's strategy table describes).
@@ -180,6 +184,7 @@ def test_bids_follow_the_scoring_table():
     assert mean["10*bid"] > mean["canonical"] + 0.1, mean
 
 
+@pytest.mark.slow
 def test_train_command_writes_a_weights_file_the_player_reads(tmp_path, monkeypatch, capsys):
     from ohhell_sim.cli.app import main
 

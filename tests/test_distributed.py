@@ -81,11 +81,13 @@ def user_reference(tester):
     return oh.simulate(RULES, USERS, 400, seed=12)
 
 
+@pytest.mark.slow
 def test_builtin_strategies_match_local_run(client, builtin_reference):
     result = oh.simulate(RULES, BUILTINS, 400, seed=11, first_game=5, client=client)
     assert_same(result, builtin_reference)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk_games", [1, 7, 10_000])
 def test_chunk_size_does_not_change_results(client, builtin_reference, chunk_games):
     games = 60 if chunk_games == 1 else 400
@@ -105,6 +107,7 @@ def test_chunk_size_does_not_change_results(client, builtin_reference, chunk_gam
     assert_same(result, expected)
 
 
+@pytest.mark.slow
 def test_user_strategy_matches_local_run(client, user_reference):
     importable = client.run(lambda: importlib.util.find_spec("scripted_strategies") is not None)
     assert not any(importable.values()), "the workers must not see the strategy's module"
@@ -112,6 +115,7 @@ def test_user_strategy_matches_local_run(client, user_reference):
     assert_same(result, user_reference)
 
 
+@pytest.mark.slow
 def test_illegal_move_on_a_worker_raises_on_the_client(client, tester):
     # The strategies of USERS: their kernel is compiled already.
     cheating = ["simple", ss.mode(ss.MODE_BID_TOO_HIGH), "random", "simple"]

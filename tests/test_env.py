@@ -324,6 +324,7 @@ def test_docs_show_the_observation_layout_of_four_players():
     assert ObservationLayout(Rules(players=4)).table() in _rl_section()
 
 
+@pytest.mark.slow
 def test_docs_examples_run(capsys):
     section = _rl_section()
     blocks = [part.split("```", 1)[0] for part in section.split("```python")[1:]]

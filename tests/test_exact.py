@@ -285,6 +285,7 @@ def exact_strategy():
     oh.unregister_strategy("ut_exact")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(ENGINE_RULES)))
 def test_engine_scores_of_the_solved_policy(exact_strategy, index):
     rules, solution = ENGINE_RULES[index], _SOLVED[index]

@@ -37,6 +37,7 @@ def test_notebook_and_script_are_in_sync(name):
     assert len(tagged) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", STUDIES)
 def test_notebook_runs_at_a_tiny_size(name, tmp_path):
     notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)

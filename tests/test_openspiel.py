@@ -37,6 +37,7 @@ def _chance(state, rng):
     state.apply_action(int(rng.choice(outcomes, p=np.asarray(weights) / sum(weights))))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "tricks"), [(3, 5), (4, 10), (5, 3), (7, 1)])
 def test_views_agree_with_openspiel_and_strategies_play_legally(players, tricks):
     game = pyspiel.load_game("oh_hell", {"players": players, "num_tricks_fixed": tricks})
@@ -70,6 +71,7 @@ def test_views_agree_with_openspiel_and_strategies_play_legally(players, tricks)
         assert state.returns() == expected
 
 
+@pytest.mark.slow
 def test_told_the_stock_a_view_sees_every_undealt_card_as_gone():
     game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 5})
     rules = rules_of(game)

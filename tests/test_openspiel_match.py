@@ -76,6 +76,7 @@ def test_the_grid_and_labels():
     assert {m.strategy for m in default} >= {"simple", "random", "pimc", "card_counter"}
 
 
+@pytest.mark.slow
 def test_a_folder_keeps_its_matches_and_plays_only_what_it_lacks(tmp_path):
     first = plan_matches(["simple"], **TINY)
     rows = run_matches(first, tmp_path, command="first", progress=False)
@@ -101,6 +102,7 @@ def test_a_folder_keeps_its_matches_and_plays_only_what_it_lacks(tmp_path):
         run_matches(plan_matches(["simple"], **{**TINY, "deals": 3}), tmp_path, progress=False)
 
 
+@pytest.mark.slow
 def test_the_report_is_computed_from_the_matches(tmp_path):
     matches = plan_matches(["simple", "card_counter"], **TINY)
     rows = run_matches(matches, tmp_path, command="ohhell openspiel-match ...", progress=False)
@@ -170,6 +172,7 @@ def test_a_second_seed_is_reported_apart_as_other_deals(tmp_path):
     assert list(grid_table.frame.columns) == ["strategy", "3x2", "3x2 seed 1"]
 
 
+@pytest.mark.slow
 def test_matches_played_at_once_are_the_matches_played_alone(tmp_path):
     grid = {**TINY, "opponents": ["random"]}
     matches = plan_matches(["simple", "card_counter", "random"], **grid)
@@ -238,6 +241,7 @@ def test_an_openspiel_bot_can_take_our_seat_as_a_baseline(tmp_path):
     }
 
 
+@pytest.mark.slow
 def test_the_committed_report_is_the_analysis_of_its_committed_matches():
     from pathlib import Path
 

@@ -33,6 +33,9 @@ from strategies._playout import (
     settle_flags,
 )
 
+# Each compiles the sampling players' code in this process: tens of seconds.
+pytestmark = pytest.mark.slow
+
 
 @njit
 def _counts_both_ways(view, samples, state, aim, settle):

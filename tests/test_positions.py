@@ -127,6 +127,7 @@ def test_hook_positions_are_as_described(pos):
     assert sure_trump_tricks(view) == pos.sure
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pos", HOOK_POSITIONS, ids=lambda p: p.name)
 @pytest.mark.parametrize("name", RULE_BASED)
 def test_hooked_dealer_keeps_its_sure_tricks(name, pos):
@@ -507,6 +508,7 @@ def test_each_wrong_card_can_fail(pos):
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pos", PLAY_POSITIONS, ids=lambda p: p.name)
 @pytest.mark.parametrize("name", RULE_BASED)
 def test_plays_the_right_card(name, pos):

@@ -78,6 +78,7 @@ def test_chunk_size_does_not_change_results(tmp_path, chunk_games):
     assert result.stats.chunks == -(-games // chunk_games)
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_where_it_stopped(tmp_path):
     games, chunk_games = 20_000, 250
     chunks = games // chunk_games

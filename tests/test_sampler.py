@@ -220,6 +220,7 @@ def sample_counts(view, draws, seed, plan_size=PLAN_SIZE):
     return counts, int(np.count_nonzero(~found))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("view", "draws", "size"),
     [

@@ -17,6 +17,9 @@ from ohhell_sim.rules import Rules
 from strategies import bayes_pimc
 from tests.test_strategies_common import SEARCH_VIEWS, card, make_view, rng
 
+# Each compiles the sampling players' code in this process: tens of seconds.
+pytestmark = pytest.mark.slow
+
 PARAMS = bayes_pimc.STRATEGY.param_row()
 
 

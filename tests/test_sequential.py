@@ -17,6 +17,9 @@ from strategies import adaptive_pimc, mc_bidder, pimc
 from strategies._sequential import BATCH, FIRST_TEST, choice_is_open, time_to_test
 from tests.test_strategies_common import SEARCH_VIEWS, card, make_view, rng
 
+# Each compiles the sampling players' code in this process: tens of seconds.
+pytestmark = pytest.mark.slow
+
 PARAMS = adaptive_pimc.STRATEGY.param_row()
 
 

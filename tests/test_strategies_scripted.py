@@ -46,18 +46,21 @@ def play_of(name: str, view: np.ndarray, **params: float) -> int:
 # --- bids every strategy should agree on ---------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BIDDERS))
 def test_one_card_deal_ace_of_trumps_bids_one(name):
     view = make_view("AS", "S", seat=0, dealer=3)
     assert bid_of(name, view) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BIDDERS))
 def test_one_card_deal_low_side_card_bids_zero(name):
     view = make_view("3D", "S", seat=1, dealer=0)
     assert bid_of(name, view) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BIDDERS))
 def test_dealer_steps_off_the_forbidden_bid(name):
     # 1-card deal: the others bid 0, 0, 1, so the dealer may not bid 0 (total 1).
@@ -151,6 +154,7 @@ def test_expected_tricks_table_is_monotone_in_rank():
 # --- card_counter --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_card_counter_wins_with_the_cheapest_sure_winner():
     # Hearts led; the ace of hearts is gone and nobody can trump (all spades out).
     played = "AH AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"
@@ -169,6 +173,7 @@ def test_card_counter_wins_with_the_cheapest_sure_winner():
     assert play_of("card_counter", view) == card("QH")
 
 
+@pytest.mark.slow
 def test_card_counter_ducks_as_high_as_possible_at_its_bid():
     view = make_view(
         "KH 9H 2H",
@@ -184,6 +189,7 @@ def test_card_counter_ducks_as_high_as_possible_at_its_bid():
     assert play_of("card_counter", view) == card("9H")
 
 
+@pytest.mark.slow
 def test_card_counter_draws_trumps_when_it_needs_many():
     view = make_view("KS QS JS 4D 5C", "S", seat=0, phase=V.PHASE_PLAY, bids=[5, 0, 0, 0])
     assert play_of("card_counter", view) == card("KS")
@@ -226,6 +232,7 @@ def test_zero_bids_zero_with_a_weak_hand_and_not_with_a_strong_one():
     assert bid_of("zero", strong) >= 3
 
 
+@pytest.mark.slow
 def test_zero_bidder_holding_the_lowest_card_of_the_led_suit_plays_it():
     view = make_view(
         "KH 9H 2H AS", "S", seat=1, phase=V.PHASE_PLAY, trick=["5H"], bids=[1, 0, 1, 1]
@@ -263,6 +270,7 @@ def test_mc_bidder_refuses_two_decks():
     assert 0 <= bid_of("mc_bidder", view) <= 3
 
 
+@pytest.mark.slow
 def test_pimc_trumps_when_short_and_discards_when_made():
     # Hearts led, pimc (seat 1) is void in hearts with a trump and a diamond left,
     # one trick short of its bid of 2: ruff now rather than hope for the last trick.
@@ -304,6 +312,7 @@ def test_learned_table_shape_and_cells():
     assert max(cells) < learned.N_CELLS
 
 
+@pytest.mark.slow
 def test_train_bids_fits_saves_and_loads(tmp_path, capsys):
     table = learned.train_bid_table(players=[3], deals=300, seed=1, max_hand=2)
     assert table["probs"].shape == (1, 2, learned.N_CELLS, 3)

@@ -98,6 +98,7 @@ def canonical_seatings(players: int) -> list[list]:
     return [seats_for(players, 0, seats) for seats in SETS]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 def test_new_strategies_play_canonical_games_legally(players):
     rules = oh.Rules(players=players)
@@ -134,6 +135,7 @@ VARIANTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_new_strategies_play_every_variant_legally(variant):
     rules = oh.Rules(players=4, max_cards=6, **VARIANTS[variant])
@@ -142,6 +144,7 @@ def test_new_strategies_play_every_variant_legally(variant):
         oh.simulate(rules, seats_for(4, offset, pool), games=40, seed=offset + 11)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [5, 8])
 def test_rule_based_strategies_play_two_decks_legally(players):
     rules = oh.Rules(players=players, decks=2, joker=True, max_cards=8)
@@ -167,6 +170,7 @@ def test_pimc_and_mc_bidder_are_reproducible():
     assert np.array_equal(a.hands["tricks"], b.hands["tricks"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "variant",
     ["canonical", "joker", "swap_2", "forehead", "closed_bids", "nullo"],

@@ -113,6 +113,7 @@ def test_check_strategy_counts_what_it_tried(registered):
     assert (check.strategy, check.games, check.decisions) == ("ut_fine", 2, 2 * 4 * (3 + 9))
 
 
+@pytest.mark.slow
 def test_an_exception_in_the_kernel_names_strategy_seat_game_and_line(registered):
     name = registered("ut_divide", zero_or_one_bid, divide_play)
     with pytest.raises(StrategyError) as caught:

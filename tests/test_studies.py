@@ -95,6 +95,7 @@ def test_cli_names_the_bad_option(tmp_path, capsys):
 # --- data: schema and invariants ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_output_has_data_metadata_and_report(outputs):
     for name, folder in outputs.items():
         data = read_study(folder)
@@ -116,6 +117,7 @@ def _deal_keys(hands: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return hands.drop_duplicates(["condition", "game", "deal"]).set_index([*by, "game", "deal"])
 
 
+@pytest.mark.slow
 def test_hook_rule_pairs_the_same_cards_and_the_hook_holds(outputs):
     hands = read_study(outputs["hook_rule"]).hands
     expected = {
@@ -147,6 +149,7 @@ def test_hook_rule_pairs_the_same_cards_and_the_hook_holds(outputs):
     assert (~totals["hook"] & (totals["bids"] == totals["size"])).any()
 
 
+@pytest.mark.slow
 def test_zero_bids_probe_arms_share_cards_and_bid_as_designed(outputs):
     data = read_study(outputs["zero_bids"])
     hands = data.hands
@@ -499,6 +502,7 @@ def test_report_of_a_plain_simulate_run_still_works(tmp_path, capsys):
     assert "-0.00" not in text
 
 
+@pytest.mark.slow
 def test_quickstart_runs_the_default_study(tmp_path, capsys):
     out = tmp_path / "quick"
     assert main(["quickstart", "--games", "6", "--output", str(out)]) == 0

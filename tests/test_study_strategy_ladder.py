@@ -126,6 +126,7 @@ def alias_run() -> StudyData:
         unregister_strategy("simple_alias")
 
 
+@pytest.mark.slow
 def test_a_registered_alias_is_merged_and_a_different_strategy_is_not(alias_run):
     games = alias_run.games
     assert set(games["field"].unique()) == {"simple"}

@@ -114,6 +114,7 @@ def test_score_blind_bidders_bid_the_same_under_every_table(seats):
         assert moved == (strategy in vs.SCORE_AWARE_BIDDERS), strategy
 
 
+@pytest.mark.slow
 def test_analysis_of_a_tiny_run_declares_its_families(tmp_path):
     data = vs.play(8, 2, (4,), progress=False, fields=("simple", MIX_FIELD))
     reactions = vs.bid_reactions(data.hands).set_index(["field", "strategy"])

@@ -93,6 +93,7 @@ def _bids_by_strategy(result):
     }
 
 
+@pytest.mark.slow
 def test_register_and_play(pair, kernel_cache_dir):
     assert "ut_low" in oh.available_strategies()
     assert oh.available_strategies().index("ut_low") > oh.available_strategies().index("simple")
@@ -202,6 +203,7 @@ def _seat0_bids(result, game=None):
     return rows["bid"].tolist()
 
 
+@pytest.mark.slow
 def test_replace_changes_what_is_played(pair, restore_ut_high):
     import scripted_strategies as ss
 
@@ -219,6 +221,7 @@ def test_replace_changes_what_is_played(pair, restore_ut_high):
         assert [d.bids[0] for d in log.deals] == _seat0_bids(second, game)
 
 
+@pytest.mark.slow
 def test_replace_with_changed_global_constant(pair, restore_ut_high):
     # Regression: the generated kernel was named by a hash of the strategy's
     # bytecode, names and constants only, so a strategy whose behaviour comes from a
@@ -263,6 +266,7 @@ print(*(oh.get_strategy(n).fingerprint() for n in ("random", "simple", "tester")
 """
 
 
+@pytest.mark.slow
 def test_fingerprints_are_stable_across_processes(tester):
     """Kernel files are named by fingerprints: they must not change between processes
     (hash randomisation, object addresses), or every process compiles anew."""
@@ -374,6 +378,7 @@ def _guide_strategy_file() -> str:
     return text[start : text.index("```", start)]
 
 
+@pytest.mark.slow
 def test_guide_strategy_file_plays_no_games_when_the_command_line_imports_it(
     user_modules, monkeypatch, capsys
 ):

@@ -157,6 +157,7 @@ def test_fixed_trump_patterns(pattern, suits):
         assert game_trumps == expected
 
 
+@pytest.mark.slow
 def test_no_trump_every_k():
     rules = Rules(players=4, no_trump_every=5)
     hands = oh.simulate(rules, mostly_random(4), games=50, seed=2).hands
@@ -224,6 +225,7 @@ def test_two_decks_and_joker_deck_limits():
 # --- variant columns of the frames ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_swap_columns_hold_cards_passed_left():
     rules = Rules(players=4, swap=2, schedule=[5, 1])
     result = oh.simulate(rules, mostly_random(4), games=5, seed=3)
@@ -348,6 +350,7 @@ def assert_kernel_equals_reference(rules: Rules, seats, seed: int, games: int) -
         assert np.allclose(frame.win_share, shares)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(40))
 @given(rules=variant_rules_st(), seed=st.integers(0, 2**63 - 1), data=st.data())
 def test_kernel_equals_reference_on_variant_combinations(tester, rules, seed, data):

@@ -64,6 +64,7 @@ def _by_position(values, dealer, n=4):
     return [values[(dealer + 1 + k) % n] for k in range(n)]
 
 
+@pytest.mark.slow
 def test_hook_example_end_to_end(tester):
     """Scripted bids 1, 2, 0 and a dealer bid of 1 are accepted; when random play
     happens to give tricks 1, 3, 0, 1 the scores are 11, 0, 10, 11."""
