@@ -1,4 +1,4 @@
-"""The engine's speed figures quoted in the README.
+"""The engine's speed figures quoted on the benchmarks page (docs/benchmarks.md).
 
 Run with ``python benchmarks/run_benchmarks.py [--deals N] [--json OUT]``.  It
 measures, on this machine:

@@ -2,7 +2,7 @@
 
 Legality in every variant and agreement with the reference engine are checked
 with the other built-ins (``tests/test_strategies_simulate.py``); its strength
-and speed are measured by ``benchmarks/`` (the README quotes them).
+and speed are measured by ``benchmarks/`` (the strategies page quotes them).
 """
 
 from __future__ import annotations
