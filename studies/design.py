@@ -37,6 +37,9 @@ SCORE_MAXIMISING_FIELDS = ("learned", "mc_bidder")
 #: Samples per bid of ``mc_bidder`` in the study fields: a quarter of its default,
 #: which keeps its field affordable at study sizes.
 MC_BIDDER_SAMPLES = 16.0
+#: The label of a row pooled over strata (table sizes, players or strategies),
+#: each weighing the same; each study says what its strata are.
+STANDARDISED = "all (standardised)"
 
 
 def field_seats(field: str, players: int) -> tuple:

@@ -38,6 +38,7 @@ from studies.design import (
     FIELDS,
     MIX_FIELD,
     POSITION_ORDER,
+    STANDARDISED,
     bidding_position,
     check_fields,
     field_seats,
@@ -55,8 +56,6 @@ DEFAULT_FIELDS = FIELDS
 #: Share of the games that the ``mc_bidder`` field plays: its bids run playouts,
 #: about a hundred times the cost of the other fields' per game.
 FIELD_GAMES_SHARE = {"mc_bidder": 0.25}
-#: The label of a row over every table size, each weighing the same.
-STANDARDISED = "all (standardised)"
 #: Family-wise error rate of the comparisons, adjusted with :data:`CORRECTION`.
 ALPHA = 0.05
 CORRECTION = "holm"

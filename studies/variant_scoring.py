@@ -56,7 +56,14 @@ from ohhell_sim.analysis.stats import (
 )
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from studies.design import FIELDS, MC_BIDDER_SAMPLES, MIX_FIELD, check_fields, field_seats
+from studies.design import (
+    FIELDS,
+    MC_BIDDER_SAMPLES,
+    MIX_FIELD,
+    STANDARDISED,
+    check_fields,
+    field_seats,
+)
 from studies.report import study_report
 from studies.runs import Condition, StudyData, play_conditions
 
@@ -116,8 +123,6 @@ LEARNED_CAVEAT = (
 
 #: Measures of the bid comparisons.
 BID_MEASURES = ("mean bid", "zero-bid rate")
-#: Pooled row label: equal weight per player (strategy in field).
-STANDARDISED = "all (standardised)"
 HOLM = "holm"
 #: The decisiveness measures, and how their rise and fall read.
 LEADER, STRONGER, SKILL = "leader's win share", "stronger seat ahead", "skill share of totals"

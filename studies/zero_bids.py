@@ -61,6 +61,7 @@ from ohhell_sim.rules import ZERO_TABLES, Rules
 from studies.design import (
     FIELDS,
     POSITION_ORDER,
+    STANDARDISED,
     bidding_position,
     check_fields,
     field_seats,
@@ -82,8 +83,6 @@ FIELD_GAME_SHARE = {"mc_bidder": 0.25}
 #: Thresholds of the ``zero`` strategy's two probe arms (expected tricks at most this: bid 0).
 PROBE_ARMS = {"zero": 1e9, "alternative": -1.0}
 CANONICAL_ZERO_TABLE = "10"
-#: The mixed field's row pooled over its strategies (each with the same weight).
-STANDARDISED = "all (standardised)"
 #: Strata of every pooled rate: those a table does not split by get equal weight.
 STRATA = ("players", "hand_size", "strategy")
 #: A stratum with fewer zero bids than this is left out of a zero-bid success rate
