@@ -63,7 +63,7 @@ from ohhell_sim.run.pipeline import numba_threads, play, prepare_kernel
 from ohhell_sim.run.progress import progress_bar
 from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Counts, Rows
-from ohhell_sim.strategy import Seating, SeatSpec
+from ohhell_sim.strategy import SeatSpec
 from ohhell_sim.summary import SUMMARY_FILE, RunSummary
 from ohhell_sim.validation import check_count, check_run
 
@@ -224,19 +224,12 @@ def run_chunked(
         When a strategy returns an illegal bid or card.
     """
     run = check_run(rules, strategies, first_game, games, seed, threads)
-    rules, seating, seed, first_game, games = (
-        run.rules,
-        run.seating,
-        run.seed,
-        run.first_game,
-        run.games,
-    )
     chunk_games = check_count("chunk_games", chunk_games)
     for name, flag in (("progress", progress), ("overwrite", overwrite), ("summary", summary)):
         if not isinstance(flag, bool):
             raise InvalidArgumentError(f"{name} must be True or False, got {flag!r}")
     if not summary:
-        check_rows_fit(rules, games)
+        check_rows_fit(run.rules, run.games)
     if client is not None:
         from ohhell_sim.run.dask import check_client
 
@@ -247,12 +240,12 @@ def run_chunked(
     chunk_dir.mkdir(parents=True, exist_ok=True)
     with _folder_lock(folder):
         _remove_temporaries(folder)
-        args = _run_args(rules, seating, seed, first_game, games, chunk_games, summary)
+        args = _run_args(run, chunk_games, summary)
         manifest = _open_manifest(folder, args, overwrite)
-        ranges = chunk_ranges(games, chunk_games)
-        new_sink = partial(Counts.empty, rules) if summary else partial(Rows.empty, rules)
-        sink = new_sink(games)
-        todo, repaired = _load_finished(manifest, chunk_dir, ranges, first_game, sink)
+        ranges = chunk_ranges(run.games, chunk_games)
+        new_sink = partial(Counts.empty, run.rules) if summary else partial(Rows.empty, run.rules)
+        sink = new_sink(run.games)
+        todo, repaired = _load_finished(manifest, chunk_dir, ranges, run.first_game, sink)
         manifest["complete"] = False
         _save_manifest(folder, manifest)
 
@@ -268,8 +261,10 @@ def run_chunked(
         if client is None and todo:
             # Before the bar, whose clock should time the games, not a compile.
             with numba_threads(run.threads):
-                prepare_kernel(seating, rules, new_sink(0))
-        with progress_bar(progress, games, rules.n_deals, done=games - games_todo) as advance:
+                prepare_kernel(run.seating, run.rules, new_sink(0))
+        with progress_bar(
+            progress, run.games, run.rules.n_deals, done=run.games - games_todo
+        ) as advance:
             for index, part in _play(client, run, ranges, todo, new_sink):
                 start, count = ranges[index]
                 sink.merge(start, part)
@@ -278,7 +273,7 @@ def run_chunked(
                 _write_atomic(chunk_dir / name, data)
                 manifest["chunks"][str(index)] = {
                     "file": name,
-                    "first_game": first_game + start,
+                    "first_game": run.first_game + start,
                     "games": count,
                     "sha256": hashlib.sha256(data).hexdigest(),
                 }
@@ -294,11 +289,23 @@ def run_chunked(
         )
         if summary:
             result = ChunkedRunSummary(
-                rules, seating.labels, seed, first_game, games, sink.counts, stats
+                run.rules,
+                run.seating.labels,
+                run.seed,
+                run.first_game,
+                run.games,
+                sink.counts,
+                stats,
             )
         else:
             result = ChunkedRunResult(
-                rules, seating.labels, seating.params, seed, first_game, sink.arrays, stats
+                run.rules,
+                run.seating.labels,
+                run.seating.params,
+                run.seed,
+                run.first_game,
+                sink.arrays,
+                stats,
             )
         result.to_parquet(folder)
         manifest["complete"] = True
@@ -310,25 +317,18 @@ def run_chunked(
 # ------------------------------------------------------------------ the manifest
 
 
-def _run_args(
-    rules: Rules,
-    seating: Seating,
-    seed: int,
-    first_game: int,
-    games: int,
-    chunk_games: int,
-    summary: bool,
-) -> dict[str, Any]:
+def _run_args(run: Run, chunk_games: int, summary: bool) -> dict[str, Any]:
+    seating = run.seating
     args = {
         "version": __version__,
-        "rules": rules.to_dict(),
+        "rules": run.rules.to_dict(),
         "strategies": seating.names,
         "params": seating.params.tolist(),
         # A user strategy edited between calls would mix two strategies in one run.
         "user_strategies": {s.name: s.fingerprint() for s in seating.user_strategies},
-        "seed": seed,
-        "first_game": first_game,
-        "games": games,
+        "seed": run.seed,
+        "first_game": run.first_game,
+        "games": run.games,
         "chunk_games": chunk_games,
     }
     if summary:

@@ -132,13 +132,7 @@ def diagnose_failure(run: Run, error: BaseException, *, most_games: int = 200) -
     and the line that raised.  Returns a less precise ``StrategyError`` if none
     fails in Python (Numba's arithmetic and bounds differ from Python's).
     """
-    rules, seating, seed, first_game, games = (
-        run.rules,
-        run.seating,
-        run.seed,
-        run.first_game,
-        run.games,
-    )
+    seating = run.seating
     functions = [
         tuple(
             _PythonDecision(strategy.name, role, function)
@@ -147,9 +141,9 @@ def diagnose_failure(run: Run, error: BaseException, *, most_games: int = 200) -
         for strategy in seating.strategies
     ]
     cause = error.__cause__ or error.__context__ or error
-    for game in range(first_game, first_game + min(games, most_games)):
+    for game in range(run.first_game, run.first_game + min(run.games, most_games)):
         try:
-            play_reference_game(rules, seating, seed, game, functions)
+            play_reference_game(run.rules, seating, run.seed, game, functions)
         except StrategyError as found:
             return found
         except IllegalMoveError:
@@ -157,7 +151,8 @@ def diagnose_failure(run: Run, error: BaseException, *, most_games: int = 200) -
     names = ", ".join(sorted(set(seating.names)))
     return StrategyError(
         f"a strategy raised {type(cause).__name__}({cause}) inside the compiled kernel, "
-        f"in games {first_game}..{first_game + games - 1} of seed {seed}; the strategies "
+        f"in games {run.first_game}..{run.first_game + run.games - 1} of seed {run.seed}; "
+        "the strategies "
         f"of this run are {names}. Replaying those games in plain Python did not "
         f"reproduce it; oh.check_strategy(name) checks one strategy on its own",
         strategy=None,
