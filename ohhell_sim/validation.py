@@ -17,12 +17,12 @@ from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
 MAX_SEED = 2**63 - 1
 
 
-def check_seed(seed: object) -> int:
-    """Return ``seed`` as an int, or raise if it is not an integer in ``0..2**63-1``."""
+def check_seed(seed: object, name: str = "seed") -> int:
+    """Return ``seed`` as an int, or raise (naming it ``name``) unless it is in ``0..2**63-1``."""
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise InvalidArgumentError(f"seed must be an integer in 0..{MAX_SEED}, got {seed!r}")
+        raise InvalidArgumentError(f"{name} must be an integer in 0..{MAX_SEED}, got {seed!r}")
     if not 0 <= int(seed) <= MAX_SEED:
-        raise InvalidArgumentError(f"seed must be an integer in 0..{MAX_SEED}, got {seed}")
+        raise InvalidArgumentError(f"{name} must be an integer in 0..{MAX_SEED}, got {seed}")
     return int(seed)
 
 

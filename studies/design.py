@@ -27,13 +27,10 @@ MIX_STRATEGIES = ("learned", "simple", "zero")
 #: The strategy fields a study plays each condition in: one strategy in every
 #: seat, and the mixed table :data:`MIX_FIELD`.  A finding about the game should
 #: hold in every field; one that holds in some only depends on who is playing.
-UNIFORM_FIELDS = ("simple", "card_counter", "learned", "mc_bidder")
+UNIFORM_FIELDS = ("simple", "card_counter", "learned", "mc_bidder", "distilled")
 #: The mixed field: the seats take :data:`MIX_STRATEGIES` in turn.
 MIX_FIELD = "mix"
 FIELDS = (*UNIFORM_FIELDS, MIX_FIELD)
-#: Fields whose strategies bid the legal bid of highest expected points under the
-#: active scoring tables (the others' bids ignore the scoring).
-SCORE_MAXIMISING_FIELDS = ("learned", "mc_bidder")
 #: Samples per bid of ``mc_bidder`` in the study fields: a quarter of its default,
 #: which keeps its field affordable at study sizes.
 MC_BIDDER_SAMPLES = 16.0

@@ -29,6 +29,8 @@ from studies.runs import MANIFEST_FILE, StudyData, read_manifest, read_study, wr
 STUDY_NAMES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder")
 #: The study the README's quick start runs.
 DEFAULT_STUDY = "hook_rule"
+#: Share of the games per condition that the confirmation run plays by default.
+CONFIRMATION_SHARE = 0.5
 
 
 def get_study(name: object) -> ModuleType:
@@ -44,6 +46,27 @@ def get_study(name: object) -> ModuleType:
     return importlib.import_module(f"studies.{name}")
 
 
+def confirmation_seed(seed: int) -> int:
+    """The default seed of the confirmation run of a study played at ``seed``.
+
+    Every shuffle is keyed by seed, game and deal, so another seed deals fresh
+    cards: the confirmation shares no deal with the run it confirms.
+    """
+    return seed + 1
+
+
+def default_confirmation_games(study: ModuleType, games: int, players: tuple[int, ...]) -> int:
+    """Games per condition of the confirmation run: :data:`CONFIRMATION_SHARE` of ``games``.
+
+    A study whose games must fit its design (the ladder's rotations) rounds them
+    with its own ``confirmation_games(games, players)``.
+    """
+    rounded = getattr(study, "confirmation_games", None)
+    if rounded is not None:
+        return rounded(games, players)
+    return max(2, round(games * CONFIRMATION_SHARE))
+
+
 def experiment_command(
     name: str,
     games: int,
@@ -52,11 +75,20 @@ def experiment_command(
     players: tuple[int, ...],
     strategies: tuple[str, ...] | None,
     fields: tuple[str, ...] | None = None,
+    confirmation: tuple[int, int] | None = None,
 ) -> str:
-    """The ``ohhell experiment`` command line that reproduces a run."""
+    """The ``ohhell experiment`` command line that reproduces a run.
+
+    ``confirmation`` is ``(games, seed)`` of the confirmation run when they are
+    not the defaults (``(0, ...)`` when none was played).
+    """
     chosen = f" --strategies {','.join(strategies)}" if strategies else ""
     if fields:
         chosen += f" --fields {','.join(fields)}"
+    if confirmation is not None:
+        chosen += f" --confirm-games {confirmation[0]}"
+        if confirmation[0]:
+            chosen += f" --confirm-seed {confirmation[1]}"
     return (
         f"ohhell experiment {name} --games {games} --seed {seed} "
         f"--players {','.join(map(str, players))}{chosen} --out {command_path(out)}"
@@ -74,8 +106,14 @@ def run_experiment(
     command: str | None = None,
     strategies: tuple[str, ...] | None = None,
     fields: tuple[str, ...] | None = None,
+    confirm_games: int | None = None,
+    confirm_seed: int | None = None,
 ) -> WrittenReport:
     """Play study ``name``, write its data and analysis into ``out`` and render its report there.
+
+    The study is played twice: at ``seed`` with ``games`` per condition, where
+    the findings are made, and at ``confirm_seed`` (fresh cards) with
+    ``confirm_games``, where its headlines are confirmed or not.
 
     Parameters
     ----------
@@ -102,6 +140,13 @@ def run_experiment(
     fields : tuple of str, optional
         The strategy fields to play each condition in
         (:data:`studies.design.FIELDS`; default: the study's ``DEFAULT_FIELDS``).
+    confirm_games : int, optional
+        Games per condition of the confirmation run (default
+        :func:`default_confirmation_games`); 0 plays none, and the report then
+        says that its headlines are unconfirmed.
+    confirm_seed : int, optional
+        Seed of the confirmation run (default :func:`confirmation_seed`); it
+        must differ from ``seed``.
 
     Returns
     -------
@@ -120,6 +165,7 @@ def run_experiment(
     check_games = getattr(study, "check_games", None)
     if check_games is not None:
         check_games(games, players)
+    confirmation = _check_confirmation(study, games, seed, players, confirm_games, confirm_seed)
     options = {}
     if strategies is not None:
         if name != "strategy_ladder":
@@ -134,16 +180,50 @@ def run_experiment(
         options["fields"] = fields
     out = check_output_folder(out)
     data = study.play(games, seed, players, progress=progress, **options)
-    data.manifest.update(
-        study=name,
-        games=games,
-        players=list(players),
-        command=command or experiment_command(name, games, seed, out, players, strategies, fields),
+    chosen = (confirm_games, confirm_seed) != (None, None)
+    command = command or experiment_command(
+        name, games, seed, out, players, strategies, fields, confirmation if chosen else None
     )
+    data.manifest.update(study=name, games=games, players=list(players), command=command)
+    confirm_games, confirm_seed = confirmation
+    data.manifest["confirmation"] = {"games": confirm_games, "seed": confirm_seed}
+    if confirm_games:
+        data.confirmation = study.play(
+            confirm_games, confirm_seed, players, progress=progress, **options
+        )
+        data.confirmation.manifest.update(
+            study=name, games=confirm_games, players=list(players), command=command
+        )
     write_study(data, out)
     report = build_report(data)
     save_analysis(report, out)
     return write_report(report, out)
+
+
+def _check_confirmation(
+    study: ModuleType,
+    games: int,
+    seed: int,
+    players: tuple[int, ...],
+    confirm_games: object,
+    confirm_seed: object,
+) -> tuple[int, int]:
+    """``(games, seed)`` of the confirmation run, defaults filled in, or raise naming the value."""
+    if confirm_games is None:
+        confirm_games = default_confirmation_games(study, games, players)
+    confirm_games = check_count("confirm_games", confirm_games, minimum=0)
+    if confirm_seed is None:
+        confirm_seed = confirmation_seed(seed)
+    confirm_seed = check_seed(confirm_seed, "confirm_seed")
+    if confirm_games and confirm_seed == seed:
+        raise InvalidArgumentError(
+            f"confirm_seed must differ from seed ({seed}): at the same seed the confirmation "
+            "would replay the cards of the run it confirms"
+        )
+    check_games = getattr(study, "check_games", None)
+    if confirm_games and check_games is not None:
+        check_games(confirm_games, players)
+    return confirm_games, confirm_seed
 
 
 def build_report(data: StudyData) -> Report:

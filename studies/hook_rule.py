@@ -15,21 +15,28 @@ odd games (:func:`ohhell_sim.analysis.findings.replicate`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
+    CONFIRMED,
+    DEPENDS_ON_FIELD,
+    DETECTION_POWER,
     HOLDS_EVERYWHERE,
     NO_FIELD,
-    REPLICATED,
+    NOT_CONFIRMED,
     adjust_family,
-    field_verdicts,
-    replicate,
+    confirm,
+    detectable_effect,
+    established,
+    heterogeneity,
+    tested_field_verdicts,
 )
-from ohhell_sim.analysis.format import display_table, fmt_number, fmt_row
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import grouped_mean, paired_by_game, standardised_mean
 from ohhell_sim.errors import InvalidArgumentError
@@ -60,13 +67,31 @@ FIELD_GAMES_SHARE = {"mc_bidder": 0.25}
 ALPHA = 0.05
 CORRECTION = "holm"
 
+POINTS = "points per player per game, hook on - off"
 DEALER_COST = "dealer's score per deal, hook on - off"
 OTHERS_COST = "other seats' score per deal, hook on - off"
 EDGE_OFF = "dealer - other seats, made rate, hook off"
 EDGE_ON = "dealer - other seats, made rate, hook on"
 OVERBID = "over-bid deals, hook on - off"
+SEAT_GAP_ON = "seats dealing less often - more often, points per game, hook on"
+SEAT_GAP_OFF = "seats dealing less often - more often, points per game, hook off"
+SEAT_GAP_SHIFT = "seat gap (dealing less often - more often), hook on - off"
 #: The effects measured in every field, in the order of the report.
-FIELD_EFFECTS = (DEALER_COST, OTHERS_COST, EDGE_OFF, EDGE_ON, OVERBID)
+FIELD_EFFECTS = (
+    POINTS,
+    DEALER_COST,
+    OTHERS_COST,
+    EDGE_OFF,
+    EDGE_ON,
+    OVERBID,
+    SEAT_GAP_ON,
+    SEAT_GAP_OFF,
+    SEAT_GAP_SHIFT,
+)
+#: The ``field`` of a family row that tests whether an effect's size differs between fields.
+BETWEEN_FIELDS = "between fields"
+#: Columns identifying a row of the family (in the run and in its confirmation).
+FAMILY_KEYS = ("effect", "field", "players")
 
 
 def win_share_effect(strategy: str) -> str:
@@ -225,11 +250,15 @@ def per_game_difference(
 
 
 def deal_frame(hands: pd.DataFrame) -> pd.DataFrame:
-    """One row per (condition, game, deal): labels, hand size and the bids' total."""
+    """One row per (condition, game, deal): labels, hand size, the bids' total, all made.
+
+    ``all_made`` says whether every seat took exactly its bid.
+    """
     keys = ["condition", "players", "field", "hook", "game", "deal"]
     deals = (
-        hands.groupby(keys, observed=True, sort=False)
-        .agg(hand_size=("hand_size", "first"), bids=("bid", "sum"))
+        hands.assign(_made=hands["bid"] == hands["tricks"])
+        .groupby(keys, observed=True, sort=False)
+        .agg(hand_size=("hand_size", "first"), bids=("bid", "sum"), all_made=("_made", "min"))
         .reset_index()
     )
     deals["excess"] = deals["bids"] - deals["hand_size"]
@@ -247,6 +276,51 @@ def _with_positions(hands: pd.DataFrame) -> pd.DataFrame:
     return hands
 
 
+def with_deals_dealt(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
+    """``games`` with ``dealt`` (deals the seat dealt in its game) and ``deal_role``.
+
+    A game's deals seldom divide evenly among the players (19 deals at 3 to 5
+    players, 15 at 6, 13 at 7), so some seats deal once more than the others:
+    ``deal_role`` is ``"less often"`` for the seats that deal fewest, ``"more
+    often"`` for the others, and ``"evenly"`` in a game where every seat deals
+    as often.
+    """
+    dealing = hands[hands["seat"] == hands["dealer"]]
+    dealt = dealing.groupby(["condition", "game", "seat"], observed=True).size().rename("dealt")
+    out = games.merge(dealt.reset_index(), on=["condition", "game", "seat"], how="left")
+    out["dealt"] = out["dealt"].fillna(0).astype(np.int64)
+    by_game = out.groupby(["condition", "game"], observed=True)["dealt"]
+    fewest, most = by_game.transform("min"), by_game.transform("max")
+    out["deal_role"] = np.where(
+        fewest == most, "evenly", np.where(out["dealt"] == fewest, "less often", "more often")
+    )
+    return out
+
+
+def seat_gaps(games: pd.DataFrame) -> pd.DataFrame:
+    """Per (field, players, hook, game): the mean final total of the seats that deal less
+    often minus that of the seats that deal more often (:func:`with_deals_dealt` rows)."""
+    uneven = games[games["deal_role"] != "evenly"]
+    return per_game_difference(
+        uneven,
+        uneven["total"],
+        "deal_role",
+        "less often",
+        "more often",
+        keys=("field", "players", "hook"),
+    )
+
+
+def winning_margins(games: pd.DataFrame) -> pd.DataFrame:
+    """Per (field, players, hook, game): the winner's final total minus the runner-up's."""
+    ordered = games.sort_values(["field", "players", "hook", "game", "total"], ascending=False)
+    ranked = ordered.groupby(["field", "players", "hook", "game"], observed=True)["total"]
+    top = ranked.nth(0).to_numpy()
+    second = ranked.nth(1).to_numpy()
+    keys = ordered.drop_duplicates(["field", "players", "hook", "game"])
+    return keys[["field", "players", "hook", "game"]].assign(margin=top - second)
+
+
 def winners_changed(games: pd.DataFrame) -> pd.DataFrame:
     """Per (field, players, game): whether the winning seats differ between hook on and off."""
     won = games[games["win_share"] > 0]
@@ -262,11 +336,13 @@ def winners_changed(games: pd.DataFrame) -> pd.DataFrame:
 def effect_games(hands: pd.DataFrame, deals: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     """Every effect of the family as one value per (effect, field, players, game).
 
-    ``hands`` carries the positions of :func:`_with_positions`; the win-share
-    effects exist in the mix field only (a uniform field has one strategy).
+    ``hands`` carries the positions of :func:`_with_positions` and ``games`` the
+    deals dealt of :func:`with_deals_dealt`; the win-share effects exist in the
+    mix field only (a uniform field has one strategy).
     """
     dealer = hands["role"] == "dealer"
     parts = {
+        POINTS: per_game_difference(games, games["total"], "hook", True, False),
         DEALER_COST: per_game_difference(
             hands[dealer], hands.loc[dealer, "score"], "hook", True, False
         ),
@@ -278,6 +354,10 @@ def effect_games(hands: pd.DataFrame, deals: pd.DataFrame, games: pd.DataFrame) 
         arm = hands[hands["hook"] == hook]
         parts[name] = per_game_difference(arm, arm["made"], "role", "dealer", "other seats")
     parts[OVERBID] = per_game_difference(deals, deals["excess"] > 0, "hook", True, False)
+    gaps = seat_gaps(games)
+    for name, hook in ((SEAT_GAP_ON, True), (SEAT_GAP_OFF, False)):
+        parts[name] = gaps[gaps["hook"] == hook].drop(columns="hook")
+    parts[SEAT_GAP_SHIFT] = per_game_difference(gaps, gaps["value"], "hook", True, False)
     mixed = games[games["field"] == MIX_FIELD]
     if len(mixed):
         share = per_game_difference(
@@ -293,61 +373,99 @@ def effect_games(hands: pd.DataFrame, deals: pd.DataFrame, games: pd.DataFrame) 
 
 
 def effect_family(effects: pd.DataFrame) -> pd.DataFrame:
-    """The declared family: every effect per field and table size, plus standardised rows.
+    """The declared family: every effect per field and table size, the standardised rows,
+    and per field effect the test that its size is the same in every field.
 
-    Each row is recomputed on the even and the odd games
-    (:func:`~ohhell_sim.analysis.findings.replicate`) and the whole family is
-    adjusted together (:data:`CORRECTION`, :func:`~ohhell_sim.analysis.findings.adjust_family`).
+    The test rows (``field`` :data:`BETWEEN_FIELDS`) are Cochran's Q over the
+    fields' standardised rows (:func:`~ohhell_sim.analysis.findings.heterogeneity`),
+    with the spread between the extreme fields as their ``estimate`` and no
+    interval.  The whole family is adjusted together (:data:`CORRECTION`).
     """
-
-    def compute(frame: pd.DataFrame) -> pd.DataFrame:
-        return with_standardised(frame, frame["value"], by=["effect"])
-
-    family = replicate(effects, compute, keys=["effect", "field", "players"])
+    family = with_standardised(effects, effects["value"], by=["effect"])
+    family["effect"] = family["effect"].astype(str)
+    standardised = family[
+        (family["players"] == STANDARDISED) & family["effect"].isin(FIELD_EFFECTS)
+    ]
+    between = heterogeneity(standardised, keys=["effect"])
+    between = between[between["fields"] > 1]
+    tests = pd.DataFrame(
+        {
+            "effect": between["effect"],
+            "field": BETWEEN_FIELDS,
+            "players": STANDARDISED,
+            "n": between["fields"],
+            "estimate": between["spread"],
+            "low": np.nan,
+            "high": np.nan,
+            "p": between["p"],
+            "q": between["q"],
+            "i_squared": between["i_squared"],
+        }
+    )
+    family = pd.concat([family, tests], ignore_index=True)
     family = adjust_family(family, method=CORRECTION, alpha=ALPHA)
     family["effect"] = pd.Categorical(family["effect"], categories=effects["effect"].cat.categories)
     return family.sort_values(["effect", "field"], key=_field_key, kind="stable", ignore_index=True)
 
 
+def study_family(data: StudyData) -> pd.DataFrame:
+    """:func:`effect_family` of a run's data (the run or its confirmation)."""
+    hands, deals, games = _frames(data)
+    return effect_family(effect_games(hands, deals, games))
+
+
+def confirmed_family(data: StudyData) -> pd.DataFrame:
+    """The family of ``data``, its surviving rows checked in the confirmation run."""
+    family = study_family(data)
+    second = None if data.confirmation is None else study_family(data.confirmation)
+    family = confirm(family, second, keys=FAMILY_KEYS, method=CORRECTION, alpha=ALPHA)
+    family["effect"] = pd.Categorical(family["effect"], categories=family["effect"].unique())
+    family["established"] = established(family)
+    return family
+
+
 def verdicts(family: pd.DataFrame) -> pd.DataFrame:
-    """Per field effect: :func:`~ohhell_sim.analysis.findings.field_verdicts` of its
-    standardised rows, with how many of its cells survive the correction and how
-    many fields' standardised rows replicate."""
+    """Per field effect: :func:`~ohhell_sim.analysis.findings.tested_field_verdicts` of
+    its standardised rows and its test between fields, with how many of its cells are
+    established."""
     rows = family[family["effect"].isin(FIELD_EFFECTS)].copy()
     rows["effect"] = rows["effect"].astype(str)
+    between = rows[rows["field"] == BETWEEN_FIELDS]
+    rows = rows[rows["field"] != BETWEEN_FIELDS]
     standardised = rows[rows["players"] == STANDARDISED]
-    out = field_verdicts(standardised, keys=["effect"])
-    cells = rows[rows["players"] != STANDARDISED].groupby("effect", sort=False)["survives"]
-    by_effect = standardised.groupby("effect", sort=False)
-    out["survive in every field"] = out["effect"].map(by_effect["survives"].all())
-    surviving = standardised[standardised["survives"]].groupby("effect", sort=False)["field"]
-    out["surviving in"] = out["effect"].map(surviving.agg(", ".join)).fillna("")
-    out["cells surviving"] = out["effect"].map(
+    out = tested_field_verdicts(standardised, between, keys=["effect"])
+    cells = rows[rows["players"] != STANDARDISED].groupby("effect", sort=False)["established"]
+    out["cells established"] = out["effect"].map(
         cells.sum().astype(int).astype(str) + " of " + cells.size().astype(str)
     )
-    out["replicated fields"] = out["effect"].map(
-        by_effect["replication"].apply(lambda marks: int((marks == REPLICATED).sum())).astype(str)
-        + " of "
-        + by_effect.size().astype(str)
-    )
+    test = between.set_index("effect")
+    out["between fields, p (adjusted)"] = out["effect"].map(test["p_adjusted"]).map(fmt_p)
     return out
+
+
+def _frames(data: StudyData) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The hands (with positions), deals and games (with deals dealt) of ``data``."""
+    hands = _with_positions(data.hands)
+    hands["field"] = hands["field"].astype(str)
+    deals = deal_frame(data.hands)
+    deals["field"] = deals["field"].astype(str)
+    games = with_deals_dealt(data.games, data.hands)
+    games["field"] = games["field"].astype(str)
+    return hands, deals, games
 
 
 def analyse(data: StudyData) -> Report:
     """The report of a ``hook_rule`` run, every number computed from ``data``."""
-    raw = data.hands
-    games = data.games.copy(deep=False)
-    games["field"] = games["field"].astype(str)
-    hands = _with_positions(raw)
-    hands["field"] = hands["field"].astype(str)
-    deals = deal_frame(raw)
-    deals["field"] = deals["field"].astype(str)
+    hands, deals, games = _frames(data)
     off = deals[~deals["hook"]]
 
     binds = with_standardised(off, off["excess"] == 0, bounded=True)
     binds_by_size = _in_field_order(
         grouped_mean(off, off["excess"] == 0, by=["field", "players", "hand_size"])
     )
+    all_made = with_standardised(off, off["all_made"], bounded=True)
+    margins = winning_margins(games)
+    margin = with_standardised(margins, margins["margin"], by=["hook"])
 
     role = with_standardised(hands, hands["made"], ["hook", "role"], bounded=True)
     role_score = with_standardised(hands, hands["score"], ["hook", "role"])
@@ -360,7 +478,7 @@ def analyse(data: StudyData) -> Report:
         mean_score_high=role_score["high"],
     )
 
-    family = effect_family(effect_games(hands, deals, games))
+    family = confirmed_family(data)
     verdict = verdicts(family)
     by_position = _in_field_order(
         paired_by_game(
@@ -390,43 +508,73 @@ def analyse(data: StudyData) -> Report:
     changed = winners_changed(games)
     changed_table = with_standardised(changed, changed["changed"], bounded=True)
     winners = _mix_win_shares(games)
+    facts = Facts(family, verdict, binds, all_made, margin, changed_table, role, games)
 
-    findings = _findings(binds, role, family, verdict, changed_table)
     tables = [
+        Table(
+            "Should we play with the hook? The answer's numbers, per field",
+            _answer_table(facts),
+            f"Standardised over the table sizes played ({STANDARDISED}: each weighs the "
+            "same). Points are final totals per player per game; the margin is the winner's "
+            "final total minus the runner-up's, without the hook.",
+        ),
+        Table(
+            "Seat fairness: seats that deal less often against seats that deal more often",
+            _seat_table(family, games),
+            "The deals of a game seldom divide evenly among the players, so some seats deal "
+            "once more than others. Estimate: the mean final total of the seats that deal "
+            "less often minus that of the others, points per game; n = games. Part of the "
+            "family.",
+        ),
         Table(
             "Does each effect hold in every field? Verdicts over the fields' standardised rows",
             _verdict_display(verdict),
-            f"An effect holds in every field when every field's standardised interval "
-            f"excludes zero on the same side. Surviving: adjusted p <= {ALPHA} "
-            f"({_correction(family)}). Replicated: both halves' intervals (even and odd "
-            "games) exclude zero on the side of the whole.",
+            "Established: survives the correction "
+            f"({_correction(family)}) and is confirmed at the second seed. Holds in every "
+            "field: established in every field, with one sign. Depends on the field: the "
+            "test between fields (Cochran's Q over the fields' standardised rows, part of the "
+            "family) is established. In some fields: established in some, with no evidence "
+            "that the fields differ.",
+        ),
+        Table(
+            "Do the fields differ? Cochran's Q test per effect",
+            _between_display(family),
+            "Q over the fields' standardised estimates, chi-squared with fields - 1 degrees "
+            "of freedom; I² is the share of their spread beyond chance; spread is the highest "
+            "field's estimate minus the lowest's.",
         ),
         *[
             Table(
                 f"Effect: {effect}",
-                _family_display(family[family["effect"] == effect]),
+                _family_display(family[(family["effect"] == effect)]),
                 _effect_note(effect),
             )
             for effect in family["effect"].cat.categories
-            if (family["effect"] == effect).any()
+            if ((family["effect"] == effect) & (family["field"] != BETWEEN_FIELDS)).any()
         ],
         Table(
             "How often the hook binds (hook off: the bids total the hand size)",
-            display_table(binds),
+            display_table(binds.rename(columns={"n": "deals"})),
             "Share of hook-off deals in which the dealer's free bid is the one the hook "
-            "would forbid; n = deals. A rate, not a comparison: not in the family.",
+            "would forbid. A rate, not a comparison: not in the family.",
+        ),
+        Table(
+            "Deals in which every player makes their bid (hook off)",
+            display_table(all_made.rename(columns={"n": "deals"})),
+            "With the hook no such deal exists: the bids never total the hand size. A rate, "
+            "not in the family.",
         ),
         Table(
             "Dealer against the other seats: made rate and mean score per deal",
-            display_table(role_table),
+            display_table(role_table.rename(columns={"n": "seat-deals"})),
         ),
         Table(
             "Bids against tricks: share of deals over-bid, exact and under-bid",
-            display_table(over_under),
+            display_table(over_under.rename(columns={"n": "deals"})),
         ),
         Table(
             "Does the hook change the winner? Share of games whose winning seats change",
-            display_table(changed_table),
+            display_table(changed_table.rename(columns={"n": "games"})),
             "A rate, not a comparison: not in the family.",
         ),
     ]
@@ -438,7 +586,7 @@ def analyse(data: StudyData) -> Report:
                 "A strategy's win share averaged over the seats it holds.",
             )
         )
-    dealer_rows = family[family["effect"] == DEALER_COST]
+    dealer_rows = family[(family["effect"] == DEALER_COST) & (family["field"] != BETWEEN_FIELDS)]
     figures = [
         Figure(
             "hook_cost_by_field.png",
@@ -486,8 +634,29 @@ def analyse(data: StudyData) -> Report:
         ),
     ]
     return study_report(
-        NAME, QUESTION, data.manifest, _method(data.manifest, family), findings, tables, figures
+        NAME,
+        QUESTION,
+        data.manifest,
+        _method(data.manifest, family),
+        _findings(facts),
+        tables,
+        figures,
+        in_short=_in_short(facts),
     )
+
+
+@dataclass(frozen=True)
+class Facts:
+    """The estimates the report's words are made of (see :func:`analyse`)."""
+
+    family: pd.DataFrame
+    verdict: pd.DataFrame
+    binds: pd.DataFrame
+    all_made: pd.DataFrame
+    margin: pd.DataFrame
+    changed: pd.DataFrame
+    role: pd.DataFrame
+    games: pd.DataFrame
 
 
 def _mix_win_shares(games: pd.DataFrame) -> pd.DataFrame:
@@ -522,6 +691,7 @@ def _method(manifest: dict, family: pd.DataFrame) -> list[str]:
     mix_effect = ""
     if MIX_FIELD in games:
         mix_effect = "; and in the mix field the change of each strategy's win share"
+    confirmation = manifest.get("confirmation") or {}
     return [
         "Each table size is played in every strategy field, with the hook on and off, with "
         "the same seed and game indices, hence the same cards; on/off differences are "
@@ -532,24 +702,47 @@ def _method(manifest: dict, family: pd.DataFrame) -> list[str]:
         "pooling the raw rows would weigh the table sizes by their numbers of seats and "
         "deals, and can reverse the comparison within every table size (Simpson's "
         "paradox). No row pools fields.",
-        f"Family of comparisons: {len(family)} rows, every effect of the 'Effect' tables "
-        "(the hook's change of the dealer's and of the other seats' score, the dealer's "
-        "made-rate edge over the other seats with and without the hook, the hook's change "
-        f"of the over-bid share, per field and table size plus the standardised rows{mix_effect}). "
-        "Each p-value is read off "
-        "its interval (normal approximation) and the family is adjusted with Holm's method "
-        f"(statsmodels multipletests), family-wise error {ALPHA}: {_correction(family)}. "
-        "Rates (how often the hook binds, how often the winners change) are estimates, not "
-        "comparisons, and are not in the family.",
-        "Replication: every row of the family is computed again on the even and on the odd "
-        "games (independent halves); 'replicated' means both halves' intervals exclude zero "
-        "on the side of the whole.",
-        "A verdict says whether an effect holds in every field (every field's standardised "
-        "interval excludes zero on the same side) or depends on the field, with the range.",
+        f"Family of comparisons, one for the whole report: {len(family)} rows, every effect "
+        "of the 'Effect' tables (the hook's change of the points per player and of the "
+        "dealer's and the other seats' score, the dealer's made-rate edge over the other "
+        "seats with and without the hook, the hook's change of the over-bid share, the gap "
+        "between seats that deal less and more often with and without the hook and its "
+        f"change, per field and table size plus the standardised rows{mix_effect}), and per "
+        "effect the test that its size is the same in every field (Cochran's Q). Each "
+        "p-value of an interval is read off it (normal approximation); the family is "
+        f"adjusted with Holm's method (statsmodels multipletests), family-wise error {ALPHA}: "
+        f"{_correction(family)}. p-values are printed to three decimals, '< 0.001' below. "
+        "Rates (how often the hook binds, how often every bid is made, how often the "
+        "winners change) and the winning margin are estimates, not comparisons, and are "
+        "not in the family.",
+        _confirmation_method(confirmation),
+        "'Depends on the field' is claimed only when the test between fields is established; "
+        "an effect established in some fields without it is 'in some fields'. Where an "
+        "effect is not established, the report gives the smallest effect the run would have "
+        f"found with probability {DETECTION_POWER:.0%} at the family's strictest level "
+        f"({ALPHA} over the family's size): absence of evidence is not evidence of an "
+        "effect's absence below that size.",
         "The hook binds when, without it, the dealer's bid makes the bids total the hand "
         "size: exactly the bid the hook forbids. Bidding position 1st bids first and leads "
         "the first trick; the dealer bids last.",
     ]
+
+
+def _confirmation_method(confirmation: dict) -> str:
+    if not confirmation.get("games"):
+        return (
+            "No confirmation run was played (--confirm-games 0): the findings are those of one "
+            "seed's cards and are marked unconfirmed."
+        )
+    return (
+        f"Confirmation: the whole study is played again at seed {confirmation['seed']} with "
+        f"{confirmation['games']} games per condition (each field its share): other cards, "
+        "the same code. Every row that survives the correction is carried over and counts "
+        "as established only when the confirmation's estimate has the same sign and its "
+        f"p-value, Holm-adjusted over the rows carried over, is at most {ALPHA}. This "
+        "protects against what a split of the same games cannot: findings that hold only "
+        "for the first seed's cards, including choices of rows or definitions tuned on them."
+    )
 
 
 def _correction(family: pd.DataFrame) -> str:
@@ -559,25 +752,44 @@ def _correction(family: pd.DataFrame) -> str:
 def _effect_note(effect: str) -> str:
     if effect.startswith("win share of"):
         return "Mix field only, paired by game. Part of the family."
-    if effect in (EDGE_OFF, EDGE_ON):
-        return (
-            "Within each game: the dealer's made rate minus the other seats'. Part of the family."
-        )
-    return "Paired by game: the same cards with and without the hook. Part of the family."
-
-
-def _p_text(p: float) -> str:
-    if np.isnan(p):
-        return "n/a"
-    return "<0.001" if p < 0.001 else fmt_number(p, 3)
+    if effect in (EDGE_OFF, EDGE_ON, SEAT_GAP_ON, SEAT_GAP_OFF):
+        return "Within each game; n = games. Part of the family."
+    return (
+        "Paired by game: the same cards with and without the hook; n = games. Part of the family."
+    )
 
 
 def _family_display(rows: pd.DataFrame) -> pd.DataFrame:
-    shown = display_table(rows[["field", "players", "n", "estimate", "low", "high"]])
-    shown["p (adjusted)"] = [_p_text(p) for p in rows["p_adjusted"]]
+    rows = rows[rows["field"] != BETWEEN_FIELDS]
+    shown = display_table(rows[["field", "players", "n", "estimate", "low", "high"]]).rename(
+        columns={"n": "games"}
+    )
+    shown["p (adjusted)"] = [fmt_p(p) for p in rows["p_adjusted"]]
     shown["survives"] = np.where(rows["survives"], "yes", "no")
-    shown["halves"] = rows["replication"].to_numpy()
+    shown["confirmation"] = [_confirmation_text(row) for _, row in rows.iterrows()]
     return shown
+
+
+def _confirmation_text(row: pd.Series) -> str:
+    if row["confirmation"] in (CONFIRMED, NOT_CONFIRMED) and np.isfinite(row["confirm_low"]):
+        second = fmt_ci(row["confirm_estimate"], row["confirm_low"], row["confirm_high"])
+        return f"{row['confirmation']}: {second}"
+    return str(row["confirmation"])
+
+
+def _between_display(family: pd.DataFrame) -> pd.DataFrame:
+    rows = family[family["field"] == BETWEEN_FIELDS]
+    return pd.DataFrame(
+        {
+            "effect": rows["effect"].astype(str).to_numpy(),
+            "fields": rows["n"].astype(int).to_numpy(),
+            "Q": [fmt_number(q, 1) for q in rows["q"]],
+            "I²": [fmt_number(i, 2) for i in rows["i_squared"]],
+            "spread": [fmt_number(e) for e in rows["estimate"]],
+            "p (adjusted)": [fmt_p(p) for p in rows["p_adjusted"]],
+            "confirmation": rows["confirmation"].to_numpy(),
+        }
+    )
 
 
 def _verdict_display(verdict: pd.DataFrame) -> pd.DataFrame:
@@ -586,17 +798,71 @@ def _verdict_display(verdict: pd.DataFrame) -> pd.DataFrame:
             [
                 "effect",
                 "verdict",
+                "size differs",
+                "between fields, p (adjusted)",
                 "min_estimate",
                 "min_field",
                 "max_estimate",
                 "max_field",
-                "significant_in",
-                "surviving in",
-                "cells surviving",
-                "replicated fields",
+                "established in",
+                "cells established",
             ]
         ]
     )
+
+
+def _answer_table(facts: Facts) -> pd.DataFrame:
+    family = facts.family
+    points = family[(family["effect"] == POINTS) & (family["players"] == STANDARDISED)]
+    points = points[points["field"] != BETWEEN_FIELDS].set_index("field")
+    margin = facts.margin[(facts.margin["players"] == STANDARDISED) & ~facts.margin["hook"]]
+    margin = margin.set_index("field")
+    made = facts.all_made[facts.all_made["players"] == STANDARDISED].set_index("field")
+    changed = facts.changed[facts.changed["players"] == STANDARDISED].set_index("field")
+    dealer = family[(family["effect"] == DEALER_COST) & (family["players"] == STANDARDISED)]
+    dealer = dealer[dealer["field"] != BETWEEN_FIELDS].set_index("field")
+    return pd.DataFrame(
+        {
+            "field": list(points.index),
+            "points per player per game, hook on - off": [
+                fmt_row(points.loc[f]) for f in points.index
+            ],
+            "winning margin, hook off (points)": [fmt_row(margin.loc[f], 1) for f in points.index],
+            "every bid made, hook off (share of deals)": [
+                fmt_row(made.loc[f]) for f in points.index
+            ],
+            "games whose winners change": [fmt_row(changed.loc[f]) for f in points.index],
+            "dealer's score per deal, hook on - off": [
+                fmt_row(dealer.loc[f]) for f in points.index
+            ],
+        }
+    )
+
+
+def _seat_table(family: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+    counts = _deal_counts(games)
+    rows = []
+    gap = family[family["field"] != BETWEEN_FIELDS]
+    for effect, column in (
+        (SEAT_GAP_ON, "hook on"),
+        (SEAT_GAP_OFF, "hook off"),
+        (SEAT_GAP_SHIFT, "on - off"),
+    ):
+        for _, row in gap[gap["effect"] == effect].iterrows():
+            rows.append({"field": row["field"], "players": row["players"], column: _marked(row)})
+    table = pd.DataFrame(rows).groupby(["field", "players"], sort=False).first().reset_index()
+    table = table.sort_values(["field", "players"], key=_order_key, kind="stable")
+    table.insert(
+        2,
+        "deals dealt (less / more often)",
+        [f"{counts[p][0]} / {counts[p][1]}" if p in counts else "n/a" for p in table["players"]],
+    )
+    return table.reset_index(drop=True)
+
+
+def _marked(row: pd.Series) -> str:
+    """An estimate with its interval, ``*`` when it is established (survives and confirms)."""
+    return fmt_row(row) + (" *" if row["established"] else "")
 
 
 def _in_field_order(table: pd.DataFrame) -> pd.DataFrame:
@@ -623,76 +889,244 @@ def _pick(table: pd.DataFrame, **where) -> pd.Series:
     return table[mask].iloc[0]
 
 
-def _range(
-    table: pd.DataFrame, digits: int = 3, where: Callable[[pd.DataFrame], pd.Series] | None = None
-) -> str:
-    """The lowest and highest standardised row of ``table`` over the fields, as text."""
-    rows = table[table["players"] == STANDARDISED]
-    if where is not None:
-        rows = rows[where(rows)]
-    low = rows.loc[rows["estimate"].idxmin()]
-    high = rows.loc[rows["estimate"].idxmax()]
+def _standardised(family: pd.DataFrame, effect: str) -> pd.DataFrame:
+    """The fields' standardised rows of ``effect``."""
+    rows = family[(family["effect"] == effect) & (family["players"] == STANDARDISED)]
+    return rows[rows["field"] != BETWEEN_FIELDS]
+
+
+def _span(rows: pd.DataFrame, digits: int = 3, scale: float = 1.0, unit: str = "") -> str:
+    """``"X (field) to Y (field)"``: the lowest and highest row of ``rows`` over the fields.
+
+    ``scale`` multiplies the estimates and their intervals (100 for a percentage,
+    -1 for a cost as a positive number; a negative scale swaps the bounds).
+    """
+    low, high = (rows["low"] * scale, rows["high"] * scale)
+    if scale < 0:
+        low, high = high, low
+    rows = rows.assign(estimate=rows["estimate"] * scale, low=low, high=high)
+    first = rows.loc[rows["estimate"].idxmin()]
+    last = rows.loc[rows["estimate"].idxmax()]
     if len(rows) == 1:
-        return f"is {fmt_row(low, digits)} ({low['field']})"
+        return f"{fmt_row(first, digits)}{unit} ({first['field']})"
     return (
-        f"ranges from {fmt_row(low, digits)} ({low['field']}) to {fmt_row(high, digits)} "
-        f"({high['field']})"
+        f"{fmt_row(first, digits)}{unit} ({first['field']}) to {fmt_row(last, digits)}{unit} "
+        f"({last['field']})"
     )
 
 
-def _at_size(table: pd.DataFrame, players: int) -> str:
-    """The lowest and highest field at one table size of ``table``, as text."""
-    rows = table[table["players"] == players]
-    low = rows.loc[rows["estimate"].idxmin()]
-    high = rows.loc[rows["estimate"].idxmax()]
-    return f"{fmt_row(low)} ({low['field']}) to {fmt_row(high)} ({high['field']})"
+def _detectable(family: pd.DataFrame, rows: pd.DataFrame) -> str:
+    """The largest, over ``rows``, of the smallest effect the run would have found."""
+    size = detectable_effect(rows["low"], rows["high"], ALPHA / _family_size(family))
+    return fmt_number(float(np.nanmax(size)))
 
 
-def _findings(binds, role, family, verdict, changed) -> list[str]:
-    headline, dependent, failing = [], [], []
+def _family_size(family: pd.DataFrame) -> int:
+    return int(family["p_adjusted"].notna().sum())
+
+
+def _confirmed_phrase(family: pd.DataFrame) -> str:
+    confirmed = family["confirmation"].isin([CONFIRMED, NOT_CONFIRMED]).any()
+    return "and confirmed at the second seed" if confirmed else "(no confirmation run)"
+
+
+def _in_short(facts: Facts) -> list[str]:
+    family, verdict = facts.family, facts.verdict
+    points = _standardised(family, POINTS)
+    margin = facts.margin[(facts.margin["players"] == STANDARDISED) & ~facts.margin["hook"]]
+    made = facts.all_made[facts.all_made["players"] == STANDARDISED]
+    changed = facts.changed[facts.changed["players"] == STANDARDISED]
+    dealer = _standardised(family, DEALER_COST)
+    sizes = sorted(p for p in pd.unique(family["players"]) if p != STANDARDISED)
+    fields = ", ".join(pd.unique(points["field"]))
+    answer = [
+        f"Should we play with the hook? Over {', '.join(map(str, sizes))} players and in "
+        f"every field played ({fields}), "
+        f"the hook lowers each player's final total by {_span(points, 2, -1)} points per game "
+        f"(standardised over table sizes), against a typical winning margin of "
+        f"{_span(margin, 1)} points between the winner and the runner-up without it. "
+        f"Without the hook every player makes their bid in {_span(made, 1, 100, '%')} of the "
+        "deals; with it no deal ends that way, because the bids can never total the hand "
+        f"size. The dealer pays most: {_span(dealer, 2, -1)} points per deal.",
+    ]
+    shares = family[
+        family["effect"].astype(str).str.startswith("win share of")
+        & (family["players"] == STANDARDISED)
+    ]
+    moved = shares[shares["established"]]
+    if len(shares):
+        share_text = (
+            "in the mix field it moves win shares: "
+            + "; ".join(f"{r['effect']} {fmt_row(r)}" for _, r in moved.iterrows())
+            if len(moved)
+            else "in the mix field no strategy's win share moves (the run would have found "
+            f"a change of {_detectable(family, shares)} or more)"
+        )
+        answer.append(
+            f"It seldom changes who wins: the same cards give another winner in "
+            f"{_span(changed, 1, 100, '%')} of games, and {share_text}."
+        )
+    answer.append(_fairness_paragraph(family, facts.games))
+    holds = verdict[verdict["verdict"] == HOLDS_EVERYWHERE]
+    among = " (the hook's cost in points among them)" if POINTS in set(holds["effect"]) else ""
+    differs = verdict["size differs"] == "yes"
+    answer.append(
+        f"Strength of the evidence: {len(holds)} of the {len(verdict)} effects measured in "
+        f"every field hold in every field{among}, each "
+        f"surviving one correction over the report's {_family_size(family)} comparisons "
+        f"{_confirmed_phrase(family)}. Their size depends on who plays: the test between "
+        f"fields is established for {int(differs.sum())} of the {len(verdict)}, and the "
+        f"cost per player is {_ratio(points)} times as large in the field where it is "
+        "largest as where it is smallest."
+    )
+    answer.append(_recommendation(facts, points, margin, moved, len(shares) > 0))
+    return answer
+
+
+def _ratio(rows: pd.DataFrame) -> str:
+    """The largest estimate over the smallest, in magnitude, to one decimal."""
+    size = rows["estimate"].abs()
+    return fmt_number(float(size.max() / size.min()), 1)
+
+
+def _recommendation(
+    facts: Facts,
+    points: pd.DataFrame,
+    margin: pd.DataFrame,
+    moved_shares: pd.DataFrame,
+    shares_measured: bool,
+) -> str:
+    """The recommendation, every number in it read off the estimates."""
+    family = facts.family
+    cost = -points["estimate"]
+    typical_margin = float(margin["estimate"].mean())
+    gaps = family[
+        (family["effect"] == SEAT_GAP_ON)
+        & (family["field"] != BETWEEN_FIELDS)
+        & (family["players"] != STANDARDISED)
+    ]
+    widest = gaps.loc[gaps["estimate"].abs().idxmax()]
+    winners = (
+        "it does not move any strategy's win share in the mix field"
+        if shares_measured and not len(moved_shares)
+        else "it moves some strategies' win shares (above)"
+        if shares_measured
+        else "the run measured no strategy's win share (no mixed field was played)"
+    )
+    return (
+        "Recommendation: play with the hook if you want every deal to leave at least one "
+        f"player short; it costs each player {fmt_number(float(cost.min()), 1)} to "
+        f"{fmt_number(float(cost.max()), 1)} points per game by field, "
+        f"{fmt_number(100 * float(cost.max()) / typical_margin, 0)}% of the typical winning "
+        f"margin ({fmt_number(typical_margin, 1)} points) at most, and {winners}. Play "
+        "without it if you want the dealer's seat no worse than the others. Under the hook, "
+        "when the deals do not divide evenly among the players, the seats that deal more "
+        "often are not even with the others: the widest gap between them, "
+        f"{_span(gaps.loc[[widest.name]], 2, 1 if widest['estimate'] > 0 else -1)} points "
+        f"per game at {widest['players']} players, is "
+        f"{fmt_number(100 * abs(float(widest['estimate'])) / typical_margin, 0)}% of the "
+        "typical margin; a table that cares should play as many games as players, passing "
+        "the first deal round, so that every seat deals equally often."
+    )
+
+
+def _fairness_paragraph(family: pd.DataFrame, games: pd.DataFrame) -> str:
+    """Seat fairness per table size: the gap with the hook (range over fields) and without."""
+    rows = family[(family["field"] != BETWEEN_FIELDS) & (family["players"] != STANDARDISED)]
+    counts = _deal_counts(games)
+    ahead, behind = [], []
+    widest_off = 0.0
+    for players, part in rows.groupby("players", sort=True):
+        on = part[part["effect"] == SEAT_GAP_ON]
+        off = part[part["effect"] == SEAT_GAP_OFF]
+        if not len(on):
+            continue
+        widest_off = max(widest_off, float(off["estimate"].abs().max()))
+        less, more = counts.get(players, ("?", "?"))
+        text = (
+            f"at {players} players (seats deal {less} or {more} times) "
+            f"{_span(on, 2, 1 if on['estimate'].mean() > 0 else -1)} points per game"
+        )
+        (ahead if on["estimate"].mean() > 0 else behind).append(text)
+    parts = []
+    if ahead:
+        parts.append("the seats that deal less often finish ahead " + "; ".join(ahead))
+    if behind:
+        parts.append("the seats that deal more often finish ahead " + "; ".join(behind))
+    return (
+        "Seat fairness: a game's deals seldom divide evenly among the players, so some "
+        "seats deal once more than the others. With the hook, by field, "
+        + ", and ".join(parts)
+        + f". Without the hook no field's gap at any table size exceeds "
+        f"{fmt_number(widest_off, 2)} points per game (the cells are in the seat-fairness "
+        "table; a * marks those established)."
+    )
+
+
+def _deal_counts(games: pd.DataFrame) -> dict[int, tuple[int, int]]:
+    """Per table size: how many deals the seats dealing less and more often deal."""
+    uneven = games[games["deal_role"] != "evenly"]
+    counts = uneven.groupby(["players", "deal_role"], observed=True)["dealt"].first().unstack()
+    return {
+        int(p): (int(counts.loc[p, "less often"]), int(counts.loc[p, "more often"]))
+        for p in counts.index
+    }
+
+
+def _signs_differ(family: pd.DataFrame, effect: str) -> bool:
+    """Whether established cells of ``effect`` (table sizes) have both signs."""
+    cells = family[
+        (family["effect"] == effect)
+        & (family["players"] != STANDARDISED)
+        & (family["field"] != BETWEEN_FIELDS)
+        & family["established"]
+    ]
+    return cells["estimate"].gt(0).any() and cells["estimate"].lt(0).any()
+
+
+def _findings(facts: Facts) -> list[str]:
+    family, verdict = facts.family, facts.verdict
+    out = []
     for _, row in verdict.iterrows():
         effect = row["effect"]
-        rows = family[family["effect"] == effect]
-        if row["verdict"] == HOLDS_EVERYWHERE and row["survive in every field"]:
-            headline.append(
-                f"Holds in every field: {effect} {_range(rows)} (standardised over table "
-                "sizes; the fields at the extremes named); it survives the correction "
-                f"({_correction(family)}) in every field's standardised row and in "
-                f"{row['cells surviving']} field x table-size cells; replicated in both "
-                f"halves of the games in {row['replicated fields']} fields."
+        rows = _standardised(family, effect)
+        size = (
+            f"; its size depends on the field (test between fields: adjusted p "
+            f"{row['between fields, p (adjusted)']})"
+            if row["size differs"] == "yes"
+            else ""
+        )
+        if row["verdict"] == HOLDS_EVERYWHERE:
+            out.append(
+                f"Holds in every field: {effect}, {_span(rows)} (standardised over table "
+                f"sizes), established in {row['cells established']} field x table-size "
+                f"cells{size}."
+            )
+        elif row["verdict"] == DEPENDS_ON_FIELD:
+            out.append(
+                f"Depends on the field: {effect}, {_span(rows)} (standardised); established "
+                f"in {row['established in'] or 'no field'}{size}."
             )
         elif row["verdict"] == NO_FIELD:
-            failing.append(effect)
+            out.append(
+                f"Not established in any field's standardised row: {effect}, {_span(rows)}; "
+                f"the run would have found an effect of {_detectable(family, rows)} or more "
+                f"there. Established in {row['cells established']} field x table-size cells"
+                + (" (the table sizes differ in sign)." if _signs_differ(family, effect) else ".")
+            )
         else:
-            label = (
-                "Same sign in every field, but not surviving the correction in every field"
-                if row["verdict"] == HOLDS_EVERYWHERE
-                else "Depends on the field"
+            out.append(
+                f"In some fields only ({row['established in']}): {effect}, {_span(rows)} "
+                "(standardised); the test between fields finds no difference, and "
+                f"{row['cells established']} field x table-size cells are established."
             )
-            surviving = (
-                f"in the standardised rows of {row['surviving in']} only"
-                if row["surviving in"]
-                else "in no field's standardised row"
-            )
-            dependent.append(
-                f"{label}: {effect} {_range(rows)} (standardised); it survives the "
-                f"correction {surviving}, and in {row['cells surviving']} field x "
-                "table-size cells."
-            )
-    sizes = sorted(p for p in pd.unique(binds["players"]) if p != STANDARDISED)
-    spread = (
-        f"; at {sizes[0]} players it ranges from {_at_size(binds, sizes[0])}, at {sizes[-1]} "
-        f"from {_at_size(binds, sizes[-1])}"
-        if len(sizes) > 1 and binds["field"].nunique() > 1
-        else ""
-    )
-    out = [
-        *headline,
+    binds = facts.binds[facts.binds["players"] == STANDARDISED]
+    out.append(
         "How often the hook binds (without it, the dealer's bid makes the bids total the "
-        f"hand size, the bid the hook forbids) {_range(binds)} of deals by field, "
-        f"standardised over table sizes{spread}: a rate that depends on who plays.",
-        *dependent,
-    ]
+        f"hand size, the bid the hook forbids): {_span(binds)} of the deals by field, "
+        "standardised over table sizes (a rate, not in the family)."
+    )
+    role = facts.role
 
     def made(field: str, who: str) -> str:
         return fmt_row(_pick(role, field=field, players=STANDARDISED, hook=False, role=who))
@@ -705,27 +1139,9 @@ def _findings(binds, role, family, verdict, changed) -> list[str]:
         "Made rate without the hook, standardised over table sizes (a raw pool would weigh "
         f"the table sizes by their numbers of seats): {edges}."
     )
+    changed = facts.changed[facts.changed["players"] == STANDARDISED]
     out.append(
-        f"The share of games whose winning seats change under the hook {_range(changed)} "
-        "by field, standardised over table sizes (a rate, not in the family)."
+        f"The share of games whose winning seats change under the hook: {_span(changed)} by "
+        "field, standardised over table sizes (a rate, not in the family)."
     )
-    shares = family[family["effect"].astype(str).str.startswith("win share of")]
-    shares = shares[shares["players"] == STANDARDISED]
-    if len(shares):
-        moved = "; ".join(
-            f"{r['effect']} {fmt_row(r)}" for _, r in shares[shares["survives"]].iterrows()
-        )
-        out.append(
-            "In the mix field, standardised over table sizes, "
-            + (
-                f"the hook moves win shares after the correction: {moved}."
-                if moved
-                else "no strategy's win share moves under the hook after the correction "
-                f"({len(shares)} strategies)."
-            )
-        )
-    if failing:
-        out.append(
-            f"In no field does the interval exclude zero for: {'; '.join(failing)} (not claimed)."
-        )
     return out

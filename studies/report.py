@@ -20,8 +20,13 @@ def study_report(
     findings: list[str],
     tables: list[Table],
     figures: list[Figure],
+    in_short: list[str] | None = None,
 ) -> Report:
-    """A study's report, with the setup and the command read from its data's manifest."""
+    """A study's report, with the setup and the command read from its data's manifest.
+
+    ``in_short`` is the answer in words that opens the report
+    (:attr:`~ohhell_sim.analysis.report.Report.in_short`).
+    """
     return Report(
         question,
         setup_lines(manifest),
@@ -31,6 +36,7 @@ def study_report(
         figures,
         manifest.get("command", ""),
         study,
+        in_short or [],
     )
 
 
@@ -56,8 +62,17 @@ def setup_lines(manifest: dict) -> list[str]:
     seats = sorted({seat for c in conditions for seat in c["seats"]})
     rules = sorted({rules_text(c["rules"]) for c in conditions})
     players = sorted({c["rules"]["players"] for c in conditions})
+    confirmation = manifest.get("confirmation") or {}
+    confirmed = (
+        f"; confirmation run at seed {confirmation['seed']}, {confirmation['games']} games per "
+        "condition (fresh cards)"
+        if confirmation.get("games")
+        else "; no confirmation run"
+        if confirmation
+        else ""
+    )
     return [
-        f"ohhell-sim {manifest['version']}, seed {manifest['seed']}",
+        f"ohhell-sim {manifest['version']}, seed {manifest['seed']}{confirmed}",
         f"{len(conditions)} conditions, {', '.join(map(str, games))} games each "
         f"({sum(c['games'] for c in conditions)} games in all)",
         f"players: {', '.join(map(str, players))}",

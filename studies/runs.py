@@ -76,13 +76,22 @@ def seat_text(spec: SeatSpec) -> str:
     return str(spec)
 
 
+#: The subfolder of a study folder that holds its confirmation run (another study folder).
+CONFIRMATION_FOLDER = "confirmation"
+
+
 @dataclass
 class StudyData:
-    """The stacked frames of a study and its manifest (see :func:`play_conditions`)."""
+    """The stacked frames of a study and its manifest (see :func:`play_conditions`).
+
+    ``confirmation`` holds the same study played again at another seed (fresh
+    cards), on which the headlines are confirmed; None when none was played.
+    """
 
     hands: pd.DataFrame
     games: pd.DataFrame
     manifest: dict = field(default_factory=dict)
+    confirmation: StudyData | None = None
 
     def __post_init__(self) -> None:
         # The manifest is the metadata; frames with ``attrs`` would have pandas
@@ -165,8 +174,14 @@ def _stack(frames: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def write_study(data: StudyData, folder: Path) -> Path:
-    """Write ``hands.parquet``, ``games.parquet`` and ``study.json`` into ``folder``."""
+    """Write ``hands.parquet``, ``games.parquet`` and ``study.json`` into ``folder``.
+
+    The confirmation run, if any, goes into the subfolder :data:`CONFIRMATION_FOLDER`
+    the same way.
+    """
     folder.mkdir(parents=True, exist_ok=True)
+    if data.confirmation is not None:
+        write_study(data.confirmation, folder / CONFIRMATION_FOLDER)
     for frame, name in ((data.hands, HANDS_FILE), (data.games, GAMES_FILE)):
         # The manifest goes into the file's metadata through a shallow copy: frames in
         # memory carry no attrs, which pandas would deep-copy on every operation.
@@ -210,7 +225,14 @@ def read_study(folder: str | Path) -> StudyData:
     """Read what :func:`write_study` wrote.
 
     The frames come without ``attrs``: the manifest is :attr:`StudyData.manifest`.
+    A confirmation run in :data:`CONFIRMATION_FOLDER` is read into
+    :attr:`StudyData.confirmation`.
     """
     folder = Path(folder)
     manifest = read_manifest(folder)
-    return StudyData(read_frame(folder / HANDS_FILE), read_frame(folder / GAMES_FILE), manifest)
+    confirmation = None
+    if (folder / CONFIRMATION_FOLDER / MANIFEST_FILE).is_file():
+        confirmation = read_study(folder / CONFIRMATION_FOLDER)
+    return StudyData(
+        read_frame(folder / HANDS_FILE), read_frame(folder / GAMES_FILE), manifest, confirmation
+    )

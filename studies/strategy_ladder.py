@@ -87,6 +87,12 @@ def builtin_strategies() -> tuple[str, ...]:
     return tuple(n for n in available_strategies() if get_strategy(n).builtin_id is not None)
 
 
+def confirmation_games(games: int, players: tuple[int, ...]) -> int:
+    """Games of the confirmation run: half of ``games``, a whole number of rotations."""
+    n = players[0]
+    return max(2 * n, games // 2 // n * n)
+
+
 def check_games(games: int, players: tuple[int, ...]) -> None:
     """Raise unless one table size is given and ``games`` fits duplicate seating."""
     if len(players) != 1:

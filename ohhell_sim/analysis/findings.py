@@ -36,6 +36,18 @@ NOT_REPLICATED = "not replicated"
 HOLDS_EVERYWHERE = "holds in every field"
 DEPENDS_ON_FIELD = "depends on the field"
 NO_FIELD = "in no field"
+#: Verdict of :func:`tested_field_verdicts` for an effect established in some fields
+#: only, where the test between fields finds no difference.
+SOME_FIELDS = "in some fields; no evidence that the fields differ"
+#: Marks of :func:`confirm`.
+CONFIRMED = "confirmed"
+NOT_CONFIRMED = "not confirmed"
+#: A row that did not survive in the run itself is not carried to the confirmation.
+NOT_TESTED = "not tested (did not survive)"
+#: Every row's mark when no confirmation run was played.
+NO_CONFIRMATION = "no confirmation run"
+#: Power at which :func:`detectable_effect` sizes the effects a run could have found.
+DETECTION_POWER = 0.8
 #: Names of the two halves of :func:`half_of`.
 HALVES = ("even games", "odd games")
 VARIANCE_SHARE_METHOD = "share of variance between groups (eta squared), bootstrap over games"
@@ -59,6 +71,91 @@ def p_value(estimate: float, low: float, high: float, confidence: float = 0.95) 
     return float(2 * _scipy_stats.norm.sf(abs(estimate) / se))
 
 
+def standard_error(
+    low: np.ndarray | pd.Series, high: np.ndarray | pd.Series, confidence: float = 0.95
+) -> np.ndarray:
+    """The standard errors behind normal-approximation intervals ``[low, high]``."""
+    z = _scipy_stats.norm.ppf(0.5 + confidence / 2)
+    return (np.asarray(high, dtype=float) - np.asarray(low, dtype=float)) / (2 * z)
+
+
+def detectable_effect(
+    low: np.ndarray | pd.Series,
+    high: np.ndarray | pd.Series,
+    alpha: float,
+    power: float = DETECTION_POWER,
+    confidence: float = 0.95,
+) -> np.ndarray:
+    """The smallest effect each interval's run finds with probability ``power`` at level ``alpha``.
+
+    ``(z(1 - alpha / 2) + z(power)) * se``, the standard error read off the
+    interval: an effect that did not survive is evidence only against effects of
+    this size or larger.  Pass the level a row must meet in its family (for
+    Holm over *m* rows, ``alpha / m`` is the strictest step).
+    """
+    z = _scipy_stats.norm.ppf(1 - alpha / 2) + _scipy_stats.norm.ppf(power)
+    return z * standard_error(low, high, confidence)
+
+
+def heterogeneity(
+    table: pd.DataFrame, keys: Sequence[str], field: str = "field", confidence: float = 0.95
+) -> pd.DataFrame:
+    """Cochran's Q test, per effect, that the effect has the same size in every field.
+
+    The fields are independent runs (each plays its own games), so their
+    estimates' variances add: ``Q = sum w (e - e_w)^2`` with ``w = 1 / se^2`` and
+    ``e_w`` the weighted mean is chi-squared with ``fields - 1`` degrees of
+    freedom when the effect is the same everywhere.  "Depends on the field" is a
+    claim this test must support, not the mere mix of significant and
+    non-significant fields.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per (effect, field) with ``estimate``, ``low``, ``high``.
+    keys : sequence of str
+        Columns naming the effect.
+    field : str
+        The column naming the field.
+    confidence : float
+        Coverage of the intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The ``keys``, ``fields``, ``q``, ``df``, ``p`` (NaN with fewer than two
+        fields of finite, positive standard error), ``i_squared`` (the share of
+        the spread beyond chance, ``max(0, (Q - df) / Q)``) and ``spread`` (the
+        highest field's estimate minus the lowest's).
+    """
+    keys = list(keys)
+    rows = []
+    for key, part in table.groupby(keys, sort=False, observed=True):
+        key = key if isinstance(key, tuple) else (key,)
+        estimate = part["estimate"].to_numpy(dtype=float)
+        se = standard_error(part["low"], part["high"], confidence)
+        usable = np.isfinite(estimate) & np.isfinite(se) & (se > 0)
+        q, df, p, i_squared = np.nan, int(usable.sum()) - 1, np.nan, np.nan
+        if df >= 1:
+            weight = 1 / se[usable] ** 2
+            pooled = float((weight * estimate[usable]).sum() / weight.sum())
+            q = float((weight * (estimate[usable] - pooled) ** 2).sum())
+            p = float(_scipy_stats.chi2.sf(q, df))
+            i_squared = max(0.0, (q - df) / q) if q > 0 else 0.0
+        rows.append(
+            {
+                **dict(zip(keys, key, strict=True)),
+                "fields": len(part),
+                "q": q,
+                "df": df,
+                "p": p,
+                "i_squared": i_squared,
+                "spread": float(np.nanmax(estimate) - np.nanmin(estimate)),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def adjust_family(
     table: pd.DataFrame, method: str = "holm", alpha: float = 0.05, confidence: float = 0.95
 ) -> pd.DataFrame:
@@ -67,7 +164,9 @@ def adjust_family(
     Parameters
     ----------
     table : pandas.DataFrame
-        One row per comparison, with ``estimate``, ``low`` and ``high``.
+        One row per comparison, with ``estimate``, ``low`` and ``high``; a row
+        whose test is not an interval's (a :func:`heterogeneity` test) brings
+        its own ``p``, which is used where it is not NaN.
     method : str
         Any method of :func:`statsmodels.stats.multitest.multipletests`;
         ``"holm"`` controls the family-wise error rate under any dependence.
@@ -92,6 +191,9 @@ def adjust_family(
         ],
         dtype=float,
     )
+    if "p" in out.columns:
+        given = out["p"].to_numpy(dtype=float)
+        p = np.where(np.isnan(given), p, given)
     adjusted = np.full(p.shape, np.nan)
     defined = ~np.isnan(p)
     adjusted[defined] = adjust_pvalues(p[defined], method=method)
@@ -100,6 +202,69 @@ def adjust_family(
     out["survives"] = defined & (np.nan_to_num(adjusted, nan=1.0) <= alpha)
     out["correction"] = f"{method} over {int(defined.sum())}"
     return out
+
+
+def confirm(
+    family: pd.DataFrame,
+    confirmation: pd.DataFrame | None,
+    keys: Sequence[str],
+    method: str = "holm",
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """Check the surviving rows of ``family`` in the confirmation run, at fresh cards.
+
+    A row that survived its family's correction is confirmed when the same row
+    of the confirmation run (another seed, so other deals) has the same sign and
+    its p-value, adjusted over the rows carried over (``method``), is at most
+    ``alpha``.  This protects against what a split of the same games cannot: a
+    choice of rows, strata or definitions tuned, knowingly or not, on the first
+    run's cards.
+
+    Parameters
+    ----------
+    family : pandas.DataFrame
+        :func:`adjust_family` output of the run.
+    confirmation : pandas.DataFrame or None
+        The same family computed on the confirmation run (its ``p`` unadjusted
+        is used); None when no confirmation run was played.
+    keys : sequence of str
+        Columns identifying a row in both.
+    method, alpha : str, float
+        The correction over the rows carried over, and its level.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``family`` with ``confirm_estimate``, ``confirm_low``, ``confirm_high``,
+        ``confirm_p_adjusted`` and ``confirmation`` (:data:`CONFIRMED`,
+        :data:`NOT_CONFIRMED`, :data:`NOT_TESTED` or :data:`NO_CONFIRMATION`).
+        A row with no interval (a heterogeneity test) confirms on its p-value alone.
+    """
+    keys = list(keys)
+    out = family.reset_index(drop=True).copy()
+    if confirmation is None:
+        for column in ("estimate", "low", "high", "p_adjusted"):
+            out[f"confirm_{column}"] = np.nan
+        out["confirmation"] = NO_CONFIRMATION
+        return out
+    second = confirmation[[*keys, "estimate", "low", "high", "p"]].rename(
+        columns={c: f"confirm_{c}" for c in ("estimate", "low", "high", "p")}
+    )
+    out = out.merge(second, on=keys, how="left")
+    tested = out["survives"].to_numpy(dtype=bool)
+    p = out["confirm_p"].to_numpy(dtype=float)
+    adjusted = np.full(len(out), np.nan)
+    carried = tested & ~np.isnan(p)
+    if carried.any():
+        adjusted[carried] = adjust_pvalues(p[carried], method=method)
+    has_interval = np.isfinite(out["low"].to_numpy(dtype=float))
+    same_sign = np.sign(out["estimate"].to_numpy(dtype=float)) == np.sign(
+        out["confirm_estimate"].to_numpy(dtype=float)
+    )
+    passed = carried & (np.nan_to_num(adjusted, nan=1.0) <= alpha) & (same_sign | ~has_interval)
+    out["confirm_p_adjusted"] = adjusted
+    out["confirmation"] = np.where(tested, np.where(passed, CONFIRMED, NOT_CONFIRMED), NOT_TESTED)
+    return out.drop(columns="confirm_p")
 
 
 def half_of(games: pd.Series | np.ndarray) -> np.ndarray:
@@ -229,6 +394,77 @@ def field_verdicts(table: pd.DataFrame, keys: Sequence[str], field: str = "field
     return pd.DataFrame(rows)
 
 
+def established(family: pd.DataFrame) -> pd.Series:
+    """Rows of a family that count as findings: surviving, and confirmed when a
+    confirmation run was played (:func:`confirm`)."""
+    survives = family["survives"].astype(bool)
+    if "confirmation" not in family.columns:
+        return survives
+    return survives & family["confirmation"].isin([CONFIRMED, NO_CONFIRMATION])
+
+
+def tested_field_verdicts(
+    rows: pd.DataFrame, between: pd.DataFrame, keys: Sequence[str], field: str = "field"
+) -> pd.DataFrame:
+    """Whether each effect holds in every field, with "depends on the field" a tested claim.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        One row per (effect, field): the ``keys``, ``field``, ``estimate``,
+        ``low``, ``high`` and ``established`` (see :func:`established`).
+    between : pandas.DataFrame
+        One row per effect: the ``keys`` and ``established``, whether its
+        :func:`heterogeneity` test survived (and confirmed).
+    keys : sequence of str
+        Columns naming the effect.
+    field : str
+        The column naming the field.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The ``keys``, ``fields``, ``verdict`` (:data:`HOLDS_EVERYWHERE`:
+        established in every field with one sign; :data:`DEPENDS_ON_FIELD`: the
+        fields differ, by the test; :data:`NO_FIELD`: established in none; else
+        :data:`SOME_FIELDS`), ``size differs`` (the test's result, also for an
+        effect that holds everywhere), ``min_estimate``/``max_estimate`` with
+        their fields and ``established in``.
+    """
+    keys = list(keys)
+    differs = between.set_index(keys)["established"]
+    out = []
+    for key, part in rows.groupby(keys, sort=False, observed=True):
+        key = key if isinstance(key, tuple) else (key,)
+        found = part["established"].astype(bool)
+        signs = np.sign(part.loc[found, "estimate"])
+        size_differs = bool(differs.get(key[0] if len(key) == 1 else key, False))
+        if found.all() and signs.nunique() == 1:
+            verdict = HOLDS_EVERYWHERE
+        elif size_differs:
+            verdict = DEPENDS_ON_FIELD
+        elif not found.any():
+            verdict = NO_FIELD
+        else:
+            verdict = SOME_FIELDS
+        low_row = part.loc[part["estimate"].idxmin()]
+        high_row = part.loc[part["estimate"].idxmax()]
+        out.append(
+            {
+                **dict(zip(keys, key, strict=True)),
+                "fields": len(part),
+                "verdict": verdict,
+                "size differs": "yes" if size_differs else "no",
+                "min_estimate": float(low_row["estimate"]),
+                "min_field": low_row[field],
+                "max_estimate": float(high_row["estimate"]),
+                "max_field": high_row[field],
+                "established in": ", ".join(map(str, part.loc[found, field])),
+            }
+        )
+    return pd.DataFrame(out)
+
+
 def variance_share_of(values: np.ndarray, groups: np.ndarray) -> float:
     """Share of the variance of ``values`` between the means of ``groups`` (eta squared).
 
@@ -274,19 +510,31 @@ def variance_share(
 
 
 __all__ = [
+    "CONFIRMED",
     "DEPENDS_ON_FIELD",
+    "DETECTION_POWER",
     "HALVES",
     "HOLDS_EVERYWHERE",
+    "NOT_CONFIRMED",
     "NOT_REPLICATED",
+    "NOT_TESTED",
+    "NO_CONFIRMATION",
     "NO_FIELD",
     "REPLICATED",
     "SAME_DIRECTION",
+    "SOME_FIELDS",
     "adjust_family",
+    "confirm",
+    "detectable_effect",
+    "established",
     "field_verdicts",
     "half_of",
+    "heterogeneity",
     "p_value",
     "replicate",
     "replication_mark",
+    "standard_error",
+    "tested_field_verdicts",
     "variance_share",
     "variance_share_of",
 ]

@@ -19,6 +19,7 @@ __all__ = [
     "excludes_zero",
     "fmt_ci",
     "fmt_number",
+    "fmt_p",
     "fmt_row",
     "format_summary",
     "interval_table",
@@ -40,6 +41,17 @@ def fmt_number(value: object, digits: int = 3) -> str:
     text = f"{number:.{digits}f}"
     # A negative number that rounds to zero would print as -0.000.
     return text[1:] if text.startswith("-") and float(text) == 0.0 else text
+
+
+def fmt_p(p: float) -> str:
+    """A p-value to the precision its method has: three decimals, ``< 0.001`` below that.
+
+    The studies read p-values off normal approximations and bootstraps, which
+    say nothing reliable about tail areas far below 0.001; ``n/a`` when missing.
+    """
+    if pd.isna(p):
+        return "n/a"
+    return "< 0.001" if p < 0.001 else fmt_number(p, 3)
 
 
 def fmt_ci(estimate: float, low: float, high: float, digits: int = 3) -> str:

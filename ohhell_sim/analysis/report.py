@@ -70,6 +70,10 @@ class Report:
         The command that reproduces the data and this report.
     study : str
         The study's name (empty for a plain run).
+    in_short : list of str
+        The answer first, in whole sentences with units, one paragraph each:
+        what it means for a player or a designer, how strong the evidence is and
+        where it depends on who plays.  Shown before everything else.
     """
 
     question: str
@@ -80,6 +84,7 @@ class Report:
     figures: list[Figure] = field(default_factory=list)
     command: str = ""
     study: str = ""
+    in_short: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -155,8 +160,8 @@ def rules_table(rules: dict) -> pd.DataFrame:
 
 # --- rendering --------------------------------------------------------------------------
 
-_NUMBER = r"[<>≤≥]?[+\-−]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[+\-]?\d+)?%?"
-#: A cell that reads as a number: ``0.5``, ``-1,234``, ``<0.001``, ``12%``, ``25 of 25``,
+_NUMBER = r"(?:[<>≤≥] ?)?[+\-−]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[+\-]?\d+)?%?"
+#: A cell that reads as a number: ``0.5``, ``-1,234``, ``< 0.001``, ``12%``, ``25 of 25``,
 #: an estimate with its interval ``0.12 [0.10, 0.14]``, a mark `` *`` after either.
 _NUMERIC_CELL = re.compile(
     rf"{_NUMBER}(?: of {_NUMBER})?(?: \[{_NUMBER}, {_NUMBER}\])?(?: \*)?", re.IGNORECASE
@@ -191,7 +196,12 @@ def _markdown_table(frame: pd.DataFrame) -> str:
 
 def to_markdown(report: Report) -> str:
     """The report as Markdown; figures are referenced by file name."""
-    lines = [f"# {report.question}", "", "## Setup", ""]
+    lines = [f"# {report.question}", ""]
+    if report.in_short:
+        lines += ["## In short", ""]
+        for paragraph in report.in_short:
+            lines += [paragraph, ""]
+    lines += ["## Setup", ""]
     lines += [f"* {item}" for item in report.setup]
     lines += ["", "## Method", ""]
     lines += [f"* {item}" for item in report.method]
@@ -284,6 +294,13 @@ def to_html(report: Report) -> str:
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{title}</title><style>{STYLE}</style></head><body>",
         f"<h1>{inline_html(report.question)}</h1>",
+        *(
+            ["<section id='in-short'><h2>In short</h2>"]
+            + [f"<p>{inline_html(p)}</p>" for p in report.in_short]
+            + ["</section>"]
+            if report.in_short
+            else []
+        ),
         f"<section id='setup'><h2>Setup</h2>{items(report.setup)}</section>",
         f"<section id='method'><h2>Method</h2>{items(report.method)}</section>",
         "<section id='findings'><h2>Findings</h2>",
@@ -351,6 +368,7 @@ def save_analysis(report: Report, folder: str | Path) -> Path:
     record = {
         "study": report.study,
         "question": report.question,
+        "in_short": report.in_short,
         "setup": report.setup,
         "method": report.method,
         "findings": report.findings,
@@ -398,4 +416,5 @@ def load_analysis(folder: str | Path) -> Report:
         figures,
         record["command"],
         record["study"],
+        record.get("in_short", []),
     )

@@ -67,6 +67,8 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         strategies=_parse_names(args.strategies),
         fields=_parse_names(args.fields),
+        confirm_games=args.confirm_games,
+        confirm_seed=args.confirm_seed,
     )
     return _done(written, data=True)
 
@@ -164,6 +166,17 @@ def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
         "--fields",
         help="strategy fields to play each condition in, e.g. simple,mix (default: the "
         f"study's; all: {','.join(FIELDS)}; variant_scoring also {MAXIMISER_MIX})",
+    )
+    p.add_argument(
+        "--confirm-games",
+        type=int,
+        help="games per condition of the confirmation run at a second seed, where the "
+        "headlines are confirmed (default: half of --games; 0: none)",
+    )
+    p.add_argument(
+        "--confirm-seed",
+        type=int,
+        help="seed of the confirmation run (default: --seed plus 1; fresh cards)",
     )
     add_import_option(p)
     p.add_argument("--out", "-o", help="output folder (default runs/NAME)")
