@@ -34,7 +34,7 @@ from ohhell_sim.analysis.findings import (
     detectable_effect,
     established,
     heterogeneity,
-    tested_field_verdicts,
+    verdicts_across_fields,
 )
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table
@@ -425,7 +425,7 @@ def confirmed_family(data: StudyData) -> pd.DataFrame:
 
 
 def verdicts(family: pd.DataFrame) -> pd.DataFrame:
-    """Per field effect: :func:`~ohhell_sim.analysis.findings.tested_field_verdicts` of
+    """Per field effect: :func:`~ohhell_sim.analysis.findings.verdicts_across_fields` of
     its standardised rows and its test between fields, with how many of its cells are
     established."""
     rows = family[family["effect"].isin(FIELD_EFFECTS)].copy()
@@ -433,7 +433,7 @@ def verdicts(family: pd.DataFrame) -> pd.DataFrame:
     between = rows[rows["field"] == BETWEEN_FIELDS]
     rows = rows[rows["field"] != BETWEEN_FIELDS]
     standardised = rows[rows["players"] == STANDARDISED]
-    out = tested_field_verdicts(standardised, between, keys=["effect"])
+    out = verdicts_across_fields(standardised, between, keys=["effect"])
     cells = rows[rows["players"] != STANDARDISED].groupby("effect", sort=False)["established"]
     out["cells established"] = out["effect"].map(
         cells.sum().astype(int).astype(str) + " of " + cells.size().astype(str)
@@ -1005,36 +1005,60 @@ def _recommendation(
         & (family["field"] != BETWEEN_FIELDS)
         & (family["players"] != STANDARDISED)
     ]
-    widest = gaps.loc[gaps["estimate"].abs().idxmax()]
+    found = gaps[gaps["established"]]
     winners = (
-        "it does not move any strategy's win share in the mix field"
+        "the run found no change in any strategy's win share in the mix field"
         if shares_measured and not len(moved_shares)
         else "it moves some strategies' win shares (above)"
         if shares_measured
         else "the run measured no strategy's win share (no mixed field was played)"
     )
-    return (
-        "Recommendation: play with the hook if you want every deal to leave at least one "
-        f"player short; it costs each player {fmt_number(float(cost.min()), 1)} to "
+    price = (
+        f"it costs each player {fmt_number(float(cost.min()), 1)} to "
         f"{fmt_number(float(cost.max()), 1)} points per game by field, "
         f"{fmt_number(100 * float(cost.max()) / typical_margin, 0)}% of the typical winning "
-        f"margin ({fmt_number(typical_margin, 1)} points) at most, and {winners}. Play "
-        "without it if you want the dealer's seat no worse than the others. Under the hook, "
-        "when the deals do not divide evenly among the players, the seats that deal more "
-        "often are not even with the others: the widest gap between them, "
-        f"{_span(gaps.loc[[widest.name]], 2, 1 if widest['estimate'] > 0 else -1)} points "
-        f"per game at {widest['players']} players, is "
+        f"margin ({fmt_number(typical_margin, 1)} points) at most"
+        if points["established"].all()
+        else "the run did not establish its cost in points in every field"
+    )
+    dealer = _standardised(family, DEALER_COST)
+    seat = (
+        " Play without it if you want the dealer's seat no worse than the others."
+        if dealer["established"].all() and (dealer["estimate"] < 0).all()
+        else ""
+    )
+    return (
+        "Recommendation: play with the hook if you want every deal to leave at least one "
+        f"player short; {price}, and {winners}.{seat}" + _seat_advice(found, typical_margin)
+    )
+
+
+def _seat_advice(found: pd.DataFrame, typical_margin: float) -> str:
+    """What the established seat gaps under the hook mean for a table (empty without any)."""
+    if not len(found):
+        return " The run established no gap between seats that deal more and less often."
+    widest = found.loc[found["estimate"].abs().idxmax()]
+    sign = 1 if widest["estimate"] > 0 else -1
+    return (
+        " Under the hook, when the deals do not divide evenly among the players, seats "
+        "that deal once more than the others are not even with them: the widest "
+        f"established gap, {_span(found.loc[[widest.name]], 2, sign)} points per game at "
+        f"{widest['players']} players, is "
         f"{fmt_number(100 * abs(float(widest['estimate'])) / typical_margin, 0)}% of the "
-        "typical margin; a table that cares should play as many games as players, passing "
+        "typical margin. A table that cares should play as many games as players, passing "
         "the first deal round, so that every seat deals equally often."
     )
 
 
 def _fairness_paragraph(family: pd.DataFrame, games: pd.DataFrame) -> str:
-    """Seat fairness per table size: the gap with the hook (range over fields) and without."""
+    """Seat fairness per table size: the gap with the hook (range over fields) and without.
+
+    A direction is claimed at a table size only when every field's gap there is
+    established with one sign.
+    """
     rows = family[(family["field"] != BETWEEN_FIELDS) & (family["players"] != STANDARDISED)]
     counts = _deal_counts(games)
-    ahead, behind = [], []
+    parts = []
     widest_off = 0.0
     for players, part in rows.groupby("players", sort=True):
         on = part[part["effect"] == SEAT_GAP_ON]
@@ -1043,23 +1067,27 @@ def _fairness_paragraph(family: pd.DataFrame, games: pd.DataFrame) -> str:
             continue
         widest_off = max(widest_off, float(off["estimate"].abs().max()))
         less, more = counts.get(players, ("?", "?"))
-        text = (
-            f"at {players} players (seats deal {less} or {more} times) "
-            f"{_span(on, 2, 1 if on['estimate'].mean() > 0 else -1)} points per game"
-        )
-        (ahead if on["estimate"].mean() > 0 else behind).append(text)
-    parts = []
-    if ahead:
-        parts.append("the seats that deal less often finish ahead " + "; ".join(ahead))
-    if behind:
-        parts.append("the seats that deal more often finish ahead " + "; ".join(behind))
+        where = f"at {players} players (seats deal {less} or {more} times)"
+        signs = np.sign(on["estimate"])
+        if on["established"].all() and signs.nunique() == 1:
+            who = "less" if signs.iloc[0] > 0 else "more"
+            parts.append(
+                f"{where} the seats that deal {who} often finish ahead by "
+                f"{_span(on, 2, signs.iloc[0])} points per game"
+            )
+        else:
+            parts.append(
+                f"{where} the gap is {_span(on, 2)} points per game (established in "
+                f"{int(on['established'].sum())} of {len(on)} fields)"
+            )
     return (
         "Seat fairness: a game's deals seldom divide evenly among the players, so some "
         "seats deal once more than the others. With the hook, by field, "
-        + ", and ".join(parts)
+        + "; ".join(parts)
         + f". Without the hook no field's gap at any table size exceeds "
-        f"{fmt_number(widest_off, 2)} points per game (the cells are in the seat-fairness "
-        "table; a * marks those established)."
+        f"{fmt_number(widest_off, 2)} points per game (the gap is the seats that deal less "
+        "often minus the others; every cell is in the seat-fairness table, a * marking "
+        "those established)."
     )
 
 

@@ -17,8 +17,11 @@ and ranked per field; the report says which pairs change order between fields.
 Every gauntlet records each seat's bids and tricks deal by deal, so challengers
 that make the same bids and plays on the same cards are found and merged into one
 entry (:func:`identical_groups`) before the pairwise family is formed; that
-family is Holm-adjusted (:func:`ohhell_sim.analysis.findings.adjust_family`) and
-replicated on the even and odd deal sets (:func:`ohhell_sim.analysis.findings.replicate`).
+family, with a test per pair that its difference is the same in every field, is
+Holm-adjusted (:func:`ohhell_sim.analysis.findings.adjust_family`), and its
+surviving rows are checked in the confirmation run, played at another seed
+(:func:`ohhell_sim.analysis.findings.confirm`), with the order of the ranking
+chosen on the first run.
 
 The study also plays one-card deals with each challenger in every seat and sets
 its score at each bidding position beside the exact values of
@@ -35,8 +38,15 @@ import pandas as pd
 
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.figures import interval_plot, png_bytes, text_colour
-from ohhell_sim.analysis.findings import adjust_family, replicate
-from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_row
+from ohhell_sim.analysis.findings import (
+    CONFIRMED,
+    NOT_CONFIRMED,
+    adjust_family,
+    confirm,
+    established,
+    heterogeneity,
+)
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table, rules_text
 from ohhell_sim.analysis.stats import (
     clip_rate,
@@ -65,8 +75,9 @@ NAME = "strategy_ladder"
 QUESTION = "Which built-in strategy plays Oh Hell best, and does the answer depend on the field?"
 DEFAULT_GAMES = 400
 DEFAULT_PLAYERS = (4,)
-#: The fields the ladder is played in by default: the original field and a stronger one.
-DEFAULT_FIELDS = ("simple", "card_counter")
+#: The fields the ladder is played in by default: the original field, a stronger one
+#: and the strongest fast player.
+DEFAULT_FIELDS = ("simple", "card_counter", "distilled")
 #: Strategies that take milliseconds per decision: they play a tenth of the deal sets.
 SLOW = ("mc_bidder", "pimc", "bayes_pimc", "adaptive_pimc")
 MEASURES = ("mean_total", "win_share", "made_rate", "zero_bid_rate")
@@ -76,6 +87,10 @@ ONE_CARD_FACTOR = 10
 SAME = " = "
 #: The comparison method of the pairwise family.
 CORRECTION = "holm"
+#: The ``field`` of a family row that tests whether a pair's difference depends on the field.
+BETWEEN_FIELDS = "between fields"
+#: Columns identifying a row of the pairwise family, in the run and in its confirmation.
+PAIR_KEYS = ("field", "a", "b")
 #: What identical challengers must agree on, row by row (one row per game x rotation x seat).
 DECISIONS = ("bids", "tricks", "total")
 #: The label of the one-card conditions' field column: the challenger holds every seat.
@@ -380,39 +395,92 @@ def pairwise_table(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
 
 
 def pairwise_family(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
-    """The declared family: every pair of distinct ladder entries in every field.
+    """The declared family: every pair of distinct ladder entries in every field, and per
+    pair the test that its difference is the same in every field.
 
-    Holm-adjusted over the whole family (:func:`~ohhell_sim.analysis.findings.adjust_family`)
-    and recomputed on the even and the odd deal sets
-    (:func:`~ohhell_sim.analysis.findings.replicate`).
+    The test rows (``field`` :data:`BETWEEN_FIELDS`, no interval, the spread
+    between fields as ``estimate``) are Cochran's Q over the pair's field rows
+    (:func:`~ohhell_sim.analysis.findings.heterogeneity`).  The fields play the
+    same cards, so their estimates are positively correlated and the test,
+    which treats them as independent, errs on the side of finding no
+    difference.  Holm-adjusted over the whole family
+    (:func:`~ohhell_sim.analysis.findings.adjust_family`).
 
     Returns
     -------
     pandas.DataFrame
-        :func:`pairwise_table` with ``p``, ``p_adjusted``, ``survives``,
-        ``correction``, the halves' estimates and ``replication``.
+        :func:`pairwise_table` (plus the test rows, with ``q``) with ``p``,
+        ``p_adjusted``, ``survives`` and ``correction``.
     """
     table = pairwise_table(values, order)
     if table.empty:
         # One entry: no comparison, an empty family.
-        return table.assign(p=[], p_adjusted=[], survives=[], correction=[], replication=[]).astype(
+        return table.assign(p=[], p_adjusted=[], survives=[], correction=[]).astype(
             {"survives": bool}
         )
-    adjusted = adjust_family(table, method=CORRECTION)
-    replicated = replicate(
-        values, lambda v: pairwise_table(v, order), keys=["field", "a", "b"], game="unit"
+    between = heterogeneity(table, keys=["a", "b"])
+    between = between[between["fields"] > 1]
+    tests = pd.DataFrame(
+        {
+            "field": BETWEEN_FIELDS,
+            "a": between["a"],
+            "b": between["b"],
+            "deal_sets": np.nan,
+            "estimate": between["spread"],
+            "low": np.nan,
+            "high": np.nan,
+            "p": between["p"],
+            "q": between["q"],
+        }
     )
-    halves = [c for c in replicated.columns if c.startswith(("even_", "odd_"))]
-    return adjusted.merge(
-        replicated[["field", "a", "b", *halves, "replication"]], on=["field", "a", "b"]
-    )
+    parts = [table, tests] if len(tests) else [table]
+    return adjust_family(pd.concat(parts, ignore_index=True), method=CORRECTION)
+
+
+def ladder_values(data: StudyData, groups: list[tuple[str, ...]] | None = None) -> pd.DataFrame:
+    """:func:`unit_values` of a run, identical challengers merged (``groups``: found in it
+    when None; the confirmation run takes the first run's, so that its entries match)."""
+    long = _long(data)
+    groups = identical_groups(long) if groups is None else groups
+    return unit_values(merge_identical(long, groups))
+
+
+def confirmed_family(
+    data: StudyData, values: pd.DataFrame, order: list[str], groups
+) -> pd.DataFrame:
+    """:func:`pairwise_family` of the run, its surviving rows checked in the confirmation run.
+
+    The pairs keep the orientation of ``order`` (the first field's ranking in
+    the first run), so a ranking claim chosen on the first run's cards is tested
+    on fresh ones.
+    """
+    family = pairwise_family(values, order)
+    second = None
+    if data.confirmation is not None and len(family):
+        second = pairwise_family(ladder_values(data.confirmation, groups), order)
+    family = confirm(family, second, keys=PAIR_KEYS, method=CORRECTION)
+    family["established"] = established(family) if len(family) else []
+    return family
+
+
+def _long(data: StudyData) -> pd.DataFrame:
+    """The games frame of a run, its fields as categories in the order played."""
+    long = data.games
+    if "field" not in long.columns:
+        # Output written before the ladder had fields: its one field is in the manifest.
+        long = long.assign(field=data.manifest.get("field", "simple"))
+    # Fields in the order played (a category's own order may be alphabetical).
+    return long.assign(field=pd.Categorical(long["field"].astype(str), categories=_fields_of(long)))
 
 
 def flipped(row: pd.Series) -> pd.Series:
     """A pair row read the other way round: ``b`` minus ``a``."""
     out = row.copy()
     out["a"], out["b"] = row["b"], row["a"]
-    out["estimate"], out["low"], out["high"] = -row["estimate"], -row["high"], -row["low"]
+    for prefix in ("", "confirm_"):
+        if f"{prefix}estimate" in row:
+            out[f"{prefix}estimate"] = -row[f"{prefix}estimate"]
+            out[f"{prefix}low"], out[f"{prefix}high"] = -row[f"{prefix}high"], -row[f"{prefix}low"]
     return out
 
 
@@ -423,7 +491,7 @@ def ranking_claims(family: pd.DataFrame, rankings: dict[str, pd.DataFrame]) -> p
     -------
     pandas.DataFrame
         One row per (field, neighbouring pair), ``a`` ranked above ``b``, with the
-        family's columns (survival under the correction, replication).
+        family's columns (survival under the correction, confirmation).
     """
     rows = []
     for field, ranking in rankings.items():
@@ -445,15 +513,16 @@ def order_changes(family: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per such pair (``a``, ``b``), with ``resolved`` true when the
-        pair survives the correction in opposite directions in two fields; empty
-        with one field.
+        pair is established (survives and confirms) in opposite directions in
+        two fields; empty with one field.
     """
     rows = []
-    for (a, b), part in family.groupby(["a", "b"], sort=False):
+    pairs = family[family["field"] != BETWEEN_FIELDS]
+    for (a, b), part in pairs.groupby(["a", "b"], sort=False):
         signs = set(np.sign(part["estimate"]))
         if len(part) < 2 or len(signs) < 2:
             continue
-        survivors = part[part["survives"]]
+        survivors = part[part["established"]]
         rows.append(
             {
                 "a": a,
@@ -466,8 +535,8 @@ def order_changes(family: pd.DataFrame) -> pd.DataFrame:
 
 
 def _marked(row: pd.Series, digits: int = 2) -> str:
-    """An interval with ``*`` when its pair survives the correction."""
-    return fmt_row(row, digits) + (" *" if row["survives"] else "")
+    """An interval with ``*`` when its pair is established (survives and confirms)."""
+    return fmt_row(row, digits) + (" *" if row["established"] else "")
 
 
 #: Most strategies whose pairwise cells hold their intervals; a larger matrix
@@ -487,11 +556,11 @@ def _pairwise_figure(pairs: pd.DataFrame, order: list[str], field: str, family: 
         for r, c, sign in ((i, j, 1), (j, i, -1)):
             matrix[r, c] = sign * row["estimate"]
             low, high = sorted((sign * row["low"], sign * row["high"]))
-            mark = " *" if row["survives"] else ""
+            mark = " *" if row["established"] else ""
             text = f"{fmt_number(matrix[r, c], 1)}{mark}"
             if with_intervals:
                 text += f"\n[{fmt_number(low, 1)}, {fmt_number(high, 1)}]"
-            cells.append((r, c, text, bool(row["survives"])))
+            cells.append((r, c, text, bool(row["established"])))
     limit = np.nanmax(np.abs(matrix)) if size > 1 and np.isfinite(matrix).any() else 1.0
     image = ax.imshow(matrix, cmap="RdBu", vmin=-limit, vmax=limit)
     for r, c, text, survives in cells:
@@ -518,7 +587,8 @@ def _pairwise_figure(pairs: pd.DataFrame, order: list[str], field: str, family: 
     fig.colorbar(image, label="row minus column, points per game")
     shown = "95% CI, paired on deal sets" if with_intervals else "intervals in the table"
     ax.set_title(
-        f"Against {field}: row minus column per game ({shown})\n* and bold: survives {family}",
+        f"Against {field}: row minus column per game ({shown})\n"
+        f"* and bold: survives {family} and confirms",
         fontsize=10,
     )
     return png_bytes(fig)
@@ -526,24 +596,19 @@ def _pairwise_figure(pairs: pd.DataFrame, order: list[str], field: str, family: 
 
 def analyse(data: StudyData) -> Report:
     """The report of a ``strategy_ladder`` run, every number computed from ``data``."""
-    long = data.games
-    if "field" not in long.columns:
-        # Output written before the ladder had fields: its one field is in the manifest.
-        long = long.assign(field=data.manifest.get("field", "simple"))
-    # Fields in the order played (a category's own order may be alphabetical).
-    long = long.assign(field=pd.Categorical(long["field"].astype(str), categories=_fields_of(long)))
+    long = _long(data)
     groups = identical_groups(long)
-    merged = merge_identical(long, groups)
-    fields = _fields_of(merged)
-    values = unit_values(merged)
+    values = ladder_values(data, groups)
+    fields = [str(f) for f in pd.unique(values["field"])]
     rankings = {field: ranking_table(values[values["field"] == field]) for field in fields}
     order = rankings[fields[0]]["strategy"].tolist()
-    family = pairwise_family(values, order)
+    family = confirmed_family(data, values, order, groups)
     correction = family["correction"].iloc[0] if len(family) else f"{CORRECTION} over 0"
     claims = ranking_claims(family, rankings) if len(family) else family
     changes = order_changes(family)
 
     findings = _findings(rankings, family, claims, changes, groups, correction)
+    in_short = _in_short(rankings, family, claims, changes, correction, data.manifest)
     figures = [_ranking_figure(rankings, order)]
     for field in fields:
         if len(order) > 1:
@@ -555,7 +620,7 @@ def analyse(data: StudyData) -> Report:
                     _pairwise_figure(family[family["field"] == field], ranked, field, correction),
                 )
             )
-    method = _method(fields, correction, len(order))
+    method = _method(fields, correction, len(order), data.manifest.get("confirmation") or {})
     tables = [_identical_table(groups, long)] if any(len(g) > 1 for g in groups) else []
     tables.append(_rank_table(rankings, order))
     tables += [
@@ -564,6 +629,8 @@ def analyse(data: StudyData) -> Report:
     ]
     tables.append(_claims_table(claims, correction))
     tables.append(_family_table(family, fields, correction))
+    if (family["field"] == BETWEEN_FIELDS).any():
+        tables.append(_between_table(family))
     if len(changes):
         tables.append(_changes_table(changes, fields))
     # Output written before the one-card runs existed has no such section.
@@ -581,7 +648,9 @@ def analyse(data: StudyData) -> Report:
                 "entries (identical in one-card deals only)."
             )
         tables += one_tables
-    return study_report(NAME, QUESTION, data.manifest, method, findings, tables, figures)
+    return study_report(
+        NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
+    )
 
 
 def one_card_twins(hands: pd.DataFrame) -> list[tuple[str, ...]]:
@@ -615,7 +684,7 @@ def _merged_one_card(hands: pd.DataFrame, groups: list[tuple[str, ...]]) -> pd.D
     return out
 
 
-def _method(fields: list[str], correction: str, entries: int) -> list[str]:
+def _method(fields: list[str], correction: str, entries: int, confirmation: dict) -> list[str]:
     return [
         "Each strategy plays a duplicate tournament in one seat against a field (one "
         "strategy in all the other seats): every deal set once per rotation of "
@@ -632,19 +701,37 @@ def _method(fields: list[str], correction: str, entries: int) -> list[str]:
         "deal and its total; two challengers that agree on every row of every field they "
         "both played (same cards, same opponents) make the same bids and plays, and are "
         "one ladder entry, named 'a = b'. Pairs are counted after this merge.",
-        f"Comparison family: the mean score per game of every pair of the {entries} distinct "
-        f"entries in every field ({correction} comparisons), one family; p-values are read "
-        f"off the paired intervals and adjusted with the {CORRECTION.capitalize()} method "
-        "(statsmodels' multipletests), family-wise level 0.05. '*' marks the pairs that "
-        "survive.",
-        "Replication: every pair is recomputed on the even and on the odd deal sets "
-        "(independent halves of the cards); 'replicated' when both halves' intervals "
-        "exclude zero on the side of the full estimate, 'same direction only' when only "
-        "their signs agree.",
+        f"Comparison family, one for the whole report: the mean score per game of every pair "
+        f"of the {entries} distinct entries in every field, and per pair the test that its "
+        "difference is the same in every field (Cochran's Q over the fields; the fields "
+        "share the cards, so the test errs towards finding no difference): "
+        f"{correction} comparisons. p-values are read off the paired intervals (normal "
+        f"approximation) and adjusted with the {CORRECTION.capitalize()} method "
+        "(statsmodels' multipletests), family-wise level 0.05; they are printed to three "
+        "decimals, '< 0.001' below.",
+        _confirmation_method(confirmation),
         "Order changes: a pair changes order between fields when its estimate has a "
-        "different sign in different fields; the change is resolved when the pair "
-        "survives the correction in both directions.",
+        "different sign in different fields; the change is resolved when the pair is "
+        "established in both directions. '*' marks the established pairs.",
     ]
+
+
+def _confirmation_method(confirmation: dict) -> str:
+    if not confirmation.get("games"):
+        return (
+            "No confirmation run was played (--confirm-games 0): the pairs are those of one "
+            "seed's cards and are marked unconfirmed."
+        )
+    return (
+        f"Confirmation: the whole ladder is played again at seed {confirmation['seed']} "
+        f"with {confirmation['games']} games per gauntlet (the Monte Carlo strategies their "
+        "share): other cards, the same code. The order of every pair, and so of every "
+        "ranking claim, is the first run's; each pair that survives the correction is "
+        "established only when the confirmation's estimate has the same sign and its "
+        "p-value, Holm-adjusted over the pairs carried over, is at most 0.05. This "
+        "protects against what a split of the same cards cannot: an order chosen on the "
+        "first run's cards that holds only for them."
+    )
 
 
 def _ranking_figure(rankings: dict[str, pd.DataFrame], order: list[str]) -> Figure:
@@ -714,35 +801,60 @@ def _claims_table(claims: pd.DataFrame, correction: str) -> Table:
             "field": r["field"],
             "claim": f"{r['a']} beats {r['b']}",
             "points per game [95% CI]": fmt_row(r, 2),
+            "p (adjusted)": fmt_p(r["p_adjusted"]),
             f"survives {correction}": "yes" if r["survives"] else "no",
-            "replication (even / odd deal sets)": r["replication"],
+            "confirmation": _confirmation_text(r),
         }
         for _, r in claims.iterrows()
     ]
     return Table(
         "Headline ranking claims: each entry against the next one down",
         pd.DataFrame(rows),
-        "From the pairwise family; replication recomputes the pair on each half of the deal sets.",
+        "From the pairwise family; the confirmation replays the pair at the second seed "
+        "(its estimate and interval shown).",
     )
+
+
+def _confirmation_text(row: pd.Series) -> str:
+    if row["confirmation"] in (CONFIRMED, NOT_CONFIRMED) and np.isfinite(row["confirm_low"]):
+        second = fmt_ci(row["confirm_estimate"], row["confirm_low"], row["confirm_high"], 2)
+        return f"{row['confirmation']}: {second}"
+    return str(row["confirmation"])
 
 
 def _family_table(family: pd.DataFrame, fields: list[str], correction: str) -> Table:
     rows = []
-    for (a, b), part in family.groupby(["a", "b"], sort=False):
+    pairs = family[family["field"] != BETWEEN_FIELDS]
+    for (a, b), part in pairs.groupby(["a", "b"], sort=False):
         row = {"a": a, "b": b}
         for field in fields:
             hit = part[part["field"] == field]
-            if not len(hit):
-                row[field] = "n/a"
-                continue
-            r = hit.iloc[0]
-            row[field] = f"{_marked(r)} ({r['replication']})"
+            row[field] = _marked(hit.iloc[0]) if len(hit) else "n/a"
         rows.append(row)
     return Table(
         f"Pairwise: mean score per game of a minus b, per field ({correction})",
         pd.DataFrame(rows),
-        "95% CI paired on the deal sets both played; * survives the Holm correction over the "
-        "whole family; in brackets the replication on the even and odd deal sets.",
+        "95% CI paired on the deal sets both played; * established: survives the Holm "
+        "correction over the whole family and confirms at the second seed.",
+    )
+
+
+def _between_table(family: pd.DataFrame) -> Table:
+    rows = family[family["field"] == BETWEEN_FIELDS]
+    return Table(
+        "Does a pair's difference depend on the field? Cochran's Q per pair",
+        pd.DataFrame(
+            {
+                "a": rows["a"].to_numpy(),
+                "b": rows["b"].to_numpy(),
+                "spread between fields": [fmt_number(e, 2) for e in rows["estimate"]],
+                "Q": [fmt_number(q, 1) for q in rows["q"]],
+                "p (adjusted)": [fmt_p(p) for p in rows["p_adjusted"]],
+                "confirmation": rows["confirmation"].to_numpy(),
+            }
+        ),
+        "Part of the family. Spread: the highest field's estimate minus the lowest's, "
+        "points per game.",
     )
 
 
@@ -760,7 +872,7 @@ def _changes_table(changes: pd.DataFrame, fields: list[str]) -> Table:
         "Where the order changes between fields",
         pd.DataFrame(rows, columns=["a", "b", *fields, "resolved"]),
         "Pairs whose estimate (a minus b, points per game) changes sign between fields; "
-        "resolved: it survives the correction in both directions.",
+        "resolved: it is established in both directions.",
     )
 
 
@@ -886,7 +998,91 @@ def exact_one_card_section(
 
 def _claim_text(row: pd.Series, correction: str) -> str:
     survives = f"survives {correction}" if row["survives"] else f"does not survive {correction}"
-    return f"{fmt_row(row, 2)} points per game ({survives}; {row['replication']})"
+    return f"{fmt_row(row, 2)} points per game ({survives}; {_confirmation_text(row)})"
+
+
+def _opponents(manifest: dict) -> str:
+    """How many of the field's seats face the challenger, in words where short."""
+    seats = int(manifest.get("players", DEFAULT_PLAYERS)[0]) - 1
+    return {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}.get(seats, str(seats))
+
+
+def _in_short(
+    rankings: dict[str, pd.DataFrame],
+    family: pd.DataFrame,
+    claims: pd.DataFrame,
+    changes: pd.DataFrame,
+    correction: str,
+    manifest: dict,
+) -> list[str]:
+    """The answer first: who is best, by how much, whether the field changes it."""
+    fields = list(rankings)
+    firsts = {field: ranking.iloc[0] for field, ranking in rankings.items()}
+    names = {str(row["strategy"]) for row in firsts.values()}
+
+    def score(row: pd.Series) -> str:
+        return fmt_ci(row["mean_total"], row["mean_total_low"], row["mean_total_high"], 1)
+
+    scores = " and ".join(f"{score(row)} against {field}" for field, row in firsts.items())
+    if len(names) == 1:
+        best = f"{names.pop()} ranks first against every field played ({', '.join(fields)})"
+    else:
+        best = "The best strategy depends on the field: " + "; ".join(
+            f"{row['strategy']} against {field}" for field, row in firsts.items()
+        )
+    text = [
+        f"Which built-in strategy plays Oh Hell best? {best}, scoring {scores} "
+        f"(points per game, its one seat against {_opponents(manifest)} of the field's)."
+    ]
+    if len(claims):
+        leads = []
+        for field in fields:
+            mine = claims[claims["field"] == field]
+            if not len(mine):
+                continue
+            lead = mine.iloc[0]
+            status = "established" if lead["established"] else "not established"
+            leads.append(
+                f"{fmt_row(lead, 2)} points per game ahead of {lead['b']} against {field} "
+                f"({status})"
+            )
+        text.append("Its lead over the runner-up: " + "; ".join(leads) + ".")
+        steps = [
+            f"{int(part['established'].sum())} of {len(part)} against {field}"
+            for field, part in claims.groupby("field", sort=False)
+        ]
+        confirmation = manifest.get("confirmation") or {}
+        where = (
+            f"are confirmed at seed {confirmation['seed']} on fresh cards"
+            if confirmation.get("games")
+            else "have no confirmation run"
+        )
+        text.append(
+            "Strength of the evidence: of the ranking's steps (each entry ahead of the next), "
+            + ", ".join(steps)
+            + " are established: they survive one correction over the report's "
+            f"{correction.split(' over ')[-1]} comparisons and {where}."
+        )
+    between = family[family["field"] == BETWEEN_FIELDS]
+    if len(fields) > 1 and len(family):
+        resolved = int(changes["resolved"].sum()) if len(changes) else 0
+        sized = int(between["established"].sum())
+        order = (
+            f"{len(changes)} pairs change order between fields, {resolved} of them "
+            "established in both directions"
+            if len(changes)
+            else "no pair changes order between the fields"
+        )
+        text.append(
+            f"Does the field matter? {order[0].upper() + order[1:]}; the test that a pair's "
+            f"difference is the same in every field is established for {sized} of {len(between)} pairs"
+            + (
+                ": the field changes the size of the leads more often than the order."
+                if sized > resolved
+                else "."
+            )
+        )
+    return text
 
 
 def _findings(
@@ -908,15 +1104,18 @@ def _findings(
                 + "."
             )
         if len(family):
-            pairs = family.groupby(["a", "b"], sort=False)
+            pairs = family[family["field"] != BETWEEN_FIELDS].groupby(["a", "b"], sort=False)
             held = sum(
-                bool(part["survives"].all() and len(set(np.sign(part["estimate"]))) == 1)
+                bool(part["established"].all() and len(set(np.sign(part["estimate"]))) == 1)
                 and len(part) == len(fields)
                 for _, part in pairs
             )
+            between = family[family["field"] == BETWEEN_FIELDS]
             out.append(
-                f"{held} of {pairs.ngroups} pairs are resolved in the same direction in every "
-                f"field after the correction ({correction})."
+                f"{held} of {pairs.ngroups} pairs are established in the same direction in "
+                f"every field ({correction}, confirmed at the second seed); the test between "
+                f"fields is established for {int(between['established'].sum())} of "
+                f"{len(between)} pairs."
             )
         if len(changes):
             for _, change in changes.iterrows():
@@ -955,11 +1154,11 @@ def _findings(
                 "points per game."
             )
         if len(mine):
-            firm = mine[mine["survives"] & (mine["replication"] == "replicated")]
-            weak = mine[~(mine["survives"] & (mine["replication"] == "replicated"))]
+            firm = mine[mine["established"]]
+            weak = mine[~mine["established"]]
             text = (
                 f"Against {field}, {len(firm)} of the {len(mine)} steps of the ranking (each "
-                f"entry beats the next) survive {correction} and replicate on both halves"
+                f"entry beats the next) survive {correction} and confirm at the second seed"
             )
             if len(weak):
                 text += "; not established: " + "; ".join(
@@ -969,10 +1168,10 @@ def _findings(
             out.append(text + ".")
     if len(family):
         field_part = family[family["field"] == fields[0]]
-        resolved = int(field_part["survives"].sum())
+        resolved = int(field_part["established"].sum())
         out.append(
-            f"Against {fields[0]}, {resolved} of {len(field_part)} pairwise differences "
-            f"survive {correction}."
+            f"Against {fields[0]}, {resolved} of {len(field_part)} pairwise differences are "
+            f"established (survive {correction} and confirm at the second seed)."
         )
     merged = [g for g in groups if len(g) > 1]
     for group in merged:

@@ -9,21 +9,33 @@ import pytest
 from scipy import stats as scipy_stats
 
 from ohhell_sim.analysis.findings import (
+    CONFIRMED,
     DEPENDS_ON_FIELD,
     HOLDS_EVERYWHERE,
+    NO_CONFIRMATION,
     NO_FIELD,
+    NOT_CONFIRMED,
     NOT_REPLICATED,
+    NOT_TESTED,
     REPLICATED,
     SAME_DIRECTION,
+    SOME_FIELDS,
     adjust_family,
+    confirm,
+    detectable_effect,
+    established,
     field_verdicts,
     half_of,
+    heterogeneity,
     p_value,
     replicate,
     replication_mark,
+    standard_error,
     variance_share,
     variance_share_of,
+    verdicts_across_fields,
 )
+from ohhell_sim.analysis.format import fmt_p
 from ohhell_sim.analysis.stats import grouped_mean, mean_ci
 
 
@@ -145,3 +157,113 @@ def test_variance_share_interval_over_games():
     assert est.low < est.estimate < est.high
     assert est.estimate == pytest.approx(variance_share_of(total, strategy))
     assert 0.1 < est.estimate < 0.35
+
+
+def _rows(estimates, se, effect="e"):
+    estimates, se = np.asarray(estimates, float), np.asarray(se, float)
+    z = scipy_stats.norm.ppf(0.975)
+    return pd.DataFrame(
+        {
+            "effect": effect,
+            "field": [f"f{i}" for i in range(len(estimates))],
+            "estimate": estimates,
+            "low": estimates - z * se,
+            "high": estimates + z * se,
+        }
+    )
+
+
+def test_heterogeneity_is_cochrans_q_over_the_fields():
+    rows = _rows([1.0, 2.0, 4.0], [0.5, 0.5, 1.0])
+    assert standard_error(rows["low"], rows["high"]) == pytest.approx([0.5, 0.5, 1.0])
+    test = heterogeneity(rows, keys=["effect"]).iloc[0]
+    weight = np.array([4.0, 4.0, 1.0])
+    pooled = (weight * [1.0, 2.0, 4.0]).sum() / weight.sum()
+    q = (weight * (np.array([1.0, 2.0, 4.0]) - pooled) ** 2).sum()
+    assert test["q"] == pytest.approx(q) and test["df"] == 2
+    assert test["p"] == pytest.approx(scipy_stats.chi2.sf(q, 2))
+    assert test["i_squared"] == pytest.approx((q - 2) / q)
+    assert test["spread"] == pytest.approx(3.0)
+    # Equal estimates: no evidence of a difference, whatever their precision.
+    same = heterogeneity(_rows([1.0, 1.0], [0.1, 0.3]), keys=["effect"]).iloc[0]
+    assert same["q"] == 0 and same["p"] == 1 and same["i_squared"] == 0
+    # One field: nothing to compare.
+    assert np.isnan(heterogeneity(_rows([1.0], [0.1]), keys=["effect"]).iloc[0]["p"])
+
+
+def test_a_family_takes_the_p_values_of_its_test_rows():
+    rows = pd.concat(
+        [
+            _rows([0.0, 3.0], [1.0, 1.0]),
+            pd.DataFrame({"effect": ["e"], "field": ["between"], "estimate": [3.0], "p": [0.01]}),
+        ],
+        ignore_index=True,
+    )
+    family = adjust_family(rows)
+    assert family.loc[2, "p"] == 0.01
+    # Second smallest of three (3.0 with se 1 has p = 0.0027): Holm multiplies it by 2.
+    assert family.loc[2, "p_adjusted"] == pytest.approx(0.02)
+    assert family.loc[2, "correction"] == "holm over 3"
+    assert family.loc[1, "p"] == pytest.approx(p_value(3.0, *rows.loc[1, ["low", "high"]]))
+
+
+def test_confirm_carries_only_the_surviving_rows_and_needs_the_same_sign():
+    first = adjust_family(_rows([3.0, 3.0, 3.0, 0.1], [0.5, 0.5, 0.5, 0.5]))
+    second = adjust_family(_rows([2.5, -2.5, 0.2, 3.0], [0.5, 0.5, 0.5, 0.5]))
+    out = confirm(first, second, keys=["effect", "field"])
+    assert list(out["confirmation"]) == [CONFIRMED, NOT_CONFIRMED, NOT_CONFIRMED, NOT_TESTED]
+    assert out.loc[0, "confirm_estimate"] == 2.5
+    # Holm over the three rows carried over, not over the whole family.
+    # Holm's last step leaves the largest p-value as it is.
+    assert out.loc[2, "confirm_p_adjusted"] == pytest.approx(
+        p_value(0.2, *second.loc[2, ["low", "high"]])
+    )
+    assert out.loc[0, "confirm_p_adjusted"] == pytest.approx(3 * second.loc[0, "p"])
+    assert list(established(out)) == [True, False, False, False]
+    alone = confirm(first, None, keys=["effect", "field"])
+    assert (alone["confirmation"] == NO_CONFIRMATION).all()
+    assert established(alone).equals(alone["survives"])
+
+
+def test_field_dependence_is_claimed_only_on_the_test_between_fields():
+    rows = pd.DataFrame(
+        {
+            "effect": ["a", "a", "b", "b", "c", "c", "d", "d"],
+            "field": ["x", "y"] * 4,
+            "estimate": [1.0, 2.0, 1.0, 0.1, 1.0, 0.9, 0.1, -0.1],
+            "low": [0.5, 1.5, 0.5, -0.4, 0.5, -0.1, -0.4, -0.6],
+            "high": [1.5, 2.5, 1.5, 0.6, 1.5, 1.9, 0.6, 0.4],
+            "established": [True, True, True, False, True, False, False, False],
+        }
+    )
+    between = pd.DataFrame(
+        {"effect": ["a", "b", "c", "d"], "established": [True, True, False, False]}
+    )
+    verdict = verdicts_across_fields(rows, between, keys=["effect"]).set_index("effect")
+    assert verdict.loc["a", "verdict"] == HOLDS_EVERYWHERE
+    assert verdict.loc["a", "size differs"] == "yes"
+    assert verdict.loc["b", "verdict"] == DEPENDS_ON_FIELD
+    # Significant in one field and not the other, but no test says the fields differ.
+    assert verdict.loc["c", "verdict"] == SOME_FIELDS
+    assert verdict.loc["d", "verdict"] == NO_FIELD
+    assert verdict.loc["b", "established in"] == "x"
+
+
+def test_detectable_effect_is_the_size_found_with_the_stated_power():
+    se = 0.5
+    z = scipy_stats.norm.ppf(0.975)
+    size = detectable_effect(np.array([-z * se]), np.array([z * se]), alpha=0.05)[0]
+    assert size == pytest.approx((z + scipy_stats.norm.ppf(0.8)) * se)
+    # An effect of that size, measured with that standard error, is found 80% of the time.
+    assert scipy_stats.norm.sf(z - size / se) == pytest.approx(0.8, abs=1e-3)
+    assert (
+        detectable_effect([-1.0], [1.0], alpha=0.001)[0] > detectable_effect([-1.0], [1.0], 0.05)[0]
+    )
+
+
+@pytest.mark.parametrize(
+    ("p", "text"), [(0.04321, "0.043"), (0.001, "0.001"), (0.00099, "< 0.001"), (1e-300, "< 0.001")]
+)
+def test_p_values_are_printed_to_the_precision_they_have(p, text):
+    assert fmt_p(p) == text
+    assert fmt_p(float("nan")) == "n/a"

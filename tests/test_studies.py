@@ -70,6 +70,10 @@ def outputs(tmp_path_factory) -> dict[str, Path]:
         ({"strategies": ("simple",)}, "strategies applies to strategy_ladder only"),
         ({"name": "strategy_ladder", "games": 10}, "games must be a multiple of 4"),
         ({"name": "strategy_ladder", "players": [3, 4]}, "plays one table size"),
+        ({"confirm_seed": 0}, "confirm_seed must differ from seed (0)"),
+        ({"confirm_seed": -2}, "confirm_seed must be an integer in 0.."),
+        ({"confirm_games": -1}, "confirm_games must be an integer >= 0, got -1"),
+        ({"name": "strategy_ladder", "confirm_games": 6}, "games must be a multiple of 4"),
     ],
 )
 def test_bad_arguments_are_refused_before_any_work(tmp_path, kwargs, message):
@@ -111,6 +115,48 @@ def test_every_output_has_data_metadata_and_report(outputs):
             assert Rules.from_dict(condition["rules"]).players == condition["rules"]["players"]
         for file in (MARKDOWN_FILE, HTML_FILE, ANALYSIS_FILE):
             assert (folder / file).stat().st_size > 1000
+
+
+@pytest.mark.slow
+def test_every_study_is_confirmed_at_a_second_seed_with_fresh_cards(outputs):
+    for name, folder in outputs.items():
+        data = read_study(folder)
+        confirmation = data.confirmation
+        assert confirmation is not None, name
+        games = TINY[name]["games"]
+        # Half the games; the ladder keeps whole rotations, at least two of them.
+        expected = 8 if name == "strategy_ladder" else games // 2
+        assert data.manifest["confirmation"] == {"games": expected, "seed": 8}
+        assert confirmation.manifest["seed"] == 8
+        assert confirmation.manifest["command"] == data.manifest["command"]
+        # Another seed deals other cards: the first deal's bids differ somewhere.
+        first = data.hands[data.hands["game"] < len(confirmation.games)]
+        assert (
+            not first["bid"]
+            .reset_index(drop=True)
+            .equals(confirmation.hands["bid"].reset_index(drop=True))
+        ), name
+    assert "confirmation run at seed 8" in load_analysis(outputs["hook_rule"]).setup[0]
+
+
+def test_no_confirmation_run_is_said_in_the_report(tmp_path):
+    out = tmp_path / "alone"
+    run_experiment(
+        "hook_rule",
+        out,
+        4,
+        seed=3,
+        players=(3,),
+        fields=("simple",),
+        progress=False,
+        confirm_games=0,
+    )
+    data = read_study(out)
+    assert data.confirmation is None and not (out / "confirmation").exists()
+    assert data.manifest["command"].endswith(f"--confirm-games 0 --out {command_path(out)}")
+    report = load_analysis(out)
+    assert "no confirmation run" in report.setup[0]
+    assert any("No confirmation run was played" in line for line in report.method)
 
 
 def _deal_keys(hands: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -369,7 +415,7 @@ def test_findings_match_numbers_recomputed_from_parquet(outputs):
         .mean()
     )
     low_text = "{:.3f} [{:.3f}, {:.3f}]".format(*binds[low][:3])
-    assert f"ranges from {low_text} ({low})" in _page(outputs["hook_rule"]).sections["findings"]
+    assert f"{low_text} ({low}) to " in _page(outputs["hook_rule"]).sections["findings"]
 
     hands, _ = read_results(outputs["zero_bids"])
     simple = hands[(hands["part"] == "observed") & (hands["field"] == "simple")]
@@ -507,7 +553,8 @@ def test_quickstart_runs_the_default_study(tmp_path, capsys):
     out = tmp_path / "quick"
     assert main(["quickstart", "--games", "6", "--output", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "Running study hook_rule" in printed and "of deals" in printed
+    assert "Running study hook_rule" in printed and "Should we play with the hook?" in printed
+    assert "Recommendation:" in printed
     manifest = read_study(out).manifest
     assert manifest["study"] == "hook_rule"
     assert manifest["command"] == (

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
 
+from ohhell_sim.analysis.findings import CONFIRMED, NO_CONFIRMATION, NOT_CONFIRMED, NOT_TESTED
 from ohhell_sim.analysis.stats import paired_by_game
 from ohhell_sim.errors import InvalidArgumentError
 from studies import hook_rule
@@ -113,27 +116,64 @@ def small_run():
     return hook_rule.play(16, seed=5, players=(3, 4), progress=False, fields=("simple", "mix"))
 
 
-def test_the_family_is_adjusted_replicated_and_judged_per_field(small_run):
-    hands = hook_rule._with_positions(small_run.hands)
-    hands["field"] = hands["field"].astype(str)
-    deals = hook_rule.deal_frame(small_run.hands)
-    deals["field"] = deals["field"].astype(str)
-    games = small_run.games.assign(field=small_run.games["field"].astype(str))
-    family = hook_rule.effect_family(hook_rule.effect_games(hands, deals, games))
-    # Five effects in each of two fields, at two sizes plus the standardised row, and
-    # the three strategies' win shares in the mix field.
-    assert len(family) == 5 * 2 * 3 + 3 * 3
+def test_the_family_is_adjusted_tested_between_fields_and_judged_per_field(small_run):
+    family = hook_rule.study_family(small_run)
+    effects = len(hook_rule.FIELD_EFFECTS)
+    # Each field effect in two fields, at two sizes plus the standardised row; the three
+    # strategies' win shares in the mix field; one test between fields per field effect.
+    assert len(family) == effects * 2 * 3 + 3 * 3 + effects
     assert (family["correction"] == f"holm over {len(family)}").all()
-    assert {"p_adjusted", "survives", "replication", "even_estimate", "odd_low"} <= set(family)
     assert (family["p_adjusted"] >= family["p"]).all()
+    between = family[family["field"] == hook_rule.BETWEEN_FIELDS]
+    assert set(between["effect"]) == set(hook_rule.FIELD_EFFECTS)
+    # Test rows carry Cochran's Q and its own p-value, no interval.
+    assert between["low"].isna().all() and between["q"].notna().all()
     share = family[family["effect"].astype(str).str.startswith("win share")]
     assert set(share["field"]) == {"mix"}
-    verdict = hook_rule.verdicts(family)
+    # The hook forbids one bid, which never raises the over-bid share.
+    overbid = family[(family["effect"] == hook_rule.OVERBID) & family["low"].notna()]
+    assert (overbid["estimate"] >= 0).all()
+
+
+def test_surviving_rows_are_carried_to_the_confirmation_run(small_run):
+    without = hook_rule.confirmed_family(small_run)
+    assert (without["confirmation"] == NO_CONFIRMATION).all()
+    assert without["established"].equals(without["survives"])
+    second = hook_rule.play(16, seed=6, players=(3, 4), progress=False, fields=("simple", "mix"))
+    confirmed = hook_rule.confirmed_family(replace(small_run, confirmation=second))
+    tested = confirmed["survives"]
+    assert set(confirmed.loc[~tested, "confirmation"]) <= {NOT_TESTED}
+    assert set(confirmed.loc[tested, "confirmation"]) <= {CONFIRMED, NOT_CONFIRMED}
+    assert confirmed["established"].equals(confirmed["confirmation"] == CONFIRMED)
+    # The confirmation's estimates are the second run's, not the first's.
+    assert not np.allclose(
+        confirmed.loc[tested, "confirm_estimate"], confirmed.loc[tested, "estimate"]
+    )
+    verdict = hook_rule.verdicts(confirmed)
     assert list(verdict["effect"]) == list(hook_rule.FIELD_EFFECTS)
     assert (verdict["fields"] == 2).all()
-    # The hook forbids one bid, which never raises the over-bid share.
-    dealer = family[(family["effect"] == hook_rule.OVERBID)]
-    assert (dealer["estimate"] >= 0).all()
+
+
+def test_deals_dealt_count_every_deal_once_and_split_the_seats(small_run):
+    games = hook_rule.with_deals_dealt(small_run.games, small_run.hands)
+    per_game = games.groupby(["condition", "game"], observed=True)
+    deals = small_run.hands.groupby(["condition", "game"], observed=True)["deal"].nunique()
+    assert (per_game["dealt"].sum() == deals).all()
+    # 19 deals at 3 and 4 players: one seat deals 7 times at 3 players, one 4 times at 4.
+    counts = games.groupby(["players", "deal_role"], observed=True)["dealt"].unique()
+    assert list(counts[(3, "less often")]) == [6] and list(counts[(3, "more often")]) == [7]
+    assert list(counts[(4, "less often")]) == [4] and list(counts[(4, "more often")]) == [5]
+    gaps = hook_rule.seat_gaps(games)
+    assert len(gaps) == games.groupby(["condition", "game"], observed=True).ngroups
+
+
+def test_no_deal_ends_with_every_bid_made_under_the_hook(small_run):
+    deals = hook_rule.deal_frame(small_run.hands)
+    assert not deals.loc[deals["hook"], "all_made"].any()
+    assert deals.loc[~deals["hook"], "all_made"].any()
+    margins = hook_rule.winning_margins(small_run.games)
+    assert (margins["margin"] >= 0).all()
+    assert len(margins) == small_run.games.groupby(["condition", "game"]).ngroups
 
 
 def test_report_has_no_raw_pooled_rows(small_run):
@@ -143,6 +183,9 @@ def test_report_has_no_raw_pooled_rows(small_run):
         if "players" in table.frame:
             assert "all" not in set(table.frame["players"]), table.title
     assert any(STANDARDISED in set(t.frame.get("players", [])) for t in report.tables)
-    assert report.tables[0].title.startswith("Does each effect hold in every field?")
+    assert report.tables[0].title.startswith("Should we play with the hook?")
+    assert report.in_short[0].startswith("Should we play with the hook?")
+    assert any(p.startswith("Recommendation:") for p in report.in_short)
     method = " ".join(report.method)
     assert "holm over" in method and "Holm's method" in method
+    assert "No confirmation run was played" in method

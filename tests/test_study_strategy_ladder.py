@@ -8,6 +8,7 @@ must not.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -96,13 +97,49 @@ def test_order_changes_are_the_pairs_whose_sign_differs_between_fields():
             "estimate": [2.0, -1.5, 3.0, 1.0],
             "low": [1.0, -2.5, 2.0, 0.5],
             "high": [3.0, -0.5, 4.0, 1.5],
-            "survives": [True, True, True, False],
+            "established": [True, True, True, False],
         }
     )
     changes = ladder.order_changes(family)
     assert changes[["a", "b", "resolved"]].to_dict("records") == [
         {"a": "x", "b": "y", "resolved": True}
     ]
+    # Surviving without confirming does not resolve a change of order; test rows are
+    # not fields.
+    unconfirmed = family.assign(established=[True, False, True, False])
+    between = pd.DataFrame({"field": ["between fields"], "a": ["x"], "b": ["y"], "estimate": [9.0]})
+    changes = ladder.order_changes(pd.concat([unconfirmed, between], ignore_index=True))
+    assert changes[["a", "b", "resolved"]].to_dict("records") == [
+        {"a": "x", "b": "y", "resolved": False}
+    ]
+
+
+def test_the_pairwise_family_tests_each_pair_between_fields_and_confirms_the_first_order():
+    rng = np.random.default_rng(0)
+    units = np.arange(200)
+    values = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "field": field,
+                    "challenger": name,
+                    "unit": units,
+                    "mean_total": rng.normal(mean + shift, 5.0, len(units)),
+                }
+            )
+            for field, shift in (("simple", 0.0), ("card_counter", 4.0))
+            for name, mean in (("x", 10.0), ("y", 0.0))
+        ],
+        ignore_index=True,
+    )
+    family = ladder.pairwise_family(values, ["x", "y"])
+    assert list(family["field"]) == ["simple", "card_counter", ladder.BETWEEN_FIELDS]
+    assert (family["correction"] == "holm over 3").all()
+    between = family.iloc[2]
+    assert np.isnan(between["low"]) and between["q"] >= 0
+    assert between["estimate"] == pytest.approx(
+        abs(family.loc[0, "estimate"] - family.loc[1, "estimate"])
+    )
 
 
 def test_bad_fields_are_refused_before_anything_is_played():

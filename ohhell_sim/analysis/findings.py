@@ -36,7 +36,7 @@ NOT_REPLICATED = "not replicated"
 HOLDS_EVERYWHERE = "holds in every field"
 DEPENDS_ON_FIELD = "depends on the field"
 NO_FIELD = "in no field"
-#: Verdict of :func:`tested_field_verdicts` for an effect established in some fields
+#: Verdict of :func:`verdicts_across_fields` for an effect established in some fields
 #: only, where the test between fields finds no difference.
 SOME_FIELDS = "in some fields; no evidence that the fields differ"
 #: Marks of :func:`confirm`.
@@ -403,7 +403,7 @@ def established(family: pd.DataFrame) -> pd.Series:
     return survives & family["confirmation"].isin([CONFIRMED, NO_CONFIRMATION])
 
 
-def tested_field_verdicts(
+def verdicts_across_fields(
     rows: pd.DataFrame, between: pd.DataFrame, keys: Sequence[str], field: str = "field"
 ) -> pd.DataFrame:
     """Whether each effect holds in every field, with "depends on the field" a tested claim.
@@ -534,7 +534,7 @@ __all__ = [
     "replicate",
     "replication_mark",
     "standard_error",
-    "tested_field_verdicts",
     "variance_share",
     "variance_share_of",
+    "verdicts_across_fields",
 ]

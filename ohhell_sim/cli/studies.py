@@ -136,8 +136,8 @@ def cmd_quickstart(args: argparse.Namespace) -> int:
         fields=QUICKSTART_FIELDS,
     )
     text = written.markdown.read_text(encoding="utf-8")
-    findings = text.split("## Findings", 1)[1].split("\n### ", 1)[0]
-    print(findings.strip())
+    answer = text.split("## In short", 1)[1].split("\n## ", 1)[0]
+    print(answer.strip())
     return _done(written, data=True)
 
 
