@@ -40,7 +40,14 @@ from IPython.display import Image, Markdown, display
 
 import studies
 from studies import hook_rule
-from studies.notebook import runs_folder, show_figures, show_findings, show_setup, show_tables
+from studies.notebook import (
+    runs_folder,
+    show_figures,
+    show_findings,
+    show_in_short,
+    show_setup,
+    show_tables,
+)
 from studies.runs import read_study
 
 if data_dir is None:
@@ -52,6 +59,16 @@ report, _ = studies.load_report(data_dir)  # the saved analysis: no recomputatio
 show_setup(report)
 
 # %% [markdown]
+# ## In short: should we play with the hook?
+#
+# The answer in words, every number read off the analysis: what the hook costs each
+# player per game against the winning margin, whether it changes who wins, what it does
+# to the seats that deal more often, and a recommendation.
+
+# %%
+show_in_short(report)
+
+# %% [markdown]
 # ## Findings (95% confidence intervals)
 
 # %%
@@ -60,13 +77,14 @@ show_findings(report)
 # %% [markdown]
 # ## The per-field view
 #
-# The verdict table says, for each effect, whether every field's standardised row
-# (each table size weighing the same) excludes zero on the same side; the figure shows
-# the dealer's cost of the hook in each field and at each table size.  Both come from
-# the study's analysis (`hook_rule.verdicts`, `hook_rule.effect_family`).
+# The verdict table says, for each effect, whether it is established (surviving the
+# report's one correction and confirmed at the second seed) in every field, and whether
+# the test between fields says its size depends on who plays; the figure shows the
+# dealer's cost of the hook in each field and at each table size.  Both come from the
+# study's analysis (`hook_rule.verdicts`, `hook_rule.confirmed_family`).
 
 # %%
-verdict_table = report.tables[0]
+verdict_table = next(t for t in report.tables if t.title.startswith("Does each effect hold"))
 display(Markdown(f"### {verdict_table.title}\n\n{verdict_table.note}"))
 display(verdict_table.frame)
 cost_figure = next(f for f in report.figures if f.name == "hook_cost_by_field.png")

@@ -19,8 +19,8 @@
 # A duplicate gauntlet: each built-in strategy in one seat against a field (one strategy in
 # the other seats: `simple`, then `card_counter`), every deal set played from every seat,
 # all strategies on the same cards.  Strategies that make the same bids and plays on the
-# same cards are merged into one entry; the pairwise family is Holm-corrected and
-# replicated on the even and odd deal sets.
+# same cards are merged into one entry; the pairwise family, with a test per pair of
+# whether the fields differ, is Holm-corrected and confirmed at a second seed.
 #
 # The study lives in `studies/strategy_ladder.py`; this notebook runs it at the size below (or
 # loads the Parquet output of `ohhell experiment strategy_ladder --out DIR` when `data_dir` is
@@ -42,7 +42,14 @@ from IPython.display import Markdown, display
 
 import studies
 from studies import strategy_ladder
-from studies.notebook import runs_folder, show_figures, show_findings, show_setup, show_tables
+from studies.notebook import (
+    runs_folder,
+    show_figures,
+    show_findings,
+    show_in_short,
+    show_setup,
+    show_tables,
+)
 from studies.runs import read_study
 
 if data_dir is None:
@@ -60,6 +67,12 @@ if data_dir is None:
 data = read_study(data_dir)
 report, _ = studies.load_report(data_dir)  # the saved analysis: no recomputation
 show_setup(report)
+
+# %% [markdown]
+# ## In short
+
+# %%
+show_in_short(report)
 
 # %% [markdown]
 # ## Findings (95% confidence intervals)
@@ -87,8 +100,7 @@ show_figures(report)
 
 # %%
 groups = strategy_ladder.identical_groups(data.games)
-merged = strategy_ladder.merge_identical(data.games, groups)
-values = strategy_ladder.unit_values(merged)
+values = strategy_ladder.ladder_values(data, groups)
 rankings = {
     field: strategy_ladder.ranking_table(part)
     for field, part in values.groupby("field", observed=True, sort=False)
@@ -99,16 +111,17 @@ per_field = pd.DataFrame(
 ).loc[order]
 display(Markdown("Rank of each ladder entry against each field (1 = best):"))
 display(per_field)
-family = strategy_ladder.pairwise_family(values, order)
+family = strategy_ladder.confirmed_family(data, values, order, groups)
 changes = strategy_ladder.order_changes(family)
+pairs = family[family["field"] != strategy_ladder.BETWEEN_FIELDS]
 display(
     Markdown(
-        f"{len(changes)} of {family.groupby(['a', 'b']).ngroups} pairs change order between "
-        f"the fields; {int(family['survives'].sum())} of {len(family)} comparisons survive "
-        f"{family['correction'].iloc[0]}."
+        f"{len(changes)} of {pairs.groupby(['a', 'b']).ngroups} pairs change order between "
+        f"the fields; {int(family['established'].sum())} of {len(family)} comparisons "
+        f"survive {family['correction'].iloc[0]} and confirm at the second seed."
     )
 )
-display(family[["field", "a", "b", "estimate", "low", "high", "survives", "replication"]])
+display(family[["field", "a", "b", "estimate", "low", "high", "survives", "confirmation"]])
 
 # %% [markdown]
 # ## A closer look: the value of each deal set

@@ -440,6 +440,14 @@ def verdicts(family: pd.DataFrame) -> pd.DataFrame:
     )
     test = between.set_index("effect")
     out["between fields, p (adjusted)"] = out["effect"].map(test["p_adjusted"]).map(fmt_p)
+    size = standardised.assign(
+        detectable=detectable_effect(
+            standardised["low"], standardised["high"], ALPHA / _family_size(family)
+        )
+    )
+    out["detectable (standardised)"] = out["effect"].map(
+        size.groupby("effect")["detectable"].max().map(fmt_number)
+    )
     return out
 
 
@@ -534,7 +542,9 @@ def analyse(data: StudyData) -> Report:
             "field: established in every field, with one sign. Depends on the field: the "
             "test between fields (Cochran's Q over the fields' standardised rows, part of the "
             "family) is established. In some fields: established in some, with no evidence "
-            "that the fields differ.",
+            "that the fields differ. Detectable: the smallest effect a field's standardised "
+            f"row would have found with probability {DETECTION_POWER:.0%} at the family's "
+            "strictest level (the largest over the fields).",
         ),
         Table(
             "Do the fields differ? Cochran's Q test per effect",
@@ -546,7 +556,7 @@ def analyse(data: StudyData) -> Report:
         *[
             Table(
                 f"Effect: {effect}",
-                _family_display(family[(family["effect"] == effect)]),
+                _family_display(family[(family["effect"] == effect)], family),
                 _effect_note(effect),
             )
             for effect in family["effect"].cat.categories
@@ -750,21 +760,30 @@ def _correction(family: pd.DataFrame) -> str:
 
 
 def _effect_note(effect: str) -> str:
+    detectable = (
+        f" Detectable: the smallest effect the row would have found with probability "
+        f"{DETECTION_POWER:.0%} at the family's strictest level."
+    )
     if effect.startswith("win share of"):
-        return "Mix field only, paired by game. Part of the family."
+        return "Mix field only, paired by game. Part of the family." + detectable
     if effect in (EDGE_OFF, EDGE_ON, SEAT_GAP_ON, SEAT_GAP_OFF):
-        return "Within each game; n = games. Part of the family."
+        return "Within each game; n = games. Part of the family." + detectable
     return (
-        "Paired by game: the same cards with and without the hook; n = games. Part of the family."
+        "Paired by game: the same cards with and without the hook; n = games. Part of the "
+        "family." + detectable
     )
 
 
-def _family_display(rows: pd.DataFrame) -> pd.DataFrame:
+def _family_display(rows: pd.DataFrame, family: pd.DataFrame) -> pd.DataFrame:
     rows = rows[rows["field"] != BETWEEN_FIELDS]
     shown = display_table(rows[["field", "players", "n", "estimate", "low", "high"]]).rename(
         columns={"n": "games"}
     )
     shown["p (adjusted)"] = [fmt_p(p) for p in rows["p_adjusted"]]
+    shown["detectable"] = [
+        fmt_number(d)
+        for d in detectable_effect(rows["low"], rows["high"], ALPHA / _family_size(family))
+    ]
     shown["survives"] = np.where(rows["survives"], "yes", "no")
     shown["confirmation"] = [_confirmation_text(row) for _, row in rows.iterrows()]
     return shown
@@ -806,6 +825,7 @@ def _verdict_display(verdict: pd.DataFrame) -> pd.DataFrame:
                 "max_field",
                 "established in",
                 "cells established",
+                "detectable (standardised)",
             ]
         ]
     )
@@ -916,7 +936,8 @@ def _span(rows: pd.DataFrame, digits: int = 3, scale: float = 1.0, unit: str = "
 
 
 def _detectable(family: pd.DataFrame, rows: pd.DataFrame) -> str:
-    """The largest, over ``rows``, of the smallest effect the run would have found."""
+    """The largest, over ``rows``, of the smallest effect the run would have found
+    (the same figure as the tables' ``detectable`` columns)."""
     size = detectable_effect(rows["low"], rows["high"], ALPHA / _family_size(family))
     return fmt_number(float(np.nanmax(size)))
 
@@ -933,7 +954,8 @@ def _confirmed_phrase(family: pd.DataFrame) -> str:
 def _in_short(facts: Facts) -> list[str]:
     family, verdict = facts.family, facts.verdict
     points = _standardised(family, POINTS)
-    margin = facts.margin[(facts.margin["players"] == STANDARDISED) & ~facts.margin["hook"]]
+    margins = facts.margin[facts.margin["players"] == STANDARDISED]
+    margin, margin_on = margins[~margins["hook"]], margins[margins["hook"]]
     made = facts.all_made[facts.all_made["players"] == STANDARDISED]
     changed = facts.changed[facts.changed["players"] == STANDARDISED]
     dealer = _standardised(family, DEALER_COST)
@@ -944,7 +966,8 @@ def _in_short(facts: Facts) -> list[str]:
         f"every field played ({fields}), "
         f"the hook lowers each player's final total by {_span(points, 2, -1)} points per game "
         f"(standardised over table sizes), against a typical winning margin of "
-        f"{_span(margin, 1)} points between the winner and the runner-up without it. "
+        f"{_span(margin, 1)} points between the winner and the runner-up without it "
+        f"({_span(margin_on, 1)} with it). "
         f"Without the hook every player makes their bid in {_span(made, 1, 100, '%')} of the "
         "deals; with it no deal ends that way, because the bids can never total the hand "
         f"size. The dealer pays most: {_span(dealer, 2, -1)} points per deal.",
@@ -962,9 +985,10 @@ def _in_short(facts: Facts) -> list[str]:
             else "in the mix field no strategy's win share moves (the run would have found "
             f"a change of {_detectable(family, shares)} or more)"
         )
+        kind = "" if len(moved) else ", but not which kind of player wins"
         answer.append(
-            f"It seldom changes who wins: the same cards give another winner in "
-            f"{_span(changed, 1, 100, '%')} of games, and {share_text}."
+            f"It often changes which seat wins a given game{kind}: the same cards give another "
+            f"winner in {_span(changed, 1, 100, '%')} of games, and {share_text}."
         )
     answer.append(_fairness_paragraph(family, facts.games))
     holds = verdict[verdict["verdict"] == HOLDS_EVERYWHERE]

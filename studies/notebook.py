@@ -46,6 +46,12 @@ def _display():
     return Image, Markdown, display
 
 
+def show_in_short(report: Report) -> None:
+    """Display the report's answer in words (its "In short"), one paragraph each."""
+    _, markdown, display = _display()
+    display(markdown("\n\n".join(report.in_short)))
+
+
 def show_setup(report: Report) -> None:
     """Display the report's setup (version, seed, sizes, rules, strategies) as a list."""
     _, markdown, display = _display()

@@ -1075,7 +1075,8 @@ def _in_short(
         )
         text.append(
             f"Does the field matter? {order[0].upper() + order[1:]}; the test that a pair's "
-            f"difference is the same in every field is established for {sized} of {len(between)} pairs"
+            f"difference is the same in every field is established for {sized} of "
+            f"{len(between)} pairs"
             + (
                 ": the field changes the size of the leads more often than the order."
                 if sized > resolved

@@ -309,7 +309,7 @@ def test_a_ladder_of_ten_strategies_fits_the_page_in_legible_text(monkeypatch):
     order = [f"strategy_{k}" for k in range(10)]
     pairs = pd.DataFrame(
         [
-            {"a": a, "b": b, "estimate": -102.9, "low": -103.8, "high": -102.1, "survives": True}
+            {"a": a, "b": b, "estimate": -102.9, "low": -103.8, "high": -102.1, "established": True}
             for a, b in combinations(order, 2)
         ]
     )
@@ -323,7 +323,7 @@ def test_a_small_ladder_shows_the_intervals_in_its_cells(monkeypatch):
     order = ["a", "b", "c"]
     pairs = pd.DataFrame(
         [
-            {"a": a, "b": b, "estimate": 1.0, "low": 0.5, "high": 1.5, "survives": False}
+            {"a": a, "b": b, "estimate": 1.0, "low": 0.5, "high": 1.5, "established": False}
             for a, b in combinations(order, 2)
         ]
     )
