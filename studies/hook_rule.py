@@ -36,7 +36,7 @@ from ohhell_sim.analysis.findings import (
     heterogeneity,
     verdicts_across_fields,
 )
-from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p, fmt_row
+from ohhell_sim.analysis.format import display_table, fmt_number, fmt_p, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import grouped_mean, paired_by_game, standardised_mean
 from ohhell_sim.errors import InvalidArgumentError
@@ -54,6 +54,7 @@ from studies.design import (
 )
 from studies.report import study_report
 from studies.runs import Condition, StudyData, play_conditions
+from studies.wording import confirmation_cell, confirmation_method
 
 NAME = "hook_rule"
 QUESTION = "What does the dealer's hook do to the game, and who pays for it?"
@@ -725,7 +726,11 @@ def _method(manifest: dict, family: pd.DataFrame) -> list[str]:
         "Rates (how often the hook binds, how often every bid is made, how often the "
         "winners change) and the winning margin are estimates, not comparisons, and are "
         "not in the family.",
-        _confirmation_method(confirmation),
+        confirmation_method(
+            confirmation,
+            "the whole study is played again",
+            "games per condition (each field its share)",
+        ),
         "'Depends on the field' is claimed only when the test between fields is established; "
         "an effect established in some fields without it is 'in some fields'. Where an "
         "effect is not established, the report gives the smallest effect the run would have "
@@ -736,23 +741,6 @@ def _method(manifest: dict, family: pd.DataFrame) -> list[str]:
         "size: exactly the bid the hook forbids. Bidding position 1st bids first and leads "
         "the first trick; the dealer bids last.",
     ]
-
-
-def _confirmation_method(confirmation: dict) -> str:
-    if not confirmation.get("games"):
-        return (
-            "No confirmation run was played (--confirm-games 0): the findings are those of one "
-            "seed's cards and are marked unconfirmed."
-        )
-    return (
-        f"Confirmation: the whole study is played again at seed {confirmation['seed']} with "
-        f"{confirmation['games']} games per condition (each field its share): other cards, "
-        "the same code. Every row that survives the correction is carried over and counts "
-        "as established only when the confirmation's estimate has the same sign and its "
-        f"p-value, Holm-adjusted over the rows carried over, is at most {ALPHA}. This "
-        "protects against what a split of the same games cannot: findings that hold only "
-        "for the first seed's cards, including choices of rows or definitions tuned on them."
-    )
 
 
 def _correction(family: pd.DataFrame) -> str:
@@ -785,15 +773,8 @@ def _family_display(rows: pd.DataFrame, family: pd.DataFrame) -> pd.DataFrame:
         for d in detectable_effect(rows["low"], rows["high"], ALPHA / _family_size(family))
     ]
     shown["survives"] = np.where(rows["survives"], "yes", "no")
-    shown["confirmation"] = [_confirmation_text(row) for _, row in rows.iterrows()]
+    shown["confirmation"] = [confirmation_cell(row) for _, row in rows.iterrows()]
     return shown
-
-
-def _confirmation_text(row: pd.Series) -> str:
-    if row["confirmation"] in (CONFIRMED, NOT_CONFIRMED) and np.isfinite(row["confirm_low"]):
-        second = fmt_ci(row["confirm_estimate"], row["confirm_low"], row["confirm_high"])
-        return f"{row['confirmation']}: {second}"
-    return str(row["confirmation"])
 
 
 def _between_display(family: pd.DataFrame) -> pd.DataFrame:

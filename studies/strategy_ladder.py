@@ -39,8 +39,6 @@ import pandas as pd
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.figures import interval_plot, png_bytes, text_colour
 from ohhell_sim.analysis.findings import (
-    CONFIRMED,
-    NOT_CONFIRMED,
     adjust_family,
     confirm,
     established,
@@ -70,6 +68,7 @@ from ohhell_sim.tournament import tournament
 from studies.design import check_fields, field_seats
 from studies.report import study_report
 from studies.runs import Condition, StudyData
+from studies.wording import confirmation_cell, confirmation_method
 
 NAME = "strategy_ladder"
 QUESTION = "Which built-in strategy plays Oh Hell best, and does the answer depend on the field?"
@@ -709,29 +708,15 @@ def _method(fields: list[str], correction: str, entries: int, confirmation: dict
         f"approximation) and adjusted with the {CORRECTION.capitalize()} method "
         "(statsmodels' multipletests), family-wise level 0.05; they are printed to three "
         "decimals, '< 0.001' below.",
-        _confirmation_method(confirmation),
+        confirmation_method(
+            confirmation,
+            "the whole ladder is played again, its pairs in the order of the first run's ranking,",
+            "games per gauntlet (the Monte Carlo strategies their share)",
+        ),
         "Order changes: a pair changes order between fields when its estimate has a "
         "different sign in different fields; the change is resolved when the pair is "
         "established in both directions. '*' marks the established pairs.",
     ]
-
-
-def _confirmation_method(confirmation: dict) -> str:
-    if not confirmation.get("games"):
-        return (
-            "No confirmation run was played (--confirm-games 0): the pairs are those of one "
-            "seed's cards and are marked unconfirmed."
-        )
-    return (
-        f"Confirmation: the whole ladder is played again at seed {confirmation['seed']} "
-        f"with {confirmation['games']} games per gauntlet (the Monte Carlo strategies their "
-        "share): other cards, the same code. The order of every pair, and so of every "
-        "ranking claim, is the first run's; each pair that survives the correction is "
-        "established only when the confirmation's estimate has the same sign and its "
-        "p-value, Holm-adjusted over the pairs carried over, is at most 0.05. This "
-        "protects against what a split of the same cards cannot: an order chosen on the "
-        "first run's cards that holds only for them."
-    )
 
 
 def _ranking_figure(rankings: dict[str, pd.DataFrame], order: list[str]) -> Figure:
@@ -803,7 +788,7 @@ def _claims_table(claims: pd.DataFrame, correction: str) -> Table:
             "points per game [95% CI]": fmt_row(r, 2),
             "p (adjusted)": fmt_p(r["p_adjusted"]),
             f"survives {correction}": "yes" if r["survives"] else "no",
-            "confirmation": _confirmation_text(r),
+            "confirmation": confirmation_cell(r, 2),
         }
         for _, r in claims.iterrows()
     ]
@@ -813,13 +798,6 @@ def _claims_table(claims: pd.DataFrame, correction: str) -> Table:
         "From the pairwise family; the confirmation replays the pair at the second seed "
         "(its estimate and interval shown).",
     )
-
-
-def _confirmation_text(row: pd.Series) -> str:
-    if row["confirmation"] in (CONFIRMED, NOT_CONFIRMED) and np.isfinite(row["confirm_low"]):
-        second = fmt_ci(row["confirm_estimate"], row["confirm_low"], row["confirm_high"], 2)
-        return f"{row['confirmation']}: {second}"
-    return str(row["confirmation"])
 
 
 def _family_table(family: pd.DataFrame, fields: list[str], correction: str) -> Table:
@@ -998,7 +976,7 @@ def exact_one_card_section(
 
 def _claim_text(row: pd.Series, correction: str) -> str:
     survives = f"survives {correction}" if row["survives"] else f"does not survive {correction}"
-    return f"{fmt_row(row, 2)} points per game ({survives}; {_confirmation_text(row)})"
+    return f"{fmt_row(row, 2)} points per game ({survives}; {confirmation_cell(row, 2)})"
 
 
 def _opponents(manifest: dict) -> str:
