@@ -979,6 +979,23 @@ def _claim_text(row: pd.Series, correction: str) -> str:
     return f"{fmt_row(row, 2)} points per game ({survives}; {confirmation_cell(row, 2)})"
 
 
+def _named_changes(changes: pd.DataFrame) -> str:
+    """The resolved changes of order in words: who is ahead against which fields."""
+    parts = []
+    for _, change in changes[changes["resolved"]].iterrows():
+        rows = change["fields"]
+        ahead = {
+            name: ", ".join(
+                map(str, rows.loc[rows["established"] & (sign * rows["estimate"] > 0), "field"])
+            )
+            for name, sign in ((change["a"], 1), (change["b"], -1))
+        }
+        parts.append(
+            " and ".join(f"{name} ahead against {where}" for name, where in ahead.items() if where)
+        )
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
 def _opponents(manifest: dict) -> str:
     """How many of the field's seats face the challenger, in words where short."""
     seats = int(manifest.get("players", DEFAULT_PLAYERS)[0]) - 1
@@ -1047,7 +1064,7 @@ def _in_short(
         sized = int(between["established"].sum())
         order = (
             f"{len(changes)} pairs change order between fields, {resolved} of them "
-            "established in both directions"
+            "established in both directions" + _named_changes(changes)
             if len(changes)
             else "no pair changes order between the fields"
         )
