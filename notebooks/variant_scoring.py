@@ -21,8 +21,8 @@
 # `learned`, whose trick model does not depend on the table) shift, which built-ins
 # ignore the scoring, whether the strategies' ranking changes in mixed fields, and how
 # decisive the game is, by measures that work for the negative totals of the penalty
-# table.  Every comparison belongs to a declared family, adjusted with Holm, and is
-# recomputed on the even and the odd games.
+# table.  Every comparison belongs to the report's one family, adjusted with Holm, is
+# confirmed at a second seed and recomputed on the even and the odd games.
 #
 # The study lives in `studies/variant_scoring.py`; this notebook runs it at the size below (or
 # loads the Parquet output of `ohhell experiment variant_scoring --out DIR` when `data_dir` is
@@ -41,7 +41,14 @@ out_dir = None  # None: runs/notebook_variant_scoring in the repository, whereve
 from IPython.display import Markdown, display
 
 import studies
-from studies.notebook import runs_folder, show_figures, show_findings, show_setup, show_tables
+from studies.notebook import (
+    runs_folder,
+    show_figures,
+    show_findings,
+    show_in_short,
+    show_setup,
+    show_tables,
+)
 
 if data_dir is None:
     out_dir = out_dir or runs_folder("notebook_variant_scoring")
@@ -52,10 +59,16 @@ tables = {table.title: table for table in report.tables}
 show_setup(report)
 
 # %% [markdown]
+# ## In short
+
+# %%
+show_in_short(report)
+
+# %% [markdown]
 # ## Findings (95% confidence intervals)
 #
-# The headline findings come first: effects that hold in every field, survive Holm in
-# their family and replicate on both halves of the games.
+# The headline findings come first: effects that hold in every field, survive Holm over
+# the report's one family and are confirmed at the second seed.
 
 # %%
 show_findings(report)
@@ -75,7 +88,7 @@ headline = verdicts[verdicts["headline"] == "True"]
 display(
     Markdown(
         f"{len(headline)} of {len(verdicts)} effects hold in every field, survive Holm "
-        "and replicate."
+        "and are confirmed at the second seed."
     )
 )
 

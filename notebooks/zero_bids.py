@@ -41,7 +41,14 @@ from IPython.display import Markdown, display
 import studies
 from ohhell_sim.analysis.format import interval_table
 from studies import zero_bids
-from studies.notebook import runs_folder, show_figures, show_findings, show_setup, show_tables
+from studies.notebook import (
+    runs_folder,
+    show_figures,
+    show_findings,
+    show_in_short,
+    show_setup,
+    show_tables,
+)
 from studies.runs import read_study
 
 if data_dir is None:
@@ -53,10 +60,16 @@ report, _ = studies.load_report(data_dir)  # the saved analysis: no recomputatio
 show_setup(report)
 
 # %% [markdown]
+# ## In short
+
+# %%
+show_in_short(report)
+
+# %% [markdown]
 # ## Findings (95% confidence intervals)
 #
 # Headline findings first: those that hold in every field, survive the Holm correction
-# over the study's family of comparisons and replicate on both halves of the games.
+# over the report's one family of comparisons and are confirmed at the second seed.
 
 # %%
 show_findings(report)

@@ -42,13 +42,15 @@ from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
     HOLDS_EVERYWHERE,
     REPLICATED,
-    adjust_family,
+    adjust_parts,
+    confirm,
+    established,
     field_verdicts,
     half_of,
     replicate,
     replication_mark,
 )
-from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_row
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import (
     STANDARDISED_METHOD,
@@ -71,6 +73,7 @@ from studies.design import (
 from studies.holdings import trump_holdings
 from studies.report import study_report
 from studies.runs import Condition, StudyData, play_conditions
+from studies.wording import confirmation_cell, confirmation_method
 
 NAME = "zero_bids"
 QUESTION = "When do players bid zero, when does it work, and which hands should bid it?"
@@ -598,46 +601,78 @@ FAMILY_KEYS = {
 }
 
 
-def family(tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    """The study's one family of comparisons, adjusted together by Holm.
+def confirmed_parts(
+    adjusted: dict[str, pd.DataFrame], pairs: pd.DataFrame, confirmation: StudyData | None
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The family's three parts, their surviving rows checked in the confirmation run.
 
-    ``tables`` maps a part of the family (:data:`FAMILY_KEYS`) to its tidy
-    table; each comes back with ``p``, ``p_adjusted``, ``survives`` and
-    ``correction`` from :func:`~ohhell_sim.analysis.findings.adjust_family` over
-    the rows of all parts.
+    The rate comparisons and the counterfactual cells are computed again on the
+    confirmation's cards (:func:`~ohhell_sim.analysis.findings.confirm`); the
+    zero rule is fitted on all the games of the run and judged on the
+    confirmation's hands, which it never saw (``confirm_*`` columns of the rule
+    part: its gain there).
     """
-    stacked = pd.concat(
-        [t[["estimate", "low", "high"]].assign(_part=name) for name, t in tables.items()],
-        ignore_index=True,
-    )
-    adjusted = adjust_family(stacked, method="holm")
-    out = {}
-    for name, table in tables.items():
-        rows = adjusted[adjusted["_part"] == name]
-        out[name] = table.assign(
-            **{c: rows[c].to_numpy() for c in ("p", "p_adjusted", "survives", "correction")}
+    second: dict[str, pd.DataFrame | None] = dict.fromkeys(adjusted)
+    if confirmation is not None:
+        other = probe_pairs(confirmation)
+        judged = rule_on(pairs, other)
+        second = adjust_parts(
+            {
+                "rates": comparisons(observed_rows(confirmation)),
+                "counterfactual": gain_cells(other),
+                "fitted rule": judged,
+            }
         )
+    out = tuple(
+        confirm(adjusted[name], second[name], ["field", *FAMILY_KEYS[name]]).assign(
+            established=lambda t: established(t)
+        )
+        for name in ("rates", "counterfactual", "fitted rule")
+    )
     return out
+
+
+def rule_on(fitted: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
+    """Per field and zero table: the rule fitted on all of ``fitted``'s pairs, its gain per
+    deal over always bidding the alternative on ``judged``'s pairs (clustered by game)."""
+    rows = []
+    for (field, table), part in judged.groupby(["field", "zero_table"], sort=False):
+        mine = fitted[(fitted["field"] == field) & (fitted["zero_table"] == table)]
+        applied = apply_rule(part, fit_rule(mine))
+        gain = grouped_mean(applied, applied["rule_gain"], [])
+        rows.append(
+            {
+                "field": field,
+                "zero_table": table,
+                "estimate": gain["estimate"][0],
+                "low": gain["low"][0],
+                "high": gain["high"][0],
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def verdicts(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """:func:`~ohhell_sim.analysis.findings.field_verdicts` of the field rows of ``table``,
-    with whether the effect survives Holm and replicates in every field (``headline``)."""
+    with in how many fields the effect survives Holm, is confirmed at the second seed
+    (``established_in``) and replicates on the halves, and whether it is established in
+    every field with one sign (``headline``)."""
     rows = table[table["field_row"]] if "field_row" in table else table
     rows = rows.dropna(subset=["estimate"])
     if rows.empty:
         return pd.DataFrame()
     out = field_verdicts(rows, keys)
-    grouped = rows.groupby(keys, sort=False, observed=True)
+    grouped = rows.assign(_established=established(rows)).groupby(keys, sort=False, observed=True)
     survive = grouped["survives"].sum().rename("survives_in")
+    confirmed = grouped["_established"].sum().rename("established_in")
     replicated = grouped["replication"].agg(lambda r: int((r == REPLICATED).sum()))
-    out = out.merge(survive.reset_index(), on=keys).merge(
-        replicated.rename("replicated_in").reset_index(), on=keys
+    out = (
+        out.merge(survive.reset_index(), on=keys)
+        .merge(confirmed.reset_index(), on=keys)
+        .merge(replicated.rename("replicated_in").reset_index(), on=keys)
     )
-    out["headline"] = (
-        (out["verdict"] == HOLDS_EVERYWHERE)
-        & (out["survives_in"] == out["fields"])
-        & (out["replicated_in"] == out["fields"])
+    out["headline"] = (out["verdict"] == HOLDS_EVERYWHERE) & (
+        out["established_in"] == out["fields"]
     )
     return out
 
@@ -714,8 +749,8 @@ def analyse(data: StudyData) -> Report:
     gains = replicate(pairs, gain_cells, ["field", "zero_table", "alt_bid_label"])
     evaluation = rule_evaluation(pairs)
     rule = rule_summary(evaluation)
-    adjusted = family({"rates": compared, "counterfactual": gains, "fitted rule": rule})
-    compared, gains, rule = (adjusted[k] for k in ("rates", "counterfactual", "fitted rule"))
+    adjusted = adjust_parts({"rates": compared, "counterfactual": gains, "fitted rule": rule})
+    compared, gains, rule = confirmed_parts(adjusted, pairs, data.confirmation)
     rule_verdicts = verdicts(rule, ["zero_table"])
     gain_verdicts = verdicts(gains, ["zero_table", "alt_bid_label"])
     rate_verdicts = verdicts(compared, ["measure", "comparison"])
@@ -726,7 +761,7 @@ def analyse(data: StudyData) -> Report:
         fields, by_unit, rate_verdicts, compared, gain_verdicts, gains, rule, rule_verdicts, hands
     )
     correction = compared["correction"].iloc[0] if len(compared) else "holm"
-    keep = ["p_adjusted", "survives", "replication"]
+    keep = ["p_adjusted", "survives", "confirmation", "replication"]
     tables = [
         Table(
             "Rate comparisons: verdicts across fields",
@@ -737,7 +772,7 @@ def analyse(data: StudyData) -> Report:
         ),
         Table(
             "Rate comparisons per field and strategy (difference of standardised rates)",
-            display_table(compared[[*rate_keys, "n", "estimate", "low", "high", *keep]], digits=3),
+            _with_p(compared, [*rate_keys, "n", "estimate", "low", "high", *keep], 3),
             "first minus second group; equal weight per table size, hand size and strategy "
             "over the strata both groups have (success: strata with at least "
             f"{MIN_ZERO_BIDS} zero bids on each side); intervals clustered by game; "
@@ -773,11 +808,10 @@ def analyse(data: StudyData) -> Report:
         ),
         Table(
             "Bidding 0 instead of the alternative bid: score difference per deal",
-            display_table(
-                gains[
-                    ["field", "zero_table", "alt_bid_label", "n", "estimate", "low", "high", *keep]
-                ],
-                digits=2,
+            _with_p(
+                gains,
+                ["field", "zero_table", "alt_bid_label", "n", "estimate", "low", "high", *keep],
+                2,
             ),
             "Probe seat, hands whose alternative bid is not 0 and that may bid 0; paired on "
             "the same cards; equal weight per table size (strata with at least "
@@ -786,7 +820,15 @@ def analyse(data: StudyData) -> Report:
         ),
         Table(
             "The fitted zero rule: in sample and held out, per field",
-            display_table(rule.drop(columns=["p", "correction"]), digits=3),
+            _with_p(
+                rule,
+                [
+                    c
+                    for c in rule.columns
+                    if c not in ("p", "correction", "established") and not c.startswith("confirm_")
+                ],
+                3,
+            ),
             "Fitted on the even games: bid 0 in each (table size, hand size, alternative bid) "
             "cell where bidding 0 scored more there.  estimate: its score per deal minus "
             "always bidding the alternative, on the odd games (held out); in_sample_gain: on "
@@ -854,7 +896,166 @@ def analyse(data: StudyData) -> Report:
         ),
     ]
     method = _method(data, fields, correction)
-    return study_report(NAME, QUESTION, data.manifest, method, findings, tables, figures)
+    player_rule = rule_in_words(pairs)
+    tables.insert(
+        0,
+        Table(
+            f"The zero rule as a player's rule (zero table {CANONICAL_ZERO_TABLE})",
+            player_rule,
+            "Fitted on all the games of the run: bid 0 instead of the count your hand is worth "
+            "(what expected_tricks would bid) in the table sizes and hand sizes listed, when "
+            "you hold no boss trump (a sure trick) and 0 is legal. 'most fields': the cells "
+            "where bidding 0 scored more in more than half of the fields; 'every field': in "
+            "all of them.",
+        ),
+    )
+    in_short = _in_short(by_unit, gains, rule, rate_verdicts, gain_verdicts, player_rule, compared)
+    return study_report(
+        NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
+    )
+
+
+#: The rows of :func:`rule_in_words` that speak for several fields.
+MOST_FIELDS = "most fields"
+EVERY_FIELD = "every field"
+
+
+def rule_in_words(pairs: pd.DataFrame, table: str = CANONICAL_ZERO_TABLE) -> pd.DataFrame:
+    """The zero rule of each field (and of every field at once) under zero table ``table``,
+    as hand sizes per table size and alternative bid.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``field`` (a field, :data:`MOST_FIELDS`: the cells favoured in more
+        than half of them, or :data:`EVERY_FIELD`: in all), ``players``,
+        ``instead of`` (the alternative bid) and ``bid 0 with`` (hand sizes, as
+        ranges), one row per table size and alternative bid with
+        any favoured cell.
+    """
+    part = pairs[pairs["zero_table"] == table]
+    fitted = {
+        field: fit_rule(rows) for field, rows in part.groupby("field", sort=False, observed=True)
+    }
+    if fitted:
+        votes = pd.concat(fitted.values(), axis=1).fillna(False)
+        fitted[MOST_FIELDS] = votes.mean(axis=1) > 0.5
+        fitted[EVERY_FIELD] = votes.all(axis=1)
+    rows = []
+    for field, rule in fitted.items():
+        favoured = rule[rule].reset_index()
+        for (players, alt), cells in favoured.groupby(["players", "alt_bid"], sort=True):
+            rows.append(
+                {
+                    "field": field,
+                    "players": int(players),
+                    "instead of": int(alt),
+                    "bid 0 with": f"{_ranges(sorted(cells['hand_size'].astype(int)))} cards",
+                }
+            )
+    return pd.DataFrame(rows, columns=["field", "players", "instead of", "bid 0 with"])
+
+
+def _ranges(values: list[int]) -> str:
+    """``[1, 2, 3, 5]`` as ``"1-3, 5"``."""
+    parts, start = [], None
+    for i, value in enumerate(values):
+        if start is None:
+            start = value
+        if i + 1 == len(values) or values[i + 1] != value + 1:
+            parts.append(str(start) if start == value else f"{start}-{value}")
+            start = None
+    return ", ".join(parts)
+
+
+def _in_short(by_unit, gains, rule, rate_verdicts, gain_verdicts, player_rule, compared):
+    """The answer first: how often zero bids are made and work, which hands should bid 0."""
+    fields = by_unit[by_unit["field_row"]]
+
+    def span(column: str, scale: float = 100.0, unit: str = "%") -> str:
+        rows = fields.dropna(subset=[column])
+        if rows.empty:
+            # A tiny run may have no stratum with enough zero bids for a success rate.
+            return "n/a"
+        low, high = rows.loc[rows[column].idxmin()], rows.loc[rows[column].idxmax()]
+        return (
+            f"{fmt_number(low[column] * scale, 1)}{unit} ({low['field']}) to "
+            f"{fmt_number(high[column] * scale, 1)}{unit} ({high['field']})"
+        )
+
+    text = [
+        "When do players bid zero, and does it work? By field, players bid 0 in "
+        f"{span('zero_bid_rate')} of deals and make {span('zero_made_rate')} of their zero "
+        "bids (standardised over table and hand sizes); the rate at which a field bids 0 "
+        "is its strategy's choice, so the question for a player is which hands should."
+    ]
+    canonical = gains[(gains["zero_table"] == CANONICAL_ZERO_TABLE) & gains["low"].notna()]
+    worth = []
+    for label, part in canonical.groupby("alt_bid_label", sort=True):
+        found = part[part["established"]]
+        low, high = part["estimate"].min(), part["estimate"].max()
+        worth.append(
+            f"bidding 0 with a hand worth {label} (the count it would bid otherwise) changes "
+            f"its score by {fmt_number(low, 2)} to {fmt_number(high, 2)} points per deal (by "
+            f"field; established in {len(found)} of {len(part)} fields)"
+        )
+    if worth:
+        text.append(
+            f"Which hands should bid 0? Under the canonical zero table ({CANONICAL_ZERO_TABLE} "
+            "points for a made zero), measured on the same cards with the other seats "
+            "reacting: " + "; ".join(worth) + "."
+        )
+
+    def cells(rows: pd.DataFrame) -> str:
+        return "; ".join(
+            f"at {r['players']} players, instead of {r['instead of']}, with {r['bid 0 with']}"
+            for _, r in rows.iterrows()
+        )
+
+    most = player_rule[player_rule["field"] == MOST_FIELDS]
+    every = player_rule[player_rule["field"] == EVERY_FIELD]
+    if len(most):
+        agreed = (
+            f" Every field agrees only on: {cells(every)}."
+            if len(every)
+            else " No cell is favoured in every field."
+        )
+        text.append(
+            "The rule, as a player can use it (the cells favoured in most fields): when 0 is "
+            f"legal and you hold no boss trump, bid 0 {cells(most)}; elsewhere bid what the "
+            f"hand is worth.{agreed} Each field's own rule is in the first table."
+        )
+    held = rule[(rule["zero_table"] == CANONICAL_ZERO_TABLE) & rule["confirm_low"].notna()]
+    if len(held):
+        low = held.loc[held["confirm_estimate"].idxmin()]
+        high = held.loc[held["confirm_estimate"].idxmax()]
+        text.append(
+            "Played on fresh cards (the confirmation run, which the fit never saw), each "
+            "field's fitted rule gains "
+            f"{fmt_ci(low['confirm_estimate'], low['confirm_low'], low['confirm_high'])} "
+            f"({low['field']}) to "
+            f"{fmt_ci(high['confirm_estimate'], high['confirm_low'], high['confirm_high'])} "
+            f"({high['field']}) points per deal over always bidding what the hand is worth."
+        )
+    headlines = int(rate_verdicts["headline"].sum()) + int(gain_verdicts["headline"].sum())
+    total = len(rate_verdicts) + len(gain_verdicts)
+    text.append(
+        f"Strength of the evidence: {headlines} of the {total} comparisons hold in every field, "
+        "surviving one correction over the report's "
+        f"{compared['correction'].iloc[0].split(' over ')[-1]} comparisons and confirmed at "
+        "the second seed; the others are not established in every field (the tables give "
+        "each field's estimate)."
+    )
+    return text
+
+
+def _with_p(table: pd.DataFrame, columns: list[str], digits: int) -> pd.DataFrame:
+    """``table[columns]`` as display strings, the adjusted p-values to their precision and the
+    confirmation with its estimate."""
+    shown = display_table(table[columns], digits=digits)
+    shown["p_adjusted"] = table["p_adjusted"].map(fmt_p).to_numpy()
+    shown["confirmation"] = [confirmation_cell(r, digits) for _, r in table.iterrows()]
+    return shown
 
 
 def _plot(file: str, caption: str, table: pd.DataFrame, x: str, **options) -> list[Figure]:
@@ -910,13 +1111,25 @@ def _method(data: StudyData, fields: list[str], correction: str) -> list[str]:
         "judged on the odd games (held out: the headline) and, for comparison, on the even "
         "games it was fitted to (in sample, biased upwards by the fit); the fit on the odd "
         "games judged on the even ones is the replication.",
-        f"One family of comparisons: every rate comparison, every counterfactual cell and "
-        f"every held-out rule gain, p-values read off their intervals and adjusted by Holm "
-        f"({correction}, statsmodels).  A finding is claimed only where it survives.",
-        "Replication: every comparison is computed again on the even and on the odd games; "
-        "'replicated' means both halves' intervals exclude 0 on the side of the full "
-        "estimate.  Headline findings hold in every field, survive Holm and replicate in "
-        "every field.",
+        f"One family of comparisons for the whole report: every rate comparison, every "
+        f"counterfactual cell and every held-out rule gain, p-values read off their intervals "
+        f"(normal approximation) and adjusted by Holm ({correction}, statsmodels); p-values "
+        "are printed to three decimals, '< 0.001' below.  A finding is claimed only where it "
+        "survives.",
+        confirmation_method(
+            data.manifest.get("confirmation") or {},
+            "every part is played again",
+            "games per condition (each field its share); the zero rule fitted on all of "
+            "the first run's games is judged on the confirmation's hands, which it never saw",
+        ),
+        "Headline findings hold in every field: they survive Holm and are confirmed in every "
+        "field.  The tables also keep a replication mark from the even and the odd games "
+        "('replicated': both halves' intervals exclude 0 on the side of the full estimate); "
+        "it guards only against a few influential games.",
+        "Strata: a success rate, and a counterfactual cell, leave out the strata (table "
+        f"size, hand size, strategy) holding fewer than {MIN_ZERO_BIDS} zero bids, a floor "
+        "fixed before the data; which strata pass depends on the run, so the confirmation, "
+        "which applies the same floor to other cards, is what a claim rests on.",
     ]
 
 
@@ -938,7 +1151,8 @@ def _not_headline(v: pd.Series, n_fields: int, digits: int = 3) -> str:
     significant = f"; intervals exclude 0 in: {v['significant_in']}" if v["significant_in"] else ""
     return (
         f"{v['verdict']}{where}, from {_range(v, digits)}{significant}; survives Holm in "
-        f"{v['survives_in']} and replicates in {v['replicated_in']} of {v['fields']} fields."
+        f"{v['survives_in']} and is established (confirmed) in {v['established_in']} of "
+        f"{v['fields']} fields."
     )
 
 
@@ -961,7 +1175,7 @@ def _findings(
         if v["headline"] and v["fields"] == n_fields:
             headline.append(
                 f"{text}: {'higher' if v['min_estimate'] > 0 else 'lower'} in all {n_fields} "
-                f"fields, survives Holm and replicated in each: {_field_cis(part)}."
+                f"fields, survives Holm and is confirmed in each: {_field_cis(part)}."
             )
         else:
             depends.append(f"{text}: {_not_headline(v, n_fields)}")
@@ -977,7 +1191,7 @@ def _findings(
         if v["headline"] and v["fields"] == n_fields:
             sign = "scores less" if v["max_estimate"] < 0 else "scores more"
             headline.append(
-                f"{text} {sign} in all {n_fields} fields (replicated, survives Holm): "
+                f"{text} {sign} in all {n_fields} fields (survives Holm, confirmed): "
                 f"{_field_cis(part, 2)} points per deal."
             )
         else:
@@ -989,9 +1203,9 @@ def _findings(
         v = verdict_of.loc[table]
         everywhere = bool(v["headline"]) and v["fields"] == n_fields
         held = "; ".join(
-            f"{r['field']} {fmt_row(r)} ({r['replication']}"
-            + (", survives Holm" if r["survives"] else ", does not survive Holm")
-            + f"; in sample {fmt_ci(*r[_triple('in_sample_gain')])})"
+            f"{r['field']} {fmt_row(r)} ("
+            + ("survives Holm" if r["survives"] else "does not survive Holm")
+            + f"; {confirmation_cell(r)}; in sample {fmt_ci(*r[_triple('in_sample_gain')])})"
             for _, r in part.iterrows()
         )
         (rules if everywhere else other_rules).append(

@@ -29,7 +29,14 @@ def test_conditions_play_fewer_games_in_the_monte_carlo_fields():
     games = {c.label["field"]: c.games for c in conditions}
     assert games == {"mc_bidder": 60, vs.MAXIMISER_MIX: 100, MIX_FIELD: 100}
     seats = vs.study_field_seats(vs.MAXIMISER_MIX, 4)
-    assert [s if isinstance(s, str) else s[0] for s in seats] == list(vs.MAXIMISER_MIX_STRATEGIES)
+    # The adapting players in turn around the table; every one of them reads the scoring.
+    assert [s if isinstance(s, str) else s[0] for s in seats] == [
+        "distilled",
+        "mc_bidder",
+        "learned",
+        "distilled",
+    ]
+    assert set(vs.MAXIMISER_MIX_STRATEGIES) <= set(vs.SCORE_AWARE_BIDDERS)
     assert vs.field_games("mc_bidder", 3) == 2
 
 
@@ -124,8 +131,14 @@ def test_analysis_of_a_tiny_run_declares_its_families(tmp_path):
     assert "online preset = openspiel preset" in text
     assert "holm over" in text
     titles = [t.title for t in report.tables]
-    assert titles[0] == "Verdicts across fields"
-    verdicts = report.tables[0].frame
+    assert titles[0].startswith("Which scoring table lets skill decide the game?")
+    assert report.in_short[0].startswith("Which scoring table lets skill decide the game?")
+    # The ranking reads the mixed fields only, canonical as the reference.
+    ranking = report.tables[0].frame
+    assert set(ranking["field"]) == {MIX_FIELD}
+    assert (ranking.loc[ranking["scoring table"] == "canonical", "change"] == "reference").all()
+    assert "holm over" in " ".join(report.method) and "Confirmation" not in text
+    verdicts = next(t.frame for t in report.tables if t.title == "Verdicts across fields")
     assert set(verdicts["verdict"]) <= {
         "holds in every field",
         "depends on the field",

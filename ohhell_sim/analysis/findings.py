@@ -71,6 +71,35 @@ def p_value(estimate: float, low: float, high: float, confidence: float = 0.95) 
     return float(2 * _scipy_stats.norm.sf(abs(estimate) / se))
 
 
+def adjust_parts(
+    parts: dict[str, pd.DataFrame], method: str = "holm", alpha: float = 0.05
+) -> dict[str, pd.DataFrame]:
+    """Tables of different shapes adjusted as one family (:func:`adjust_family`).
+
+    A report's comparisons come in tables of different columns (rate
+    differences, counterfactual cells, skill shares); one family over all of
+    them keeps one error rate for the report.  Each table comes back with
+    ``p``, ``p_adjusted``, ``survives`` and ``correction`` (the size of the whole
+    family).
+    """
+    columns = ["estimate", "low", "high"]
+    stacked = pd.concat(
+        [
+            t[columns + (["p"] if "p" in t.columns else [])].assign(_part=name)
+            for name, t in parts.items()
+        ],
+        ignore_index=True,
+    )
+    adjusted = adjust_family(stacked, method=method, alpha=alpha)
+    out = {}
+    for name, table in parts.items():
+        rows = adjusted[adjusted["_part"] == name]
+        out[name] = table.assign(
+            **{c: rows[c].to_numpy() for c in ("p", "p_adjusted", "survives", "correction")}
+        )
+    return out
+
+
 def standard_error(
     low: np.ndarray | pd.Series, high: np.ndarray | pd.Series, confidence: float = 0.95
 ) -> np.ndarray:
@@ -524,6 +553,7 @@ __all__ = [
     "SAME_DIRECTION",
     "SOME_FIELDS",
     "adjust_family",
+    "adjust_parts",
     "confirm",
     "detectable_effect",
     "established",
