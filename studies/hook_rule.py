@@ -23,6 +23,7 @@ import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
+    BETWEEN_FIELDS,
     CONFIRMED,
     DEPENDS_ON_FIELD,
     DETECTION_POWER,
@@ -30,10 +31,10 @@ from ohhell_sim.analysis.findings import (
     NO_FIELD,
     NOT_CONFIRMED,
     adjust_family,
+    between_fields,
     confirm,
     detectable_effect,
     established,
-    heterogeneity,
     verdicts_across_fields,
 )
 from ohhell_sim.analysis.format import display_table, fmt_number, fmt_p, fmt_row
@@ -89,8 +90,6 @@ FIELD_EFFECTS = (
     SEAT_GAP_OFF,
     SEAT_GAP_SHIFT,
 )
-#: The ``field`` of a family row that tests whether an effect's size differs between fields.
-BETWEEN_FIELDS = "between fields"
 #: Columns identifying a row of the family (in the run and in its confirmation).
 FAMILY_KEYS = ("effect", "field", "players")
 
@@ -377,32 +376,17 @@ def effect_family(effects: pd.DataFrame) -> pd.DataFrame:
     """The declared family: every effect per field and table size, the standardised rows,
     and per field effect the test that its size is the same in every field.
 
-    The test rows (``field`` :data:`BETWEEN_FIELDS`) are Cochran's Q over the
-    fields' standardised rows (:func:`~ohhell_sim.analysis.findings.heterogeneity`),
-    with the spread between the extreme fields as their ``estimate`` and no
-    interval.  The whole family is adjusted together (:data:`CORRECTION`).
+    The test rows (``field`` :data:`~ohhell_sim.analysis.findings.BETWEEN_FIELDS`)
+    are Cochran's Q over the fields' standardised rows
+    (:func:`~ohhell_sim.analysis.findings.between_fields`).  The whole family is
+    adjusted together (:data:`CORRECTION`).
     """
     family = with_standardised(effects, effects["value"], by=["effect"])
     family["effect"] = family["effect"].astype(str)
     standardised = family[
         (family["players"] == STANDARDISED) & family["effect"].isin(FIELD_EFFECTS)
     ]
-    between = heterogeneity(standardised, keys=["effect"])
-    between = between[between["fields"] > 1]
-    tests = pd.DataFrame(
-        {
-            "effect": between["effect"],
-            "field": BETWEEN_FIELDS,
-            "players": STANDARDISED,
-            "n": between["fields"],
-            "estimate": between["spread"],
-            "low": np.nan,
-            "high": np.nan,
-            "p": between["p"],
-            "q": between["q"],
-            "i_squared": between["i_squared"],
-        }
-    )
+    tests = between_fields(standardised, keys=["effect"]).assign(players=STANDARDISED)
     family = pd.concat([family, tests], ignore_index=True)
     family = adjust_family(family, method=CORRECTION, alpha=ALPHA)
     family["effect"] = pd.Categorical(family["effect"], categories=effects["effect"].cat.categories)

@@ -39,10 +39,11 @@ import pandas as pd
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.figures import interval_plot, png_bytes, text_colour
 from ohhell_sim.analysis.findings import (
+    BETWEEN_FIELDS,
     adjust_family,
+    between_fields,
     confirm,
     established,
-    heterogeneity,
 )
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table, rules_text
@@ -86,8 +87,6 @@ ONE_CARD_FACTOR = 10
 SAME = " = "
 #: The comparison method of the pairwise family.
 CORRECTION = "holm"
-#: The ``field`` of a family row that tests whether a pair's difference depends on the field.
-BETWEEN_FIELDS = "between fields"
 #: Columns identifying a row of the pairwise family, in the run and in its confirmation.
 PAIR_KEYS = ("field", "a", "b")
 #: What identical challengers must agree on, row by row (one row per game x rotation x seat).
@@ -397,10 +396,10 @@ def pairwise_family(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
     """The declared family: every pair of distinct ladder entries in every field, and per
     pair the test that its difference is the same in every field.
 
-    The test rows (``field`` :data:`BETWEEN_FIELDS`, no interval, the spread
-    between fields as ``estimate``) are Cochran's Q over the pair's field rows
-    (:func:`~ohhell_sim.analysis.findings.heterogeneity`).  The fields play the
-    same cards, so their estimates are positively correlated and the test,
+    The test rows (``field`` :data:`~ohhell_sim.analysis.findings.BETWEEN_FIELDS`,
+    no interval, the spread between fields as ``estimate``) are Cochran's Q over
+    the pair's field rows (:func:`~ohhell_sim.analysis.findings.between_fields`).
+    The fields play the same cards, so their estimates are positively correlated and the test,
     which treats them as independent, errs on the side of finding no
     difference.  Holm-adjusted over the whole family
     (:func:`~ohhell_sim.analysis.findings.adjust_family`).
@@ -417,21 +416,7 @@ def pairwise_family(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
         return table.assign(p=[], p_adjusted=[], survives=[], correction=[]).astype(
             {"survives": bool}
         )
-    between = heterogeneity(table, keys=["a", "b"])
-    between = between[between["fields"] > 1]
-    tests = pd.DataFrame(
-        {
-            "field": BETWEEN_FIELDS,
-            "a": between["a"],
-            "b": between["b"],
-            "deal_sets": np.nan,
-            "estimate": between["spread"],
-            "low": np.nan,
-            "high": np.nan,
-            "p": between["p"],
-            "q": between["q"],
-        }
-    )
+    tests = between_fields(table, keys=["a", "b"])
     parts = [table, tests] if len(tests) else [table]
     return adjust_family(pd.concat(parts, ignore_index=True), method=CORRECTION)
 

@@ -185,6 +185,40 @@ def heterogeneity(
     return pd.DataFrame(rows)
 
 
+#: The ``field`` of a test row of :func:`between_fields`.
+BETWEEN_FIELDS = "between fields"
+
+
+def between_fields(
+    table: pd.DataFrame, keys: Sequence[str], field: str = "field", confidence: float = 0.95
+) -> pd.DataFrame:
+    """The :func:`heterogeneity` tests of ``table``'s effects as rows of a family.
+
+    One row per effect with two or more fields: the ``keys``, ``field`` set to
+    :data:`BETWEEN_FIELDS`, ``n`` (the fields), the spread between the extreme
+    fields as ``estimate``, no interval, and the test's ``p``, ``q`` and
+    ``i_squared``; so that :func:`adjust_family` (or :func:`adjust_parts`)
+    adjusts the tests with the effects and :func:`confirm` carries them to the
+    confirmation run.
+    """
+    keys = list(keys)
+    tests = heterogeneity(table, keys, field=field, confidence=confidence)
+    tests = tests[tests["fields"] > 1]
+    return pd.DataFrame(
+        {
+            **{k: tests[k].to_numpy() for k in keys},
+            field: BETWEEN_FIELDS,
+            "n": tests["fields"].to_numpy(),
+            "estimate": tests["spread"].to_numpy(),
+            "low": np.nan,
+            "high": np.nan,
+            "p": tests["p"].to_numpy(),
+            "q": tests["q"].to_numpy(),
+            "i_squared": tests["i_squared"].to_numpy(),
+        }
+    )
+
+
 def adjust_family(
     table: pd.DataFrame, method: str = "holm", alpha: float = 0.05, confidence: float = 0.95
 ) -> pd.DataFrame:
@@ -406,21 +440,28 @@ def field_verdicts(table: pd.DataFrame, keys: Sequence[str], field: str = "field
             verdict = NO_FIELD
         else:
             verdict = DEPENDS_ON_FIELD
-        low_row = part.loc[part["estimate"].idxmin()]
-        high_row = part.loc[part["estimate"].idxmax()]
         rows.append(
             {
                 **dict(zip(keys, key, strict=True)),
                 "fields": len(part),
                 "verdict": verdict,
-                "min_estimate": float(low_row["estimate"]),
-                "min_field": low_row[field],
-                "max_estimate": float(high_row["estimate"]),
-                "max_field": high_row[field],
+                **_extremes(part, field),
                 "significant_in": ", ".join(map(str, part.loc[above | below, field])),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _extremes(part: pd.DataFrame, field: str) -> dict:
+    """The lowest and highest estimate of an effect's field rows, with their fields."""
+    low_row = part.loc[part["estimate"].idxmin()]
+    high_row = part.loc[part["estimate"].idxmax()]
+    return {
+        "min_estimate": float(low_row["estimate"]),
+        "min_field": low_row[field],
+        "max_estimate": float(high_row["estimate"]),
+        "max_field": high_row[field],
+    }
 
 
 def established(family: pd.DataFrame) -> pd.Series:
@@ -476,18 +517,13 @@ def verdicts_across_fields(
             verdict = NO_FIELD
         else:
             verdict = SOME_FIELDS
-        low_row = part.loc[part["estimate"].idxmin()]
-        high_row = part.loc[part["estimate"].idxmax()]
         out.append(
             {
                 **dict(zip(keys, key, strict=True)),
                 "fields": len(part),
                 "verdict": verdict,
                 "size differs": "yes" if size_differs else "no",
-                "min_estimate": float(low_row["estimate"]),
-                "min_field": low_row[field],
-                "max_estimate": float(high_row["estimate"]),
-                "max_field": high_row[field],
+                **_extremes(part, field),
                 "established in": ", ".join(map(str, part.loc[found, field])),
             }
         )
@@ -539,6 +575,7 @@ def variance_share(
 
 
 __all__ = [
+    "BETWEEN_FIELDS",
     "CONFIRMED",
     "DEPENDS_ON_FIELD",
     "DETECTION_POWER",
@@ -554,6 +591,7 @@ __all__ = [
     "SOME_FIELDS",
     "adjust_family",
     "adjust_parts",
+    "between_fields",
     "confirm",
     "detectable_effect",
     "established",
