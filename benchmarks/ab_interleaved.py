@@ -10,6 +10,8 @@ minutes apart does not.  Check the method with the same checkout on both sides
     git worktree add /tmp/before <commit>
     python benchmarks/ab_interleaved.py /tmp/before . --strategy random
     python benchmarks/ab_interleaved.py /tmp/before . --strategy simple --mode summary
+    python benchmarks/ab_interleaved.py /tmp/before . --import benchmarks/user_strategies.py \
+        --strategy user_simple
 
 ``--mode bench`` times single-deal games as ``ohhell bench`` does (4 players,
 10 cards); ``--mode summary`` times canonical 4-player games in summary mode.
@@ -28,10 +30,15 @@ import time
 from pathlib import Path
 
 
-def _worker(mode: str, strategy: str, deals: int, threads: int) -> None:
+def _worker(mode: str, strategy: str, deals: int, threads: int, imports: list[str]) -> None:
     # Runs inside one checkout: answers each line on stdin with deals per second.
+    import runpy
+
     import ohhell_sim as oh
     from ohhell_sim.bench import bench
+
+    for path in imports:  # modules that register user strategies
+        runpy.run_path(path)
 
     rules = oh.Rules(players=4)
     games = max(1, deals // rules.n_deals)
@@ -64,6 +71,7 @@ def _start(folder: Path, args: argparse.Namespace) -> subprocess.Popen:
         str(args.deals),
         "--threads",
         str(args.threads),
+        *(f"--import={path}" for path in args.imports),
     ]
     if args.core is not None:
         command = ["taskset", "-c", str(args.core), *command]
@@ -92,10 +100,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=16)
     parser.add_argument("--core", type=int, default=1, help="CPU to pin both workers to")
+    parser.add_argument(
+        "--import",
+        dest="imports",
+        action="append",
+        default=[],
+        type=lambda path: str(Path(path).resolve()),
+        help="a .py file that registers user strategies, run in both workers (repeatable)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        _worker(args.mode, args.strategy, args.deals, args.threads)
+        _worker(args.mode, args.strategy, args.deals, args.threads, args.imports)
         return
     if args.a is None or args.b is None:
         parser.error("give the two checkouts A and B")

@@ -7,7 +7,8 @@ measures, on this machine:
   10 cards, on 1 and on 2 threads;
 * the cold start (empty kernel cache) and the warm start of a small
   ``ohhell simulate``, each in a fresh process;
-* the cost of a user strategy: the first run compiles its kernel, later runs load it;
+* the cost of a user strategy: the first run compiles its kernel, later runs load it,
+  and in one process (a notebook) a run after an edit of the strategy compiles again;
 * the memory of the ``hands`` frame per row.
 """
 
@@ -56,6 +57,36 @@ USER_STRATEGY = textwrap.dedent(
 )
 
 
+#: Runs the user strategy, edits the global it reads, runs again; prints that run's seconds.
+EDIT_AND_RERUN = textwrap.dedent(
+    """
+    import time
+    import ohhell_sim as oh
+    from numba import njit
+    from ohhell_sim import view as V
+    from ohhell_sim.strategy_tools import random_legal_card
+
+    RISK = 0
+
+    @njit
+    def bid(view, params, rng):
+        return RISK if view[V.FORBIDDEN_BID] != RISK else 1 - RISK
+
+    @njit
+    def play(view, params, rng):
+        return random_legal_card(view, rng)
+
+    seats = ["bench_user", "simple", "random", "simple"]
+    oh.register_strategy("bench_user", bid, play)
+    oh.simulate(oh.Rules(players=4), seats, games=200)
+    RISK = 1
+    start = time.perf_counter()
+    oh.simulate(oh.Rules(players=4), seats, games=200)
+    print(time.perf_counter() - start)
+    """
+)
+
+
 def timed(command: list[str], cache: str) -> float:
     """Wall time of ``command`` in a fresh process using kernel cache ``cache``."""
     env = {**os.environ, "OHHELL_CACHE_DIR": cache}
@@ -84,6 +115,14 @@ def main() -> None:
         user = [sys.executable, "-c", USER_STRATEGY]
         figures["user_strategy_first_run_seconds"] = round(timed(user, cache), 1)
         figures["user_strategy_later_run_seconds"] = round(timed(user, cache), 1)
+        rerun = subprocess.run(
+            [sys.executable, "-c", EDIT_AND_RERUN],
+            check=True,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "OHHELL_CACHE_DIR": cache},
+        )
+        figures["user_strategy_edit_and_rerun_seconds"] = round(float(rerun.stdout), 1)
     hands = oh.simulate(oh.Rules(players=4), ["simple"] * 4, games=2000).hands
     figures["hands_bytes_per_row"] = round(hands.memory_usage(deep=True).sum() / len(hands), 2)
     for key, value in figures.items():

@@ -10,7 +10,7 @@
 # holds them by the time any code looks a name up.
 import strategies  # noqa: F401
 from ohhell_sim._version import __version__
-from ohhell_sim.errors import IllegalMoveError, StrategyError
+from ohhell_sim.errors import IllegalMoveError, RunInterrupted, StrategyError
 from ohhell_sim.reference import GameLog, replay
 from ohhell_sim.results import SimulationResult, read_frame, read_results
 from ohhell_sim.rules import Rules
@@ -30,6 +30,7 @@ __all__ = [
     "GameLog",
     "IllegalMoveError",
     "Rules",
+    "RunInterrupted",
     "RunSummary",
     "SimulationResult",
     "Strategy",

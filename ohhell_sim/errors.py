@@ -21,6 +21,7 @@ __all__ = [
     "ERR_NONE",
     "IllegalMoveError",
     "InvalidArgumentError",
+    "RunInterrupted",
     "StrategyError",
 ]
 
@@ -42,6 +43,21 @@ _REASONS = {
     ERR_CARD_NOT_INTEGER: "a card must be an integer card id",
 }
 _BID_CODES = (ERR_BID_RANGE, ERR_BID_HOOK, ERR_BID_NOT_INTEGER)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (a ``KeyboardInterrupt``); the message says what was kept.
+
+    Attributes
+    ----------
+    stuck : int
+        Threads left running a strategy's decision that did not return (a loop
+        that never ends); they stop when the Python process does.
+    """
+
+    def __init__(self, message: str, *, stuck: int = 0) -> None:
+        super().__init__(message)
+        self.stuck = stuck
 
 
 class IllegalMoveError(RuntimeError):

@@ -742,7 +742,8 @@ def strategy_answer(
     """Answer decisions with the seating's strategies.
 
     Each strategy gets its seat's parameters and random stream, as in the
-    kernel, the view and the parameters read-only.  An exception raised by
+    kernel, the view and the parameters read-only, built or copied afresh for
+    each decision and cut to its own parameters.  An exception raised by
     strategy code becomes a :class:`~ohhell_sim.errors.StrategyError` located at
     its game, deal and seat.  ``functions`` gives each seat's ``(bid, play)`` in
     place of its strategy's current compiled code.
@@ -753,13 +754,14 @@ def strategy_answer(
         for strategy in seating.user_strategies:
             check_compiles(strategy, checked=seating.checked)
         functions = [s.current_functions(checked=seating.checked) for s in seating.strategies]
-    params = [read_only(row) for row in seating.params]
 
     def answer(decision: Decision) -> int:
         seat = decision.seat
         func = functions[seat][0 if decision.role == "bid" else 1]
+        # Copies of its own for each decision, as the kernel gives a user strategy.
+        params = read_only(seating.own_params(seat))
         try:
-            return func(read_only(decision.view), params[seat], streams[seat])
+            return func(read_only(decision.view), params, streams[seat])
         except StrategyError as error:
             raise error.located(game, decision.deal, seat) from error.__cause__
         except Exception as error:  # any exception is the strategy's to report

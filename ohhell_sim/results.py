@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, fields
 from functools import cached_property
@@ -337,11 +338,19 @@ def check_output_folder(folder: str | os.PathLike) -> Path:
     probe = folder
     while not probe.exists():
         probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+    if not probe.is_dir():
         raise InvalidArgumentError(
-            f"output path {str(folder)!r} cannot be written: {str(probe)!r} is not a "
-            "writable folder"
+            f"output path {str(folder)!r} cannot be written: {str(probe)!r} is not a folder"
         )
+    # Tried, not judged by permission bits: root passes os.access everywhere, and
+    # some file systems (/proc, a read-only mount) refuse whatever the bits say.
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".ohhell-probe-", dir=probe))
+    except OSError as error:
+        raise InvalidArgumentError(
+            f"output path {str(folder)!r} cannot be written: no folder can be made in "
+            f"{str(probe)!r} ({error.strerror or error})"
+        ) from None
     return folder
 
 

@@ -88,6 +88,12 @@ def simulate(
         For bad arguments, before anything is compiled or played.
     IllegalMoveError
         When a strategy returns an illegal bid or card.
+    StrategyError
+        When a strategy's code raises, or cannot be compiled or followed.
+    RunInterrupted
+        At Ctrl-C (a ``KeyboardInterrupt``), within a second or two, even while a
+        strategy's decision never returns; no games are kept
+        (:func:`ohhell_sim.run.chunked.run_chunked` keeps its finished chunks).
     """
     run = check_mode(check_run(rules, strategies, first_game, games, seed, threads), check, client)
     record_hands = check_flag("record_hands", record_hands)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ohhell_sim import strategy_code
+from ohhell_sim.code_origin import source_location
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.seat_text import parse_seat_text, seat_label
@@ -474,6 +475,15 @@ class Seating:
         seen = {s.name: s for s in self.strategies}
         return tuple(seen[n] for n in sorted(seen))
 
+    def own_params(self, seat: int) -> np.ndarray:
+        """A copy of ``seat``'s parameter row, its own length.
+
+        :attr:`params` pads the rows of strategies with fewer parameters with
+        zeros; a strategy is given its own row only, as in the kernel
+        (:func:`ohhell_sim.engine.readonly.private_copy`).
+        """
+        return self.params[seat, : len(self.strategies[seat].params)].copy()
+
     def dispatch_ids(self) -> np.ndarray:
         """Dispatch id per seat: the position of its strategy in ``distinct_strategies``."""
         index = {s.name: i for i, s in enumerate(self.distinct_strategies)}
@@ -492,7 +502,10 @@ def resolve_seating(specs: Sequence[SeatSpec], players: int) -> Seating:
     InvalidArgumentError
         If the number of specs differs from ``players``, a name is unknown, a
         parameter does not exist or its value is not a finite number (or within
-        its bounds), or a seat's text cannot be read.
+        its bounds), a seat's text cannot be read, or two seats hold different
+        strategies of one name (one registered again with other code or settings
+        while the other was kept): the results, the kernel and the replay know a
+        strategy by its name.
     """
     if isinstance(specs, str) or not isinstance(specs, Sequence):
         raise InvalidArgumentError(
@@ -518,8 +531,35 @@ def resolve_seating(specs: Sequence[SeatSpec], players: int) -> Seating:
         strategy = spec if isinstance(spec, Strategy) else get_strategy(spec)
         resolved.append(strategy)
         rows.append(strategy.param_row(overrides))
+    _check_one_strategy_per_name(resolved)
     width = max(1, max(len(r) for r in rows))
     params = np.zeros((players, width), dtype=np.float64)
     for seat, row in enumerate(rows):
         params[seat, : len(row)] = row
     return Seating(strategies=tuple(resolved), params=params)
+
+
+def _check_one_strategy_per_name(strategies: Sequence[Strategy]) -> None:
+    # Everything downstream (the kernel's dispatch, the labels of the results, the
+    # workers of a cluster) knows a strategy by its name.
+    first: dict[str, tuple[int, Strategy]] = {}
+    for seat, strategy in enumerate(strategies):
+        seen_seat, seen = first.setdefault(strategy.name, (seat, strategy))
+        if seen is strategy or _alike(seen, strategy):
+            continue
+        raise InvalidArgumentError(
+            f"seats {seen_seat} and {seat} hold two different strategies named "
+            f"{strategy.name!r} (bid functions at {source_location(seen.bid)} and "
+            f"{source_location(strategy.bid)}): one was registered again, with other code or "
+            "settings, after the other was taken; a run knows a strategy by its name, "
+            "so register one of them under another name"
+        )
+
+
+def _alike(one: Strategy, other: Strategy) -> bool:
+    # The same settings and the same code (their functions may be distinct objects).
+    settings = [f.name for f in dataclasses.fields(Strategy) if f.name not in ("bid", "play")]
+    if any(getattr(one, name) != getattr(other, name) for name in settings):
+        return False
+    return one.fingerprint() == other.fingerprint()
+

@@ -10,22 +10,31 @@ strategy between runs, in a notebook or across processes:
   would run the old code.  :func:`current_functions` therefore never hands the
   engine a user's own dispatchers: it compiles *copies* of every user function
   the strategy reaches (the function objects rebuilt over a snapshot of their
-  globals and cells, each helper and each user module replaced by its copy), so
-  that what runs is the code and the values of the moment the copies were made.
+  globals and cells, each helper, each ``@register_jitable`` function and each
+  user module replaced by its copy), so that what runs is the code and the
+  values of the moment the copies were made.
 * A kernel on disk is found by name, so its name must change whenever anything
   compiled into it changes.  :func:`fingerprint` hashes everything a strategy's
   code reaches: the bytecode of each function, recursively through the helpers
   it calls, its defaults and closure cells, and the value of every global it
   reads, followed through module attributes (``tconf.BID``, ``tconf.helper``).
-  A value it cannot hash reliably (an object of a user class, a typed container)
-  is refused with a :class:`~ohhell_sim.errors.StrategyError` that says where it
-  is read, never guessed at.
+  A module the code holds as a value (in a closure cell, a local alias
+  ``c = tconf``, a tuple) has every attribute hashed that the code could read off
+  a value (``c.BID``, ``getattr(c, "BID")``).  The Numba extensions the code
+  reaches (``@overload``, ``@overload_method``, ``@intrinsic``: see
+  :mod:`ohhell_sim.strategy_extensions`) are hashed by their implementations;
+  as Numba keeps their compiles for the life of a process, one edited after it
+  compiled is refused.  A value it cannot hash reliably (an object of a user
+  class, a typed container) is refused with a
+  :class:`~ohhell_sim.errors.StrategyError` that says where it is read, never
+  guessed at.
 
 Library code (NumPy, Numba, the standard library, installed packages) and this
 package's own code are hashed by name or by code but never copied: they do not
-change while a process runs.  A strategy that draws from NumPy's or Python's
-global random generator is refused too: that state is shared by threads and not
-seeded by the run, so its results could not be reproduced.
+change while a process runs (:mod:`ohhell_sim.code_origin`).  A strategy that
+draws from NumPy's or Python's global random generator is refused too: that
+state is shared by threads and not seeded by the run, so its results could not
+be reproduced.
 """
 
 from __future__ import annotations
@@ -36,19 +45,21 @@ import enum
 import functools
 import hashlib
 import random
-import sys
-import sysconfig
 import types
-from pathlib import Path
 
 import numba
 import numpy as np
 from numba.core import types as numba_types
 
+from ohhell_sim.code_origin import is_user_function, module_kind, source_location
 from ohhell_sim.errors import StrategyError
+from ohhell_sim.strategy_extensions import (
+    Extension,
+    check_current,
+    extensions_of,
+    method_extensions,
+)
 
-#: Top-level packages of this project: their code is hashed but never copied.
-PACKAGE_TOPS = frozenset({"ohhell_sim", "strategies", "studies"})
 #: Modules whose functions draw from a process-wide random state.
 _GLOBAL_RANDOM_MODULES = ("numpy.random", "random")
 _LOAD_GLOBAL = frozenset({"LOAD_GLOBAL", "LOAD_NAME"})
@@ -59,44 +70,6 @@ _MISSING = object()
 def is_dispatcher(value: object) -> bool:
     """Whether ``value`` is a Numba ``@njit`` function (a dispatcher)."""
     return isinstance(value, numba.core.dispatcher.Dispatcher)
-
-
-@functools.cache
-def _library_roots() -> tuple[str, ...]:
-    # Where the interpreter's standard library and installed packages live.
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        paths.add(sysconfig.get_paths()[key])
-    return tuple(sorted(str(Path(p).resolve()) for p in paths if p))
-
-
-def _module_kind(name: str | None) -> str:
-    """``"package"`` (this project), ``"library"`` or ``"user"`` for a module name."""
-    if not name:
-        return "user"
-    if name.split(".")[0] in PACKAGE_TOPS:
-        return "package"
-    module = sys.modules.get(name)
-    if module is None or name == "__main__":
-        return "user"
-    path = getattr(module, "__file__", None)
-    if path is None:
-        # Built into the interpreter (sys, math), or a module made at run time.
-        return "library" if name in sys.builtin_module_names else "user"
-    return _path_kind(path)
-
-
-@functools.lru_cache(maxsize=4096)
-def _path_kind(path: str) -> str:
-    resolved = str(Path(path).resolve())
-    if any(resolved.startswith(root + "/") for root in _library_roots()):
-        return "library"
-    return "user"
-
-
-def is_user_function(function: object) -> bool:
-    """Whether a Python function is user code (neither this package nor a library)."""
-    return _module_kind(getattr(function, "__module__", None)) == "user"
 
 
 @functools.cache
@@ -151,12 +124,30 @@ def _code_bytes(code: types.CodeType) -> bytes:
 
 
 def _where(function: types.FunctionType) -> str:
-    code = function.__code__
-    return f"{function.__qualname__} ({code.co_filename}:{code.co_firstlineno})"
+    return f"{function.__qualname__} ({source_location(function)})"
+
+
+@functools.cache
+def _attribute_names(code: types.CodeType) -> frozenset[str]:
+    """Names ``code`` may read off any value: ``x.NAME``, ``getattr(x, "NAME")``.
+
+    What compiled code can read off a module that it holds in a closure cell or
+    a local variable, where no chain of :func:`_references` starts.
+    """
+    names = {i.argval for i in dis.get_instructions(code) if i.opname in _LOAD_ATTRIBUTE}
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _attribute_names(const)
+        elif isinstance(const, str) and const.isidentifier():
+            names.add(const)
+    return frozenset(names)
 
 
 def _draws_global_random(value: object, module: object = None) -> bool:
-    # np.random.random and random.random are methods of a process-wide generator.
+    # np.random.random and random.random are methods of a process-wide generator;
+    # a class or default_rng makes a generator of its own.
+    if not callable(value) or isinstance(value, type) or value is np.random.default_rng:
+        return False
     owner = getattr(value, "__self__", None)
     if isinstance(owner, np.random.RandomState | random.Random):
         return True
@@ -171,8 +162,19 @@ _RANDOM_REFUSAL = (
 )
 
 
+def _follows_attributes(module: types.ModuleType) -> bool:
+    # Modules whose attributes, read off a module held as a value, are hashed one by
+    # one: the user's and this project's (libraries do not change while a process
+    # runs), and the random modules, whose global draws are refused.
+    return module_kind(module.__name__) != "library" or module.__name__ in _GLOBAL_RANDOM_MODULES
+
+
 class _Fingerprint:
-    """One walk over the code a strategy reaches, hashing as it goes."""
+    """One walk over the code a strategy reaches, hashing as it goes.
+
+    :meth:`finish` completes it: the attributes of the modules that the code
+    holds as values, and the method overloads of the names it reads.
+    """
 
     def __init__(self, strategy: str) -> None:
         self.strategy = strategy
@@ -181,6 +183,13 @@ class _Fingerprint:
         # Where the functions are defined: not part of the hash (a notebook's file
         # name changes with every session), but of which copies may be reused.
         self.places: list[tuple[str, str]] = []
+        # Every name the code may read off a value, and the modules it holds as
+        # values (a closure cell, a local alias, a tuple item): their attributes of
+        # those names are hashed by finish().
+        self.names: set[str] = set()
+        self.modules: dict[int, tuple[types.ModuleType, str, str]] = {}
+        # The Numba extensions reached, each with the function that reaches it.
+        self.extensions: dict[type, tuple[Extension, str]] = {}
 
     def update(self, *parts: object) -> None:
         # Each part with its length, so that no two sequences of parts run together.
@@ -205,6 +214,7 @@ class _Fingerprint:
         code = function.__code__
         where = _where(function)
         self.places.append((function.__module__, code.co_filename))
+        self.names |= _attribute_names(code)
         self.update("function", function.__qualname__, _code_bytes(code))
         for i, default in enumerate(function.__defaults__ or ()):
             self.value(default, where, f"the default of its argument {i}")
@@ -229,7 +239,23 @@ class _Fingerprint:
             self.update("global", read)
             self.value(value, where, read)
 
+    def extension(self, extension: Extension, where: str) -> None:
+        if extension.template in self.extensions:
+            return
+        self.extensions[extension.template] = (extension, where)
+        self.update("extension", extension.kind, repr(extension.options))
+        self.function(extension.implementation)
+        # An @overload_method compiles through a function template of its own,
+        # keyed on its implementation.
+        self.reached_extensions(extension.implementation, where)
+
+    def reached_extensions(self, value: object, where: str) -> None:
+        for extension in extensions_of(value):
+            self.extension(extension, where)
+
     def value(self, value: object, where: str, read: str) -> None:
+        if _draws_global_random(value):
+            self.refuse(where, read, _RANDOM_REFUSAL)
         if value is _MISSING:
             self.update("missing")
         elif value is None or isinstance(value, bool | int | float | complex | str | bytes):
@@ -254,11 +280,16 @@ class _Fingerprint:
             self.update("jit", sorted(options.items()))
             self.function(value.py_func)
         elif isinstance(value, numba.core.extending._Intrinsic):
+            self.update("intrinsic", value._name)
             self.function(value._defn)
-        elif isinstance(value, types.FunctionType) and _module_kind(value.__module__) != "library":
+            self.reached_extensions(value, where)
+        elif isinstance(value, types.FunctionType) and module_kind(value.__module__) != "library":
             self.function(value)
+            self.reached_extensions(value, where)
         elif isinstance(value, types.ModuleType):
             self.update("module", value.__name__)
+            if _follows_attributes(value):
+                self.modules.setdefault(id(value), (value, where, read))
         elif isinstance(value, numba_types.Type):
             self.update("numba type", str(value))
         elif isinstance(value, type) and issubclass(value, enum.Enum):
@@ -269,6 +300,7 @@ class _Fingerprint:
             module = getattr(value, "__module__", None) or "builtins"
             name = getattr(value, "__qualname__", None) or getattr(value, "__name__", "")
             self.update("library", module, name or type(value).__qualname__)
+            self.reached_extensions(value, where)
         else:
             kind = f"{type(value).__module__}.{type(value).__qualname__}"
             self.refuse(
@@ -278,6 +310,40 @@ class _Fingerprint:
                 "when a kernel compiled with it is stale; make it a module constant (a "
                 "number, a tuple or a NumPy array), or pass it as a strategy parameter",
             )
+
+    def finish(self) -> None:
+        """Hash what the code may read that no chain of globals names.
+
+        The attributes, of every name the code reads off a value, of each module it
+        holds as a value (``cfg.BID`` with ``cfg`` a closure cell or ``c = kcfg``),
+        and the ``@overload_method`` / ``@overload_attribute`` of those names;
+        repeated until nothing new is reached, since what they reach may read more.
+        """
+        done: set[tuple[int, str]] = set()
+        methods_done: set[str] = set()
+        while True:
+            pending = [
+                (key, name)
+                for key in list(self.modules)
+                for name in sorted(self.names)
+                if (key, name) not in done and name in vars(self.modules[key][0])
+            ]
+            methods = sorted(self.names - methods_done)
+            if not pending and not methods:
+                return
+            for key, name in pending:
+                done.add((key, name))
+                module, where, read = self.modules[key]
+                self.update("attribute", module.__name__, name)
+                attribute = vars(module)[name]
+                path = f"{module.__name__}.{name} (through {read})"
+                if _draws_global_random(attribute, module):
+                    self.refuse(where, path, _RANDOM_REFUSAL)
+                self.value(attribute, where, path)
+            for name in methods:
+                methods_done.add(name)
+                for extension in method_extensions(name):
+                    self.extension(extension, f"code that reads .{name}")
 
     def hexdigest(self) -> str:
         return hashlib.sha256(b"".join(self.parts)).hexdigest()
@@ -292,7 +358,7 @@ def _is_library_callable(value: object) -> bool:
     if owner is not None and not isinstance(owner, types.ModuleType):
         return False
     module = getattr(value, "__module__", None) or "builtins"
-    return module == "builtins" or _module_kind(module) in ("library", "package")
+    return module == "builtins" or module_kind(module) in ("library", "package")
 
 
 def fingerprint(name: str, functions: tuple[object, ...]) -> str:
@@ -313,8 +379,9 @@ def fingerprint(name: str, functions: tuple[object, ...]) -> str:
     Raises
     ------
     StrategyError
-        If the code reads a value that cannot be hashed reliably, or draws from a
-        global random state (see the module docstring).
+        If the code reads a value that cannot be hashed reliably, draws from a
+        global random state, or reaches a Numba extension that changed after
+        Numba compiled it in this process (see the module docstring).
     """
     return _walk(name, functions).hexdigest()
 
@@ -324,22 +391,47 @@ def _walk(name: str, functions: tuple[object, ...]) -> _Fingerprint:
     for role, function in zip(("bid", "play"), functions, strict=True):
         walk.update(role)
         walk.value(function, f"strategy {name!r}", f"its {role} function")
+    walk.finish()
+    # Copies replace the register_jitable functions; the other user extensions'
+    # compiles live in Numba's templates, so they must still be the code of now.
+    for extension, where in walk.extensions.values():
+        if not extension.jitable and is_user_function(extension.implementation):
+            alone = _Fingerprint("extension")
+            alone.function(extension.implementation)
+            alone.finish()
+            check_current(extension, alone.hexdigest(), name, where)
     return walk
 
 
 class _Copier:
-    """Copies of the user functions a strategy reaches, over snapshots of their globals."""
+    """Copies of the user functions a strategy reaches, over snapshots of their globals.
 
-    def __init__(self, options: dict) -> None:
+    ``names`` are the attribute names the code may read off a value: a module
+    that it holds as a value is shadowed with copies of those attributes.
+    """
+
+    def __init__(self, options: dict, names: set[str]) -> None:
         self.options = options
+        self.names = names
         self.copies: dict[int, object] = {}
-        self.modules: dict[int, types.ModuleType] = {}
+        self.shadows: dict[int, types.ModuleType] = {}
+        self.filled: set[tuple[int, str, tuple[str, ...]]] = set()
 
     def dispatcher(self, dispatcher, extra: dict | None = None):
-        function = dispatcher.py_func
-        if not is_user_function(function):
+        if not is_user_function(dispatcher.py_func):
             return dispatcher
-        key = id(dispatcher)
+        options = {k: v for k, v in dispatcher.targetoptions.items() if k != "cache"}
+        return self._jitted(dispatcher.py_func, options, id(dispatcher), extra)
+
+    def jitable(self, function: types.FunctionType, extension: Extension):
+        # A register_jitable function is compiled like an @njit helper.
+        jit_options, inline = extension.options[0], extension.options[1]
+        options = {k: v for k, v in jit_options if k != "no_cpython_wrapper"}
+        if isinstance(inline, str):
+            options["inline"] = inline
+        return self._jitted(function, options, id(function), None)
+
+    def _jitted(self, function: types.FunctionType, options: dict, key: int, extra):
         if extra is None and key in self.copies:
             return self.copies[key]
         code = function.__code__
@@ -351,9 +443,7 @@ class _Copier:
         copy.__qualname__ = function.__qualname__
         copy.__doc__ = function.__doc__
         copy.__kwdefaults__ = function.__kwdefaults__
-        options = {k: v for k, v in dispatcher.targetoptions.items() if k != "cache"}
-        options.update(self.options)
-        options.update(extra or {})
+        options = {**options, **self.options, **(extra or {})}
         jitted = numba.jit(**options)(copy)
         if extra is None:
             self.copies[key] = jitted
@@ -370,26 +460,37 @@ class _Copier:
     def replace(self, value: object, attributes: tuple[str, ...]) -> object:
         if is_dispatcher(value):
             return self.dispatcher(value)
+        if isinstance(value, types.FunctionType) and is_user_function(value):
+            jitable = [e for e in extensions_of(value) if e.jitable]
+            return self.jitable(value, jitable[0]) if jitable else value
         if isinstance(value, tuple) and not attributes:
             items = [self.replace(item, ()) for item in value]
             if all(new is old for new, old in zip(items, value, strict=True)):
                 return value
             return value._make(items) if hasattr(value, "_make") else tuple(items)
-        if isinstance(value, types.ModuleType) and attributes:
-            if _module_kind(value.__name__) != "user":
-                return value
-            shadow = self.modules.get(id(value))
+        if isinstance(value, types.ModuleType) and module_kind(value.__name__) == "user":
+            # A snapshot of the module, so that ``tconf.helper`` is the copy and
+            # ``tconf.BID`` the value hashed when the copy was made; a module held
+            # as a value (no attribute chain) gets every name the code may read.
+            shadow = self.shadows.get(id(value))
             if shadow is None:
-                # A snapshot of the module, so that ``tconf.helper`` is the copy and
-                # ``tconf.BID`` the value hashed when the copy was made.
                 shadow = types.ModuleType(value.__name__, value.__doc__)
                 shadow.__dict__.update(value.__dict__)
-                self.modules[id(value)] = shadow
-            name = attributes[0]
-            if name in shadow.__dict__:
-                shadow.__dict__[name] = self.replace(shadow.__dict__[name], attributes[1:])
+                self.shadows[id(value)] = shadow
+            if attributes:
+                self._fill(value, shadow, attributes[0], attributes[1:])
+            else:
+                for name in sorted(self.names):
+                    self._fill(value, shadow, name, ())
             return shadow
         return value
+
+    def _fill(self, module, shadow, name: str, rest: tuple[str, ...]) -> None:
+        key = (id(module), name, rest)
+        if key in self.filled or name not in vars(module):
+            return
+        self.filled.add(key)
+        shadow.__dict__[name] = self.replace(vars(module)[name], rest)
 
 
 _CURRENT: dict[tuple, tuple[object, object]] = {}
@@ -435,7 +536,9 @@ def current_functions(
     key = (name, walk.hexdigest(), tuple(walk.places), checked, inline)
     found = _CURRENT.get(key)
     if found is None:
-        copier = _Copier({"boundscheck": True} if checked else {})
+        # Checked code releases the GIL, so that check_strategy can time a decision.
+        checked_options = {"boundscheck": True, "nogil": True}
+        copier = _Copier(checked_options if checked else {}, walk.names)
         found = tuple(_top_copy(copier, f, checked=checked, inline=inline) for f in (bid, play))
         _CURRENT[key] = found
     return found

@@ -13,13 +13,13 @@ before it calls one.
 
 from __future__ import annotations
 
-import inspect
 import re
 from types import FunctionType
 
 from numba import types
 from numba.core.errors import NumbaError
 
+from ohhell_sim.code_origin import is_library_path, source_location
 from ohhell_sim.errors import StrategyError
 from ohhell_sim.strategy import Strategy
 
@@ -35,16 +35,6 @@ ROLES = ("bid", "play")
 
 # Strategies (name, fingerprint, checked) that passed check_compiles in this process.
 _COMPILED_OK: set[tuple[str, str, bool]] = set()
-
-
-def source_location(function: object) -> str:
-    """``file:line`` of a (jitted) function's definition, for messages."""
-    python_function = getattr(function, "py_func", function)
-    try:
-        path = inspect.getsourcefile(python_function) or "<unknown file>"
-    except TypeError:
-        path = "<unknown file>"
-    return f"{path}:{python_function.__code__.co_firstlineno}"
 
 
 def check_compiles(strategy: Strategy, *, checked: bool = False) -> None:
@@ -102,11 +92,17 @@ def check_compiles(strategy: Strategy, *, checked: bool = False) -> None:
 
 def _numba_reason(error: NumbaError, function: object) -> str:
     # Numba's message runs to dozens of lines; the first paragraph says what is
-    # wrong, and two common mistakes deserve a direct hint.
+    # wrong, and three common mistakes deserve a direct hint.
     text = str(error).strip()
     first = text.split("\n\n")[0].strip().replace("\n", " ")
     if "Cannot modify readonly array" in text:
         return _readonly_reason(text)
+    if "'default_rng'" in text:
+        return (
+            "Numba cannot make a NumPy generator (np.random.default_rng) in compiled code; "
+            "draw from the rng argument with ohhell_sim.strategy_tools.below or uniform, "
+            f"which the run seeds per seat ({first})"
+        )
     namespace = getattr(getattr(function, "py_func", function), "__globals__", {})
     for name, value in namespace.items():
         is_plain_function = isinstance(value, FunctionType) and not hasattr(value, "py_func")
@@ -118,13 +114,17 @@ def _numba_reason(error: NumbaError, function: object) -> str:
     return first
 
 
-_TYPING_AT = re.compile(r"During: typing of \w*setitem at (?P<file>.+?) \((?P<line>\d+)\)")
+_TYPING_AT = re.compile(
+    r"During: (?:typing of [\w ]+?|lowering \".*?\") at (?P<file>[^\n]+?) \((?P<line>\d+)\)"
+)
 
 
 def _readonly_reason(text: str) -> str:
-    # Numba names the statement: "During: typing of setitem at FILE (LINE)".
-    found = _TYPING_AT.search(text)
-    at = f" at {found['file']}:{found['line']}" if found else ""
+    # Numba names each statement it was typing or lowering, "During: typing of
+    # setitem at FILE (LINE)", innermost first; a method that writes (view.fill, view.sort) fails
+    # inside Numba's own code, so the line to show is the first outside a library.
+    places = [m for m in _TYPING_AT.finditer(text) if not is_library_path(m["file"])]
+    at = f" at {places[0]['file']}:{places[0]['line']}" if places else ""
     which = "its parameter row" if "readonly array(float64" in text else "its view"
     return (
         f"it writes into {which}{at}. The view and the parameters are read-only: the "

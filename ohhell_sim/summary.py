@@ -123,6 +123,11 @@ def summarise(
         For bad arguments, before anything is compiled or played.
     IllegalMoveError
         When a strategy returns an illegal bid or card (the first such game).
+    StrategyError
+        When a strategy's code raises, or cannot be compiled or followed.
+    RunInterrupted
+        At Ctrl-C (a ``KeyboardInterrupt``), within a second or two, even while a
+        strategy's decision never returns.
     """
     run = check_mode(check_run(rules, strategies, first_game, games, seed, threads), check, client)
     progress = check_flag("progress", progress)

@@ -7,6 +7,7 @@ import os
 import pickle
 import socket
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -191,20 +192,30 @@ def test_output_folder_below_a_file(tmp_path):
 
 
 def test_output_folder_not_writable(tmp_path, monkeypatch):
+    # Tried, not judged by permission bits: a folder that refuses a new entry is
+    # refused, whatever os.access says (it says yes to root everywhere).
     locked = tmp_path / "locked"
     locked.mkdir()
     target = locked / "run"
-    real_access = os.access
-    monkeypatch.setattr(
-        os,
-        "access",
-        lambda path, mode, **kw: (
-            False if str(path) == str(locked) else real_access(path, mode, **kw)
-        ),
-    )
+    real_mkdtemp = tempfile.mkdtemp
+
+    def refusing(*args, dir=None, **kwargs):
+        if str(dir) == str(locked):
+            raise PermissionError(13, "Permission denied")
+        return real_mkdtemp(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkdtemp", refusing)
     with pytest.raises(ValueError) as info:
         check_output_folder(target)
-    assert str(target) in str(info.value) and "writ" in str(info.value)
+    assert str(target) in str(info.value) and "Permission denied" in str(info.value)
+    assert list(locked.iterdir()) == []
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+def test_output_folder_in_proc_is_refused_before_the_run():
+    # /proc takes no new folders, although os.access may call it writable.
+    with pytest.raises(ValueError, match=r"'/proc/x' cannot be written.*'/proc'"):
+        check_output_folder("/proc/x")
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root may write anywhere")

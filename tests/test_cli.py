@@ -64,18 +64,20 @@ def test_parameters_in_brackets(capsys):
     assert log == _expected([("simple", {"scale": 2.0}), "random", ("simple", {"scale": 0.5})])
     assert log["strategies"] == ["simple[scale=2]", "random", "simple[scale=0.5]"]
     # Commas inside brackets separate parameters; one seat fills every seat.  A
-    # seat's spec is its label: parameters in the strategy's order, defaults left out.
+    # seat's label: parameters in the strategy's order, defaults left out.
     seats = parse_seats("card_counter[ risk=0.5, bidder=0.0 ]", 3)
-    assert [s.spec for s in seats] == ["card_counter[bidder=0,risk=0.5]"] * 3
+    assert [s.label for s in seats] == ["card_counter[bidder=0,risk=0.5]"] * 3
     seats = parse_seats("simple[],random,simple[scale=1],zero", 4)
     assert [s.text for s in seats] == ["simple[]", "random", "simple[scale=1]", "zero"]
-    assert [s.spec for s in seats] == ["simple", "random", "simple", "zero"]
+    assert [s.label for s in seats] == ["simple", "random", "simple", "zero"]
 
 
 def test_the_api_reads_the_command_lines_seats():
     # One parser: a seat string of the command line is a seat of the Python API.
     for text in ("simple[scale=1.5]", "card_counter[bidder=0,risk=0.5]", "random"):
-        assert parse_seats(text, 3)[0].spec == resolve_seating([text], 1).labels[0]
+        seat = parse_seats(text, 3)[0]
+        assert seat.label == resolve_seating([text], 1).labels[0]
+        assert resolve_seating([seat.spec], 1).labels == [seat.label]
     assert oh.replay(RULES, ["simple[scale=2]", "random", "simple"], seed=2, game=1).to_dict() == (
         oh.replay(RULES, [("simple", {"scale": 2}), "random", "simple"], seed=2, game=1).to_dict()
     )
@@ -161,3 +163,16 @@ def test_no_library_module_imports_the_command():
         if any(n == "ohhell_sim.cli" or n.startswith("ohhell_sim.cli.") for n in _imports(p))
     ]
     assert not offenders
+
+
+def test_players_set_by_a_rule_count_the_seats(capsys):
+    # --rule players=5 with the default --strategies (one seat for all) gives five
+    # seats, as --players 5 does.
+    replay = ["replay", "--schedule", "3,1", "--seed", "2", "--game", "1", "--json"]
+    assert main([*replay, "--rule", "players=5"]) == 0
+    log = json.loads(capsys.readouterr().out)
+    assert log["strategies"] == ["simple"] * 5
+    with pytest.raises(SystemExit) as stopped:
+        main([*replay, "--rule", "players=5", "--strategies", "simple,random,zero"])
+    assert stopped.value.code == 2
+    assert "5 players, 3 seats given" in capsys.readouterr().err

@@ -69,7 +69,7 @@ def test_a_compile_is_announced_and_timed_without_logging_set_up(tmp_path):
         [sys.executable, str(script)], capture_output=True, text=True, check=True, timeout=120
     )
     err = done.stderr.splitlines()
-    assert err[0].startswith("compiling the kernel for random, simple (first run only, ~")
+    assert err[0].startswith("compiling the kernel for random, simple (first run only, about ")
     assert err[1].startswith("compiled the kernel for random, simple in ")
     assert err[1].endswith(" s")
 
@@ -78,7 +78,7 @@ def test_a_compile_goes_to_the_applications_logging(cached_function, caplog):
     with caplog.at_level(logging.INFO, logger="ohhell_sim"):
         compile_kernel(cached_function(), (np.int64(3),), ["random"])
     messages = [r.getMessage() for r in caplog.records]
-    assert messages[0].startswith("compiling the kernel for random (first run only, ~")
+    assert messages[0].startswith("compiling the kernel for random (first run only, about ")
     assert messages[1].startswith("compiled the kernel for random in ")
 
 

@@ -24,12 +24,17 @@ import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.errors import StrategyError
 from ohhell_sim.strategy_code import current_functions, fingerprint
+from ohhell_sim.strategy_compile import check_compiles
 
-#: What a notebook holds: a strategy whose bid is ``k + SHIFT + TABLE[0] + the
-#: other module's BID + its extra()``, read through two levels of helpers.
+#: What a notebook holds: a strategy whose bid is ``k`` plus the sum of every kind
+#: of thing a strategy's code can read, each 0 until an edit makes it 1: a global
+#: two helpers down, an array's contents, another module's constant and helper, a
+#: module held in a closure cell, a module aliased inside a function (read as an
+#: attribute and through getattr), and a global read by a register_jitable helper.
 NOTEBOOK = """
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
 import tconf
 from ohhell_sim import view as V
@@ -37,11 +42,34 @@ from ohhell_sim.strategy_tools import lowest_card
 
 SHIFT = 0
 TABLE = np.array([0, 0])
+JITABLE = 0
+
+
+def make_reader(cfg):
+    @njit
+    def held():
+        return cfg.HELD
+
+    return held
+
+
+held = make_reader(tconf)
+
+
+@njit
+def aliased():
+    c = tconf
+    return c.ALIASED + getattr(c, "NAMED")
+
+
+@register_jitable
+def jitable():
+    return JITABLE
 
 
 @njit
 def depth():
-    return SHIFT + TABLE[0] + tconf.BID + tconf.extra()
+    return SHIFT + TABLE[0] + tconf.BID + tconf.extra() + held() + aliased() + jitable()
 
 
 @njit
@@ -69,6 +97,9 @@ TCONF = """
 from numba import njit
 
 BID = {bid}
+HELD = {held}
+ALIASED = {aliased}
+NAMED = {named}
 
 
 @njit
@@ -83,8 +114,9 @@ def notebook(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     module = tmp_path / "tconf.py"
 
-    def set_tconf(bid: int = 0, extra: int = 0):
-        module.write_text(TCONF.format(bid=bid, extra=extra), encoding="utf-8")
+    def set_tconf(bid=0, extra=0, held=0, aliased=0, named=0):
+        source = TCONF.format(bid=bid, extra=extra, held=held, aliased=aliased, named=named)
+        module.write_text(source, encoding="utf-8")
         importlib.invalidate_caches()
         if "tconf" in sys.modules:
             importlib.reload(sys.modules["tconf"])
@@ -109,12 +141,23 @@ def _redefine_depth(namespace, set_tconf):
     exec("@njit\ndef depth():\n    return 1\n", namespace)
 
 
+def _assign_in_tconf(name: str):
+    # ``tconf.NAME = 1`` in the notebook: the module object edited, not reloaded.
+    return lambda ns, tconf: setattr(sys.modules["tconf"], name, 1)
+
+
 EDITS = {
     "a global two helpers down": lambda ns, tconf: ns.update(SHIFT=1),
     "an array's contents": lambda ns, tconf: ns["TABLE"].__setitem__(0, 1),
     "a redefined helper": _redefine_depth,
     "another module's constant": lambda ns, tconf: tconf(bid=1),
     "another module's helper": lambda ns, tconf: tconf(extra=1),
+    "a module held in a closure, its file edited": lambda ns, tconf: tconf(held=1),
+    "a module held in a closure, assigned to": _assign_in_tconf("HELD"),
+    "a module aliased in the function, its file edited": lambda ns, tconf: tconf(aliased=1),
+    "a module aliased in the function, assigned to": _assign_in_tconf("ALIASED"),
+    "a module's constant read by getattr": _assign_in_tconf("NAMED"),
+    "a global of a register_jitable helper": lambda ns, tconf: ns.update(JITABLE=1),
 }
 
 
@@ -181,6 +224,109 @@ def test_code_whose_staleness_cannot_be_told_is_refused_at_registration(notebook
     assert "bid (" in str(raised.value)  # names the function and its file
 
 
+#: Numba extensions of a strategy: an @overload and an @overload_method reading
+#: another module's constants.  Each test registers its own method name, since
+#: Numba keeps a method's templates for the life of the process.
+EXTENSIONS = """
+from numba import njit, types
+from numba.extending import overload, overload_method
+
+import tconf
+from ohhell_sim import view as V
+from ohhell_sim.strategy_tools import lowest_card
+
+
+def offset():
+    pass
+
+
+@overload(offset)
+def _offset():
+    def impl():
+        return tconf.BID
+
+    return impl
+
+
+@overload_method(types.Array, "{method}")
+def _nudge(view):
+    def impl(view):
+        return tconf.NAMED
+
+    return impl
+
+
+@njit
+def bid(view, params, rng):
+    return offset() + view.{method}()
+
+
+@njit
+def play(view, params, rng):
+    return lowest_card(view[V.LEGAL])
+"""
+
+
+@pytest.fixture
+def extensions(notebook, request):
+    """The namespace of :data:`EXTENSIONS`, with a method name of its own."""
+    namespace = {"__name__": "__main__"}
+    method = f"ut_nudge_{request.node.name.split('[')[0][-24:]}_{id(namespace)}"
+    exec(EXTENSIONS.format(method=method), namespace)
+    return namespace, notebook[1]
+
+
+@pytest.mark.parametrize("edit", ["bid", "named"])
+def test_an_overload_is_hashed_by_what_its_implementation_reads(extensions, edit):
+    namespace, set_tconf = extensions
+    bid, play = namespace["bid"], namespace["play"]
+    before = fingerprint("extended", (bid, play))
+    set_tconf(**{edit: 1})  # another module's constant, as a new process would see it
+    assert fingerprint("extended", (bid, play)) != before
+    assert _value(bid, play) == 1
+
+
+@pytest.mark.parametrize("edit", ["BID", "NAMED"])
+def test_an_overload_edited_after_numba_compiled_it_is_refused(extensions, registered, edit):
+    namespace, _ = extensions
+    bid, play = namespace["bid"], namespace["play"]
+    assert _value(bid, play) == 0
+    setattr(sys.modules["tconf"], edit, 1)
+    # Numba would link its first compile of the overload: refused, not played.
+    with pytest.raises(StrategyError, match="changed after Numba compiled it") as raised:
+        registered("extended", bid, play)
+    assert "Restart Python" in str(raised.value)
+    assert ("_offset" if edit == "BID" else "_nudge") in str(raised.value)
+    assert "extended" not in oh.available_strategies()
+
+
+def test_an_overload_compiled_before_registration_compiles_afresh(extensions, registered):
+    namespace, _ = extensions
+    # The user tries the helper out before registering, then edits the constant.
+    exec("@njit\ndef trial():\n    return offset()\n", namespace)
+    assert namespace["trial"]() == 0
+    sys.modules["tconf"].BID = 1
+    registered("extended", namespace["bid"], namespace["play"])
+    assert _value(namespace["bid"], namespace["play"]) == 1
+
+
+def test_numpys_generator_made_in_the_function_is_not_called_global_random_state(notebook):
+    namespace, _ = notebook
+    exec(
+        "@njit\ndef seeded(view, params, rng):\n"
+        "    return int(np.random.default_rng(1).random() < 0.5)\n",
+        namespace,
+    )
+    # Not refused as a global random state (it is local and seeded); Numba cannot
+    # compile it, which the compile check says with a hint.
+    strategy = oh.register_strategy("seeded", namespace["seeded"], namespace["play"])
+    try:
+        with pytest.raises(StrategyError, match=r"default_rng.*rng argument"):
+            check_compiles(strategy)
+    finally:
+        oh.unregister_strategy("seeded")
+
+
 # --- the kernel ------------------------------------------------------------------
 
 
@@ -198,12 +344,10 @@ def _assert_bids(result, name: str, value: int) -> None:
 
 
 @pytest.mark.slow
-def test_five_strategies_in_one_process_follow_an_edited_global_and_a_new_closure(
-    notebook, registered
-):
+def test_five_strategies_in_one_process_follow_edits_of_every_kind(notebook, registered):
     namespace, _ = notebook
     seats = ["edited", "random", "zero", "third", "other"]
-    rules = oh.Rules(players=5, schedule=[3, 2])
+    rules = oh.Rules(players=5, schedule=[6, 5])
     bid = namespace["make_bid"](0)
     registered("edited", bid, namespace["play"])
     registered("other", namespace["make_bid"](0), namespace["play"])
@@ -212,31 +356,44 @@ def test_five_strategies_in_one_process_follow_an_edited_global_and_a_new_closur
     _assert_bids(result, "edited", 0)
     _assert_bids(result, "other", 0)
     _assert_bids(result, "third", 2)
-    # The same bid function registered again after a global two calls below it
-    # changed; another strategy a new closure of the factory.
+    # The same bid function registered again after a global two calls below it, a
+    # module held in a closure (assigned to, as ``tconf.HELD = 1`` in a notebook)
+    # and a register_jitable helper's global changed; another strategy a new
+    # closure of the factory.
     namespace["SHIFT"] = 1
+    sys.modules["tconf"].HELD = 1
+    namespace["JITABLE"] = 1
     registered("edited", bid, namespace["play"])
     registered("other", namespace["make_bid"](1), namespace["play"])
     result = oh.simulate(rules, seats, games=40, seed=6)
-    _assert_bids(result, "edited", 1)
-    _assert_bids(result, "other", 2)  # its closure's 1, and SHIFT
-    _assert_bids(result, "third", 3)
+    _assert_bids(result, "edited", 3)
+    _assert_bids(result, "other", 4)  # its closure's 1, and the three edits
+    _assert_bids(result, "third", 5)
     log = oh.replay(rules, seats, seed=6, game=3)
-    assert log.deals[0].bids == result.hands.query("game == 3 and deal == 0")["bid"].tolist()
+    kernel = result.hands.query("game == 3").sort_values(["deal", "seat"])
+    for deal in log.deals:
+        assert deal.bids == kernel[kernel["deal"] == deal.index]["bid"].tolist()
 
 
+#: Five strategies, each bidding a value it reads another way: straight off the
+#: module ``tconf``, off ``tconf`` held in a closure cell, off ``tconf`` aliased in
+#: the function, through an @overload of another module, and through a
+#: register_jitable helper's global (``JITABLE``, edited in this file).
 STRATEGY_MODULE = """
 import tconf
 from numba import njit
+from numba.extending import overload, register_jitable
 
 from ohhell_sim import view as V
 from ohhell_sim.strategy import register_strategy
 from ohhell_sim.strategy_tools import lowest_card
 
+JITABLE = {jitable}
+
 
 @njit
-def bid(view, params, rng):
-    b = min(tconf.BID, view[V.HAND_SIZE])
+def hooked(b, view):
+    b = min(b, view[V.HAND_SIZE])
     if b == view[V.FORBIDDEN_BID]:
         b = b - 1 if b > 0 else 1
     return b
@@ -247,31 +404,91 @@ def play(view, params, rng):
     return lowest_card(view[V.LEGAL])
 
 
-register_strategy("from_module", bid, play)
+@njit
+def direct(view, params, rng):
+    return hooked(tconf.BID, view)
+
+
+def make(cfg):
+    @njit
+    def held(view, params, rng):
+        return hooked(cfg.HELD, view)
+
+    return held
+
+
+@njit
+def aliased(view, params, rng):
+    c = tconf
+    return hooked(c.ALIASED, view)
+
+
+def offset():
+    pass
+
+
+@overload(offset)
+def _offset():
+    def impl():
+        return tconf.OVERLOADED
+
+    return impl
+
+
+@njit
+def overloaded(view, params, rng):
+    return hooked(offset(), view)
+
+
+@register_jitable
+def jitable():
+    return JITABLE
+
+
+@njit
+def through_jitable(view, params, rng):
+    return hooked(jitable(), view)
+
+
+register_strategy("direct", direct, play)
+register_strategy("held", make(tconf), play)
+register_strategy("aliased", aliased, play)
+register_strategy("overloaded", overloaded, play)
+register_strategy("jitable", through_jitable, play)
 """
 
 RUN = """
 import ohhell_sim as oh
 import mystrategy
 
-result = oh.simulate(
-    oh.Rules(players=4, schedule=[4, 3]), ["from_module", "random", "zero", "random"], 30, 2
-)
+rules = oh.Rules(players=5, schedule=[4, 3])
+seats = ["direct", "held", "aliased", "overloaded", "jitable"]
+result = oh.simulate(rules, seats, 30, 2)
 hands = result.hands
-mine = hands[(hands.strategy == "from_module") & (hands.seat != hands.dealer)]
-print(sorted(set(mine.bid.tolist())))
+bids = {}
+for name in seats:
+    mine = hands[(hands.strategy == name) & (hands.seat != hands.dealer)]
+    bids[name] = sorted(set(mine.bid.tolist()))
+log = oh.replay(rules, seats, seed=2, game=3)
+kernel = hands[hands.game == 3].sort_values(["deal", "seat"])
+replayed = all(d.bids == kernel[kernel.deal == d.index].bid.tolist() for d in log.deals)
+print(bids, replayed)
 """
 
 
 @pytest.mark.slow
-def test_a_fresh_process_compiles_when_another_modules_constant_changed(tmp_path, monkeypatch):
+def test_a_fresh_process_compiles_when_code_read_any_way_changed(tmp_path, monkeypatch):
     # A cache folder of its own, so that the first run always compiles.
     monkeypatch.setenv("OHHELL_CACHE_DIR", str(tmp_path / "kernels"))
-    (tmp_path / "mystrategy.py").write_text(STRATEGY_MODULE, encoding="utf-8")
     (tmp_path / "run.py").write_text(RUN, encoding="utf-8")
 
-    def run(bid: int) -> tuple[str, bool]:
-        (tmp_path / "tconf.py").write_text(f"BID = {bid}\n", encoding="utf-8")
+    def run(bid, held, aliased, overloaded, jitable) -> tuple[str, bool]:
+        (tmp_path / "tconf.py").write_text(
+            f"BID = {bid}\nHELD = {held}\nALIASED = {aliased}\nOVERLOADED = {overloaded}\n",
+            encoding="utf-8",
+        )
+        source = STRATEGY_MODULE.format(jitable=jitable)
+        (tmp_path / "mystrategy.py").write_text(source, encoding="utf-8")
         done = subprocess.run(
             [sys.executable, "run.py"],
             cwd=tmp_path,
@@ -282,10 +499,15 @@ def test_a_fresh_process_compiles_when_another_modules_constant_changed(tmp_path
         )
         return done.stdout.strip(), "compiling the kernel" in done.stderr
 
+    def expected(*values) -> str:
+        # The oracle: each strategy's non-dealer bids are the value its code reads.
+        names = ("direct", "held", "aliased", "overloaded", "jitable")
+        return f"{ {n: [v] for n, v in zip(names, values, strict=True)} } True"
+
     # (the bids of the seats that do not deal, whether the kernel compiled)
-    assert run(0) == ("[0]", True)
-    assert run(2) == ("[2]", True)
-    assert run(2) == ("[2]", False)  # unchanged: the kernel comes from the cache
+    assert run(0, 0, 0, 0, 0) == (expected(0, 0, 0, 0, 0), True)
+    assert run(1, 2, 1, 2, 1) == (expected(1, 2, 1, 2, 1), True)
+    assert run(1, 2, 1, 2, 1) == (expected(1, 2, 1, 2, 1), False)  # from the cache
 
 
 def test_a_kernel_name_follows_numbas_global_bounds_checks(monkeypatch):

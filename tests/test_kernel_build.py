@@ -1,11 +1,17 @@
-"""How the kernel is built: plain-table kernels, unowned array views, the ``pdep`` card pick.
+"""How the kernel is built: plain-table kernels, unowned views, ``pdep``, cached built-ins.
 
 Each is a speed device that must not change a single result: a plain-table kernel
-plays exactly as the general one, ``nth_card`` picks the same card either way, and
-an unowned view reads and writes the same memory as its owner.
+plays exactly as the general one, ``nth_card`` picks the same card either way, an
+unowned view reads and writes the same memory as its owner, and a built-in that a
+kernel calls is compiled once per machine and version of the sources.
 """
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -136,7 +142,42 @@ def test_recorded_hands_are_the_hands_replay_deals(rules):
 def test_kernel_sources_are_what_the_kernel_compiles():
     names = {str(p.relative_to(dispatch._PACKAGE_ROOT)) for p in dispatch.kernel_sources()}
     compiled = {"engine/game.py", "engine/core.py", "engine/tally.py", "rules/layout.py", "view.py"}
+    # The helpers the written dispatch calls (a strategy's read-only and own arrays).
+    compiled.add("engine/readonly.py")
     assert compiled <= names
     # Editing these must not recompile every kernel.
     assert not names & {"rules/model.py", "results.py", "simulate.py", "summary.py"}
     assert not any(name.startswith(("run/", "analysis/", "cli/")) for name in names)
+
+
+BUILTIN_COMPILE = """
+import ohhell_sim as oh
+from ohhell_sim.run import dispatch
+from ohhell_sim.strategy_compile import KERNEL_ARGUMENT_TYPES
+
+bid = oh.get_strategy("zero").bid
+dispatch._cached_on_disk(bid)
+bid.compile(KERNEL_ARGUMENT_TYPES)
+print(dispatch.builtin_cache_folder(), sum(bid.stats.cache_hits.values()))
+"""
+
+
+def test_a_called_built_in_compiles_once_per_machine_and_version(tmp_path):
+    # The second process links the first one's compile, from a folder named by the
+    # package's sources.
+    env = {**os.environ, "OHHELL_CACHE_DIR": str(tmp_path)}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", BUILTIN_COMPILE],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=300,
+        ).stdout.split()
+        for _ in range(2)
+    ]
+    (folder, first_hits), (again, second_hits) = runs
+    assert folder == again and folder.startswith(str(tmp_path / "builtins-"))
+    assert any(Path(folder).rglob("*.nbi"))
+    assert (first_hits, second_hits) == ("0", "1")

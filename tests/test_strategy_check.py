@@ -8,6 +8,7 @@ error naming it, before the kernel compiles where that can be known.
 
 from __future__ import annotations
 
+import linecache
 import pickle
 import time
 
@@ -157,3 +158,21 @@ def test_strategy_error_pickles_with_its_fields():
         2,
         3,
     )
+
+
+def test_a_function_of_a_notebook_cell_is_located_by_its_cell(registered):
+    # Jupyter compiles a cell under a file name of its own, kept in linecache: the
+    # location gives that name and the cell's line, not "<unknown file>".
+    cell = "/tmp/ipykernel_4242/1234567.py"
+    source = "\n@njit\ndef cell_bid(view, params, rng):\n    return 0.5\n"
+    linecache.cache[cell] = (len(source), None, source.splitlines(True), cell)
+    namespace = {"njit": njit}
+    try:
+        exec(compile(source, cell, "exec"), namespace)
+        name = registered("ut_cell", namespace["cell_bid"], lowest_play)
+        with pytest.raises(StrategyError) as caught:
+            oh.check_strategy(name, RULES)
+    finally:
+        del linecache.cache[cell]
+    where = f"{cell}:2 (a notebook cell: def cell_bid(view, params, rng):)"
+    assert where in str(caught.value) and "unknown file" not in str(caught.value)

@@ -393,3 +393,19 @@ def test_guide_strategy_file_plays_no_games_when_the_command_line_imports_it(
     # Run as a script, the same file plays its 5,000 games.
     runpy.run_path(str(path), run_name="__main__")
     assert [kwargs["games"] for kwargs in runs] == [5000]
+
+
+@pytest.mark.slow
+def test_built_ins_registered_as_user_strategies_play_the_same_games(registered):
+    # A user strategy gets copies of its view and row of its own for each decision;
+    # the decisions, and so the games, are those of the same code built in.
+    for name in ("simple", "card_counter"):
+        builtin = oh.get_strategy(name)
+        registered(f"ut_{name}", builtin.bid, builtin.play, params=builtin.params)
+    rules = Rules(players=4, schedule=[7, 4, 1])
+    seats = ["simple", "card_counter", "random", "simple[scale=1.5]"]
+    mine = ["ut_simple", "ut_card_counter", "random", ("ut_simple", {"scale": 1.5})]
+    built_in = oh.simulate(rules, seats, games=60, seed=9)
+    user = oh.simulate(rules, mine, games=60, seed=9)
+    for frame, expected in ((user.hands, built_in.hands), (user.games, built_in.games)):
+        assert frame.drop(columns="strategy").equals(expected.drop(columns="strategy"))

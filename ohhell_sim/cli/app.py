@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import sys
 from collections.abc import Callable, Sequence
 
 from ohhell_sim._version import __version__
@@ -91,8 +93,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         package_logger.setLevel(logging.WARNING)
     try:
         return command(args)
-    except KeyboardInterrupt:
-        parser.exit(130, "interrupted\n")
+    except KeyboardInterrupt as stopped:
+        message = _one_line(stopped) if str(stopped) else "interrupted"
+        if getattr(stopped, "stuck", 0):
+            # A thread in a decision that never returns cannot be joined: leave at once.
+            sys.stderr.write(f"ohhell {args.command}: {message}\n")
+            sys.stderr.flush()
+            sys.stdout.flush()
+            os._exit(130)
+        parser.exit(130, f"ohhell {args.command}: {message}\n")
     except _USER_ERRORS as error:
         if args.debug:
             raise

@@ -28,7 +28,7 @@ def cmd_openspiel_match(args: argparse.Namespace) -> int:
     strategies = texts = None
     if args.strategies is not None:
         texts = split_seats(args.strategies, "--strategies", SEAT_SYNTAX)
-        strategies = [text if is_openspiel_bot(text) else parse_seat(text).spec for text in texts]
+        strategies = [text if is_openspiel_bot(text) else parse_seat(text).label for text in texts]
     check_count("--jobs", args.jobs)
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
     players = parse_int_list(args.players, "--players")

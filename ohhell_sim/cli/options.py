@@ -42,10 +42,13 @@ def import_modules(args: argparse.Namespace) -> None:
         import_strategy_module(ref, "--import")
 
 
-def seats_from_args(args: argparse.Namespace) -> list[Seat]:
-    """Import the ``--import`` modules, then read one :class:`Seat` per player."""
+def seats_from_args(args: argparse.Namespace, rules: Rules) -> list[Seat]:
+    """Import the ``--import`` modules, then read one :class:`Seat` per player of ``rules``.
+
+    The players are the rules' (``--rule players=5`` counts as ``--players 5``).
+    """
     import_modules(args)
-    return parse_seats(args.strategies, args.players)
+    return parse_seats(args.strategies, rules.players)
 
 
 def add_rules_options(parser: argparse.ArgumentParser) -> None:

@@ -12,7 +12,7 @@ from ohhell_sim.reference import replay
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay game ``--game`` of the run and print its log."""
     rules = rules_from_args(args)
-    seats = [seat.spec for seat in seats_from_args(args)]
+    seats = [seat.spec for seat in seats_from_args(args, rules)]
     log = replay(rules, seats, seed=args.seed, game=args.game)
     print(json.dumps(log.to_dict(), indent=1) if args.json else log)
     return 0

@@ -22,13 +22,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.seat_text import split_seats
-from ohhell_sim.strategy import available_strategies, resolve_seating
+from ohhell_sim.seat_text import parse_seat_text, split_seats
+from ohhell_sim.strategy import (
+    Strategy,
+    available_strategies,
+    get_strategy,
+    resolve_seating,
+)
 
 SEAT_SYNTAX = "[MODULE:]NAME[PARAM=VALUE,...]"
 
-#: Module reference -> the strategy names its import registered.
-_IMPORTED: dict[str, tuple[str, ...]] = {}
+#: Module reference -> the strategies its import registered (or registered again), by name.
+_IMPORTED: dict[str, dict[str, Strategy]] = {}
 
 
 @dataclass(frozen=True)
@@ -39,16 +44,21 @@ class Seat:
     ----------
     text : str
         The seat as typed, stripped.
-    spec : str
-        Its label (:attr:`ohhell_sim.strategy.Seating.labels`): what
-        :func:`ohhell_sim.simulate` takes, and what the results call the seat.
+    label : str
+        Its label (:attr:`ohhell_sim.strategy.Seating.labels`): what the results
+        call the seat.
+    spec : tuple
+        ``(strategy, {param: value})``, what :func:`ohhell_sim.simulate` takes:
+        the strategy object itself, so that a seat ``v1.py:cautious`` plays what
+        ``v1.py`` registered even when a later module registers ``cautious`` again.
     """
 
     text: str
-    spec: str
+    label: str
+    spec: tuple[Strategy, dict[str, str]]
 
 
-def import_strategy_module(ref: str, option: str) -> tuple[str, ...]:
+def import_strategy_module(ref: str, option: str) -> dict[str, Strategy]:
     """Import the module ``ref`` (a module name or a ``.py`` path) once; return what it registered.
 
     Parameters
@@ -61,8 +71,9 @@ def import_strategy_module(ref: str, option: str) -> tuple[str, ...]:
 
     Returns
     -------
-    tuple of str
-        The strategy names the import registered.
+    dict of str to Strategy
+        The strategies the import registered, or registered again under a name
+        taken already (``replace=True``), by name.
 
     Raises
     ------
@@ -76,12 +87,16 @@ def import_strategy_module(ref: str, option: str) -> tuple[str, ...]:
         )
     if ref in _IMPORTED:
         return _IMPORTED[ref]
-    before = set(available_strategies())
+    before = {name: get_strategy(name) for name in available_strategies()}
     if ref.endswith(".py") or "/" in ref or os.sep in ref or Path(ref).is_file():
         _load_file(ref, option)
     else:
         _import_name(ref, option)
-    registered = tuple(n for n in available_strategies() if n not in before)
+    registered = {
+        name: get_strategy(name)
+        for name in available_strategies()
+        if before.get(name) is not get_strategy(name)
+    }
     _IMPORTED[ref] = registered
     return registered
 
@@ -156,19 +171,24 @@ def parse_seat(text: str, option: str = "--strategies") -> Seat:
     """
     head, bracket, tail = text.strip().partition("[")
     module, _, name = head.rpartition(":")
+    name = name.strip()
+    registered: dict[str, Strategy] = {}
     if module:
         registered = import_strategy_module(module, option)
-        if name.strip() not in available_strategies():
+        if name not in registered and name not in available_strategies():
             listed = ", ".join(registered) or "none"
             raise InvalidArgumentError(
-                f"{option}: module {module!r} registers no strategy named {name.strip()!r}; "
+                f"{option}: module {module!r} registers no strategy named {name!r}; "
                 f"strategies it registered: {listed}"
             )
     try:
-        label = resolve_seating([name + bracket + tail], 1).labels[0]
+        _, overrides = parse_seat_text(name + bracket + tail)
+        strategy = registered.get(name) or get_strategy(name)
+        spec = (strategy, dict(overrides or {}))
+        label = resolve_seating([spec], 1).labels[0]
     except InvalidArgumentError as error:
         raise InvalidArgumentError(f"{option}: {error}") from None
-    return Seat(text.strip(), label)
+    return Seat(text.strip(), label, spec)
 
 
 def parse_seats(text: str, players: int, option: str = "--strategies") -> list[Seat]:

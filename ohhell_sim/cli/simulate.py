@@ -23,7 +23,7 @@ _SUMMARY_COLUMNS = [
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play the games, print the summary table, write the results if asked."""
     rules = rules_from_args(args)
-    seats = seats_from_args(args)
+    seats = seats_from_args(args, rules)
     output = check_output_folder(args.output) if args.output else None
     client = None
     if args.scheduler:
@@ -45,7 +45,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             client.close()
     print(
         f"{args.games} games of {rules.n_deals} deals, {rules.players} players, "
-        f"seed {args.seed}: {', '.join(seat.spec for seat in seats)}; "
+        f"seed {args.seed}: {', '.join(seat.label for seat in seats)}; "
         f"rules: {rules_text(rules.to_dict())}"
     )
     if args.summary:

@@ -12,7 +12,7 @@ from ohhell_sim.tournament import SEATINGS, tournament
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Play the tournament, print its ranking and pairwise table, write the long frame."""
     rules = rules_from_args(args)
-    seats = seats_from_args(args)
+    seats = seats_from_args(args, rules)
     output = check_output_file(args.output, ".parquet") if args.output else None
     result = tournament(
         rules,

@@ -1,7 +1,7 @@
 """The game loop and the parallel batch kernel, compiled once per set of strategies.
 
-``play_game`` plays one whole game into its deal rows; ``run_games`` plays a
-batch of games across threads, keeping their rows or adding them to summary
+``play_deal`` deals, bids and plays one deal into its rows; ``run_games`` plays
+a batch of games across threads, keeping their rows or adding them to summary
 counts (:mod:`ohhell_sim.engine.tally`).
 Games are independent and each draws only from its own random streams
 (:mod:`ohhell_sim.engine.rng`), so the results do not depend on the number of
@@ -92,12 +92,12 @@ from ohhell_sim.rules.layout import (
 GENERAL_TABLES = True
 
 
-def dispatch_bid(sid, view, params, rng):
+def dispatch_bid(sid, view, params, rng, own_view, own_params):
     """Stand-in for a kernel's bid dispatch (see the module docstring)."""
     raise RuntimeError("ohhell_sim.engine.game runs only when bound into a kernel")
 
 
-def dispatch_play(sid, view, params, rng):
+def dispatch_play(sid, view, params, rng, own_view, own_params):
     """Stand-in for a kernel's play dispatch (see the module docstring)."""
     raise RuntimeError("ohhell_sim.engine.game runs only when bound into a kernel")
 
@@ -143,9 +143,9 @@ def bind(namespace: dict, filename: str) -> None:
 
 
 @per_kernel()
-def _swap_choice(sid, view, params, rng):
+def _swap_choice(sid, view, params, rng, own_view, own_params):
     # An ordinary call, so that the strategies are not inlined a second time.
-    return dispatch_play(sid, view, params, rng)
+    return dispatch_play(sid, view, params, rng, own_view, own_params)
 
 
 @per_kernel()
@@ -172,7 +172,9 @@ def _choose_passes(d, k, dealer, active, setup, ws, passed_out):
             view[V.HAND2] = hands2[seat]
             view[V.LEGAL] = hand
             view[V.PASSED] = passed_masks[seat]
-            card = _swap_choice(sids[seat], view, params[seat], rngs[seat])
+            card = _swap_choice(
+                sids[seat], view, params[seat], rngs[seat], ws.own_view, ws.own_params
+            )
             if card < 0 or card > 52 or (hand >> card) & 1 == 0:
                 return fail(ws.err, ERR_CARD_NOT_IN_HAND, d, seat, card, -1)
             remove_card(hands, hands2, seat, card)
@@ -294,7 +296,9 @@ def play_deal(d, hand_size, dealer, active, is_tiebreak, key, setup, ws, out):
         if forehead:
             own = view[V.VISIBLE_BASE + seat]
             view[V.VISIBLE_BASE + seat] = V.UNKNOWN
-        bid = dispatch_bid(sids[seat], view, params[seat], rngs[seat])
+        bid = dispatch_bid(
+            sids[seat], view, params[seat], rngs[seat], ws.own_view, ws.own_params
+        )
         if forehead:
             view[V.VISIBLE_BASE + seat] = own
         if bid < 0 or bid > most:
@@ -343,7 +347,9 @@ def play_deal(d, hand_size, dealer, active, is_tiebreak, key, setup, ws, out):
                 if k > 0:
                     view[V.PASSED] = passed_masks[seat]
                     view[V.RECEIVED] = passed_masks[previous_seat(seat, active, n)]
-            card = dispatch_play(sids[seat], view, params[seat], rngs[seat])
+            card = dispatch_play(
+                sids[seat], view, params[seat], rngs[seat], ws.own_view, ws.own_params
+            )
             if card < 0 or card > 52 or (hand >> card) & 1 == 0:
                 return trump, fail(err, ERR_CARD_NOT_IN_HAND, d, seat, card, t)
             if (legal >> card) & 1 == 0:
@@ -391,98 +397,6 @@ def play_deal(d, hand_size, dealer, active, is_tiebreak, key, setup, ws, out):
     return trump, ERR_NONE
 
 
-@per_kernel(inline="always")  # into run_games, see there
-def play_game(game, setup, ws, out):
-    """Play game number ``game`` and write its deals into ``out``.
-
-    ``setup`` is the run's :class:`~ohhell_sim.engine.bundles.Setup`, ``ws`` the
-    worker's :class:`~ohhell_sim.engine.workspace.Workspace` and ``out`` the
-    game's :class:`~ohhell_sim.engine.bundles.GameRows` (``faults``, ``passed``
-    and ``held`` may be one game of scratch when their variant is off or the
-    hands are not kept).
-
-    Returns the winners as a seat mask (> 0), or minus an error code; on error,
-    ``ws.err`` holds the record described by ``ERROR_FIELDS``.
-    """
-    # Fields are read where used, not bound to locals (see engine.bundles).
-    n = setup.rules[R_PLAYERS]
-    n_deals = setup.rules[R_N_DEALS]
-    fault_limit = setup.rules[R_FAULT_LIMIT] if GENERAL_TABLES else 0
-    tiebreak_deal = GENERAL_TABLES and setup.rules[R_TIEBREAK] != 0
-    table = ws.rngs[V.MAX_SEATS]
-    key = game_key(setup.seed, game)
-    for s in range(n):
-        seed_stream(ws.rngs[s], key, STREAM_SEAT, s)
-        ws.totals[s] = 0
-        ws.seat_view[V.FAULTS_BASE + s] = 0
-    seed_stream(table, key, STREAM_CUT, 0)
-    dealer = cut_for_dealer(table, n, ws.deck)
-
-    ws.seat_view[V.N_PLAYERS] = n
-    ws.seat_view[V.N_DEALS] = n_deals
-    ws.seat_view[V.HOOK] = setup.rules[R_HOOK]
-    for i in range(RULES_SIZE):
-        ws.seat_view[V.RULES_BASE + i] = setup.rules[i]
-    ws.seat_view[V.PASSED] = 0
-    ws.seat_view[V.RECEIVED] = 0
-    ws.seat_view[V.HAND2] = 0
-
-    everyone = (np.int64(1) << n) - 1
-    active = everyone
-    last_active = active
-    winners = np.int64(0)
-    # One call site for play_deal, which is inlined: the scheduled deals, then
-    # the tie-break deal (its own row) when that variant is on.
-    for d in range(n_deals + tiebreak_deal):
-        tiebreak = 1 if d == n_deals else 0
-        if tiebreak:
-            # Eliminated players cannot win; if the last deal eliminated
-            # everyone left, those players are the candidates.
-            winners = top_seats(ws.totals, active if active != 0 else last_active, n)
-            players = winners
-            hand_size = TIEBREAK_HAND_SIZE
-        else:
-            players = active
-            hand_size = setup.hand_sizes[d]
-        if popcount(players) < 2:
-            # Nobody to play: too few players left (catastrophe variant), or a
-            # single winner needs no tie-break.
-            out.dealers[d] = -1
-            out.trumps[d] = -1
-            for s in range(n):
-                out.bids[d, s] = NOT_PLAYED
-                out.tricks[d, s] = 0
-                out.scores[d, s] = 0
-                if fault_limit:
-                    out.faults[d, s] = out.faults[d - 1, s]
-            continue
-        if (players >> dealer) & 1 == 0:
-            dealer = next_seat(dealer, players, n)
-        trump, code = play_deal(d, hand_size, dealer, players, tiebreak, key, setup, ws, out)
-        if code != ERR_NONE:
-            return -code
-        out.dealers[d] = dealer
-        out.trumps[d] = trump
-        if fault_limit:
-            if not tiebreak:
-                last_active = active
-            for s in range(n):
-                count = np.int64(out.faults[d - 1, s]) if d > 0 else np.int64(0)
-                if not tiebreak and (active >> s) & 1 and out.bids[d, s] != out.tricks[d, s]:
-                    count += abs(np.int64(out.bids[d, s]) - np.int64(out.tricks[d, s]))
-                    if count >= fault_limit:
-                        active &= ~(np.int64(1) << s)
-                out.faults[d, s] = count
-                ws.seat_view[V.FAULTS_BASE + s] = count
-        if tiebreak:
-            winners = top_seats(out.scores[d], winners, n)
-        else:
-            dealer = next_seat(dealer, everyone, n)
-    if not tiebreak_deal:
-        winners = top_seats(ws.totals, active if active != 0 else last_active, n)
-    return winners
-
-
 @per_kernel(nogil=True)
 def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures):
     """Play this worker's share of games ``first_game .. first_game + n_games - 1``.
@@ -502,22 +416,24 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
     playing, and each finished game is added to the worker's slot of the
     counts.  The caller sums the slots: integer counts, so the sum does not
     depend on which worker played which game, and memory does not grow with
-    ``n_games``.
+    ``n_games``.  A game's winners are a seat mask (``rows.winners``).
 
     ``failures.errors`` ``(workers, ERROR_FIELDS + 1)`` keeps each worker's
     lowest failing game (last field; ``n_games`` when none) and its error
     record.  ``failures.abort`` (one element, ``n_games`` on entry) receives the
     index of a failing game, and games after it stop early; every game before
     the first failure still runs, so the lowest recorded failure is the first,
-    whatever the workers.
+    whatever the workers.  The caller sets it to -1 to stop every worker before
+    its next game (Ctrl-C).
 
-    :func:`play_game` is inlined here (one call site): a call passes some 160
-    machine words of array fields per game, and inlining it makes single-deal
-    games 11-24% faster (full games 6-9%) without lengthening the compile,
-    now that the rule primitives are ordinary calls.  The games see the arrays
-    through :func:`~ohhell_sim.engine.unowned.unowned` views (no reference counts
-    shared between the threads): the caller owns the arguments,
-    and the workspace is kept alive until the last game.
+    A game is played here, not in a function of its own: a call would pass some
+    160 machine words of array fields per game (single-deal games run 11-24%
+    faster without it, full games 6-9%), and Numba's inlining of such a function
+    copies its whole variable table once per block, which added five seconds to
+    every kernel's compile.  :func:`play_deal`, one call site, is inlined.  The
+    games see the arrays through :func:`~ohhell_sim.engine.unowned.unowned`
+    views (no reference counts shared between the threads): the caller owns the
+    arguments, and the workspace is kept alive until the last game.
     """
     setup = unowned(setup)
     rows = unowned(rows)
@@ -529,14 +445,22 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
     with_held = rows.held.shape[0] == rows.bids.shape[0]
     n_chunks = (n_games + CHUNK_GAMES - 1) // CHUNK_GAMES
     slot = worker
-    workspace = new_workspace()
+    workspace = new_workspace(setup.params.shape[1])
     ws = unowned(workspace)
+    # Fields are read where used, not bound to locals (see engine.bundles).
+    n = setup.rules[R_PLAYERS]
+    n_deals = setup.rules[R_N_DEALS]
+    fault_limit = setup.rules[R_FAULT_LIMIT] if GENERAL_TABLES else 0
+    tiebreak_deal = GENERAL_TABLES and setup.rules[R_TIEBREAK] != 0
+    everyone = (np.int64(1) << n) - 1
     for c in range(worker, n_chunks, workers):
         stop = min(n_games, (c + 1) * CHUNK_GAMES)
         for g in range(c * CHUNK_GAMES, stop):
             if g > abort[0]:
                 break
             row = slot if summary else g
+            # The game's rows (faults, passed and held may be one game of scratch
+            # when their variant is off or the hands are not kept).
             out = GameRows(
                 rows.dealers[row],
                 rows.trumps[row],
@@ -547,16 +471,88 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
                 rows.passed[row if with_passed else 0],
                 rows.held[row if with_held else 0],
             )
-            result = play_game(first_game + g, setup, ws, out)
-            if result < 0:
+            key = game_key(setup.seed, first_game + g)
+            for s in range(n):
+                seed_stream(ws.rngs[s], key, STREAM_SEAT, s)
+                ws.totals[s] = 0
+                ws.seat_view[V.FAULTS_BASE + s] = 0
+            seed_stream(ws.rngs[V.MAX_SEATS], key, STREAM_CUT, 0)
+            dealer = cut_for_dealer(ws.rngs[V.MAX_SEATS], n, ws.deck)
+            ws.seat_view[V.N_PLAYERS] = n
+            ws.seat_view[V.N_DEALS] = n_deals
+            ws.seat_view[V.HOOK] = setup.rules[R_HOOK]
+            for i in range(RULES_SIZE):
+                ws.seat_view[V.RULES_BASE + i] = setup.rules[i]
+            ws.seat_view[V.PASSED] = 0
+            ws.seat_view[V.RECEIVED] = 0
+            ws.seat_view[V.HAND2] = 0
+
+            active = everyone
+            last_active = active
+            winners = np.int64(0)
+            code = ERR_NONE
+            # One call site for play_deal: the scheduled deals, then the
+            # tie-break deal (its own row) when that variant is on.
+            for d in range(n_deals + tiebreak_deal):
+                tiebreak = 1 if d == n_deals else 0
+                if tiebreak:
+                    # Eliminated players cannot win; if the last deal eliminated
+                    # everyone left, those players are the candidates.
+                    winners = top_seats(ws.totals, active if active != 0 else last_active, n)
+                    players = winners
+                    hand_size = TIEBREAK_HAND_SIZE
+                else:
+                    players = active
+                    hand_size = setup.hand_sizes[d]
+                if popcount(players) < 2:
+                    # Nobody to play: too few players left (catastrophe variant),
+                    # or a single winner needs no tie-break.
+                    out.dealers[d] = -1
+                    out.trumps[d] = -1
+                    for s in range(n):
+                        out.bids[d, s] = NOT_PLAYED
+                        out.tricks[d, s] = 0
+                        out.scores[d, s] = 0
+                        if fault_limit:
+                            out.faults[d, s] = out.faults[d - 1, s]
+                    continue
+                if (players >> dealer) & 1 == 0:
+                    dealer = next_seat(dealer, players, n)
+                trump, code = play_deal(
+                    d, hand_size, dealer, players, tiebreak, key, setup, ws, out
+                )
+                if code != ERR_NONE:
+                    break
+                out.dealers[d] = dealer
+                out.trumps[d] = trump
+                if fault_limit:
+                    if not tiebreak:
+                        last_active = active
+                    for s in range(n):
+                        count = np.int64(out.faults[d - 1, s]) if d > 0 else np.int64(0)
+                        missed = out.bids[d, s] != out.tricks[d, s]
+                        if not tiebreak and (active >> s) & 1 and missed:
+                            count += abs(np.int64(out.bids[d, s]) - np.int64(out.tricks[d, s]))
+                            if count >= fault_limit:
+                                active &= ~(np.int64(1) << s)
+                        out.faults[d, s] = count
+                        ws.seat_view[V.FAULTS_BASE + s] = count
+                if tiebreak:
+                    winners = top_seats(out.scores[d], winners, n)
+                else:
+                    dealer = next_seat(dealer, everyone, n)
+            if code != ERR_NONE:
                 if g < errors[slot, ERROR_FIELDS]:
                     errors[slot, :ERROR_FIELDS] = ws.err
                     errors[slot, ERROR_FIELDS] = g
                 # A lost race between two failures only stops the others later.
                 if g < abort[0]:
                     abort[0] = g
-            elif summary:
-                add_to_summary(setup.rules, setup.hand_sizes, out, result, tally, slot)
+                continue
+            if not tiebreak_deal:
+                winners = top_seats(ws.totals, active if active != 0 else last_active, n)
+            if summary:
+                add_to_summary(setup.rules, setup.hand_sizes, out, winners, tally, slot)
             else:
-                rows.winners[g] = result
+                rows.winners[g] = winners
     keep_alive(workspace)

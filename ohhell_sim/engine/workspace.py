@@ -25,7 +25,7 @@ MAX_DECK = 105
 
 
 class Workspace(NamedTuple):
-    """One worker's scratch arrays for ``play_game``."""
+    """One worker's scratch arrays for the games it plays (``run_games``)."""
 
     rngs: np.ndarray  # (MAX_SEATS + 1, 4): a random stream per seat, and the table's
     deck: np.ndarray
@@ -36,11 +36,16 @@ class Workspace(NamedTuple):
     passed_masks: np.ndarray  # cards each seat passed (swap variant)
     totals: np.ndarray  # each seat's points so far in the game
     err: np.ndarray  # the error record (ERROR_FIELDS) of an illegal move
+    # A user strategy's own copies of its view and parameter row, made for each of
+    # its decisions (engine.readonly.private_copy): whatever its code writes into
+    # them, no other seat and no other game reads it.
+    own_view: np.ndarray
+    own_params: np.ndarray
 
 
 @njit
-def new_workspace():
-    """A fresh :class:`Workspace`."""
+def new_workspace(params_width):
+    """A fresh :class:`Workspace` for parameter rows ``params_width`` wide."""
     rngs = np.zeros((V.MAX_SEATS + 1, 4), dtype=np.uint64)
     deck = np.empty(MAX_DECK, dtype=np.int64)
     view = np.full(V.VIEW_SIZE, V.UNKNOWN, dtype=np.int64)
@@ -49,7 +54,11 @@ def new_workspace():
     passed_masks = np.zeros(V.MAX_SEATS, dtype=np.int64)
     totals = np.zeros(V.MAX_SEATS, dtype=np.int64)
     err = np.zeros(ERROR_FIELDS, dtype=np.int64)
-    return Workspace(rngs, deck, view, hands, hands2, passed_masks, totals, err)
+    own_view = np.zeros(V.VIEW_SIZE, dtype=np.int64)
+    own_params = np.zeros(params_width, dtype=np.float64)
+    return Workspace(
+        rngs, deck, view, hands, hands2, passed_masks, totals, err, own_view, own_params
+    )
 
 
 @njit(inline="always")

@@ -360,6 +360,9 @@ def _apply(i, move, cfg, tb, out):
 @njit
 def _advance(i, cfg, tb, out, dispatch_bid, dispatch_play):
     """Let the strategies move until a learning seat is to move; show it its decision."""
+    # A user strategy's own copies of its view and row (engine.readonly.private_copy).
+    own_view = np.empty(V.VIEW_SIZE, dtype=np.int64)
+    own_params = np.empty(cfg.params.shape[1], dtype=np.float64)
     while True:
         _show_decision(i, cfg, tb)
         seat = tb.state[i, S_SEAT]
@@ -368,9 +371,9 @@ def _advance(i, cfg, tb, out, dispatch_bid, dispatch_play):
             break
         sid, params, rng = cfg.sids[seat], cfg.params[seat], tb.rngs[i, seat]
         if view[V.PHASE] == V.PHASE_BID:
-            move = dispatch_bid(sid, view, params, rng)
+            move = dispatch_bid(sid, view, params, rng, own_view, own_params)
         else:
-            move = dispatch_play(sid, view, params, rng)
+            move = dispatch_play(sid, view, params, rng, own_view, own_params)
         if _apply(i, move, cfg, tb, out) != ERR_NONE:
             return
     out.observations[i] = 0

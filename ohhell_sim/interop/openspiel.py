@@ -307,7 +307,7 @@ def strategy_bot(game, player: int, strategy: SeatSpec, seed: int = 0, sees_stoc
 
     rules = rules_of(game)
     seating = check_seating(rules, [strategy] * rules.players)
-    chosen, params = seating.strategies[0], read_only(seating.params[0])
+    chosen = seating.strategies[0]
     if chosen.builtin_id is None:
         check_compiles(chosen)  # a user strategy's mistakes named, not Numba's trace
     bid, play = chosen.current_functions()
@@ -323,6 +323,7 @@ def strategy_bot(game, player: int, strategy: SeatSpec, seed: int = 0, sees_stoc
             view = read_only(view_for(state, rules, sees_stock))
             role = "bid" if view[V.PHASE] == V.PHASE_BID else "play"
             try:
+                params = read_only(seating.own_params(0))  # its own copy, as in the kernel
                 move = int((bid if role == "bid" else play)(view, params, stream))
             except Exception as error:  # any exception is the strategy's to report
                 raised = StrategyError.raised_by(chosen.name, role, error)

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ohhell_sim._version import __version__
-from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.errors import InvalidArgumentError, RunInterrupted
 from ohhell_sim.results import (
     GAMES_FILE,
     HANDS_FILE,
@@ -222,6 +222,10 @@ def run_chunked(
         If another process is writing into ``folder``.
     IllegalMoveError
         When a strategy returns an illegal bid or card.
+    RunInterrupted
+        At Ctrl-C (a ``KeyboardInterrupt``), within a second or two, even during a
+        strategy's decision that never returns; the message counts the chunks
+        saved, which the next call with the same arguments keeps.
     """
     run = check_run(rules, strategies, first_game, games, seed, threads)
     chunk_games = check_count("chunk_games", chunk_games)
@@ -262,23 +266,32 @@ def run_chunked(
             # Before the bar, whose clock should time the games, not a compile.
             with numba_threads(run.threads):
                 prepare_kernel(run.seating, run.rules, new_sink(0))
-        with progress_bar(
-            progress, run.games, run.rules.n_deals, done=run.games - games_todo
-        ) as advance:
-            for index, part in _play(client, run, ranges, todo, new_sink):
-                start, count = ranges[index]
-                sink.merge(start, part)
-                name = _chunk_name(index)
-                data = part.encode()
-                _write_atomic(chunk_dir / name, data)
-                manifest["chunks"][str(index)] = {
-                    "file": name,
-                    "first_game": run.first_game + start,
-                    "games": count,
-                    "sha256": hashlib.sha256(data).hexdigest(),
-                }
-                _save_manifest(folder, manifest)
-                advance(count)
+        try:
+            with progress_bar(
+                progress, run.games, run.rules.n_deals, done=run.games - games_todo
+            ) as advance:
+                for index, part in _play(client, run, ranges, todo, new_sink):
+                    start, count = ranges[index]
+                    sink.merge(start, part)
+                    name = _chunk_name(index)
+                    data = part.encode()
+                    _write_atomic(chunk_dir / name, data)
+                    manifest["chunks"][str(index)] = {
+                        "file": name,
+                        "first_game": run.first_game + start,
+                        "games": count,
+                        "sha256": hashlib.sha256(data).hexdigest(),
+                    }
+                    _save_manifest(folder, manifest)
+                    advance(count)
+        except KeyboardInterrupt as stopped:
+            said = str(stopped) or "run stopped by Ctrl-C"
+            raise RunInterrupted(
+                f"{said}; {len(manifest['chunks'])} of {len(ranges)} chunks are saved in "
+                f"{str(folder)!r}: call run_chunked again with the same arguments to play "
+                "the rest",
+                stuck=getattr(stopped, "stuck", 0),
+            ) from None
 
         stats = RunStats(
             chunks=len(ranges),

@@ -29,9 +29,12 @@ the user code, never the registered dispatchers, which may hold machine code
 compiled before a helper or a global changed.  Each strategy receives its view
 and parameter row read-only (:mod:`ohhell_sim.engine.readonly`).
 
-For the same reason only the kernel's game loop is cached on disk: every other
-jitted function of the package (the rule primitives and the strategies, which are
-inlined into the kernel or linked into it) is compiled on demand in each process.
+For the same reason the rule primitives are compiled on demand in each process
+(they are inlined into the kernel or linked into it), and a built-in strategy
+that a kernel calls keeps its own compile on disk in a folder whose name hashes
+every source file and table of the package (:func:`builtin_cache_folder`): a new
+kernel, after a user strategy was edited between processes, links it rather than
+compiling it again.
 """
 
 from __future__ import annotations
@@ -47,8 +50,9 @@ from pathlib import Path
 from types import ModuleType
 
 import numba
+from numba.core.caching import NullCache
 
-from ohhell_sim.engine import game
+from ohhell_sim.engine import game, readonly
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, Strategy
 
@@ -101,14 +105,15 @@ _PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 @functools.cache
 def kernel_sources() -> tuple[Path, ...]:
-    """The package's source files that a kernel compiles: the game loop and its imports.
+    """The package's source files that a kernel compiles: the game loop, the dispatch's helpers.
 
     Followed through the ``import`` statements of :mod:`ohhell_sim.engine.game`
+    and :mod:`ohhell_sim.engine.readonly` (which the written dispatch imports)
     within the package (the engine, the view, the rules and error codes), and of
     those modules in turn.
     """
     found: set[Path] = set()
-    todo = [Path(game.__file__).resolve()]
+    todo = [Path(game.__file__).resolve(), Path(readonly.__file__).resolve()]
     while todo:
         path = todo.pop()
         if path in found:
@@ -159,6 +164,9 @@ def _add_strategy(digest, strategy: Strategy) -> None:
     # strategy's module file and the tables beside it are hashed too, so that a
     # built-in's package data is covered even where it is read at import.
     digest.update(strategy.fingerprint().encode())
+    # How the dispatch calls it: a user strategy's parameter row is cut to its length.
+    builtin = strategy.builtin_id is not None
+    digest.update(f"builtin={builtin} params={len(strategy.params)}".encode())
     for function in (strategy.bid, strategy.play):
         try:
             path = Path(inspect.getfile(function.py_func)).resolve()
@@ -251,6 +259,45 @@ def _kernel_source(strategies_used: tuple[Strategy, ...], general: bool) -> str:
 INLINE_ALL_UP_TO = 2
 
 
+def _tree_digest() -> str:
+    # Every source file and table of the package and of its built-in strategies.
+    digest = hashlib.sha256()
+    strategies_root = Path(sys.modules["strategies"].__file__).resolve().parent
+    for root in (_PACKAGE_ROOT, strategies_root):
+        for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".npz")):
+            name = str(path.relative_to(root.parent))
+            digest.update(name.encode() + b"\x00" + path.read_bytes())
+    return digest.hexdigest()
+
+
+# Read at import, as _SOURCES_DIGEST is: the compiles are of the code in memory.
+_TREE_DIGEST = _tree_digest()
+
+
+def builtin_cache_folder() -> Path:
+    """Where the built-in strategies' own compiles are kept: a folder per version of the sources.
+
+    Numba checks only a function's own file before it reuses a cached compile,
+    and a built-in's helpers live in other files; so the folder's name hashes
+    every source file and table of the package and of its strategies.
+    """
+    return cache_dir() / f"builtins-{_TREE_DIGEST[:16]}"
+
+
+def _cached_on_disk(function):
+    # A built-in called by the kernel compiles once per machine and version, not
+    # once per process: a new kernel (a user strategy edited between runs) links
+    # the cached compile.
+    if isinstance(function._cache, NullCache):
+        before = numba.config.CACHE_DIR
+        numba.config.CACHE_DIR = str(builtin_cache_folder())
+        try:
+            function.enable_caching()
+        finally:
+            numba.config.CACHE_DIR = before
+    return function
+
+
 def _kernel_copies(strategy: Strategy, strategies_used: tuple[Strategy, ...], checked: bool):
     # Inlining a strategy into the game loop saves a call per decision (card_counter:
     # 0.69-0.74 M deals/s inlined, 0.54-0.56 M called, one thread), but costs
@@ -262,26 +309,44 @@ def _kernel_copies(strategy: Strategy, strategies_used: tuple[Strategy, ...], ch
     # compiles in a fraction of the time.  Checked user code is never inlined:
     # inlined code would be compiled without its bounds checks.
     inline = len(strategies_used) <= INLINE_ALL_UP_TO and not strategy.heavy
-    return strategy.current_functions(checked=checked, inline=inline)
+    functions = strategy.current_functions(checked=checked, inline=inline)
+    if strategy.builtin_id is None:
+        return functions
+    return tuple(_cached_on_disk(f) for f in functions)
 
 
 def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
-    # Every strategy sees its view and parameter row read-only (engine.readonly).
+    # Every strategy sees its view and parameter row read-only; a user strategy
+    # sees copies of its own, its row cut to its parameters (engine.readonly).
     functions = ", ".join(f"_s{i}_bid, _s{i}_play" for i in range(len(strategies_used)))
     lines = [
         "from numba import njit",
         "",
         "from ohhell_sim.run.dispatch import kernel_functions as _kernel_functions",
         "from ohhell_sim.engine.game import bind as _bind",
+        "from ohhell_sim.engine.readonly import private_copy as _private_copy",
         "from ohhell_sim.engine.readonly import read_only as _read_only",
         "",
         f"({functions},) = _kernel_functions(__name__)",
     ]
-    call = "(_read_only(view), _read_only(params), rng)"
+    calls = []
+    for strategy in strategies_used:
+        if strategy.builtin_id is not None:
+            calls.append("(_read_only(view), _read_only(params), rng)")
+        else:
+            calls.append(
+                "(_private_copy(view, own_view, view.shape[0]), "
+                f"_private_copy(params, own_params, {len(strategy.params)}), rng)"
+            )
     for role in ("bid", "play"):
-        lines += ["", "", "@njit(inline='always')", f"def dispatch_{role}(sid, view, params, rng):"]
+        lines += [
+            "",
+            "",
+            "@njit(inline='always')",
+            f"def dispatch_{role}(sid, view, params, rng, own_view, own_params):",
+        ]
         last = len(strategies_used) - 1
         for i in range(last):
-            lines += [f"    if sid == {i}:", f"        return _s{i}_{role}{call}"]
-        lines.append(f"    return _s{last}_{role}{call}")
+            lines += [f"    if sid == {i}:", f"        return _s{i}_{role}{calls[i]}"]
+        lines.append(f"    return _s{last}_{role}{calls[last]}")
     return "\n".join(lines)

@@ -9,8 +9,9 @@ split of the games over batches, threads, tasks and chunks gives the same games.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Protocol
@@ -21,7 +22,7 @@ from numba.core.errors import NumbaError
 
 from ohhell_sim.engine.bundles import Failures, RunRows, Setup, Tally
 from ohhell_sim.engine.workspace import CHUNK_GAMES, ERROR_FIELDS
-from ohhell_sim.errors import IllegalMoveError
+from ohhell_sim.errors import IllegalMoveError, RunInterrupted
 from ohhell_sim.results import RunArrays
 from ohhell_sim.rules import Rules
 from ohhell_sim.run import dispatch
@@ -32,7 +33,7 @@ from ohhell_sim.run.strategy_check import check_against_reference, diagnose_fail
 from ohhell_sim.strategy import Seating
 from ohhell_sim.strategy_compile import check_compiles
 
-#: Games per kernel call: the progress bar advances, and Ctrl-C lands, between calls.
+#: Games per kernel call: the progress bar advances between calls.
 BATCH_GAMES = 1 << 16
 #: Games of a run in check mode that the reference engine plays again first.
 CHECK_GAMES = 20
@@ -98,7 +99,9 @@ def prepare_kernel(seating: Seating, rules: Rules, sink: Sink) -> None:
     """
     kernel = load_kernel(seating, rules)
     args = (0, 0, 0, 1, *_kernel_args(seating, rules, 0, sink.kernel_sink(0, 0), 0))
-    compile_kernel(kernel.run_games, args, [s.name for s in seating.distinct_strategies])
+    strategies = seating.distinct_strategies
+    heavy = sum(s.heavy for s in strategies)
+    compile_kernel(kernel.run_games, args, [s.name for s in strategies], heavy)
 
 
 def check_first_games(run: Run) -> None:
@@ -149,20 +152,64 @@ def run_kernel(run: Run, kernel_sink: RunArrays | CountTarget) -> None:
         raise illegal_move(seating, rules, first_game + int(record[ERROR_FIELDS]), record)
 
 
+#: Seconds the threads get to finish their game after Ctrl-C before they are left behind.
+STOP_SECONDS = 1.0
+#: How often the waiting thread wakes to let Ctrl-C in.
+_WAKE_SECONDS = 0.1
+# Threads left running a decision that never returned, with the arrays they use
+# (the kernel holds no references of its own to them): kept for as long as they run.
+_LEFT_RUNNING: list[tuple[list[threading.Event], tuple]] = []
+
+
 def _run_workers(run_games, first_game: int, count: int, bundles: tuple, workers: int) -> None:
     # The kernel releases the GIL: each worker plays its share of the games on a
-    # thread of its own (see engine.game.run_games).
+    # thread of its own (see engine.game.run_games), while this thread waits where
+    # Ctrl-C can reach it, even when a strategy's decision never returns.  It waits
+    # on events, not Thread.join: a join that Ctrl-C interrupts marks a running
+    # thread as finished.
     workers = max(1, min(workers, -(-count // CHUNK_GAMES)))
-    if workers == 1:
-        run_games(first_game, count, 0, 1, *bundles)
-        return
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [
-            pool.submit(run_games, first_game, count, worker, workers, *bundles)
-            for worker in range(workers)
-        ]
-        for future in futures:
-            future.result()
+    raised: list[BaseException] = []
+    finished = [threading.Event() for _ in range(workers)]
+
+    def work(worker: int) -> None:
+        try:
+            run_games(first_game, count, worker, workers, *bundles)
+        except BaseException as error:  # re-raised by the waiting thread
+            raised.append(error)
+        finally:
+            finished[worker].set()
+
+    for worker in range(workers):
+        name = f"ohhell-kernel-{worker}"
+        threading.Thread(target=work, args=(worker,), name=name, daemon=True).start()
+    try:
+        for done in finished:
+            while not done.wait(_WAKE_SECONDS):
+                pass
+    except KeyboardInterrupt:
+        raise _stop(finished, bundles) from None
+    if raised:
+        raise raised[0]
+
+
+def _stop(finished: list[threading.Event], bundles: tuple) -> RunInterrupted:
+    # Every worker stops before its next game (engine.game.run_games reads abort).
+    _, abort = bundles[-1]
+    abort[0] = -1
+    deadline = time.monotonic() + STOP_SECONDS
+    for done in finished:
+        done.wait(max(0.0, deadline - time.monotonic()))
+    running = [done for done in finished if not done.is_set()]
+    _LEFT_RUNNING[:] = [(r, b) for r, b in _LEFT_RUNNING if not all(e.is_set() for e in r)]
+    if not running:
+        return RunInterrupted("run stopped by Ctrl-C")
+    _LEFT_RUNNING.append((running, bundles))
+    return RunInterrupted(
+        f"run stopped by Ctrl-C; a strategy's decision has not returned after "
+        f"{STOP_SECONDS:g} s (a loop that never ends?): {len(running)} thread(s) run on "
+        "until Python exits; oh.check_strategy(name, time_limit=1) finds the decision",
+        stuck=len(running),
+    )
 
 
 def _kernel_args(

@@ -39,19 +39,23 @@ if not logger.handlers:
 if logger.level == logging.NOTSET:
     logger.setLevel(logging.INFO)
 
-#: Rough compile seconds of a kernel, a base and a share per distinct strategy,
-#: for the status line only: about the README's cold start of ``simple`` and
-#: ``random`` on an idle machine (a loaded machine takes several times longer).
+#: The least compile seconds of a kernel, a base and a share per distinct strategy
+#: (its cost class), for the status line only: measured on the 2-core development
+#: machine, idle (one strategy 12 s, three light ones 16 s, four with
+#: card_counter 28 s, pimc with two light ones 47 s).  The line announces that
+#: to three times as much, which a loaded machine takes.
 COMPILE_SECONDS_BASE = 8
-COMPILE_SECONDS_PER_STRATEGY = 5
+COMPILE_SECONDS_LIGHT = 2
+COMPILE_SECONDS_HEAVY = 20
 
 
-def compile_kernel(dispatcher, args: tuple, strategies: Sequence[str]) -> None:
+def compile_kernel(dispatcher, args: tuple, strategies: Sequence[str], heavy: int = 0) -> None:
     """Have ``dispatcher`` ready for ``args``: compiled now, or loaded from Numba's cache.
 
     A compile (the first run of these strategies on this machine) says so before
-    it starts, with a rough duration, and when it ends (see the module
-    docstring); loading a cached kernel (a second or less) says nothing.
+    it starts, with a rough duration (``heavy`` of the ``strategies`` are of the
+    heavy cost class), and when it ends (see the module docstring); loading a
+    cached kernel (a second or less) says nothing.
     """
     signature = tuple(numba.typeof(a) for a in args)
     if signature in dispatcher.overloads:
@@ -60,8 +64,11 @@ def compile_kernel(dispatcher, args: tuple, strategies: Sequence[str]) -> None:
         dispatcher.compile(signature)
         return
     names = ", ".join(strategies)
-    guess = COMPILE_SECONDS_BASE + COMPILE_SECONDS_PER_STRATEGY * len(strategies)
-    logger.info(f"compiling the kernel for {names} (first run only, ~{guess} s)…")
+    light = len(strategies) - heavy
+    least = COMPILE_SECONDS_BASE + COMPILE_SECONDS_LIGHT * light + COMPILE_SECONDS_HEAVY * heavy
+    logger.info(
+        f"compiling the kernel for {names} (first run only, about {least}-{3 * least} s)…"
+    )
     start = time.perf_counter()
     dispatcher.compile(signature)
     logger.info(f"compiled the kernel for {names} in {time.perf_counter() - start:.0f} s")

@@ -26,17 +26,23 @@ file and line:
 
 from __future__ import annotations
 
+import ctypes
+import math
+import threading
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from ohhell_sim import view as V
+from ohhell_sim.code_origin import source_location
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError, StrategyError
 from ohhell_sim.reference import DealLog, play_reference_game
 from ohhell_sim.results import RunArrays
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.record import Run
 from ohhell_sim.strategy import Strategy, get_strategy, resolve_seating
-from ohhell_sim.strategy_compile import ROLES, check_compiles, source_location
+from ohhell_sim.strategy_compile import ROLES, check_compiles
 from ohhell_sim.validation import check_seed
 
 
@@ -68,6 +74,7 @@ def check_strategy(
     *,
     games: int = 3,
     seed: int = 0,
+    time_limit: float | None = None,
 ) -> StrategyCheck:
     """Check a strategy in seconds, without compiling a kernel.
 
@@ -76,8 +83,9 @@ def check_strategy(
     reference engine with the strategy in every seat, each decision made by its
     Python code and by its compiled code on the same read-only view: an exception
     or an illegal move shows up with the strategy's own file and line, and so does
-    a write into the view or the parameters, an index out of range, or a
-    decision on which the compiled code and the Python code disagree.
+    a write into the view or the parameters, an index out of range (past its own
+    parameters included), a decision on which the compiled code and the Python
+    code disagree, and, with ``time_limit``, a decision that does not return.
 
     Parameters
     ----------
@@ -89,6 +97,11 @@ def check_strategy(
         Games to play, 1 to 100.
     seed : int
         Seed of those games.
+    time_limit : float, optional
+        Seconds a decision may take, in Python or compiled; a decision that takes
+        longer (a loop that never ends) is named with its seat, game and deal.
+        Compiled code cannot be stopped from outside: a compiled decision that
+        never returns keeps a thread busy until Python exits.
 
     Returns
     -------
@@ -99,8 +112,8 @@ def check_strategy(
     ------
     StrategyError
         If a function does not compile, returns a non-integer, raises, writes
-        into its view or parameters, indexes out of range, or decides otherwise
-        compiled than in Python.
+        into its view or parameters, indexes out of range, decides otherwise
+        compiled than in Python, or takes longer than ``time_limit``.
     IllegalMoveError
         If the strategy makes an illegal move in one of the games.
     """
@@ -111,16 +124,29 @@ def check_strategy(
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 100:
         raise InvalidArgumentError(f"games must be an integer in 1..100, got {games!r}")
     seed = check_seed(seed)
+    if time_limit is not None and (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, int | float)
+        or not 0 < time_limit < math.inf
+    ):
+        raise InvalidArgumentError(
+            f"time_limit must be None or a positive number of seconds, got {time_limit!r}"
+        )
     check_compiles(chosen, checked=True)
     seating = resolve_seating([chosen] * rules.players, rules.players)
-    counter = _Counter()
+    watch = _Watch()
     compared = tuple(
-        _ComparedDecision(chosen.name, role, function, counter)
+        _ComparedDecision(chosen.name, role, function, watch)
         for role, function in zip(ROLES, chosen.current_functions(checked=True), strict=True)
     )
-    for game in range(games):
-        play_reference_game(rules, seating, seed, game, [compared] * rules.players)
-    return StrategyCheck(chosen.name, rules, games, counter.count)
+
+    def play() -> None:
+        for game in range(games):
+            watch.game = game
+            play_reference_game(rules, seating, seed, game, [compared] * rules.players)
+
+    _run_watched(play, watch, time_limit, chosen.name)
+    return StrategyCheck(chosen.name, rules, games, watch.count)
 
 
 def diagnose_failure(run: Run, error: BaseException, *, most_games: int = 200) -> BaseException:
@@ -227,10 +253,90 @@ def _difference(arrays: RunArrays, row: int, deal: DealLog) -> tuple[str, int | 
     return None
 
 
-class _Counter:
-    # Counts the decisions made through the wrapped functions.
+class _Watch:
+    """The decisions made so far, and the one in progress (for the time limit)."""
+
     def __init__(self) -> None:
         self.count = 0
+        self.game = 0
+        self.started: float | None = None
+        self.decision: tuple[str, str, object, np.ndarray] | None = None
+
+    def begin(self, code: str, role: str, function: object, view: np.ndarray) -> None:
+        self.decision = (code, role, function, view)
+        self.started = time.monotonic()
+
+    def end(self) -> None:
+        self.started = None
+
+    def overdue(self, time_limit: float | None) -> bool:
+        started = self.started
+        return time_limit is not None and started is not None and (
+            time.monotonic() - started > time_limit
+        )
+
+
+class _Abandoned(BaseException):
+    """Raised into the checking thread to stop its Python code (never seen by a user)."""
+
+
+def _run_watched(play, watch: _Watch, time_limit: float | None, strategy: str) -> None:
+    # The games run on a thread of their own, so that this one can stop at the time
+    # limit, or at Ctrl-C, even while a compiled decision (released from the GIL)
+    # does not return.  It waits on an event: a Thread.join that Ctrl-C interrupts
+    # marks a running thread as finished.
+    raised: list[BaseException] = []
+    finished = threading.Event()
+
+    def work() -> None:
+        try:
+            play()
+        except BaseException as error:  # re-raised by the waiting thread
+            raised.append(error)
+        finally:
+            finished.set()
+
+    thread = threading.Thread(target=work, name="ohhell-check", daemon=True)
+    thread.start()
+    try:
+        while not finished.wait(0.05):
+            if watch.overdue(time_limit):
+                _abandon(thread)
+                raise _too_long(watch, time_limit, strategy)
+    except KeyboardInterrupt:
+        _abandon(thread)
+        raise
+    if raised and not isinstance(raised[0], _Abandoned):
+        raise raised[0]
+
+
+def _abandon(thread: threading.Thread) -> None:
+    # Python code stops at its next instruction; compiled code runs on until it returns.
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread.ident), ctypes.py_object(_Abandoned)
+    )
+
+
+def _too_long(watch: _Watch, time_limit: float, strategy: str) -> StrategyError:
+    code, role, function, view = watch.decision
+    where = source_location(function)
+    seat, deal = int(view[V.SEAT]), int(view[V.DEAL])
+    left = (
+        "; compiled code cannot be stopped, so its thread runs on until Python exits"
+        if code == "compiled"
+        else ""
+    )
+    return StrategyError(
+        f"strategy {strategy!r}: its {code} {role} function ({where}) did not return "
+        f"within {time_limit:g} s (seat {seat}, game {watch.game}, deal {deal}): a loop "
+        f"that never ends?{left}",
+        strategy=strategy,
+        role=role,
+        location=where,
+        game=watch.game,
+        deal=deal,
+        seat=seat,
+    )
 
 
 class _PythonDecision:
@@ -254,16 +360,18 @@ class _PythonDecision:
 class _ComparedDecision(_PythonDecision):
     """A decision made by the Python code and by the compiled code, which must agree."""
 
-    def __init__(self, strategy: str, role: str, compiled: object, counter: _Counter) -> None:
+    def __init__(self, strategy: str, role: str, compiled: object, watch: _Watch) -> None:
         super().__init__(strategy, role, compiled)
         self.compiled = compiled
-        self.counter = counter
+        self.watch = watch
 
     def __call__(self, view, params, rng):
-        self.counter.count += 1
+        self.watch.count += 1
         python_rng = rng.copy()
+        self.watch.begin("Python", self.role, self.function, view)
         expected = super().__call__(view, params, python_rng)
         where = source_location(self.compiled)
+        self.watch.begin("compiled", self.role, self.compiled, view)
         try:
             move = self.compiled(view, params, rng)
         except Exception as error:  # the bounds checks raise IndexError
@@ -275,6 +383,7 @@ class _ComparedDecision(_PythonDecision):
                 role=self.role,
                 location=where,
             ) from error
+        self.watch.end()
         if move != expected or not np.array_equal(rng, python_rng):
             drew = "" if move != expected else " (the same move, but other random draws)"
             raise StrategyError(
