@@ -1,25 +1,39 @@
 """Hashes of the frames of a fixed set of runs: the check that a refactoring changes no result.
 
 Run it before and after a change that should not change results, and compare the
-lines::
+lines; ``benchmarks/frame_hashes.txt`` holds the lines of the code as committed,
+and ``--check`` compares with it::
 
     python benchmarks/frame_hashes.py > before.txt
     ... change ...
     python benchmarks/frame_hashes.py > after.txt && diff before.txt after.txt
+    python benchmarks/frame_hashes.py --check      # against benchmarks/frame_hashes.txt
 
-``--seats`` replaces the strategies cycled over the seats, ``--games`` the games
-of each run and ``--tables`` the tables (comma lists), e.g. for the slow
-sampling strategies, which refuse two decks::
+Three groups of runs (``--groups``, default all):
 
-    python benchmarks/frame_hashes.py --seats mc_bidder,pimc,card_counter --games 12 \
-        --tables canonical,scoring,joker-swap-catastrophe
+``engine``
+    ``simple``, ``random`` and ``card_counter`` on the canonical table and three
+    variant tables (scoring and bidding variants on the plain kernel; joker,
+    swap and catastrophe, and two decks with the tie-break, on the general
+    kernel), in rows and summary mode, played in one call and in resumable
+    chunks.
+``search``
+    the sampling players and ``distilled`` (``mc_bidder``, ``pimc``,
+    ``bayes_pimc``, ``adaptive_pimc``, ``distilled``) at their default settings
+    on the canonical table, a scoring variant and the joker, swap and
+    catastrophe table, in rows and summary mode.
+``env``
+    traces of the batched environment (``ohhell_sim.env.batched``): every
+    observation, mask, reward and end of game of a few hundred steps, with
+    actions drawn from the masks by a seeded generator.
 
-The set covers the canonical table and three variant tables (scoring and bidding
-variants on the plain kernel; joker, swap and catastrophe, and two decks with the
-tie-break, on the general kernel), in rows and summary mode, played in one call
-and in resumable chunks.  Columns are hashed by their values (categoricals by
-their labels), so a change of dtype alone does not change a hash, but any changed
-value does.
+``--seats`` replaces the strategies cycled over the seats of the ``engine``
+group, ``--games`` its games and ``--tables`` its tables (comma lists).
+Columns are hashed by their values (categoricals by their labels), so a change
+of dtype alone does not change a hash, but any changed value does.  The players
+that compute in floating point (the search players, ``distilled``) may hash
+otherwise on another CPU: ``frame_hashes.txt`` is this project's development
+machine's.
 """
 
 from __future__ import annotations
@@ -28,17 +42,40 @@ import argparse
 import hashlib
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 import ohhell_sim as oh
+from ohhell_sim.env.batched import BatchedEnv
 from ohhell_sim.run.chunked import run_chunked
 
 GAMES = 300
 SEED = 11
 SEATS = ("simple", "random", "card_counter")
+#: The search group: its players, tables and games (the players are slow).
+SEARCH_SEATS = ("mc_bidder", "pimc", "bayes_pimc", "adaptive_pimc", "distilled")
+SEARCH_TABLES = ("canonical", "scoring", "joker-swap-catastrophe")
+SEARCH_GAMES = 6
+#: The env group: tables stepped at once, steps, and the seatings traced.
+ENV_TABLES = 32
+ENV_STEPS = 120
+ENV_SEATINGS = {
+    "learner-simple-card_counter-distilled": (
+        oh.Rules(players=4),
+        ["learner", "simple", "card_counter", "distilled"],
+        None,
+    ),
+    "bids-only-5p": (
+        oh.Rules(players=5, hook=False, made="10*bid"),
+        ["learner", "random", "learner", "zero", "simple"],
+        "card_counter",
+    ),
+}
+GROUPS = ("engine", "search", "env")
+EXPECTED = Path(__file__).with_suffix(".txt")
 
 TABLES = {
     "canonical": oh.Rules(players=4),
@@ -85,21 +122,8 @@ def seats_for(rules: oh.Rules, strategies: tuple[str, ...] = SEATS) -> list[str]
     return [strategies[s % len(strategies)] for s in range(rules.players)]
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Print one line per run: table, mode, executor, hash."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seats", default=",".join(SEATS), help="strategies cycled over the seats")
-    parser.add_argument("--games", type=int, default=GAMES, help="games of each run")
-    parser.add_argument("--tables", default=",".join(TABLES), help="tables to run")
-    args = parser.parse_args(argv)
-    strategies = tuple(args.seats.split(","))
-    labels = args.tables.split(",")
-    unknown = set(labels) - set(TABLES)
-    if unknown:
-        parser.error(
-            f"--tables: unknown {', '.join(sorted(unknown))}; choose from {', '.join(TABLES)}"
-        )
-    games = args.games
+def engine_lines(strategies: tuple[str, ...], games: int, labels: list[str]) -> Iterator[str]:
+    """The engine group: each table in rows and summary mode, in one call and in chunks."""
     # Chunks of the default run's share (70 of 300 games): a chunked run resumes
     # several times at any --games.
     chunk_games = max(1, games * 70 // GAMES)
@@ -108,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             rules = TABLES[label]
             seats = seats_for(rules, strategies)
             rows = oh.simulate(rules, seats, games=games, seed=SEED)
-            print(label, "rows", "local", frame_digest(rows.hands), frame_digest(rows.games))
+            yield f"{label} rows local {frame_digest(rows.hands)} {frame_digest(rows.games)}"
             chunked = run_chunked(
                 rules,
                 seats,
@@ -118,11 +142,12 @@ def main(argv: list[str] | None = None) -> int:
                 chunk_games=chunk_games,
                 progress=False,
             )
-            print(
-                label, "rows", "chunked", frame_digest(chunked.hands), frame_digest(chunked.games)
+            yield (
+                f"{label} rows chunked {frame_digest(chunked.hands)} "
+                f"{frame_digest(chunked.games)}"
             )
             counts = oh.summarise(rules, seats, games=games, seed=SEED)
-            print(label, "summary", "local", counts_digest(counts))
+            yield f"{label} summary local {counts_digest(counts)}"
             chunked_counts = run_chunked(
                 rules,
                 seats,
@@ -133,9 +158,79 @@ def main(argv: list[str] | None = None) -> int:
                 progress=False,
                 summary=True,
             )
-            print(label, "summary", "chunked", counts_digest(chunked_counts))
-            sys.stdout.flush()
-    return 0
+            yield f"{label} summary chunked {counts_digest(chunked_counts)}"
+
+
+def search_lines() -> Iterator[str]:
+    """The search group: the sampling players and distilled, rows and summary mode."""
+    for label in SEARCH_TABLES:
+        rules = oh.Rules(**{**TABLES[label].to_dict(), "players": 5})
+        seats = list(SEARCH_SEATS)
+        rows = oh.simulate(rules, seats, games=SEARCH_GAMES, seed=SEED)
+        yield (
+            f"search {label} rows local {frame_digest(rows.hands)} {frame_digest(rows.games)}"
+        )
+        counts = oh.summarise(rules, seats, games=SEARCH_GAMES, seed=SEED)
+        yield f"search {label} summary local {counts_digest(counts)}"
+
+
+def env_trace_digest(rules: oh.Rules, seats: list[str], learner_plays: str | None) -> str:
+    """A hash of every array a batched environment returns over :data:`ENV_STEPS` steps."""
+    env = BatchedEnv(rules, seats, tables=ENV_TABLES, learner_plays=learner_plays)
+    digest = hashlib.sha256()
+    draws = np.random.default_rng(SEED)
+    outputs = env.reset(seed=SEED)
+    for _ in range(ENV_STEPS):
+        for array in outputs:
+            digest.update(np.ascontiguousarray(array).tobytes())
+        masks = outputs[1]
+        actions = np.argmax(masks * draws.random(masks.shape), axis=1)
+        outputs = env.step(actions)
+    return digest.hexdigest()[:16]
+
+
+def env_lines() -> Iterator[str]:
+    """The env group: one trace per seating."""
+    for label, (rules, seats, learner_plays) in ENV_SEATINGS.items():
+        yield f"env {label} trace {env_trace_digest(rules, seats, learner_plays)}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print one line per run (table, mode, executor, hashes); ``--check`` compares."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--groups", default=",".join(GROUPS), help="groups of runs to hash")
+    parser.add_argument("--seats", default=",".join(SEATS), help="engine group: the strategies")
+    parser.add_argument("--games", type=int, default=GAMES, help="engine group: games a run")
+    parser.add_argument("--tables", default=",".join(TABLES), help="engine group: tables")
+    parser.add_argument(
+        "--check", action="store_true", help=f"compare with {EXPECTED.name}; exit 1 on a change"
+    )
+    args = parser.parse_args(argv)
+    groups = args.groups.split(",")
+    labels = args.tables.split(",")
+    for option, given, known in (("--groups", groups, GROUPS), ("--tables", labels, TABLES)):
+        unknown = set(given) - set(known)
+        if unknown:
+            parser.error(
+                f"{option}: unknown {', '.join(sorted(unknown))}; choose from {', '.join(known)}"
+            )
+    makers = {
+        "engine": lambda: engine_lines(tuple(args.seats.split(",")), args.games, labels),
+        "search": search_lines,
+        "env": env_lines,
+    }
+    lines = []
+    for group in groups:
+        for line in makers[group]():
+            print(line, flush=True)
+            lines.append(line)
+    if not args.check:
+        return 0
+    expected = set(EXPECTED.read_text(encoding="utf-8").splitlines())
+    changed = [line for line in lines if line not in expected]
+    for line in changed:
+        print(f"changed: {line}", file=sys.stderr)
+    return 1 if changed else 0
 
 
 if __name__ == "__main__":
