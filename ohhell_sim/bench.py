@@ -14,13 +14,13 @@ import time
 import numba
 
 from ohhell_sim._version import __version__
+from ohhell_sim.arguments import check_count, check_flag, check_seed, check_threads
 from ohhell_sim.results import check_rows_fit
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.pipeline import numba_threads, play, prepare_kernel
 from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Rows
-from ohhell_sim.strategy import SeatSpec
-from ohhell_sim.validation import check_count, check_flag, check_seating, check_seed, check_threads
+from ohhell_sim.strategy import SeatSpec, check_seating
 
 
 def machine_description() -> str:

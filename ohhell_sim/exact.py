@@ -52,6 +52,7 @@ import numpy as np
 import pandas as pd
 
 from ohhell_sim.analysis.stats import mean_ci
+from ohhell_sim.arguments import check_count, check_seed
 from ohhell_sim.cards import SUIT_CODES, parse_card
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
@@ -59,7 +60,6 @@ from ohhell_sim.rules.positions import bidding_position
 from ohhell_sim.rules.scoring import deal_points, forbidden_dealer_bid
 from ohhell_sim.simulate import simulate
 from ohhell_sim.strategy import SeatSpec, available_strategies, get_strategy
-from ohhell_sim.validation import check_count, check_seed
 
 __all__ = [
     "OneCardSolution",

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ohhell_sim import view as V
+from ohhell_sim.arguments import check_game, check_seed
 from ohhell_sim.cards import JOKER, SUIT_CODES, card_code, card_pretty, suit_pretty
 from ohhell_sim.errors import (
     ERR_BID_HOOK,
@@ -36,10 +37,9 @@ from ohhell_sim.errors import (
     IllegalMoveError,
     StrategyError,
 )
-from ohhell_sim.rules import RULES_SIZE, TIEBREAK_HAND_SIZE, Rules
+from ohhell_sim.rules import RULES_SIZE, TIEBREAK_HAND_SIZE, Rules, check_rules
 from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
 from ohhell_sim.strategy_compile import check_compiles
-from ohhell_sim.validation import check_game, check_rules, check_seed
 
 _M64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15

@@ -539,6 +539,21 @@ def resolve_seating(specs: Sequence[SeatSpec], players: int) -> Seating:
     return Seating(strategies=tuple(resolved), params=params)
 
 
+def check_seating(rules: Rules, specs: Sequence[SeatSpec]) -> Seating:
+    """Resolve one strategy spec per seat and check that each strategy plays ``rules``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a wrong number of seats, an unknown strategy or parameter, or a
+        strategy that refuses a variant of ``rules`` (the message names both).
+    """
+    seating = resolve_seating(specs, rules.players)
+    for strategy in seating.strategies:
+        strategy.check_rules(rules)
+    return seating
+
+
 def _check_one_strategy_per_name(strategies: Sequence[Strategy]) -> None:
     # Everything downstream (the kernel's dispatch, the labels of the results, the
     # workers of a cluster) knows a strategy by its name.

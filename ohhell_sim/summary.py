@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from ohhell_sim._version import __version__
+from ohhell_sim.arguments import check_flag
 from ohhell_sim.engine.workspace import NOT_PLAYED
 from ohhell_sim.estimates import frequency_mean_ci, proportion_ci, store_interval
 from ohhell_sim.results import (
@@ -59,7 +60,7 @@ from ohhell_sim.run.counts import SummaryCounts, total_bounds
 from ohhell_sim.run.executors import play_run
 from ohhell_sim.run.sinks import Counts
 from ohhell_sim.strategy import SeatSpec
-from ohhell_sim.validation import check_flag, check_mode, check_run
+from ohhell_sim.validation import check_mode, check_run
 
 if TYPE_CHECKING:
     from distributed import Client

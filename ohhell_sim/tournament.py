@@ -43,20 +43,13 @@ from ohhell_sim.analysis.stats import (
     mean_ci,
     paired_difference_ci,
 )
+from ohhell_sim.arguments import check_count, check_flag, check_seed, check_threads
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.rules import Rules
+from ohhell_sim.rules import Rules, check_rules
 from ohhell_sim.run.pipeline import prepare_kernel
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.simulate import simulate
-from ohhell_sim.strategy import SeatSpec
-from ohhell_sim.validation import (
-    check_count,
-    check_flag,
-    check_rules,
-    check_seating,
-    check_seed,
-    check_threads,
-)
+from ohhell_sim.strategy import SeatSpec, check_seating
 
 __all__ = ["SEATINGS", "TournamentResult", "tournament"]
 

@@ -39,10 +39,10 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
+from ohhell_sim.arguments import check_seed
 from ohhell_sim.engine.core import next_seat
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.strategy_tools import lowest_card
-from ohhell_sim.validation import check_seed
 from strategies._common import unseen_mask
 from strategies._distilled_features import (
     N_BID_MOVE,

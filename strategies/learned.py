@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
+from ohhell_sim.arguments import check_seed
 from ohhell_sim.cards import JOKER
 from ohhell_sim.engine.core import next_seat
 from ohhell_sim.engine.rng import game_key, seed_stream
@@ -46,7 +47,6 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import canonical_start
 from ohhell_sim.strategy import Strategy
 from ohhell_sim.strategy_tools import lowest_card, popcount
-from ohhell_sim.validation import check_seed
 from strategies._common import (
     ACE,
     KING,

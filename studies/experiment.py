@@ -19,9 +19,9 @@ from ohhell_sim.analysis.report import (
     save_analysis,
     write_report,
 )
+from ohhell_sim.arguments import check_count, check_seed
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder
-from ohhell_sim.validation import check_count, check_seed
 from studies.design import check_fields, check_players
 from studies.report import conditions_table
 from studies.runs import MANIFEST_FILE, StudyData, read_manifest, read_study, write_study

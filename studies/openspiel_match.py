@@ -58,6 +58,7 @@ from ohhell_sim.analysis.report import (
 )
 from ohhell_sim.analysis.report import write_report as write_report_files
 from ohhell_sim.analysis.stats import clustered_mean_ci
+from ohhell_sim.arguments import check_count, check_seed
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.interop.openspiel import (
     MATCH_METHOD,
@@ -68,8 +69,13 @@ from ohhell_sim.interop.openspiel import (
     rules_of,
 )
 from ohhell_sim.results import check_output_folder, read_frame, write_frame
-from ohhell_sim.strategy import SeatSpec, available_strategies, get_strategy, resolve_seating
-from ohhell_sim.validation import check_count, check_seating, check_seed
+from ohhell_sim.strategy import (
+    SeatSpec,
+    available_strategies,
+    check_seating,
+    get_strategy,
+    resolve_seating,
+)
 
 NAME = "openspiel_match"
 QUESTION = "How strong are our strategies against OpenSpiel's search bots in its oh_hell?"

@@ -34,7 +34,7 @@ from ohhell_sim.env import (
 from ohhell_sim.env.bid_policy import FEATURE_NAMES, greedy_bid, train_bid_policy
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
 from ohhell_sim.rules import Rules
-from ohhell_sim.validation import check_seating
+from ohhell_sim.strategy import check_seating
 
 
 @st.composite

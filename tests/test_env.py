@@ -37,7 +37,7 @@ from ohhell_sim.env import (  # noqa: E402
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError  # noqa: E402
 from ohhell_sim.reference import Decision, strategy_answer  # noqa: E402
 from ohhell_sim.rules import TIEBREAK_HAND_SIZE, Rules  # noqa: E402
-from ohhell_sim.validation import check_seating  # noqa: E402
+from ohhell_sim.strategy import check_seating  # noqa: E402
 
 SMALL = Rules(players=3, schedule=(3, 1, 2))
 SEATS = ["simple", "random", "simple", "random"]

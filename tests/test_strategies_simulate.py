@@ -15,8 +15,7 @@ import pytest
 import ohhell_sim as oh
 import strategies
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.strategy import COSTS
-from ohhell_sim.validation import check_seating
+from ohhell_sim.strategy import COSTS, check_seating
 
 
 def quick_seat(strategy: oh.Strategy) -> str | tuple[str, dict]:

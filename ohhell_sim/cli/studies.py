@@ -8,11 +8,11 @@ from pathlib import Path
 
 from ohhell_sim.analysis.report import ANALYSIS_FILE, WrittenReport, command_path, write_report
 from ohhell_sim.analysis.run_report import run_report
+from ohhell_sim.arguments import check_count, check_seed
 from ohhell_sim.cli.options import add_import_option, import_modules
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder, read_results
 from ohhell_sim.summary import SUMMARY_FILE
-from ohhell_sim.validation import check_count, check_seed
 from studies.design import FIELDS
 from studies.experiment import DEFAULT_STUDY, STUDY_NAMES, render_report, run_experiment
 from studies.runs import GAMES_FILE, HANDS_FILE, MANIFEST_FILE

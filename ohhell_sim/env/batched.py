@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
+from ohhell_sim.arguments import check_seed
 from ohhell_sim.engine.core import (
     beats,
     cut_for_dealer,
@@ -71,8 +72,7 @@ from ohhell_sim.rules.layout import (
     RULES_SIZE,
 )
 from ohhell_sim.run import dispatch
-from ohhell_sim.strategy import SeatSpec
-from ohhell_sim.validation import check_seating, check_seed
+from ohhell_sim.strategy import SeatSpec, check_seating
 
 #: What a learning seat is called in a seating.
 LEARNER = "learner"

@@ -27,8 +27,7 @@ from ohhell_sim.env.stepper import GameStepper, check_episode, next_game, render
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.reference import strategy_answer
 from ohhell_sim.rules import Rules
-from ohhell_sim.strategy import SeatSpec
-from ohhell_sim.validation import check_seating
+from ohhell_sim.strategy import SeatSpec, check_seating
 
 #: The name of the learning seat in the game log.
 AGENT_NAME = "agent"

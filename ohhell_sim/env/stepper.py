@@ -14,10 +14,10 @@ from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
 
+from ohhell_sim.arguments import check_seed
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.reference import DealLog, DealPlayed, Decision, GameLog, game_steps
 from ohhell_sim.rules import Rules
-from ohhell_sim.validation import check_seed
 
 EPISODES = ("game", "deal")
 

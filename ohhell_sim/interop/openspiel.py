@@ -25,6 +25,7 @@ import pandas as pd
 
 from ohhell_sim import view as V
 from ohhell_sim.analysis.stats import clustered_mean_ci
+from ohhell_sim.arguments import check_count, check_seed
 from ohhell_sim.errors import InvalidArgumentError, StrategyError
 from ohhell_sim.reference import (
     DealTable,
@@ -40,9 +41,8 @@ from ohhell_sim.reference import (
     view_of,
 )
 from ohhell_sim.rules import Rules
-from ohhell_sim.strategy import SeatSpec
+from ohhell_sim.strategy import SeatSpec, check_seating
 from ohhell_sim.strategy_compile import check_compiles
-from ohhell_sim.validation import check_count, check_seating, check_seed
 
 #: OpenSpiel's suits (clubs, diamonds, spades, hearts) to ours (clubs, diamonds,
 #: hearts, spades), and back: the swap is its own inverse.

@@ -39,6 +39,7 @@ from ohhell_sim.rules.model import (
     PRESETS,
     Rules,
     canonical_start,
+    check_rules,
     make_schedule,
 )
 from ohhell_sim.rules.options import parse_rule_assignment, rules_from_options
@@ -95,6 +96,7 @@ __all__ = [
     "Variant",
     "bidding_position",
     "canonical_start",
+    "check_rules",
     "make_schedule",
     "parse_rule_assignment",
     "rules_from_options",

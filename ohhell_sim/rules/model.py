@@ -268,3 +268,10 @@ class Rules:
 # One source for the parameters' docs: the table (``python -OO`` drops docstrings).
 if Rules.__doc__:
     Rules.__doc__ = Rules.__doc__.replace("{parameters}", numpydoc_parameters(indent=4))
+
+
+def check_rules(rules: object) -> Rules:
+    """Return ``rules`` if it is a :class:`Rules`, else raise."""
+    if not isinstance(rules, Rules):
+        raise InvalidArgumentError(f"rules must be an ohhell_sim.Rules, got {type(rules).__name__}")
+    return rules

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ohhell_sim._version import __version__
+from ohhell_sim.arguments import check_count
 from ohhell_sim.errors import InvalidArgumentError, RunInterrupted
 from ohhell_sim.results import (
     GAMES_FILE,
@@ -65,7 +66,7 @@ from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Counts, Rows
 from ohhell_sim.strategy import SeatSpec
 from ohhell_sim.summary import SUMMARY_FILE, RunSummary
-from ohhell_sim.validation import check_count, check_run
+from ohhell_sim.validation import check_run
 
 if TYPE_CHECKING:
     from distributed import Client

@@ -45,6 +45,7 @@ import numba
 import numpy as np
 
 from ohhell_sim._version import __version__
+from ohhell_sim.arguments import check_count
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
 from ohhell_sim.results import SimulationResult, check_rows_fit
 from ohhell_sim.rules import Rules
@@ -59,7 +60,7 @@ from ohhell_sim.strategy import (
     get_strategy,
     register_strategy,
 )
-from ohhell_sim.validation import check_count, check_run
+from ohhell_sim.validation import check_run
 
 if TYPE_CHECKING:
     from distributed import Client

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ohhell_sim import view as V
+from ohhell_sim.arguments import check_seed
 from ohhell_sim.code_origin import source_location
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError, StrategyError
 from ohhell_sim.reference import DealLog, play_reference_game
@@ -43,7 +44,6 @@ from ohhell_sim.rules import Rules
 from ohhell_sim.run.record import Run
 from ohhell_sim.strategy import Strategy, get_strategy, resolve_seating
 from ohhell_sim.strategy_compile import ROLES, check_compiles
-from ohhell_sim.validation import check_seed
 
 
 @dataclass(frozen=True)
