@@ -36,22 +36,40 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
-from ohhell_sim.engine.bits import lowest_card, popcount
+from ohhell_sim.engine.bits import popcount
 from ohhell_sim.engine.bundles import GameRows
-from ohhell_sim.engine.core import (
-    add_card,
-    beats,
-    cut_for_dealer,
-    deal_cards,
-    deal_points,
-    fixed_trump,
-    following_cards,
-    forbidden_bid,
-    led_suit_of,
-    next_seat,
-    remove_card,
+from ohhell_sim.engine.core import next_seat
+from ohhell_sim.engine.deal import (
+    DealArrays,
+    apply_bid,
+    apply_card,
+    apply_pass,
+    begin_bidding,
+    begin_swap,
+    bid_error,
+    card_error,
+    end_bidding,
+    end_trick,
+    is_forehead,
+    next_to_play,
+    pass_left,
+    score_deal,
+    show_bid,
+    show_card,
+    show_pass,
+    start_deal,
+    start_trick,
+    swap_cards,
 )
-from ohhell_sim.engine.rng import STREAM_CUT, STREAM_DEAL, STREAM_SEAT, game_key, seed_stream
+from ohhell_sim.engine.rng import STREAM_DEAL, seed_stream
+from ohhell_sim.engine.rounds import (
+    carry_faults,
+    count_faults,
+    deal_dealer,
+    deal_seats,
+    game_winners,
+    start_game,
+)
 from ohhell_sim.engine.tally import add_to_summary
 from ohhell_sim.engine.unowned import keep_alive, unowned
 from ohhell_sim.engine.workspace import (
@@ -60,32 +78,18 @@ from ohhell_sim.engine.workspace import (
     NOT_PLAYED,
     fail,
     new_workspace,
-    previous_seat,
     top_seats,
 )
-from ohhell_sim.errors import (
-    ERR_BID_HOOK,
-    ERR_BID_RANGE,
-    ERR_CARD_NOT_IN_HAND,
-    ERR_MUST_FOLLOW,
-    ERR_NONE,
-)
+from ohhell_sim.errors import ERR_NONE
 from ohhell_sim.rules.layout import (
     R_CLOSED_BIDS,
     R_DECKS,
     R_FAULT_LIMIT,
-    R_FOREHEAD,
     R_HOOK,
     R_JOKER,
     R_N_DEALS,
-    R_NO_TRUMP_EVERY,
-    R_NULLO,
     R_PLAYERS,
-    R_SWAP,
     R_TIEBREAK,
-    R_TRUMP_MODE,
-    RULES_SIZE,
-    TIEBREAK_HAND_SIZE,
 )
 
 #: Stand-in: each kernel module sets its own (see the module docstring).
@@ -149,42 +153,33 @@ def _swap_choice(sid, view, params, rng, own_view, own_params):
 
 
 @per_kernel()
-def _choose_passes(d, k, dealer, active, setup, ws, passed_out):
+def _choose_passes(d, k, dealer, active, setup, ws, deal):
     """Swap variant: every active seat chooses ``k`` cards; then each passes them left.
 
     ``setup`` is the run's :class:`~ohhell_sim.engine.bundles.Setup`, ``ws`` the
-    worker's :class:`~ohhell_sim.engine.workspace.Workspace`; the cards passed go
-    to ``passed_out`` ``(seats, 2)``.
+    worker's :class:`~ohhell_sim.engine.workspace.Workspace` and ``deal`` the
+    deal's :class:`~ohhell_sim.engine.deal.DealArrays`.
     """
     n = setup.rules[R_PLAYERS]
-    sids, params, rngs, view = setup.sids, setup.params, ws.rngs, ws.seat_view
-    hands, hands2, passed_masks = ws.hands, ws.hands2, ws.passed_masks
-    view[V.PHASE] = V.PHASE_SWAP
-    view[V.RECEIVED] = 0
+    begin_swap(deal)
     seat = dealer
     for _ in range(popcount(active)):
         seat = next_seat(seat, active, n)
-        passed_masks[seat] = 0
         for i in range(k):
-            hand = hands[seat]
-            view[V.SEAT] = seat
-            view[V.HAND] = hand
-            view[V.HAND2] = hands2[seat]
-            view[V.LEGAL] = hand
-            view[V.PASSED] = passed_masks[seat]
+            hand = show_pass(deal, seat)
             card = _swap_choice(
-                sids[seat], view, params[seat], rngs[seat], ws.own_view, ws.own_params
+                setup.sids[seat],
+                deal.seat_view,
+                setup.params[seat],
+                ws.rngs[seat],
+                ws.own_view,
+                ws.own_params,
             )
-            if card < 0 or card > 52 or (hand >> card) & 1 == 0:
-                return fail(ws.err, ERR_CARD_NOT_IN_HAND, d, seat, card, -1)
-            remove_card(hands, hands2, seat, card)
-            passed_out[seat, i] = card
-            passed_masks[seat] |= np.int64(1) << card
-    for _ in range(popcount(active)):
-        seat = next_seat(seat, active, n)
-        left = next_seat(seat, active, n)
-        for i in range(k):
-            add_card(hands, hands2, left, passed_out[seat, i])
+            code = card_error(hand, hand, card)
+            if code != ERR_NONE:
+                return fail(ws.err, code, d, seat, card, -1)
+            apply_pass(deal, seat, card, i)
+    pass_left(deal, dealer, active, n, k)
     return ERR_NONE
 
 
@@ -199,201 +194,85 @@ def play_deal(d, hand_size, dealer, active, is_tiebreak, key, setup, ws, out):
     ``tricks``, ``scores`` (``NOT_PLAYED`` bids for seats out of the deal),
     ``held`` (each seat's cards as dealt, 0 for seats out of the deal) and, under
     the swap rule, ``passed``; adds the points to the workspace's ``totals``.
-    Returns the trump suit (-1 for none) and an error code.
+    Returns the trump suit (-1 for none) and an error code.  The rules of the
+    deal are :mod:`ohhell_sim.engine.deal`'s; this loop asks the strategies.
     """
     # The arrays of the deal's inner loops are bound once per deal (see
     # engine.bundles); the game's scratch rows cover every deal row.
-    rules, sids, params = setup.rules, setup.sids, setup.params
-    rngs, deck, view, hands, hands2 = ws.rngs, ws.deck, ws.seat_view, ws.hands, ws.hands2
-    passed_masks, totals, err = ws.passed_masks, ws.totals, ws.err
-    bids, tricks, scores, held = out.bids[d], out.tricks[d], out.scores[d], out.held[d]
+    rules, sids, params, rngs, err = setup.rules, setup.sids, setup.params, ws.rngs, ws.err
+    deal = DealArrays(
+        ws.seat_view,
+        ws.hands,
+        ws.hands2,
+        out.bids[d],
+        out.tricks[d],
+        out.scores[d],
+        out.passed[d],
+        ws.passed_masks,
+        ws.totals,
+    )
+    view, held = deal.seat_view, out.held[d]
     n = rules[R_PLAYERS]
-    hook = rules[R_HOOK]
-    closed = rules[R_CLOSED_BIDS]
     n_active = popcount(active)
-    table = rngs[V.MAX_SEATS]
     joker = GENERAL_TABLES and rules[R_JOKER] != 0
-
-    no_trump_every = rules[R_NO_TRUMP_EVERY]
-    no_trump = no_trump_every > 0 and hand_size % no_trump_every == 0
-    mode = rules[R_TRUMP_MODE]
-    turn = 1 if mode == 0 and not no_trump else 0
-    deck_size = 52 * rules[R_DECKS] + rules[R_JOKER] if GENERAL_TABLES else 52
-    seed_stream(table, key, STREAM_DEAL, d)
-    trump_card = deal_cards(
-        table, deck, deck_size, n, active, hand_size, dealer, turn, hands, hands2
+    rng = rngs[V.MAX_SEATS]
+    seed_stream(rng, key, STREAM_DEAL, d)
+    trump = start_deal(
+        deal, rules, rng, ws.deck, d, hand_size, dealer, active, is_tiebreak, GENERAL_TABLES
     )
     # Kept only on request (record_hands): otherwise ``held`` has no seats.
     for s in range(held.shape[0]):
-        held[s] = hands[s] if (active >> s) & 1 else 0
-    if turn:
-        trump = -1 if trump_card == 52 else trump_card // 13
-    elif no_trump:
-        trump = -1
-    else:
-        trump = fixed_trump(mode, d)
-    forehead = GENERAL_TABLES and rules[R_FOREHEAD] != 0 and hand_size == 1
-
-    view[V.DEAL] = d
-    view[V.DEALER] = dealer
-    view[V.HAND_SIZE] = hand_size
-    view[V.TRUMP] = trump
-    view[V.TRUMP_CARD] = trump_card
-    view[V.TRICK] = V.UNKNOWN
-    view[V.LEADER] = V.UNKNOWN
-    view[V.LED_SUIT] = V.UNKNOWN
-    view[V.N_IN_TRICK] = 0
-    view[V.PLAYED] = 0
-    view[V.PLAYED2] = 0
-    view[V.WINNING_SEAT] = V.UNKNOWN
-    view[V.WINNING_CARD] = V.UNKNOWN
-    view[V.LEGAL] = 0
-    view[V.BID_TOTAL] = 0
-    view[V.MAX_BID] = 0 if rules[R_NULLO] != 0 else hand_size
-    view[V.ACTIVE] = active
-    view[V.N_ACTIVE] = n_active
-    view[V.TIEBREAK] = is_tiebreak
-    for s in range(n):
-        view[V.BIDS_BASE + s] = V.UNKNOWN
-        view[V.TRICKS_WON_BASE + s] = 0
-        view[V.TRICK_CARDS_BASE + s] = V.UNKNOWN
-        view[V.VOIDS_BASE + s] = 0
-        view[V.VISIBLE_BASE + s] = V.UNKNOWN
-        view[V.SCORES_BASE + s] = totals[s]
-        tricks[s] = 0
-        scores[s] = 0
-        bids[s] = NOT_PLAYED
-        passed_masks[s] = 0
-    if forehead:
-        for s in range(n):
-            if (active >> s) & 1:
-                view[V.VISIBLE_BASE + s] = lowest_card(hands[s])
-
-    k = min(rules[R_SWAP], hand_size) if GENERAL_TABLES else 0
+        held[s] = deal.hands[s] if (active >> s) & 1 else 0
+    forehead = is_forehead(rules, hand_size, GENERAL_TABLES)
+    k = swap_cards(rules, hand_size, GENERAL_TABLES)
     # One deck, everyone in, no swap: the play loop skips the variants' bookkeeping.
     plain = not GENERAL_TABLES or (n_active == n and rules[R_DECKS] == 1 and k == 0)
     if k > 0:
-        code = _choose_passes(d, k, dealer, active, setup, ws, out.passed[d])
+        code = _choose_passes(d, k, dealer, active, setup, ws, deal)
         if code != ERR_NONE:
             return trump, code
 
-    # Bidding, from the dealer's left; the dealer bids last.
-    view[V.PHASE] = V.PHASE_BID
-    view[V.LEGAL] = 0
-    most = view[V.MAX_BID]
+    begin_bidding(deal)
+    hook, closed = rules[R_HOOK], rules[R_CLOSED_BIDS] != 0
     total = 0
     seat = dealer
     for _ in range(n_active):
         seat = next_seat(seat, active, n)
-        forbidden = forbidden_bid(hook, hand_size, total) if seat == dealer else -1
-        view[V.SEAT] = seat
-        view[V.HAND] = 0 if forehead else hands[seat]
-        view[V.HAND2] = hands2[seat]
-        view[V.FORBIDDEN_BID] = forbidden
-        if k > 0:
-            view[V.PASSED] = passed_masks[seat]
-            view[V.RECEIVED] = passed_masks[previous_seat(seat, active, n)]
-        if forehead:
-            own = view[V.VISIBLE_BASE + seat]
-            view[V.VISIBLE_BASE + seat] = V.UNKNOWN
+        forbidden = show_bid(deal, seat, dealer, hook, total, forehead, k > 0, active, n)
         bid = dispatch_bid(
             sids[seat], view, params[seat], rngs[seat], ws.own_view, ws.own_params
         )
-        if forehead:
-            view[V.VISIBLE_BASE + seat] = own
-        if bid < 0 or bid > most:
-            return trump, fail(err, ERR_BID_RANGE, d, seat, bid, -1)
-        if bid == forbidden:
-            return trump, fail(err, ERR_BID_HOOK, d, seat, bid, -1)
-        bids[seat] = bid
-        total += bid
-        if closed == 0:
-            view[V.BIDS_BASE + seat] = bid
-            view[V.BID_TOTAL] = total
-    if closed != 0:
-        for s in range(n):
-            if (active >> s) & 1:
-                view[V.BIDS_BASE + s] = bids[s]
-        view[V.BID_TOTAL] = total
+        code = bid_error(deal, bid, forbidden)
+        if code != ERR_NONE:
+            return trump, fail(err, code, d, seat, bid, -1)
+        total = apply_bid(deal, seat, bid, total, closed, forehead)
+    end_bidding(deal, total, closed, active, n)
 
-    # Play: the dealer's left leads the first trick, each winner the next.
-    view[V.PHASE] = V.PHASE_PLAY
-    view[V.FORBIDDEN_BID] = V.UNKNOWN
+    # The dealer's left leads the first trick, each winner the next.
     leader = next_seat(dealer, active, n)
-    played = np.int64(0)
-    played2 = np.int64(0)
     for t in range(hand_size):
-        view[V.TRICK] = t
-        view[V.LEADER] = leader
-        view[V.LED_SUIT] = V.UNKNOWN
-        view[V.WINNING_SEAT] = V.UNKNOWN
-        view[V.WINNING_CARD] = V.UNKNOWN
-        for s in range(n):
-            view[V.TRICK_CARDS_BASE + s] = V.UNKNOWN
+        start_trick(deal, t, leader, n)
         led = -1
         best = -1
         best_seat = -1
         seat = leader
         for j in range(n_active):
-            view[V.N_IN_TRICK] = j
-            hand = hands[seat]
-            follow = following_cards(hand, led, trump, joker)
-            legal = follow if follow != 0 else hand
-            view[V.SEAT] = seat
-            view[V.HAND] = hand
-            view[V.LEGAL] = legal
-            if not plain:
-                view[V.HAND2] = hands2[seat]
-                if k > 0:
-                    view[V.PASSED] = passed_masks[seat]
-                    view[V.RECEIVED] = passed_masks[previous_seat(seat, active, n)]
+            hand, follow, legal = show_card(
+                deal, seat, j, led, trump, joker, plain, k > 0, active, n
+            )
             card = dispatch_play(
                 sids[seat], view, params[seat], rngs[seat], ws.own_view, ws.own_params
             )
-            if card < 0 or card > 52 or (hand >> card) & 1 == 0:
-                return trump, fail(err, ERR_CARD_NOT_IN_HAND, d, seat, card, t)
-            if (legal >> card) & 1 == 0:
-                return trump, fail(err, ERR_MUST_FOLLOW, d, seat, card, t)
-            bit = np.int64(1) << card
-            if plain:
-                hands[seat] = hand ^ bit
-                played |= bit
-            else:
-                remove_card(hands, hands2, seat, card)
-                if played & bit:
-                    played2 |= bit
-                else:
-                    played |= bit
-                view[V.PLAYED2] = played2
-            if j == 0:
-                led = led_suit_of(card, trump, joker)
-                best = card
-                best_seat = seat
-                view[V.LED_SUIT] = led
-            else:
-                if led >= 0 and follow == 0:
-                    view[V.VOIDS_BASE + seat] |= np.int64(1) << led
-                if beats(card, best, trump, joker):
-                    best = card
-                    best_seat = seat
-            view[V.TRICK_CARDS_BASE + seat] = card
-            view[V.PLAYED] = played
-            view[V.WINNING_SEAT] = best_seat
-            view[V.WINNING_CARD] = best
-            if plain:
-                seat = seat + 1 if seat + 1 < n else 0
-            else:
-                seat = next_seat(seat, active, n)
-        tricks[best_seat] += 1
-        view[V.TRICKS_WON_BASE + best_seat] += 1
+            code = card_error(hand, legal, card)
+            if code != ERR_NONE:
+                return trump, fail(err, code, d, seat, card, t)
+            led, best, best_seat = apply_card(
+                deal, seat, card, j, follow, led, best, best_seat, trump, joker, plain
+            )
+            seat = next_to_play(seat, active, n, plain)
+        end_trick(deal, best_seat)
         leader = best_seat
-
-    for s in range(n):
-        if (active >> s) & 1:
-            points = deal_points(np.int64(bids[s]), np.int64(tricks[s]), hand_size, rules)
-            scores[s] = points
-            totals[s] += points
-            view[V.SCORES_BASE + s] = totals[s]
+    score_deal(deal, rules, hand_size, active, n)
     return trump, ERR_NONE
 
 
@@ -471,22 +350,9 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
                 rows.passed[row if with_passed else 0],
                 rows.held[row if with_held else 0],
             )
-            key = game_key(setup.seed, first_game + g)
-            for s in range(n):
-                seed_stream(ws.rngs[s], key, STREAM_SEAT, s)
-                ws.totals[s] = 0
-                ws.seat_view[V.FAULTS_BASE + s] = 0
-            seed_stream(ws.rngs[V.MAX_SEATS], key, STREAM_CUT, 0)
-            dealer = cut_for_dealer(ws.rngs[V.MAX_SEATS], n, ws.deck)
-            ws.seat_view[V.N_PLAYERS] = n
-            ws.seat_view[V.N_DEALS] = n_deals
-            ws.seat_view[V.HOOK] = setup.rules[R_HOOK]
-            for i in range(RULES_SIZE):
-                ws.seat_view[V.RULES_BASE + i] = setup.rules[i]
-            ws.seat_view[V.PASSED] = 0
-            ws.seat_view[V.RECEIVED] = 0
-            ws.seat_view[V.HAND2] = 0
-
+            key, dealer = start_game(
+                ws.seat_view, ws.rngs, ws.totals, ws.deck, setup.rules, setup.seed, first_game + g
+            )
             active = everyone
             last_active = active
             winners = np.int64(0)
@@ -494,16 +360,11 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
             # One call site for play_deal: the scheduled deals, then the
             # tie-break deal (its own row) when that variant is on.
             for d in range(n_deals + tiebreak_deal):
-                tiebreak = 1 if d == n_deals else 0
+                players, hand_size, tiebreak = deal_seats(
+                    d, n_deals, active, last_active, ws.totals, setup.hand_sizes, n
+                )
                 if tiebreak:
-                    # Eliminated players cannot win; if the last deal eliminated
-                    # everyone left, those players are the candidates.
-                    winners = top_seats(ws.totals, active if active != 0 else last_active, n)
-                    players = winners
-                    hand_size = TIEBREAK_HAND_SIZE
-                else:
-                    players = active
-                    hand_size = setup.hand_sizes[d]
+                    winners = players
                 if popcount(players) < 2:
                     # Nobody to play: too few players left (catastrophe variant),
                     # or a single winner needs no tie-break.
@@ -513,11 +374,10 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
                         out.bids[d, s] = NOT_PLAYED
                         out.tricks[d, s] = 0
                         out.scores[d, s] = 0
-                        if fault_limit:
-                            out.faults[d, s] = out.faults[d - 1, s]
+                    if fault_limit:
+                        carry_faults(out.faults[d - 1], out.faults[d], d == 0, ws.seat_view, n)
                     continue
-                if (players >> dealer) & 1 == 0:
-                    dealer = next_seat(dealer, players, n)
+                dealer = deal_dealer(dealer, players, n)
                 trump, code = play_deal(
                     d, hand_size, dealer, players, tiebreak, key, setup, ws, out
                 )
@@ -525,18 +385,21 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
                     break
                 out.dealers[d] = dealer
                 out.trumps[d] = trump
-                if fault_limit:
-                    if not tiebreak:
-                        last_active = active
-                    for s in range(n):
-                        count = np.int64(out.faults[d - 1, s]) if d > 0 else np.int64(0)
-                        missed = out.bids[d, s] != out.tricks[d, s]
-                        if not tiebreak and (active >> s) & 1 and missed:
-                            count += abs(np.int64(out.bids[d, s]) - np.int64(out.tricks[d, s]))
-                            if count >= fault_limit:
-                                active &= ~(np.int64(1) << s)
-                        out.faults[d, s] = count
-                        ws.seat_view[V.FAULTS_BASE + s] = count
+                if fault_limit and tiebreak:
+                    carry_faults(out.faults[d - 1], out.faults[d], d == 0, ws.seat_view, n)
+                elif fault_limit:
+                    last_active = active
+                    active = count_faults(
+                        out.bids[d],
+                        out.tricks[d],
+                        out.faults[d - 1],
+                        out.faults[d],
+                        d == 0,
+                        active,
+                        fault_limit,
+                        ws.seat_view,
+                        n,
+                    )
                 if tiebreak:
                     winners = top_seats(out.scores[d], winners, n)
                 else:
@@ -550,7 +413,7 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
                     abort[0] = g
                 continue
             if not tiebreak_deal:
-                winners = top_seats(ws.totals, active if active != 0 else last_active, n)
+                winners = game_winners(ws.totals, active, last_active, n)
             if summary:
                 add_to_summary(setup.rules, setup.hand_sizes, out, winners, tally, slot)
             else:

@@ -72,15 +72,6 @@ def fail(err, code, deal, seat, move, trick):
     return code
 
 
-@njit(inline="always")
-def previous_seat(seat, active, n):
-    """The active seat whose next active seat is ``seat`` (the one passing to it)."""
-    prev = seat - 1 if seat > 0 else n - 1
-    while (active >> prev) & 1 == 0:
-        prev = prev - 1 if prev > 0 else n - 1
-    return prev
-
-
 @njit
 def top_seats(points, candidates, n):
     """Seat mask of the ``candidates`` (a seat mask) with the most ``points``."""
