@@ -14,7 +14,10 @@ minutes apart does not.  Check the method with the same checkout on both sides
         --strategy user_simple
 
 ``--mode bench`` times single-deal games as ``ohhell bench`` does (4 players,
-10 cards); ``--mode summary`` times canonical 4-player games in summary mode.
+10 cards); ``--mode summary`` times canonical 4-player games in summary mode;
+``--mode env`` times the batched environment's ``step`` (1,024 tables of 4
+learning seats, 10 cards, actions drawn from the masks outside the clock; the
+figure is agent steps per second, ``--deals`` steps a timed run).
 Kernels are cached in ``$OHHELL_CACHE_DIR`` (both checkouts may share it: their
 kernel files differ by name when their sources do).
 """
@@ -43,7 +46,27 @@ def _worker(mode: str, strategy: str, deals: int, threads: int, imports: list[st
     rules = oh.Rules(players=4)
     games = max(1, deals // rules.n_deals)
 
+    if mode == "env":
+        import numpy as np
+
+        from ohhell_sim.env.batched import LEARNER, BatchedEnv
+
+        tables = 1024
+        env = BatchedEnv(oh.Rules(players=4, schedule=(10,)), [LEARNER] * 4, tables=tables)
+        draws = np.random.default_rng(0)
+
     def once() -> float:
+        if mode == "env":
+            # Agent steps per second inside step(), actions drawn outside the clock.
+            _, masks, _ = env.reset(seed=1)
+            elapsed, steps = 0.0, 0
+            while steps < deals:
+                actions = np.argmax(masks * draws.random(masks.shape), axis=1)
+                start = time.perf_counter()
+                _, masks, _, _, _ = env.step(actions)
+                elapsed += time.perf_counter() - start
+                steps += tables
+            return steps / elapsed
         if mode == "bench":
             result = bench(strategy=strategy, threads=threads, deals=deals, repeats=1)
             return result["deals_per_second"]
@@ -94,7 +117,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("a", nargs="?", type=Path, help="checkout A (the baseline)")
     parser.add_argument("b", nargs="?", type=Path, help="checkout B (the change)")
-    parser.add_argument("--mode", choices=("bench", "summary"), default="bench")
+    parser.add_argument("--mode", choices=("bench", "summary", "env"), default="bench")
     parser.add_argument("--strategy", default="random")
     parser.add_argument("--deals", type=int, default=200_000, help="deals per timed run")
     parser.add_argument("--threads", type=int, default=1)
@@ -129,19 +152,21 @@ def main(argv: list[str] | None = None) -> None:
         process.wait()
     ratios = [y / x for x, y in zip(times_a, times_b, strict=True)]
     low, _, high = statistics.quantiles(ratios, n=4)
+    unit = "agent steps/s" if args.mode == "env" else "deals/s"
     print(
-        f"{args.mode} {args.strategy}, {args.threads} thread(s), {args.rounds} rounds: "
-        f"A median {_rate(statistics.median(times_a))}, "
-        f"B median {_rate(statistics.median(times_b))}, "
+        f"{args.mode} {args.strategy if args.mode != 'env' else 'learners'}, "
+        f"{args.threads} thread(s), {args.rounds} rounds: "
+        f"A median {_rate(statistics.median(times_a), unit)}, "
+        f"B median {_rate(statistics.median(times_b), unit)}, "
         f"B/A median ratio {statistics.median(ratios):.3f} (quartiles {low:.3f}-{high:.3f})"
     )
 
 
-def _rate(deals_per_second: float) -> str:
+def _rate(per_second: float, unit: str) -> str:
     # Millions for the engine's rates, whole deals for the sampling strategies'.
-    if deals_per_second >= 1e5:
-        return f"{deals_per_second / 1e6:.3f} M deals/s"
-    return f"{deals_per_second:,.0f} deals/s"
+    if per_second >= 1e5:
+        return f"{per_second / 1e6:.3f} M {unit}"
+    return f"{per_second:,.0f} {unit}"
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@ reference engine's environments, on any number of threads.
 
 ``OhHellSeatEnv`` and ``OhHellEnv`` step the reference engine (checked against
 ``replay`` in ``test_env.py``); here the batched environment is stepped beside
-them with the same actions, observation by observation, over drawn plain rules.
+them with the same actions, observation by observation, over drawn rules: plain
+tables, and every variant (two decks, the joker, the swap, the forehead deal,
+the catastrophe, the tie-break deal).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import examples, seeds_st
+from conftest import examples, seeds_st, variant_rules_st
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -57,13 +59,18 @@ def plain_rules_st(draw):
     )
 
 
+def tables_st():
+    """Plain tables and tables with variants."""
+    return st.one_of(plain_rules_st(), variant_rules_st())
+
+
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(masks * rng.random(masks.shape), axis=1)
 
 
 @pytest.mark.slow
 @settings(max_examples=examples(20), deadline=None)
-@given(rules=plain_rules_st(), seed=seeds_st, data=st.data())
+@given(rules=tables_st(), seed=seeds_st, data=st.data())
 def test_one_learner_among_strategies_steps_as_the_gymnasium_seat(rules, seed, data):
     n = rules.players
     others = data.draw(
@@ -95,7 +102,7 @@ def test_one_learner_among_strategies_steps_as_the_gymnasium_seat(rules, seed, d
 
 @pytest.mark.slow
 @settings(max_examples=examples(10), deadline=None)
-@given(rules=plain_rules_st(), seed=seeds_st)
+@given(rules=tables_st(), seed=seeds_st)
 def test_every_seat_learning_steps_as_the_pettingzoo_environment(rules, seed):
     n = rules.players
     batched = BatchedEnv(rules, [LEARNER] * n, tables=1)
@@ -149,8 +156,6 @@ def test_an_action_outside_the_mask_raises_naming_the_learner_and_the_game():
 
 def test_bad_arguments_name_the_parameter():
     rules = Rules(players=3, schedule=(2,))
-    with pytest.raises(InvalidArgumentError, match="swap"):
-        BatchedEnv(Rules(players=3, schedule=(2,), swap=1), [LEARNER] * 3)
     with pytest.raises(InvalidArgumentError, match="learner"):
         BatchedEnv(rules, ["random"] * 3)
     with pytest.raises(InvalidArgumentError, match="tables"):

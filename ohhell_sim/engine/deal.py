@@ -300,6 +300,14 @@ def start_trick(deal, t, leader, n):
 
 
 @njit(inline="always")
+def legal_cards(hand, led, trump, joker):
+    """``(follow, legal)``: the cards of ``hand`` that follow the ``led`` suit, and those it
+    may play, them or, when it has none (or leads, ``led`` -1), any card."""
+    follow = following_cards(hand, led, trump, joker)
+    return follow, follow if follow != 0 else hand
+
+
+@njit(inline="always")
 def show_card(deal, seat, j, led, trump, joker, plain, swap, active, n):
     """Show ``seat`` its card, ``j`` cards into the trick; return ``(hand, follow, legal)``.
 
@@ -308,8 +316,7 @@ def show_card(deal, seat, j, led, trump, joker, plain, swap, active, n):
     skips the variants' fields; ``swap`` says whether cards were passed.
     """
     view, hand = deal.seat_view, deal.hands[seat]
-    follow = following_cards(hand, led, trump, joker)
-    legal = follow if follow != 0 else hand
+    follow, legal = legal_cards(hand, led, trump, joker)
     view[V.N_IN_TRICK] = j
     view[V.SEAT] = seat
     view[V.HAND] = hand

@@ -11,12 +11,14 @@ Table ``t``'s ``k``-th game is game ``k * tables + t`` of the run seeded ``seed`
 the same cards and strategy streams as that game of :func:`ohhell_sim.simulate`,
 so the arrays do not depend on how many threads step the tables.
 
-The game is the kernel's (:func:`ohhell_sim.engine.game.play_deal`) cut at each
-decision, on the same rule primitives (:mod:`ohhell_sim.engine.core`); it covers
-the plain tables (one deck without the joker; no swap, forehead, catastrophe or
-tie-break) under every schedule, trump mode, bidding rule and scoring table.
-The tests step it against :class:`~ohhell_sim.env.seat.OhHellSeatEnv`, which
-plays the reference engine, observation by observation.
+The game is the kernel's, cut at each decision: the same deal and game steps
+(:mod:`ohhell_sim.engine.deal`, :mod:`ohhell_sim.engine.rounds`), so it plays
+every table the kernel plays: two decks, the joker, the swap (a pass is a card
+action), the forehead deal, the catastrophe and the tie-break deal, under every
+schedule, trump mode, bidding rule and scoring table.  The tests step it
+against :class:`~ohhell_sim.env.seat.OhHellSeatEnv` and
+:class:`~ohhell_sim.env.aec.OhHellEnv`, which play the reference engine,
+observation by observation.
 """
 
 from __future__ import annotations
@@ -31,19 +33,34 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.arguments import check_seed
-from ohhell_sim.engine.core import (
-    beats,
-    cut_for_dealer,
-    deal_cards,
-    deal_points,
-    fixed_trump,
-    following_cards,
-    forbidden_bid,
-    led_suit_of,
-    next_seat,
+from ohhell_sim.engine.bits import popcount
+from ohhell_sim.engine.core import next_seat
+from ohhell_sim.engine.deal import (
+    DealArrays,
+    apply_bid,
+    apply_card,
+    apply_pass,
+    begin_bidding,
+    begin_swap,
+    bid_error,
+    card_error,
+    end_bidding,
+    end_trick,
+    is_forehead,
+    legal_cards,
+    next_to_play,
+    pass_left,
+    score_deal,
+    show_bid,
+    show_card,
+    show_pass,
+    start_deal,
+    start_trick,
+    swap_cards,
 )
-from ohhell_sim.engine.rng import STREAM_CUT, STREAM_DEAL, STREAM_SEAT, game_key, seed_stream
-from ohhell_sim.engine.workspace import ERROR_FIELDS, MAX_DECK, NOT_PLAYED, fail
+from ohhell_sim.engine.rng import STREAM_DEAL, seed_stream
+from ohhell_sim.engine.rounds import count_faults, deal_dealer, deal_seats, start_game
+from ohhell_sim.engine.workspace import ERROR_FIELDS, MAX_DECK, fail
 from ohhell_sim.env.observation import (
     BID_ACTION,
     ObservationLayout,
@@ -51,25 +68,17 @@ from ohhell_sim.env.observation import (
     encode_view,
     write_action_mask,
 )
-from ohhell_sim.errors import (
-    ERR_BID_HOOK,
-    ERR_BID_RANGE,
-    ERR_CARD_NOT_IN_HAND,
-    ERR_MUST_FOLLOW,
-    ERR_NONE,
-    IllegalMoveError,
-    InvalidArgumentError,
-)
+from ohhell_sim.errors import ERR_NONE, IllegalMoveError, InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.rules.layout import (
     R_CLOSED_BIDS,
+    R_DECKS,
+    R_FAULT_LIMIT,
     R_HOOK,
+    R_JOKER,
     R_N_DEALS,
-    R_NO_TRUMP_EVERY,
-    R_NULLO,
     R_PLAYERS,
-    R_TRUMP_MODE,
-    RULES_SIZE,
+    R_TIEBREAK,
 )
 from ohhell_sim.run import dispatch
 from ohhell_sim.strategy import SeatSpec, check_seating
@@ -77,26 +86,30 @@ from ohhell_sim.strategy import SeatSpec, check_seating
 #: What a learning seat is called in a seating.
 LEARNER = "learner"
 
-# Fields of a table's state row.
+# Fields of a table's state row: the game, the deal's scalars and the trick's cursor.
 (
     S_GAME,  # game index in the run
     S_EPISODE,  # games this table finished
-    S_DEAL,
+    S_DEAL,  # deal row
     S_DEALER,
+    S_ACTIVE,  # seats still in the game (catastrophe)
+    S_LAST_ACTIVE,  # the seats in before the last deal
+    S_PLAYERS,  # seats in this deal
+    S_TIEBREAK,  # 1 in the tie-break deal
+    S_HAND_SIZE,
+    S_TRUMP,
     S_SEAT,  # seat to move
+    S_MOVES,  # moves made in the phase: passes of the seat to move, or bids
+    S_PASSERS,  # seats done passing (swap)
+    S_BID_TOTAL,
     S_TRICK,
     S_IN_TRICK,  # cards already in the current trick
     S_LEADER,
     S_LED,
     S_BEST,
     S_BEST_SEAT,
-    S_BID_TOTAL,
-    S_BIDS_MADE,
-    S_TRUMP,
-    S_HAND_SIZE,
-    S_PLAYED,  # mask of the cards played this deal
     STATE_FIELDS,
-) = range(17)
+) = range(21)
 
 
 class Config(NamedTuple):
@@ -105,7 +118,7 @@ class Config(NamedTuple):
     seed: int
     tables: int
     rules: np.ndarray  # Rules.to_array()
-    hand_sizes: np.ndarray
+    hand_sizes: np.ndarray  # each deal row's, the tie-break deal's included
     sids: np.ndarray  # each seat's strategy in the dispatch (learning seats: unused)
     params: np.ndarray
     learning: np.ndarray  # 1 for a learning seat
@@ -125,7 +138,11 @@ class Tables(NamedTuple):
     hands2: np.ndarray
     bids: np.ndarray
     tricks: np.ndarray
+    scores: np.ndarray  # the points of the deal in progress
+    passed: np.ndarray  # (tables, MAX_SEATS, 2): the cards passed left (swap)
+    passed_masks: np.ndarray
     totals: np.ndarray
+    faults: np.ndarray  # each seat's misses so far (catastrophe)
 
 
 class Outputs(NamedTuple):
@@ -139,101 +156,82 @@ class Outputs(NamedTuple):
     errors: np.ndarray  # (tables, ERROR_FIELDS): an illegal move's record (code 0: none)
 
 
-@njit
-def _start_deal(i, cfg, tb):
-    rules, st, view = cfg.rules, tb.state[i], tb.views[i]
-    n = rules[R_PLAYERS]
-    d = st[S_DEAL]
-    hand_size = cfg.hand_sizes[d]
-    everyone = (np.int64(1) << n) - 1
-    no_trump_every = rules[R_NO_TRUMP_EVERY]
-    no_trump = no_trump_every > 0 and hand_size % no_trump_every == 0
-    mode = rules[R_TRUMP_MODE]
-    turn = 1 if mode == 0 and not no_trump else 0
-    table = tb.rngs[i, V.MAX_SEATS]
-    seed_stream(table, tb.keys[i], STREAM_DEAL, d)
-    dealer = st[S_DEALER]
-    trump_card = deal_cards(
-        table, tb.deck[i], 52, n, everyone, hand_size, dealer, turn, tb.hands[i], tb.hands2[i]
+@njit(inline="always")
+def _deal(i, tb):
+    # Table i's deal in progress, as engine.deal plays it.
+    return DealArrays(
+        tb.views[i],
+        tb.hands[i],
+        tb.hands2[i],
+        tb.bids[i],
+        tb.tricks[i],
+        tb.scores[i],
+        tb.passed[i],
+        tb.passed_masks[i],
+        tb.totals[i],
     )
-    if turn:
-        trump = -1 if trump_card == 52 else trump_card // 13
-    elif no_trump:
-        trump = -1
-    else:
-        trump = fixed_trump(mode, d)
-    view[V.DEAL] = d
-    view[V.DEALER] = dealer
-    view[V.HAND_SIZE] = hand_size
-    view[V.TRUMP] = trump
-    view[V.TRUMP_CARD] = trump_card
-    view[V.TRICK] = V.UNKNOWN
-    view[V.LEADER] = V.UNKNOWN
-    view[V.LED_SUIT] = V.UNKNOWN
-    view[V.N_IN_TRICK] = 0
-    view[V.PLAYED] = 0
-    view[V.PLAYED2] = 0
-    view[V.WINNING_SEAT] = V.UNKNOWN
-    view[V.WINNING_CARD] = V.UNKNOWN
-    view[V.LEGAL] = 0
-    view[V.BID_TOTAL] = 0
-    view[V.MAX_BID] = 0 if rules[R_NULLO] != 0 else hand_size
-    view[V.ACTIVE] = everyone
-    view[V.N_ACTIVE] = n
-    view[V.TIEBREAK] = 0
-    for s in range(n):
-        view[V.BIDS_BASE + s] = V.UNKNOWN
-        view[V.TRICKS_WON_BASE + s] = 0
-        view[V.TRICK_CARDS_BASE + s] = V.UNKNOWN
-        view[V.VOIDS_BASE + s] = 0
-        view[V.VISIBLE_BASE + s] = V.UNKNOWN
-        view[V.SCORES_BASE + s] = tb.totals[i, s]
-        tb.tricks[i, s] = 0
-        tb.bids[i, s] = NOT_PLAYED
-    view[V.PHASE] = V.PHASE_BID
-    st[S_TRUMP] = trump
-    st[S_HAND_SIZE] = hand_size
-    st[S_BID_TOTAL] = 0
-    st[S_BIDS_MADE] = 0
-    st[S_PLAYED] = 0
-    st[S_SEAT] = next_seat(dealer, everyone, n)
 
 
-@njit
-def _start_game(i, cfg, tb):
-    rules, st, view = cfg.rules, tb.state[i], tb.views[i]
-    n = rules[R_PLAYERS]
+@njit(inline="always")
+def _start_game(i, deal, cfg, tb):
+    st = tb.state[i]
+    n = cfg.rules[R_PLAYERS]
     st[S_GAME] = st[S_EPISODE] * cfg.tables + i
-    key = game_key(cfg.seed, st[S_GAME])
+    key, dealer = start_game(
+        tb.views[i], tb.rngs[i], tb.totals[i], tb.deck[i], cfg.rules, cfg.seed, st[S_GAME]
+    )
     tb.keys[i] = key
     for s in range(n):
-        seed_stream(tb.rngs[i, s], key, STREAM_SEAT, s)
-        tb.totals[i, s] = 0
-        view[V.FAULTS_BASE + s] = 0
-    table = tb.rngs[i, V.MAX_SEATS]
-    seed_stream(table, key, STREAM_CUT, 0)
-    st[S_DEALER] = cut_for_dealer(table, n, tb.deck[i])
-    view[V.N_PLAYERS] = n
-    view[V.N_DEALS] = rules[R_N_DEALS]
-    view[V.HOOK] = rules[R_HOOK]
-    for k in range(RULES_SIZE):
-        view[V.RULES_BASE + k] = rules[k]
-    view[V.PASSED] = 0
-    view[V.RECEIVED] = 0
-    view[V.HAND2] = 0
+        tb.faults[i, s] = 0
+    st[S_DEALER] = dealer
+    st[S_ACTIVE] = (np.int64(1) << n) - 1
+    st[S_LAST_ACTIVE] = st[S_ACTIVE]
     st[S_DEAL] = 0
-    _start_deal(i, cfg, tb)
+    _next_deal(i, deal, cfg, tb)
 
 
-@njit
-def _start_trick(st, view, n):
-    view[V.TRICK] = st[S_TRICK]
-    view[V.LEADER] = st[S_LEADER]
-    view[V.LED_SUIT] = V.UNKNOWN
-    view[V.WINNING_SEAT] = V.UNKNOWN
-    view[V.WINNING_CARD] = V.UNKNOWN
-    for s in range(n):
-        view[V.TRICK_CARDS_BASE + s] = V.UNKNOWN
+@njit(inline="always")
+def _next_deal(i, deal, cfg, tb):
+    """Start the next deal row that has two players or more; False when the game is over."""
+    rules, st = cfg.rules, tb.state[i]
+    n = rules[R_PLAYERS]
+    n_deals = rules[R_N_DEALS]
+    rows = n_deals + (1 if rules[R_TIEBREAK] != 0 else 0)
+    players, hand_size, tiebreak = np.int64(0), np.int64(0), 0
+    while st[S_DEAL] < rows:
+        players, hand_size, tiebreak = deal_seats(
+            st[S_DEAL], n_deals, st[S_ACTIVE], st[S_LAST_ACTIVE], tb.totals[i], cfg.hand_sizes, n
+        )
+        if popcount(players) >= 2:
+            break
+        st[S_DEAL] += 1
+    if st[S_DEAL] == rows:
+        return False
+    d = st[S_DEAL]
+    dealer = deal_dealer(st[S_DEALER], players, n)
+    rng = tb.rngs[i, V.MAX_SEATS]
+    seed_stream(rng, tb.keys[i], STREAM_DEAL, d)
+    trump = start_deal(deal, rules, rng, tb.deck[i], d, hand_size, dealer, players, tiebreak, True)
+    st[S_DEALER] = dealer
+    st[S_PLAYERS] = players
+    st[S_TIEBREAK] = tiebreak
+    st[S_HAND_SIZE] = hand_size
+    st[S_TRUMP] = trump
+    st[S_SEAT] = next_seat(dealer, players, n)
+    st[S_MOVES] = 0
+    st[S_PASSERS] = 0
+    st[S_BID_TOTAL] = 0
+    if swap_cards(rules, hand_size, True) > 0:
+        begin_swap(deal)
+    else:
+        begin_bidding(deal)
+    return True
+
+
+@njit(inline="always")
+def _start_trick(i, deal, tb, n):
+    st = tb.state[i]
+    start_trick(deal, st[S_TRICK], st[S_LEADER], n)
     st[S_LED] = -1
     st[S_BEST] = -1
     st[S_BEST_SEAT] = -1
@@ -241,132 +239,154 @@ def _start_trick(st, view, n):
     st[S_IN_TRICK] = 0
 
 
-@njit
-def _show_decision(i, cfg, tb):
-    """Write the seat to move's private fields into the table's view."""
-    st, view = tb.state[i], tb.views[i]
-    seat = st[S_SEAT]
-    hand = tb.hands[i, seat]
-    view[V.SEAT] = seat
-    view[V.HAND] = hand
-    if view[V.PHASE] == V.PHASE_BID:
-        view[V.HAND2] = tb.hands2[i, seat]
-        dealer = st[S_DEALER]
-        hook = cfg.rules[R_HOOK]
-        view[V.FORBIDDEN_BID] = (
-            forbidden_bid(hook, st[S_HAND_SIZE], st[S_BID_TOTAL]) if seat == dealer else -1
+@njit(inline="always")
+def _show_decision(i, deal, cfg, tb):
+    """Write the seat to move's fields into the table's view."""
+    rules, st = cfg.rules, tb.state[i]
+    n = rules[R_PLAYERS]
+    seat, players, hand_size = st[S_SEAT], st[S_PLAYERS], st[S_HAND_SIZE]
+    swap = swap_cards(rules, hand_size, True) > 0
+    phase = deal.seat_view[V.PHASE]
+    if phase == V.PHASE_SWAP:
+        show_pass(deal, seat)
+    elif phase == V.PHASE_BID:
+        forehead = is_forehead(rules, hand_size, True)
+        show_bid(
+            deal, seat, st[S_DEALER], rules[R_HOOK], st[S_BID_TOTAL], forehead, swap, players, n
         )
     else:
-        view[V.N_IN_TRICK] = st[S_IN_TRICK]
-        follow = following_cards(hand, st[S_LED], st[S_TRUMP], False)
-        view[V.LEGAL] = follow if follow != 0 else hand
+        plain = _plain(rules, players, swap, n)
+        joker = rules[R_JOKER] != 0
+        show_card(
+            deal, seat, st[S_IN_TRICK], st[S_LED], st[S_TRUMP], joker, plain, swap, players, n
+        )
 
 
-@njit
-def _end_deal(i, cfg, tb, out):
-    rules, st, view = cfg.rules, tb.state[i], tb.views[i]
+@njit(inline="always")
+def _plain(rules, players, swap, n):
+    # One deck, everyone in, no swap: engine.deal skips the variants' bookkeeping.
+    return popcount(players) == n and rules[R_DECKS] == 1 and not swap
+
+
+@njit(inline="always")
+def _end_deal(i, deal, cfg, tb, out):
+    rules, st = cfg.rules, tb.state[i]
     n = rules[R_PLAYERS]
-    hand_size = st[S_HAND_SIZE]
+    players = st[S_PLAYERS]
+    score_deal(deal, rules, st[S_HAND_SIZE], players, n)
     for s in range(n):
-        points = deal_points(tb.bids[i, s], tb.tricks[i, s], hand_size, rules)
-        tb.totals[i, s] += points
-        view[V.SCORES_BASE + s] = tb.totals[i, s]
-        out.rewards[i, s] += points
-    st[S_DEALER] = next_seat(st[S_DEALER], (np.int64(1) << n) - 1, n)
+        out.rewards[i, s] += deal.scores[s]
+    fault_limit = rules[R_FAULT_LIMIT]
+    if fault_limit and not st[S_TIEBREAK]:
+        st[S_LAST_ACTIVE] = st[S_ACTIVE]
+        st[S_ACTIVE] = count_faults(
+            deal.bids,
+            deal.tricks,
+            tb.faults[i],
+            tb.faults[i],
+            False,
+            st[S_ACTIVE],
+            fault_limit,
+            deal.seat_view,
+            n,
+        )
+    if not st[S_TIEBREAK]:
+        st[S_DEALER] = next_seat(st[S_DEALER], (np.int64(1) << n) - 1, n)
     st[S_DEAL] += 1
-    if st[S_DEAL] == rules[R_N_DEALS]:
+    if not _next_deal(i, deal, cfg, tb):
         out.done[i] = True
         st[S_EPISODE] += 1
-        _start_game(i, cfg, tb)
-    else:
-        _start_deal(i, cfg, tb)
+        _start_game(i, deal, cfg, tb)
 
 
-@njit
-def _apply(i, move, cfg, tb, out):
+@njit(inline="always")
+def _apply(i, move, deal, cfg, tb, out):
     """Play ``move`` for the seat to move (its view shown); return an error code."""
-    rules, st, view = cfg.rules, tb.state[i], tb.views[i]
+    rules, st = cfg.rules, tb.state[i]
     n = rules[R_PLAYERS]
-    seat = st[S_SEAT]
+    seat, players, d = st[S_SEAT], st[S_PLAYERS], st[S_DEAL]
     err = out.errors[i]
-    if view[V.PHASE] == V.PHASE_BID:
-        if move < 0 or move > view[V.MAX_BID]:
-            return fail(err, ERR_BID_RANGE, st[S_DEAL], seat, move, -1)
-        if move == view[V.FORBIDDEN_BID]:
-            return fail(err, ERR_BID_HOOK, st[S_DEAL], seat, move, -1)
-        tb.bids[i, seat] = move
-        st[S_BID_TOTAL] += move
-        closed = rules[R_CLOSED_BIDS] != 0
-        if not closed:
-            view[V.BIDS_BASE + seat] = move
-            view[V.BID_TOTAL] = st[S_BID_TOTAL]
-        st[S_BIDS_MADE] += 1
-        if st[S_BIDS_MADE] < n:
-            st[S_SEAT] = seat + 1 if seat + 1 < n else 0
+    phase = deal.seat_view[V.PHASE]
+    hand = deal.hands[seat]
+    k = swap_cards(rules, st[S_HAND_SIZE], True)
+    if phase == V.PHASE_SWAP:
+        code = card_error(hand, hand, move)
+        if code != ERR_NONE:
+            return fail(err, code, d, seat, move, -1)
+        apply_pass(deal, seat, move, st[S_MOVES])
+        st[S_MOVES] += 1
+        if st[S_MOVES] < k:
             return ERR_NONE
-        if closed:
-            for s in range(n):
-                view[V.BIDS_BASE + s] = tb.bids[i, s]
-            view[V.BID_TOTAL] = st[S_BID_TOTAL]
-        view[V.PHASE] = V.PHASE_PLAY
-        view[V.FORBIDDEN_BID] = V.UNKNOWN
-        st[S_LEADER] = next_seat(st[S_DEALER], (np.int64(1) << n) - 1, n)
-        st[S_TRICK] = 0
-        _start_trick(st, view, n)
+        st[S_MOVES] = 0
+        st[S_PASSERS] += 1
+        if st[S_PASSERS] < popcount(players):
+            st[S_SEAT] = next_seat(seat, players, n)
+            return ERR_NONE
+        pass_left(deal, st[S_DEALER], players, n, k)
+        begin_bidding(deal)
+        st[S_SEAT] = next_seat(st[S_DEALER], players, n)
         return ERR_NONE
 
-    hand = tb.hands[i, seat]
-    trump = st[S_TRUMP]
-    follow = following_cards(hand, st[S_LED], trump, False)
-    legal = follow if follow != 0 else hand
-    if move < 0 or move > 52 or (hand >> move) & 1 == 0:
-        return fail(err, ERR_CARD_NOT_IN_HAND, st[S_DEAL], seat, move, st[S_TRICK])
-    if (legal >> move) & 1 == 0:
-        return fail(err, ERR_MUST_FOLLOW, st[S_DEAL], seat, move, st[S_TRICK])
-    bit = np.int64(1) << move
-    tb.hands[i, seat] = hand ^ bit
-    st[S_PLAYED] |= bit
-    if st[S_IN_TRICK] == 0:
-        st[S_LED] = led_suit_of(move, trump, False)
-        st[S_BEST] = move
-        st[S_BEST_SEAT] = seat
-        view[V.LED_SUIT] = st[S_LED]
-    else:
-        if st[S_LED] >= 0 and follow == 0:
-            view[V.VOIDS_BASE + seat] |= np.int64(1) << st[S_LED]
-        if beats(move, st[S_BEST], trump, False):
-            st[S_BEST] = move
-            st[S_BEST_SEAT] = seat
-    view[V.TRICK_CARDS_BASE + seat] = move
-    view[V.PLAYED] = st[S_PLAYED]
-    view[V.WINNING_SEAT] = st[S_BEST_SEAT]
-    view[V.WINNING_CARD] = st[S_BEST]
-    st[S_SEAT] = seat + 1 if seat + 1 < n else 0
-    st[S_IN_TRICK] += 1
-    if st[S_IN_TRICK] < n:
+    if phase == V.PHASE_BID:
+        code = bid_error(deal, move, deal.seat_view[V.FORBIDDEN_BID])
+        if code != ERR_NONE:
+            return fail(err, code, d, seat, move, -1)
+        closed = rules[R_CLOSED_BIDS] != 0
+        forehead = is_forehead(rules, st[S_HAND_SIZE], True)
+        st[S_BID_TOTAL] = apply_bid(deal, seat, move, st[S_BID_TOTAL], closed, forehead)
+        st[S_MOVES] += 1
+        if st[S_MOVES] < popcount(players):
+            st[S_SEAT] = next_seat(seat, players, n)
+            return ERR_NONE
+        end_bidding(deal, st[S_BID_TOTAL], closed, players, n)
+        st[S_LEADER] = next_seat(st[S_DEALER], players, n)
+        st[S_TRICK] = 0
+        _start_trick(i, deal, tb, n)
         return ERR_NONE
-    winner = st[S_BEST_SEAT]
-    tb.tricks[i, winner] += 1
-    view[V.TRICKS_WON_BASE + winner] += 1
-    st[S_LEADER] = winner
+
+    joker = rules[R_JOKER] != 0
+    follow, legal = legal_cards(hand, st[S_LED], st[S_TRUMP], joker)
+    code = card_error(hand, legal, move)
+    if code != ERR_NONE:
+        return fail(err, code, d, seat, move, st[S_TRICK])
+    plain = _plain(rules, players, k > 0, n)
+    st[S_LED], st[S_BEST], st[S_BEST_SEAT] = apply_card(
+        deal,
+        seat,
+        move,
+        st[S_IN_TRICK],
+        follow,
+        st[S_LED],
+        st[S_BEST],
+        st[S_BEST_SEAT],
+        st[S_TRUMP],
+        joker,
+        plain,
+    )
+    st[S_SEAT] = next_to_play(seat, players, n, plain)
+    st[S_IN_TRICK] += 1
+    if st[S_IN_TRICK] < popcount(players):
+        return ERR_NONE
+    end_trick(deal, st[S_BEST_SEAT])
+    st[S_LEADER] = st[S_BEST_SEAT]
     st[S_TRICK] += 1
     if st[S_TRICK] < st[S_HAND_SIZE]:
-        _start_trick(st, view, n)
+        _start_trick(i, deal, tb, n)
     else:
-        _end_deal(i, cfg, tb, out)
+        _end_deal(i, deal, cfg, tb, out)
     return ERR_NONE
 
 
 @njit
-def _advance(i, cfg, tb, out, dispatch_bid, dispatch_play):
+def _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play):
     """Let the strategies move until a learning seat is to move; show it its decision."""
     # A user strategy's own copies of its view and row (engine.readonly.private_copy).
     own_view = np.empty(V.VIEW_SIZE, dtype=np.int64)
     own_params = np.empty(cfg.params.shape[1], dtype=np.float64)
+    view = deal.seat_view
     while True:
-        _show_decision(i, cfg, tb)
+        _show_decision(i, deal, cfg, tb)
         seat = tb.state[i, S_SEAT]
-        view = tb.views[i]
         if cfg.learning[seat] and (not cfg.bids_only or view[V.PHASE] == V.PHASE_BID):
             break
         sid, params, rng = cfg.sids[seat], cfg.params[seat], tb.rngs[i, seat]
@@ -374,12 +394,12 @@ def _advance(i, cfg, tb, out, dispatch_bid, dispatch_play):
             move = dispatch_bid(sid, view, params, rng, own_view, own_params)
         else:
             move = dispatch_play(sid, view, params, rng, own_view, own_params)
-        if _apply(i, move, cfg, tb, out) != ERR_NONE:
+        if _apply(i, move, deal, cfg, tb, out) != ERR_NONE:
             return
     out.observations[i] = 0
-    encode_view(tb.views[i], cfg.rules[R_PLAYERS], cfg.starts, out.observations[i])
+    encode_view(view, cfg.rules[R_PLAYERS], cfg.starts, out.observations[i])
     out.masks[i] = 0
-    write_action_mask(tb.views[i], out.masks[i])
+    write_action_mask(view, out.masks[i])
     out.to_move[i] = seat
 
 
@@ -387,15 +407,17 @@ def _advance(i, cfg, tb, out, dispatch_bid, dispatch_play):
 def reset_tables(first, stop, cfg, tb, out, dispatch_bid, dispatch_play):
     """Start the first game of tables ``first .. stop - 1``."""
     for i in range(first, stop):
+        deal = _deal(i, tb)
         tb.state[i, S_EPISODE] = 0
-        _start_game(i, cfg, tb)
-        _advance(i, cfg, tb, out, dispatch_bid, dispatch_play)
+        _start_game(i, deal, cfg, tb)
+        _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play)
 
 
 @njit(nogil=True)
 def step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play):
     """Play ``actions[i]`` at tables ``first .. stop - 1``, then the strategies."""
     for i in range(first, stop):
+        deal = _deal(i, tb)
         out.rewards[i] = 0
         out.done[i] = False
         action = actions[i]
@@ -404,9 +426,9 @@ def step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play)
             move = action - BID_ACTION if action >= BID_ACTION else -1
         else:
             move = action if action < BID_ACTION else -1
-        if _apply(i, move, cfg, tb, out) != ERR_NONE:
+        if _apply(i, move, deal, cfg, tb, out) != ERR_NONE:
             continue
-        _advance(i, cfg, tb, out, dispatch_bid, dispatch_play)
+        _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play)
 
 
 class BatchedEnv:
@@ -415,7 +437,7 @@ class BatchedEnv:
     Parameters
     ----------
     rules : Rules
-        A plain table (see the module docstring).
+        Any table (see the module docstring).
     seats : sequence of seat specs
         One per seat: ``"learner"`` for a learning seat, else a strategy as for
         :func:`ohhell_sim.simulate` (name, ``Strategy`` or ``(name, params)``).
@@ -448,7 +470,6 @@ class BatchedEnv:
         threads: int = 1,
         learner_plays: SeatSpec | None = None,
     ) -> None:
-        _check_plain(rules)
         for name, value in (("tables", tables), ("threads", threads)):
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
                 raise InvalidArgumentError(f"{name} must be a positive integer, got {value!r}")
@@ -596,23 +617,9 @@ def _new_tables(tables: int) -> Tables:
         hands2=np.zeros((tables, n), np.int64),
         bids=np.zeros((tables, n), np.int64),
         tricks=np.zeros((tables, n), np.int64),
+        scores=np.zeros((tables, n), np.int64),
+        passed=np.zeros((tables, n, 2), np.int64),
+        passed_masks=np.zeros((tables, n), np.int64),
         totals=np.zeros((tables, n), np.int64),
+        faults=np.zeros((tables, n), np.int64),
     )
-
-
-def _check_plain(rules: Rules) -> None:
-    """Refuse the variants the batched environment does not play, naming them."""
-    unplayed = {
-        "decks": rules.decks != 1,
-        "joker": rules.joker,
-        "swap": rules.swap != 0,
-        "forehead": rules.forehead,
-        "fault_limit": rules.fault_limit != 0,
-        "tiebreak": rules.tiebreak,
-    }
-    named = [name for name, on in unplayed.items() if on]
-    if named:
-        raise InvalidArgumentError(
-            f"BatchedEnv plays plain tables; these rules set {', '.join(named)}. "
-            "Use OhHellEnv or OhHellSeatEnv for them."
-        )

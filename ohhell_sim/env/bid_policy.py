@@ -188,7 +188,7 @@ def train_bid_policy(
     Parameters
     ----------
     rules : Rules
-        A plain table (see :class:`BatchedEnv`).
+        The rules of the games (any table :class:`BatchedEnv` plays).
     opponents : list of seat specs
         The other seats, in seat order skipping ``seat``.
     seat : int
