@@ -408,6 +408,55 @@ class DealTable:
     visible: list[int | None] = field(default_factory=list)
 
 
+def new_table(
+    rules: Rules,
+    index: int,
+    dealer: int,
+    hands: Sequence[Sequence[int]],
+    turned: int | None,
+    seats: list[int],
+    totals: list[int],
+    faults: list[int],
+    tiebreak: bool = False,
+) -> DealTable:
+    """The table of deal row ``index`` as dealt: ``hands`` in seat order, ``turned``
+    the turned-up card (None: none), ``seats`` the seats in the deal."""
+    hand_size = len(hands[seats[0]])
+    return DealTable(
+        rules,
+        index,
+        dealer,
+        hand_size,
+        turned,
+        trump_of_deal(rules, index, hand_size, turned),
+        seats,
+        tiebreak,
+        totals,
+        faults,
+        [list(h) for h in hands],
+        rules.forehead and hand_size == 1,
+        bids=[None] * rules.players,
+        bids_public=not rules.closed_bids,
+        tricks_won=[0] * rules.players,
+        voids=[set() for _ in range(rules.players)],
+        passed=[[] for _ in range(rules.players)],
+        visible=[h[0] if h else None for h in hands],
+    )
+
+
+def table_steps(
+    table: DealTable, names: Sequence[str] | None = None
+) -> Generator[Step, object, DealLog]:
+    """The play of a dealt ``table`` (:func:`new_table`) as a coroutine, as in :func:`game_steps`.
+
+    It yields a :class:`Decision` per move and mutates ``table`` as the moves
+    come; ``names`` name the seats in an :class:`IllegalMoveError`.
+    """
+    rules = table.rules
+    names = list(names) if names is not None else [f"seat {s}" for s in range(rules.players)]
+    return _Game(rules, names, 0, 0).play_table(table)
+
+
 def view_of(
     table: DealTable, seat: int, phase: int, legal: list[int] | None, forbidden: int | None
 ) -> np.ndarray:
@@ -544,33 +593,21 @@ class _Game:
         faults: list[int],
         tiebreak: bool,
     ) -> Generator[Step, object, DealLog]:
-        rules, n = self.rules, self.rules.players
+        rules = self.rules
         turn = rules.turns_card(hand_size)
         hands, turned = deal(
             Stream(self.seed, self.game, _DEAL, index), rules, seats, hand_size, dealer, turn
         )
-        trump = trump_of_deal(rules, index, hand_size, turned)
-        forehead = rules.forehead and hand_size == 1
-        table = DealTable(
-            rules,
-            index,
-            dealer,
-            hand_size,
-            turned,
-            trump,
-            seats,
-            tiebreak,
-            totals,
-            faults,
-            [list(h) for h in hands],
-            forehead,
-            bids=[None] * n,
-            bids_public=not rules.closed_bids,
-            tricks_won=[0] * n,
-            voids=[set() for _ in range(n)],
-            passed=[[] for _ in range(n)],
-            visible=[h[0] if h else None for h in hands],
-        )
+        table = new_table(rules, index, dealer, hands, turned, seats, totals, faults, tiebreak)
+        return (yield from self.play_table(table))
+
+    def play_table(self, table: DealTable) -> Generator[Step, object, DealLog]:
+        """Play the dealt ``table`` (:func:`new_table`) to the end: swap, bids, tricks, score."""
+        rules, n = self.rules, self.rules.players
+        index, hand_size, dealer = table.deal_index, table.hand_size, table.dealer
+        seats, trump, tiebreak = table.seats, table.trump, table.tiebreak
+        hands = [list(h) for h in table.hands]
+        turned = table.trump_card
         order = []
         seat = dealer
         for _ in seats:

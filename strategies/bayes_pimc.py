@@ -67,10 +67,11 @@ from strategies._common import (
     legal_bid_near,
 )
 from strategies._counting import counting_play
-from strategies._playout import PLAN_SIZE, draw_sample, estimate_bids, prepare_sample
+from strategies._playout import estimate_bids
 from strategies.expected_tricks import DEFAULT_RISK, _mask_sum, expected_bid
 from strategies.mc_bidder import ONE_DECK_ONLY, mc_bid
 from strategies.pimc import best_average_card, candidate_cards, trick_after
+from strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 
 # --- the opponent model -------------------------------------------------------
 

@@ -50,17 +50,10 @@ from strategies._common import (
     legal_bid_near,
 )
 from strategies._counting import counting_play
-from strategies._playout import (
-    PLAN_SIZE,
-    STACK_ROW,
-    draw_sample,
-    estimate_bids_by_own_bid,
-    play_out_bids,
-    prepare_sample,
-    settle_flags,
-)
+from strategies._playout import STACK_ROW, estimate_bids_by_own_bid, play_out_bids, settle_flags
 from strategies._sequential import choice_is_open, time_to_test
 from strategies.expected_tricks import DEFAULT_RISK, expected_bid
+from strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 
 #: The sampler deals hidden cards from one deck (a hand is one mask).
 ONE_DECK_ONLY = {"decks": (2,)}

@@ -38,15 +38,9 @@ from ohhell_sim.strategy_tools import card_power, lowest_card, points, popcount
 from strategies import mc_bidder
 from strategies._common import unseen_mask
 from strategies._counting import counting_play
-from strategies._playout import (
-    PLAN_SIZE,
-    draw_sample,
-    estimate_bids,
-    play_out_settled,
-    prepare_sample,
-    settle_flags,
-)
+from strategies._playout import estimate_bids, play_out_settled, settle_flags
 from strategies._sequential import choice_is_open, time_to_test
+from strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 
 
 @njit

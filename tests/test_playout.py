@@ -29,9 +29,9 @@ from strategies._playout import (
     play_out,
     play_out_bids,
     play_out_settled,
-    sample_hidden,
     settle_flags,
 )
+from strategies.sampler import sample_hidden
 
 # Each compiles the sampling players' code in this process: tens of seconds.
 pytestmark = pytest.mark.slow

@@ -23,7 +23,7 @@ from ohhell_sim.cards import JOKER, card_code, parse_cards
 from ohhell_sim.reference import drive, game_steps, seat_streams
 from ohhell_sim.rules import R_JOKER, Rules
 from ohhell_sim.strategy import get_strategy
-from strategies._playout import _P_TABLE, PLAN_SIZE, draw_sample, prepare_sample
+from strategies.sampler import PLAN_SIZE, PLAN_TABLE, draw_sample, prepare_sample
 
 #: A sampler that is right fails a chi-square test at this level once in a thousand.
 ALPHA = 1e-3
@@ -247,7 +247,7 @@ def test_every_consistent_deal_is_equally_likely(view, draws, size):
 def test_a_table_too_large_for_the_plan_stays_exact(view, room):
     # A plan with room for a small table (or none) checks some seats' voids
     # after the deal instead, and draws again a deal that breaks them.
-    counts, inconsistent = sample_counts(view, 200_000, seed=22, plan_size=_P_TABLE + room)
+    counts, inconsistent = sample_counts(view, 200_000, seed=22, plan_size=PLAN_TABLE + room)
     assert inconsistent == 0
     assert chisquare(counts).pvalue > ALPHA
 

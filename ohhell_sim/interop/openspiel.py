@@ -30,14 +30,12 @@ from ohhell_sim.errors import InvalidArgumentError, StrategyError
 from ohhell_sim.reference import (
     DealTable,
     Stream,
-    TrickLog,
-    clockwise,
-    follows,
     forbidden_dealer_bid,
     legal_cards,
+    new_table,
     read_only,
     seat_streams,
-    trick_winner,
+    table_steps,
     view_of,
 )
 from ohhell_sim.rules import Rules
@@ -105,62 +103,31 @@ def dealt_hands(history: list[int], rules: Rules) -> list[list[int]]:
 
 
 def table_of(state, rules: Rules) -> DealTable:
-    """The reference engine's table of an OpenSpiel ``oh_hell`` state."""
+    """The reference engine's table of an OpenSpiel ``oh_hell`` state.
+
+    The deal of the state's history is set on a reference table, and its bids
+    and cards are played through the reference engine's own steps
+    (:func:`~ohhell_sim.reference.table_steps`), which keep the trick, the
+    voids shown and the tricks won as in any game of the engine.
+    """
     history = list(state.history())
     n, tricks = rules.players, rules.schedule[0]
-    dealer = history[_DEAL_START - 1]
     n_dealt = n * tricks
-    hands = dealt_hands(history, rules)
-    turned = our_card(history[_DEAL_START + n_dealt])
     seats = list(range(n))
-    table = DealTable(
+    table = new_table(
         rules,
         0,
-        dealer,
-        tricks,
-        turned,
-        turned // 13,
+        history[_DEAL_START - 1],
+        dealt_hands(history, rules),
+        our_card(history[_DEAL_START + n_dealt]),
         seats,
-        False,
         [0] * n,
         [0] * n,
-        [sorted(h) for h in hands],
-        False,
-        bids=[None] * n,
-        tricks_won=[0] * n,
-        voids=[set() for _ in range(n)],
-        passed=[[] for _ in range(n)],
-        visible=[None] * n,
     )
-    order = [clockwise(dealer, seats, n)]
-    while len(order) < n:
-        order.append(clockwise(order[-1], seats, n))
-    moves = history[_DEAL_START + n_dealt + 1 :]
-    for seat, action in zip(order, moves[:n], strict=False):
-        table.bids[seat] = action - N_CARDS
-    if len(moves) < n:
-        return table
-    trick = table.trick = TrickLog(leader=order[0])
-    table.trick_index = 0
-    seat = trick.leader
-    for action in moves[n:]:
-        card = our_card(action)
-        hand = table.hands[seat]
-        if trick.cards:
-            led = trick.cards[0] // 13
-            if not any(follows(c, led, table.trump) for c in hand):
-                table.voids[seat].add(led)
-        hand.remove(card)
-        table.played.append(card)
-        trick.seats.append(seat)
-        trick.cards.append(card)
-        seat = clockwise(seat, seats, n)
-        if len(trick.cards) == n:
-            trick.winner = trick.seats[trick_winner(trick.cards, table.trump)]
-            table.tricks_won[trick.winner] += 1
-            seat = trick.winner
-            trick = table.trick = TrickLog(leader=seat)
-            table.trick_index += 1
+    steps = table_steps(table)
+    step = next(steps)
+    for action in history[_DEAL_START + n_dealt + 1 :]:
+        step = steps.send(action - N_CARDS if step.role == "bid" else our_card(action))
     return table
 
 
@@ -210,7 +177,7 @@ class FairResampler:
     over the others' hands and the undealt stock, each seat keeping as many
     cards as it holds and no card of a suit it has shown void in, every such
     world equally likely: our strategies' sampler
-    (:func:`strategies._playout.draw_sample`) on the
+    (:func:`strategies.sampler.draw_sample`) on the
     player's view, drawing from ``stream`` (a random stream as
     :func:`~ohhell_sim.reference.seat_streams` gives).  The cards already played
     stay where they were dealt.  OpenSpiel's own ``resample_from_infostate`` for
@@ -225,7 +192,7 @@ class FairResampler:
         self._history: list[int] | None = None
 
     def _prepare(self, state) -> None:
-        from strategies._playout import PLAN_SIZE, prepare_sample
+        from strategies.sampler import PLAN_SIZE, prepare_sample
 
         self._history = list(state.history())
         self._plan = np.empty(PLAN_SIZE, dtype=np.int64)
@@ -244,7 +211,7 @@ class FairResampler:
     def __call__(self, state, player: int | None = None):
         """A resampled world of ``state`` (``player``, ISMCTS's second argument, is the
         player to move)."""
-        from strategies._playout import draw_sample
+        from strategies.sampler import draw_sample
 
         if list(state.history()) != self._history:
             self._prepare(state)
