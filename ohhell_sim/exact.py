@@ -9,7 +9,7 @@ bidding order: the seat at position ``p`` knows the policy of the positions
 before it (the one being solved), so the bids it has seen tell it which cards
 those seats can hold (Bayes over the deals consistent with them), and it bids
 what maximises its expected points in this deal under the rules' scoring tables
-(:func:`ohhell_sim.rules.scoring.deal_points`), among the bids the rules allow
+(:func:`ohhell_sim.engine.scoring.deal_points_array`), among the bids the rules allow
 (the dealer bound by the hook).  Of bids with equal expected points it bids the
 **lowest**; the comparison is exact, in integer counts of deals.
 
@@ -54,10 +54,10 @@ import pandas as pd
 from ohhell_sim.analysis.stats import mean_ci
 from ohhell_sim.arguments import check_count, check_seed
 from ohhell_sim.cards import SUIT_CODES, parse_card
+from ohhell_sim.engine.scoring import deal_points_array, forbidden_bid_array
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.rules.positions import bidding_position
-from ohhell_sim.rules.scoring import deal_points, forbidden_dealer_bid
 from ohhell_sim.simulate import simulate
 from ohhell_sim.strategy import SeatSpec, available_strategies, get_strategy
 
@@ -483,7 +483,7 @@ def solve_one_card(rules: Rules, *, deck: tuple[int, int] = FULL_DECK) -> OneCar
     most = 0 if rules.nullo else 1
     bids = np.arange(most + 1)
     # points[b, w]: bid b, took w tricks, in a deal of one card.
-    points = deal_points(rules, bids[:, None], np.arange(2)[None, :], 1)
+    points = deal_points_array(bids[:, None], np.arange(2)[None, :], 1, rules)
     width = 1 << (n - 1)
     shape = (n, len(contexts), cards, width)
     policy = np.full(shape, -1, dtype=np.int8)
@@ -508,7 +508,7 @@ def solve_one_card(rules: Rules, *, deck: tuple[int, int] = FULL_DECK) -> OneCar
             total, wins = _position_counts(members, turned, trump, suits, ranks, n)
             codes = np.arange(histories)
             forbidden = (
-                forbidden_dealer_bid(rules, 1, _popcount(codes))
+                forbidden_bid_array(1, _popcount(codes), rules)
                 if p == n - 1 and not closed
                 else np.full(histories, -1)
             )

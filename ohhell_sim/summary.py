@@ -45,6 +45,7 @@ import pandas as pd
 
 from ohhell_sim._version import __version__
 from ohhell_sim.arguments import check_flag
+from ohhell_sim.engine.scoring import deal_points_array, forbidden_bid_array
 from ohhell_sim.engine.workspace import NOT_PLAYED
 from ohhell_sim.estimates import frequency_mean_ci, proportion_ci, store_interval
 from ohhell_sim.results import (
@@ -55,7 +56,6 @@ from ohhell_sim.results import (
     write_frame,
 )
 from ohhell_sim.rules import Rules, bidding_position
-from ohhell_sim.rules.scoring import deal_points, forbidden_dealer_bid
 from ohhell_sim.run.counts import SummaryCounts, total_bounds
 from ohhell_sim.run.executors import play_run
 from ohhell_sim.run.sinks import Counts
@@ -237,7 +237,7 @@ class RunSummary:
         """
         cells = np.nonzero(self.counts.outcomes)
         hand_size, position, seat, bid, tricks = cells
-        points = deal_points(self.rules, bid, tricks, hand_size)
+        points = deal_points_array(bid, tricks, hand_size, self.rules)
         frame = pd.DataFrame(
             {
                 "hand_size": hand_size.astype(np.int16),
@@ -264,7 +264,7 @@ class RunSummary:
         could otherwise have made).
         """
         hand_size, dealer_bid, others = np.nonzero(self.counts.deals)
-        forbidden = forbidden_dealer_bid(self.rules, hand_size, others)
+        forbidden = forbidden_bid_array(hand_size, others, self.rules)
         most = 0 if self.rules.nullo else hand_size
         frame = pd.DataFrame(
             {

@@ -16,12 +16,18 @@ than the view:
 * :func:`simulated_deal` deals a random deal and plays it out this way, for the
   table generators.
 
-Only one deck is supported here (a hand is one mask): the strategies that sample
-declare two decks unsupported (``Strategy.unsupported``) and fall back to
-rule-based play if they meet them anyway.  The engine's rule primitives
-(``following_cards``, ``led_suit_of``, ``next_seat``) decide legality, and
-:func:`strategies._common.beaters` (the cards that ``beats`` a card, as one mask)
-the tricks, so playouts follow the same rules as the kernel.
+A deal being played out is a :class:`PlayoutDeal` (its seats, trump, hands and
+tricks won) and where it stands a :class:`Trick`; :func:`deal_after` and
+:func:`trick_after` give both once the seat to move has played a candidate card
+in a sampled deal.  Only one deck is supported here (a hand is one mask): the
+strategies that sample declare two decks unsupported (``Strategy.unsupported``)
+and fall back to rule-based play if they meet them anyway.  The rules are the
+engine's: the hook is :func:`~ohhell_sim.engine.core.forbidden_bid`, a trick's
+winner :func:`~ohhell_sim.engine.deal.trick_with`; the playout loop keeps them
+as masks per trick (the cards that follow the led suit, and
+:func:`strategies._common.beaters`, those that beat the card winning it), which
+cost less than asking them per card, and ``tests/test_playout.py`` checks the
+policy on those masks against :func:`strategies._common.greedy_card`.
 
 Functions that loop over whole deals are plain ``@njit``: they are too large to
 gain from inlining, and, like the rest of the package apart from the generated
@@ -32,12 +38,21 @@ inlined into each playout function so that a playout makes no call per card.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.engine.bits import highest_rank_cards, lowest_rank_cards
-from ohhell_sim.engine.core import deal_cards, following_cards, led_suit_of, next_seat
+from ohhell_sim.engine.core import (
+    deal_cards,
+    following_cards,
+    forbidden_bid,
+    led_suit_of,
+    next_seat,
+)
+from ohhell_sim.engine.deal import trick_with
 from ohhell_sim.engine.rng import below
 from ohhell_sim.rules import R_OVER, R_UNDER
 from ohhell_sim.strategy_tools import (
@@ -62,6 +77,85 @@ _S_HANDS = 8
 _S_WON = _S_HANDS + V.MAX_SEATS
 #: Entries of one row of the stack of :func:`play_out_bids`.
 STACK_ROW = _S_WON + V.MAX_SEATS
+
+
+class PlayoutDeal(NamedTuple):
+    """A deal played out with every hand known: its scalars and its arrays."""
+
+    n: int  # seats at the table
+    active: int  # mask of the seats in the deal
+    trump: int  # suit 0-3, or -1
+    hands: np.ndarray  # each seat's cards, emptied as they are played
+    won: np.ndarray  # tricks each seat took, incremented
+
+
+class Trick(NamedTuple):
+    """Where a playout stands: the trick in progress and how many were played."""
+
+    seat: int  # to play
+    j: int  # cards already in the trick
+    led: int  # the led suit (-1 before the lead)
+    best: int  # the card winning the trick
+    best_seat: int
+    t: int  # tricks finished since the playout began
+
+
+class Aims(NamedTuple):
+    """What each seat plays for: its bid, or for the seats of ``varying`` the ``wants``
+    table of :func:`play_out_bids`."""
+
+    bids: np.ndarray
+    varying: int
+    wants: np.ndarray
+
+
+class Settle(NamedTuple):
+    """When a playout may stop: once every member but those of ``keep``, bids of seat
+    ``watch``, surely misses in a way ``flags`` (:func:`settle_flags`) names."""
+
+    watch: int
+    keep: int
+    flags: int
+
+
+@njit(inline="always")
+def first_lead(leader):
+    """The :class:`Trick` of a deal's first lead, by ``leader``."""
+    return Trick(leader, 0, -1, -1, -1, 0)
+
+
+@njit
+def trick_after(view, card):
+    """The :class:`Trick` once the seat to move has played ``card`` to the view's trick."""
+    me = view[V.SEAT]
+    led, best, best_seat = trick_with(
+        card,
+        me,
+        view[V.N_IN_TRICK],
+        view[V.LED_SUIT],
+        view[V.WINNING_CARD],
+        view[V.WINNING_SEAT],
+        view[V.TRUMP],
+        True,
+    )
+    following = next_seat(me, view[V.ACTIVE], view[V.N_PLAYERS])
+    return Trick(following, view[V.N_IN_TRICK] + 1, led, best, best_seat, 0)
+
+
+@njit(inline="always")
+def deal_after(view, hands, card, work, won):
+    """The :class:`PlayoutDeal` of a sampled deal once the seat to move has played ``card``.
+
+    ``hands`` are every seat's cards in the sample (the seat's own included);
+    they are copied into ``work``, less ``card``, and the tricks won so far into
+    ``won``, so that a playout may consume them.
+    """
+    n = view[V.N_PLAYERS]
+    for s in range(n):
+        work[s] = hands[s]
+        won[s] = view[V.TRICKS_WON_BASE + s]
+    work[view[V.SEAT]] ^= np.int64(1) << card
+    return PlayoutDeal(n, view[V.ACTIVE], view[V.TRUMP], work, won)
 
 
 @njit(inline="always")
@@ -133,9 +227,7 @@ def estimate_bids(n, active, dealer, hand_size, most, hook, trump, hands, bids):
     for _ in range(popcount(active)):
         seat = next_seat(seat, active, n)
         if bids[seat] < 0:
-            forbidden = -1
-            if seat == dealer and hook != 0:
-                forbidden = hand_size - total
+            forbidden = forbidden_bid(hook, hand_size, total) if seat == dealer else -1
             bids[seat] = quick_bid(hands[seat], trump, most, forbidden)
         total += bids[seat]
 
@@ -175,7 +267,7 @@ def estimate_bids_by_own_bid(
     for w in range(hand_size + 1):
         wants[dealer, w] = 0
     for b in range(most + 1):
-        bid = _off_forbidden(count, hand_size - others - b)
+        bid = _off_forbidden(count, forbidden_bid(hook, hand_size, others + b))
         if bid != count:
             varying |= np.int64(1) << dealer
         for w in range(min(bid, hand_size + 1)):
@@ -184,45 +276,28 @@ def estimate_bids_by_own_bid(
 
 
 @njit(inline="always")
-def _play_until(
-    n,
-    active,
-    trump,
-    hands,
-    bids,
-    won,
-    seat,
-    j,
-    led,
-    best,
-    best_seat,
-    t,
-    tricks,
-    winning_cards,
-    varying,
-    wants,
-    group,
-    forced,
-    watch,
-    keep,
-    settle,
-):
-    # The playout engine.  Plays greedy cards from trick ``t`` (with ``j`` cards
-    # already in it) to trick ``tricks``, the first card being ``forced`` when not
-    # negative.  A seat of the mask ``varying`` aims by the ``wants`` table over
-    # the members ``group`` (see play_out_bids) instead of by ``bids``; when its
-    # members disagree on whether to take a trick and so on the card, it returns
-    # _FORK before that card, with the members that want a trick, their card and
-    # the others' card.  Otherwise it returns _DONE at the end of the deal, or
-    # earlier with ``settle``: the members are then bids of seat ``watch``, and
-    # it stops once every member not in ``keep`` surely misses, taken over (with
-    # ``settle & SETTLE_OVER``) or out of reach (``SETTLE_UNDER``).  Returns
-    # (status, seat, j, led, best, best_seat, t, wanting or group, card,
-    # other_card).
+def _play_until(deal, trick, tricks, winning_cards, aims, group, forced, settle):
+    # The playout engine.  Plays greedy cards from ``trick`` to trick ``tricks``,
+    # the first card being ``forced`` when not negative.  A seat of the mask
+    # ``aims.varying`` aims by ``aims.wants`` over the members ``group`` (see
+    # play_out_bids) instead of by ``aims.bids``; when its members disagree on
+    # whether to take a trick and so on the card, it returns _FORK before that
+    # card, with the members that want a trick, their card and the others'
+    # card.  Otherwise it returns _DONE at the end of the deal, or earlier with
+    # ``settle.flags``: the members are then bids of seat ``settle.watch``, and
+    # it stops once every member not in ``settle.keep`` surely misses, taken
+    # over (SETTLE_OVER) or out of reach (SETTLE_UNDER).  Returns (status,
+    # trick, wanting or group, card, other_card).
+    n, active, trump, hands, won = deal
+    bids, varying, wants = aims
+    watch, keep, flags = settle
+    seat, j, led, best, best_seat, t = trick
     n_active = popcount(active)
     trumps = trump_mask(trump)
     # Per trick: the cards that follow its led suit (none after the joker led at
-    # no trump) and those that beat the card winning it.
+    # no trump) and those that beat the card winning it: a trick's rules
+    # (engine.deal.legal_cards, trick_with) as masks kept per trick, which
+    # cost less than asking them per card.
     led_cards = following_cards(np.int64(-1), led, trump)
     beat = beaters(best, led, trump) if j > 0 else np.int64(0)
     while t < tricks:
@@ -242,7 +317,8 @@ def _play_until(
                 if wanting != 0 and wanting != group:
                     other = _greedy_card(legal, j, following, beat, trumps, False)
                     if other != card:
-                        return _FORK, seat, j, led, best, best_seat, t, wanting, card, other
+                        here = Trick(seat, j, led, best, best_seat, t)
+                        return _FORK, here, wanting, card, other
             else:
                 card = _greedy_card(legal, j, following, beat, trumps, won[seat] < bids[seat])
             hands[seat] = hand ^ (np.int64(1) << card)
@@ -264,87 +340,40 @@ def _play_until(
         seat = best_seat
         j = 0
         t += 1
-        if settle != 0:
+        if flags != 0:
             # A miss stays a miss of the same kind: the count where the last
             # member settles scores as the full count would for all of them.
             taken = won[watch]
             missed = np.int64(0)
-            if settle & SETTLE_OVER:
+            if flags & SETTLE_OVER:
                 missed |= (np.int64(1) << taken) - 1
-            if settle & SETTLE_UNDER:
+            if flags & SETTLE_UNDER:
                 missed |= ~((np.int64(2) << (taken + tricks - t)) - 1)
             if group & ~(missed & ~keep) == 0:
                 break
-    return _DONE, seat, j, led, best, best_seat, t, group, -1, -1
+    return _DONE, Trick(seat, j, led, best, best_seat, t), group, -1, -1
+
+
+# What a playout that never stops early settles on.
+_NO_SETTLE = Settle(-1, 0, 0)
 
 
 @njit
-def play_out(
-    n,
-    active,
-    trump,
-    hands,
-    bids,
-    won,
-    turn,
-    n_in_trick,
-    led,
-    best,
-    best_seat,
-    tricks_left,
-    winning_cards,
-):
-    """Finish a deal with the greedy policy for every seat.
+def play_out(deal, bids, trick, tricks_left, winning_cards):
+    """Finish a deal with the greedy policy for every seat, aiming at ``bids``.
 
-    ``turn`` is the seat to play next and ``n_in_trick`` the cards already in the
-    current trick (0 to start a trick), whose led suit and winning card and seat
-    are ``led``, ``best`` and ``best_seat``.  ``tricks_left`` counts the current
-    trick.  ``hands`` (one mask per seat) are emptied and ``won`` is incremented;
-    ``winning_cards[t]`` receives the card that took the ``t``-th trick played here
-    when the array is long enough (pass an empty array otherwise).
+    ``trick`` is where it stands (:class:`Trick`, ``trick.t`` 0); ``tricks_left``
+    counts the trick in progress.  ``deal.hands`` are emptied and ``deal.won``
+    incremented; ``winning_cards[t]`` receives the card that took the ``t``-th
+    trick played here when the array is long enough (pass an empty array
+    otherwise).
     """
-    _play_until(
-        n,
-        active,
-        trump,
-        hands,
-        bids,
-        won,
-        turn,
-        n_in_trick,
-        led,
-        best,
-        best_seat,
-        0,
-        tricks_left,
-        winning_cards,
-        0,
-        _NO_WANTS,
-        0,
-        -1,
-        -1,
-        0,
-        0,
-    )
+    aims = Aims(bids, 0, _NO_WANTS)
+    _play_until(deal, trick, tricks_left, winning_cards, aims, 0, -1, _NO_SETTLE)
 
 
 @njit
-def play_out_bids(
-    n,
-    active,
-    trump,
-    hands,
-    won,
-    first,
-    tricks,
-    wants,
-    members,
-    record,
-    counts,
-    stack,
-    keep,
-    settle,
-):
+def play_out_bids(deal, first, tricks, wants, members, record, counts, stack, keep, flags):
     """Play a deal out from its first lead once for each of several sets of bids.
 
     The members (the bits of ``members``) are alternative sets of bids: a seat
@@ -353,60 +382,35 @@ def play_out_bids(
     member the result is that of :func:`play_out` with its bids, but the members
     share every card until their plays differ, where the playout forks.  Each
     member ``m`` adds one to ``counts[m, k]``, ``k`` being the tricks seat
-    ``record`` took under it.  ``hands`` and ``won`` (the tricks taken before the
-    first lead, usually none) are consumed; ``first`` leads, ``tricks`` are played
-    and ``stack`` (``popcount(members)`` rows of :data:`STACK_ROW`) is scratch.
+    ``record`` took under it.  ``deal.hands`` and ``deal.won`` (the tricks taken
+    before the first lead, usually none) are consumed; ``first`` leads,
+    ``tricks`` are played and ``stack`` (``popcount(members)`` rows of
+    :data:`STACK_ROW`) is scratch.
 
     When the members are bids of seat ``record`` (as with
-    :func:`estimate_bids_by_own_bid`), ``settle`` (:func:`settle_flags`) lets a
+    :func:`estimate_bids_by_own_bid`), ``flags`` (:func:`settle_flags`) lets a
     playout stop once each of its members other than those of ``keep`` surely
     misses its bid: the count is then that of the trick it stopped after, which
     scores as the full count would (the scoring tables give every such miss the
-    same points), but is not the full count.  With ``settle`` 0 every count is
+    same points), but is not the full count.  With ``flags`` 0 every count is
     the full one.
     """
+    n, hands, won = deal.n, deal.hands, deal.won
+    # No seat aims by a bid: every one does by the table.
+    aims = Aims(won, -1, wants)
+    settle = Settle(record, keep, flags)
     top = 0
-    seat = first
-    j = 0
-    led = -1
-    best = -1
-    best_seat = -1
-    t = 0
+    trick = first_lead(first)
     group = members
     forced = -1
     while True:
-        status, seat, j, led, best, best_seat, t, wanting, card, other = _play_until(
-            n,
-            active,
-            trump,
-            hands,
-            won,  # no seat aims by ``bids``: all do by the table
-            won,
-            seat,
-            j,
-            led,
-            best,
-            best_seat,
-            t,
-            tricks,
-            won[:0],
-            -1,
-            wants,
-            group,
-            forced,
-            record,
-            keep,
-            settle,
+        status, trick, wanting, card, other = _play_until(
+            deal, trick, tricks, won[:0], aims, group, forced, settle
         )
         if status == _FORK:
             # Set the members that do not want a trick aside, with their card.
             row = stack[top]
-            row[0] = seat
-            row[1] = j
-            row[2] = led
-            row[3] = best
-            row[4] = best_seat
-            row[5] = t
+            row[0], row[1], row[2], row[3], row[4], row[5] = trick
             row[6] = group & ~wanting
             row[7] = other
             for s in range(n):
@@ -425,12 +429,7 @@ def play_out_bids(
             return
         top -= 1
         row = stack[top]
-        seat = row[0]
-        j = row[1]
-        led = row[2]
-        best = row[3]
-        best_seat = row[4]
-        t = row[5]
+        trick = Trick(row[0], row[1], row[2], row[3], row[4], row[5])
         group = row[6]
         forced = row[7]
         for s in range(n):
@@ -454,52 +453,18 @@ def settle_flags(view):
 
 
 @njit
-def play_out_settled(
-    n,
-    active,
-    trump,
-    hands,
-    bids,
-    won,
-    turn,
-    n_in_trick,
-    led,
-    best,
-    best_seat,
-    tricks_left,
-    watch,
-    settle,
-):
+def play_out_settled(deal, bids, trick, tricks_left, watch, flags):
     """:func:`play_out` that may stop once seat ``watch`` surely misses its bid.
 
-    ``settle`` (:func:`settle_flags`) says which misses stop it: with the view's
-    flags, the points of ``watch`` for ``won[watch]`` are those the full playout
-    would give, though the count may be lower than the full one.  ``hands`` and
-    ``won`` are left as they are where it stops.
+    ``flags`` (:func:`settle_flags`) says which misses stop it: with the view's
+    flags, the points of ``watch`` for ``deal.won[watch]`` are those the full
+    playout would give, though the count may be lower than the full one.
+    ``deal.hands`` and ``deal.won`` are left as they are where it stops.
     """
-    _play_until(
-        n,
-        active,
-        trump,
-        hands,
-        bids,
-        won,
-        turn,
-        n_in_trick,
-        led,
-        best,
-        best_seat,
-        0,
-        tricks_left,
-        won[:0],
-        0,
-        _NO_WANTS,
-        np.int64(1) << bids[watch],
-        -1,
-        watch,
-        0,
-        settle,
-    )
+    aims = Aims(bids, 0, _NO_WANTS)
+    settle = Settle(watch, 0, flags)
+    group = np.int64(1) << bids[watch]
+    _play_until(deal, trick, tricks_left, deal.won[:0], aims, group, -1, settle)
 
 
 @njit
@@ -525,8 +490,6 @@ def simulated_deal(
         won[s] = 0
         dealt[s] = hands[s]
     estimate_bids(players, active, dealer, hand_size, hand_size, 1, trump, hands, bids)
-    first = next_seat(dealer, active, players)
-    play_out(
-        players, active, trump, hands, bids, won, first, 0, -1, -1, -1, hand_size, winning_cards
-    )
+    deal = PlayoutDeal(players, active, trump, hands, won)
+    play_out(deal, bids, first_lead(next_seat(dealer, active, players)), hand_size, winning_cards)
     return dealer, trump

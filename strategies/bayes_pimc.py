@@ -54,7 +54,8 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
-from ohhell_sim.engine.core import beats, following_cards, led_suit_of, next_seat
+from ohhell_sim.engine.core import next_seat
+from ohhell_sim.engine.deal import legal_cards, trick_with
 from ohhell_sim.engine.rng import below, uniform
 from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategy import Strategy
@@ -67,10 +68,10 @@ from strategies._common import (
     legal_bid_near,
 )
 from strategies._counting import counting_play
-from strategies._playout import estimate_bids
+from strategies._playout import PlayoutDeal, deal_after, estimate_bids, first_lead, trick_after
 from strategies.expected_tricks import DEFAULT_RISK, _mask_sum, expected_bid
 from strategies.mc_bidder import ONE_DECK_ONLY, mc_bid
-from strategies.pimc import best_average_card, candidate_cards, trick_after
+from strategies.pimc import best_average_card, candidate_cards
 from strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 
 # --- the opponent model -------------------------------------------------------
@@ -237,51 +238,26 @@ def inferred_samples(
 
 
 @njit
-def typed_play_out(
-    n,
-    active,
-    trump,
-    hands,
-    bids,
-    won,
-    turn,
-    n_in_trick,
-    led,
-    best,
-    best_seat,
-    tricks_left,
-    random_seats,
-    rng,
-):
+def typed_play_out(deal, bids, trick, tricks_left, random_seats, rng):
     """Finish a deal: the seats of ``random_seats`` play a uniformly random legal
     card, the others ``simple``'s greedy card towards their bids.
 
     The arguments are those of :func:`strategies._playout.play_out` (without the
     record of winning cards), plus the seat mask and the random stream.
     """
+    n, active, trump, hands, won = deal
+    seat, j, led, best, best_seat, _ = trick
     n_active = popcount(active)
-    seat = turn
-    j = n_in_trick
     for _ in range(tricks_left):
         while j < n_active:
             hand = hands[seat]
-            if j == 0:
-                legal = hand
-            else:
-                follow = following_cards(hand, led, trump)
-                legal = follow if follow != 0 else hand
+            _, legal = legal_cards(hand, led if j > 0 else -1, trump, True)
             if (random_seats >> seat) & 1:
                 card = nth_card(legal, below(rng, popcount(legal)))
             else:
                 card = greedy_card(legal, led, trump, j, best, won[seat] < bids[seat])
             hands[seat] = hand ^ (np.int64(1) << card)
-            if j == 0:
-                led = led_suit_of(card, trump)
-                best = card
-                best_seat = seat
-            elif beats(card, best, trump):
-                best = card
-                best_seat = seat
+            led, best, best_seat = trick_with(card, seat, j, led, best, best_seat, trump, True)
             seat = next_seat(seat, active, n)
             j += 1
         won[best_seat] += 1
@@ -321,10 +297,7 @@ def search_card(view, samples, oversample, tau, prior, pooled, rng):
         return counting_play(view, False)
     if samples < 1 or view[V.RULES_BASE + R_DECKS] != 1:
         return counting_play(view, False)
-    n = view[V.N_PLAYERS]
-    active = view[V.ACTIVE]
     me = view[V.SEAT]
-    trump = view[V.TRUMP]
     cards = candidate_cards(view)
     n_choices = cards.shape[0]
     if n_choices == 1:
@@ -341,35 +314,14 @@ def search_card(view, samples, oversample, tau, prior, pooled, rng):
     work = np.zeros(V.MAX_SEATS, dtype=np.int64)
     bids = np.full(V.MAX_SEATS, -1, dtype=np.int64)
     won = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    n_in_trick = view[V.N_IN_TRICK]
     tricks_left = view[V.HAND_SIZE] - view[V.TRICK]
     my_bid = view[V.BIDS_BASE + me]
-    following = next_seat(me, active, n)
     for k in range(samples):
         _fill_bids(view, sampled[k], bids, -1)
         for i in range(n_choices):
-            card = cards[i]
-            for s in range(n):
-                work[s] = sampled[k, s]
-                won[s] = view[V.TRICKS_WON_BASE + s]
-            work[me] ^= np.int64(1) << card
-            led, best, best_seat = trick_after(view, card)
-            typed_play_out(
-                n,
-                active,
-                trump,
-                work,
-                bids,
-                won,
-                following,
-                n_in_trick + 1,
-                led,
-                best,
-                best_seat,
-                tricks_left,
-                random_seats[k],
-                rng,
-            )
+            deal = deal_after(view, sampled[k], cards[i], work, won)
+            trick = trick_after(view, cards[i])
+            typed_play_out(deal, bids, trick, tricks_left, random_seats[k], rng)
             totals[i] += weight[k] * points(view, my_bid, won[me])
     return best_average_card(view, cards, totals)
 
@@ -417,9 +369,8 @@ def search_bid(view, samples, oversample, tau, prior, pooled, rng):
                 _fill_bids(view, sampled[k], bids, b)
                 work[:] = sampled[k]
                 won[:] = 0
-                typed_play_out(
-                    n, active, trump, work, bids, won, first, 0, -1, -1, -1, h, random_seats[k], rng
-                )
+                deal = PlayoutDeal(n, active, trump, work, won)
+                typed_play_out(deal, bids, first_lead(first), h, random_seats[k], rng)
                 counts[b, won[me]] += weight[k]
                 low = min(low, won[me])
                 high = max(high, won[me])

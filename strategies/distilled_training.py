@@ -3,11 +3,13 @@
 The recipe, reproducible from a seed (``ohhell train distilled``):
 
 1. **Positions.** Games of the built-in players (:data:`FIELDS`, ``adaptive_pimc``
-   in most of them) at 3 to 7 players, with and without the hook and with
-   no-trump deals, are played by the reference engine
-   (:func:`ohhell_sim.reference.game_steps`); every bid, and every card choice
-   with more than one legal card, is kept with the view its player saw and the
-   hands every seat held.
+   in most of them) at 3 to 7 players, with and without the hook, with no-trump
+   deals and with the ``10*bid`` table, are played in Numba on the engine's
+   deal and game steps (:func:`ohhell_sim.env.decisions.record_decisions`);
+   every bid, and every card choice with more than one legal card, is kept with
+   the view its player saw and the hands every seat held.  These are the
+   reference engine's games (:func:`ohhell_sim.reference.game_steps`), which
+   the tests check position by position, bit for bit.
 2. **Labels.** Each move of a position is played out on the real deal with
    ``simple``'s greedy policy in every seat, as ``pimc`` and ``mc_bidder`` play
    out their sampled deals (:mod:`strategies._playout`): a bid's label is the
@@ -21,17 +23,19 @@ The recipe, reproducible from a seed (``ohhell train distilled``):
    enough that a training library would bring nothing.  A share of the games
    is held out; the weights kept are those of the epoch of best held-out loss.
 
-The positions are collected in processes of their own, one per ``workers``,
-each playing whole games in order, so the data do not depend on the worker
-count; the fit is seeded.
+The positions are collected by ``workers`` threads, each playing whole games,
+and put back in game order, so the data do not depend on the worker count; the
+fit is seeded.  Collecting the 3,000 games of the shipped weights takes about
+half a minute once the recorder is compiled (its compile is kept on disk, see
+:mod:`ohhell_sim.env.decisions`), against several minutes in the reference
+engine before.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,13 +62,16 @@ from strategies._distilled_features import (
 )
 from strategies._playout import (
     STACK_ROW,
+    PlayoutDeal,
+    deal_after,
     estimate_bids,
     estimate_bids_by_own_bid,
     play_out,
     play_out_bids,
+    trick_after,
 )
 from strategies.distilled import LAYERS, NETWORKS
-from strategies.pimc import distinct_choices, trick_after
+from strategies.pimc import distinct_choices
 from strategies.tables import save_arrays
 
 #: Seatings the positions come from, one game after another; a seating of
@@ -111,89 +118,31 @@ def game_setup(game: int):
     return rules, seats
 
 
-def _masks(hands: Sequence[Sequence[int]]) -> np.ndarray:
-    out = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    for seat, hand in enumerate(hands):
-        for card in hand:
-            out[seat] |= np.int64(1) << np.int64(card)
-    return out
-
-
-def _collect_games(seed: int, games: range) -> Positions:
-    from ohhell_sim import reference as R
-    from ohhell_sim.strategy import resolve_seating
-
-    bid_views, bid_hands, bid_games = [], [], []
-    card_views, card_hands, card_games = [], [], []
-    for game in games:
-        rules, seats = game_setup(game)
-        seating = resolve_seating(seats, rules.players)
-        steps = R.game_steps(rules, seating.names, seed, game)
-        answer = R.strategy_answer(seating, seed, game)
-        bids_here, cards_here = [], []
-        plays = 0
-        move = None
-        while True:
-            try:
-                step = steps.send(move)
-            except StopIteration:
-                break
-            if isinstance(step, R.DealPlayed):
-                log = step.log
-                start = _masks(log.hands)
-                order = [(s, c) for t in log.tricks for s, c in zip(t.seats, t.cards, strict=True)]
-                for view in bids_here:
-                    bid_views.append(view)
-                    bid_hands.append(start)
-                    bid_games.append(game)
-                for index, view in cards_here:
-                    hands = start.copy()
-                    for seat, card in order[:index]:
-                        hands[seat] &= ~(np.int64(1) << np.int64(card))
-                    card_views.append(view)
-                    card_hands.append(hands)
-                    card_games.append(game)
-                bids_here, cards_here, plays = [], [], 0
-                move = None
-                continue
-            view = step.view
-            if step.role == "bid":
-                bids_here.append(view.copy())
-            elif view[V.PHASE] == V.PHASE_PLAY:
-                legal = int(view[V.LEGAL])
-                if legal & (legal - 1):
-                    cards_here.append((plays, view.copy()))
-                plays += 1
-            move = answer(step)
-
-    def stack(rows, width):
-        return np.array(rows, dtype=np.int64).reshape(-1, width)
-
-    return Positions(
-        stack(bid_views, V.VIEW_SIZE),
-        stack(bid_hands, V.MAX_SEATS),
-        np.array(bid_games, dtype=np.int64),
-        stack(card_views, V.VIEW_SIZE),
-        stack(card_hands, V.MAX_SEATS),
-        np.array(card_games, dtype=np.int64),
-    )
-
-
 def collect_positions(seed: int, games: int, workers: int = 1) -> Positions:
     """Play ``games`` training games (:func:`game_setup`) and keep their decisions.
 
-    The games are split into ``workers`` consecutive ranges, each played in a
-    process of its own; the result does not depend on ``workers``.
+    The games are played in Numba, grouped by their setup
+    (:func:`ohhell_sim.env.decisions.record_decisions`), and their positions are
+    put back in game order: those the reference engine's games show, bit for
+    bit (``tests/test_distilled.py`` compares them).  ``workers`` threads share
+    the games; the result does not depend on ``workers``.
     """
-    bounds = np.linspace(0, games, workers + 1).astype(int)
-    ranges = [range(bounds[i], bounds[i + 1]) for i in range(workers)]
-    if workers == 1:
-        parts = [_collect_games(seed, ranges[0])]
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            parts = list(pool.map(_collect_games, [seed] * workers, ranges))
+    from ohhell_sim.env.decisions import GameSet, record_decisions
+
+    groups: dict[tuple, list[int]] = {}
+    for game in range(games):
+        rules, seats = game_setup(game)
+        groups.setdefault((rules, tuple(seats)), []).append(game)
+    setups = [GameSet(rules, list(seats), found) for (rules, seats), found in groups.items()]
+    parts = record_decisions(setups, seed, threads=workers)
     fields = Positions.__dataclass_fields__
-    return Positions(**{f: np.concatenate([getattr(p, f) for p in parts]) for f in fields})
+    if not parts:
+        empty = {"views": (0, V.VIEW_SIZE), "hands": (0, V.MAX_SEATS), "games": (0,)}
+        return Positions(**{f: np.zeros(empty[f.split("_")[1]], np.int64) for f in fields})
+    merged = {f: np.concatenate([getattr(p, f) for p in parts]) for f in fields}
+    # A game's decisions are in one part, in order: a stable sort by game restores the run.
+    order = {k: np.argsort(merged[f"{k}_games"], kind="stable") for k in ("bid", "card")}
+    return Positions(**{f: a[order[f.split("_")[0]]] for f, a in merged.items()})
 
 
 # --- labels -----------------------------------------------------------------------
@@ -238,9 +187,8 @@ def label_bids(views, hands):
         stack = np.empty((most + 1, STACK_ROW), dtype=np.int64)
         every_bid = (np.int64(1) << (most + 1)) - 1
         first = next_seat(view[V.DEALER], active, n)
-        play_out_bids(
-            n, active, trump, work, won, first, h, wants, every_bid, me, counts, stack, 0, 0
-        )
+        deal = PlayoutDeal(n, active, trump, work, won)
+        play_out_bids(deal, first, h, wants, every_bid, me, counts, stack, 0, 0)
         for b in range(most + 1):
             for k in range(h + 1):
                 if counts[b, k] > 0.0:
@@ -284,27 +232,9 @@ def label_cards(views, hands):
         while choices != 0:
             c = lowest_card(choices)
             choices &= choices - 1
-            for s in range(V.MAX_SEATS):
-                work[s] = hands[i, s]
-                won[s] = view[V.TRICKS_WON_BASE + s] if s < n else 0
-            work[me] ^= np.int64(1) << c
-            led, best, best_seat = trick_after(view, c)
+            deal = deal_after(view, hands[i], c, work, won)
             before = won[me]
-            play_out(
-                n,
-                active,
-                trump,
-                work,
-                bids,
-                won,
-                next_seat(me, active, n),
-                view[V.N_IN_TRICK] + 1,
-                led,
-                best,
-                best_seat,
-                left,
-                won[:0],
-            )
+            play_out(deal, bids, trick_after(view, c), left, won[:0])
             rows[used, 0] = i
             rows[used, 1] = c
             rows[used, 2] = won[me] - before

@@ -50,7 +50,13 @@ from strategies._common import (
     legal_bid_near,
 )
 from strategies._counting import counting_play
-from strategies._playout import STACK_ROW, estimate_bids_by_own_bid, play_out_bids, settle_flags
+from strategies._playout import (
+    STACK_ROW,
+    PlayoutDeal,
+    estimate_bids_by_own_bid,
+    play_out_bids,
+    settle_flags,
+)
 from strategies._sequential import choice_is_open, time_to_test
 from strategies.expected_tricks import DEFAULT_RISK, expected_bid
 from strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
@@ -156,11 +162,7 @@ def mc_bid(view, samples, rng, eps=0.0):
             wants,
         )
         play_out_bids(
-            n,
-            active,
-            trump,
-            hands,
-            won,
+            PlayoutDeal(n, active, trump, hands, won),
             first,
             h,
             wants,

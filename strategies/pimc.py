@@ -31,14 +31,19 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
-from ohhell_sim.engine.core import beats, led_suit_of, next_seat
 from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategy import Strategy
 from ohhell_sim.strategy_tools import card_power, lowest_card, points, popcount
 from strategies import mc_bidder
 from strategies._common import unseen_mask
 from strategies._counting import counting_play
-from strategies._playout import estimate_bids, play_out_settled, settle_flags
+from strategies._playout import (
+    deal_after,
+    estimate_bids,
+    play_out_settled,
+    settle_flags,
+    trick_after,
+)
 from strategies._sequential import choice_is_open, time_to_test
 from strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 
@@ -96,19 +101,6 @@ def candidate_cards(view):
 
 
 @njit
-def trick_after(view, card):
-    """``(led, best, best_seat)`` of the current trick once we have played ``card``."""
-    me = view[V.SEAT]
-    trump = view[V.TRUMP]
-    if view[V.N_IN_TRICK] == 0:
-        return led_suit_of(card, trump), card, me
-    best = view[V.WINNING_CARD]
-    if beats(card, best, trump):
-        return view[V.LED_SUIT], card, me
-    return view[V.LED_SUIT], best, view[V.WINNING_SEAT]
-
-
-@njit
 def best_average_card(view, cards, totals):
     """The card of ``cards`` with the highest total; on ties the weaker card.
 
@@ -163,15 +155,11 @@ def pimc_card(view, samples, rng, eps=0.0, drop=0.0):
     work = np.zeros(V.MAX_SEATS, dtype=np.int64)
     bids = np.full(V.MAX_SEATS, -1, dtype=np.int64)
     won = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    n_in_trick = view[V.N_IN_TRICK]
     tricks_left = view[V.HAND_SIZE] - view[V.TRICK]
     my_bid = view[V.BIDS_BASE + me]
-    following = next_seat(me, active, n)
     # Derived once, not per playout: the trick after each card, and our points
     # by the tricks we end with (the scoring tables branch).
-    after = np.empty((n_choices, 3), dtype=np.int64)
-    for i in range(n_choices):
-        after[i, 0], after[i, 1], after[i, 2] = trick_after(view, cards[i])
+    after = [trick_after(view, cards[i]) for i in range(n_choices)]
     score = np.empty(view[V.HAND_SIZE] + 1, dtype=np.float64)
     for k in range(score.shape[0]):
         score[k] = points(view, my_bid, k)
@@ -209,27 +197,8 @@ def pimc_card(view, samples, rng, eps=0.0, drop=0.0):
         for i in range(n_choices):
             if not alive[i]:
                 continue
-            card = cards[i]
-            for s in range(n):
-                work[s] = hands[s]
-                won[s] = view[V.TRICKS_WON_BASE + s]
-            work[me] ^= np.int64(1) << card
-            play_out_settled(
-                n,
-                active,
-                trump,
-                work,
-                bids,
-                won,
-                following,
-                n_in_trick + 1,
-                after[i, 0],
-                after[i, 1],
-                after[i, 2],
-                tricks_left,
-                me,
-                settle,
-            )
+            deal = deal_after(view, hands, cards[i], work, won)
+            play_out_settled(deal, bids, after[i], tricks_left, me, settle)
             totals[i] += score[won[me]]
             if sequential:
                 scores[j, i] = score[won[me]]

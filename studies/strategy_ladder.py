@@ -54,6 +54,7 @@ from ohhell_sim.analysis.stats import (
     proportion_ci,
     store_interval,
 )
+from ohhell_sim.engine.scoring import forbidden_bid_array
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.exact import (
     one_card_rules,
@@ -63,7 +64,6 @@ from ohhell_sim.exact import (
     solve_one_card,
 )
 from ohhell_sim.rules import Rules
-from ohhell_sim.rules.scoring import forbidden_dealer_bid
 from ohhell_sim.strategy import available_strategies, get_strategy
 from ohhell_sim.tournament import tournament
 from studies.design import check_fields, field_seats
@@ -901,7 +901,7 @@ def exact_one_card_section(
                 before_regret[name] = exact - est.estimate
         # The hook forbids the dealer a bid when the bids before it total 0 or 1.
         before = played[played["position"] < n - 1].groupby("game")["bid"].sum().to_numpy()
-        restricted = forbidden_dealer_bid(rules, 1, before) >= 0
+        restricted = forbidden_bid_array(1, before, rules) >= 0
         row["dealer restricted"] = fmt_row(
             proportion_ci(int(restricted.sum()), len(restricted))._asdict()
         )

@@ -8,6 +8,7 @@ and speed are measured by ``benchmarks/`` (the strategies page quotes them).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -18,11 +19,13 @@ from ohhell_sim.errors import InvalidArgumentError
 from strategies import distilled, distilled_training
 from strategies._distilled_features import N_CARD_MOVE, N_CARD_STATE, N_OUTCOMES
 from strategies.distilled_training import (
+    Positions,
     Samples,
     bid_samples,
     card_samples,
     collect_positions,
     fit_network,
+    game_setup,
     label_bids,
     label_cards,
 )
@@ -37,6 +40,108 @@ def positions():
         return collect_positions(seed=4, games=6)
     finally:
         distilled_training.FIELDS = saved
+
+
+def _reference_positions(seed: int, games: Sequence[int]) -> Positions:
+    """The positions of ``games`` played by the reference engine: the collection's oracle.
+
+    The decisions of each deal are kept when the deal ends, with the hands
+    dealt, less the cards played before each card decision.
+    """
+    from ohhell_sim import reference as R
+    from ohhell_sim.strategy import resolve_seating
+
+    def masks(hands):
+        out = np.zeros(V.MAX_SEATS, dtype=np.int64)
+        for seat, hand in enumerate(hands):
+            for card in hand:
+                out[seat] |= np.int64(1) << np.int64(card)
+        return out
+
+    kept = {f: [] for f in Positions.__dataclass_fields__}
+    for game in games:
+        rules, seats = game_setup(game)
+        seating = resolve_seating(seats, rules.players)
+        steps = R.game_steps(rules, seating.names, seed, game)
+        answer = R.strategy_answer(seating, seed, game)
+        bids_here, cards_here, plays, move = [], [], 0, None
+        while True:
+            try:
+                step = steps.send(move)
+            except StopIteration:
+                break
+            if isinstance(step, R.DealPlayed):
+                start = masks(step.log.hands)
+                order = [
+                    (s, c) for t in step.log.tricks for s, c in zip(t.seats, t.cards, strict=True)
+                ]
+                for view in bids_here:
+                    kept["bid_views"].append(view)
+                    kept["bid_hands"].append(start)
+                    kept["bid_games"].append(game)
+                for index, view in cards_here:
+                    hands = start.copy()
+                    for seat, card in order[:index]:
+                        hands[seat] &= ~(np.int64(1) << np.int64(card))
+                    kept["card_views"].append(view)
+                    kept["card_hands"].append(hands)
+                    kept["card_games"].append(game)
+                bids_here, cards_here, plays, move = [], [], 0, None
+                continue
+            view = step.view
+            if step.role == "bid":
+                bids_here.append(view.copy())
+            elif view[V.PHASE] == V.PHASE_PLAY:
+                legal = int(view[V.LEGAL])
+                if legal & (legal - 1):
+                    cards_here.append((plays, view.copy()))
+                plays += 1
+            move = answer(step)
+    shape = {"views": (-1, V.VIEW_SIZE), "hands": (-1, V.MAX_SEATS), "games": (-1,)}
+    return Positions(
+        **{f: np.array(rows, np.int64).reshape(shape[f.split("_")[1]]) for f, rows in kept.items()}
+    )
+
+
+def _assert_same_positions(got: Positions, want: Positions) -> None:
+    for field in Positions.__dataclass_fields__:
+        a, b = getattr(got, field), getattr(want, field)
+        assert a.dtype == b.dtype and a.shape == b.shape, field
+        np.testing.assert_array_equal(a, b, err_msg=field)
+
+
+#: Cheap fields of three strategy sets, all on one kernel (``simple``, ``card_counter``).
+CHEAP_FIELDS = (("simple", "card_counter"), ("card_counter",), ("simple",))
+
+
+def test_positions_are_the_reference_engines_bit_for_bit(monkeypatch):
+    # Games 0..44 hold every rule set (the canonical one, the hook off, no-trump
+    # deals, 10*bid) at 3 to 7 players; two threads share them.
+    monkeypatch.setattr(distilled_training, "FIELDS", CHEAP_FIELDS)
+    games = 45
+    tables = [rules for rules, _ in map(game_setup, range(games))]
+    assert {r.players for r in tables} == {3, 4, 5, 6, 7}
+    assert {(r.hook, r.no_trump_every, r.made) for r in tables} == {
+        (True, 0, "10+bid"),
+        (False, 0, "10+bid"),
+        (True, 3, "10+bid"),
+        (True, 0, "10*bid"),
+    }
+    got = collect_positions(seed=4, games=games, workers=2)
+    _assert_same_positions(got, _reference_positions(4, range(games)))
+    assert len(np.unique(got.card_games)) == games
+
+
+@pytest.mark.slow
+def test_positions_of_the_training_fields_are_the_reference_engines():
+    # The players of the shipped weights, one game of each field and rule set.
+    from ohhell_sim.env.decisions import GameSet, record_decisions
+
+    games = [0, 11, 13, 28, 32, 39, 42]
+    parts = record_decisions([GameSet(*game_setup(g), [g]) for g in games], seed=0)
+    fields = Positions.__dataclass_fields__
+    got = Positions(**{f: np.concatenate([getattr(p, f) for p in parts]) for f in fields})
+    _assert_same_positions(got, _reference_positions(0, games))
 
 
 def _trick_winner(cards, trump):

@@ -20,6 +20,7 @@ from numba import njit
 import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.cards import parse_card
+from ohhell_sim.engine.scoring import deal_points_array
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.exact import (
     builtin_regret,
@@ -29,7 +30,6 @@ from ohhell_sim.exact import (
     solve_one_card,
 )
 from ohhell_sim.rules import Rules
-from ohhell_sim.rules.scoring import deal_points
 from ohhell_sim.strategy_tools import lowest_card
 
 # --- brute force over every deal of a small deck ---------------------------------
@@ -84,15 +84,15 @@ def brute_force(rules: Rules, suits: int, ranks: int, fixed_trump: int | None = 
                 legal = [b for b in legal if taken + b != 1]
             total, won = totals[p, k, card, h], wins[p, k, card, h]
             value = [
-                int(deal_points(rules, b, 1, 1)) * won
-                + int(deal_points(rules, b, 0, 1)) * (total - won)
+                int(deal_points_array(b, 1, 1, rules)) * won
+                + int(deal_points_array(b, 0, 1, rules)) * (total - won)
                 for b in legal
             ]
             policy[p, k, card, h] = legal[int(np.argmax(value))]  # first maximum: lowest bid
         bids[:, p] = policy[p, context, seats[:, p], seen]
         history = history | (bids[:, p] << p)
     taken = (winner[:, None] == np.arange(n)[None, :]).astype(np.int64)
-    score = deal_points(rules, bids, taken, 1).mean(axis=0)
+    score = deal_points_array(bids, taken, 1, rules).mean(axis=0)
     hooked = (bids[:, :-1].sum(axis=1) <= 1).mean() if rules.hook else 0.0
     return policy, totals, wins, score, hooked
 

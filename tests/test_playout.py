@@ -23,9 +23,11 @@ from strategies._playout import (
     SETTLE_OVER,
     SETTLE_UNDER,
     STACK_ROW,
+    PlayoutDeal,
     _greedy_card,
     estimate_bids,
     estimate_bids_by_own_bid,
+    first_lead,
     play_out,
     play_out_bids,
     play_out_settled,
@@ -63,7 +65,8 @@ def _counts_both_ways(view, samples, state, aim, settle):
             bids[me] = b
             estimate_bids(n, active, dealer, h, most, view[V.HOOK], trump, hands, bids)
             won = np.zeros(V.MAX_SEATS, dtype=np.int64)
-            play_out(n, active, trump, hands.copy(), bids, won, first, 0, -1, -1, -1, h, won[:0])
+            deal = PlayoutDeal(n, active, trump, hands.copy(), won)
+            play_out(deal, bids, first_lead(first), h, won[:0])
             reference[i, b, won[me]] += 1.0
         bids = np.full(V.MAX_SEATS, -1, dtype=np.int64)
         for s in range(n):
@@ -77,11 +80,7 @@ def _counts_both_ways(view, samples, state, aim, settle):
         stack = np.empty((most + 1, STACK_ROW), dtype=np.int64)
         won = np.zeros(V.MAX_SEATS, dtype=np.int64)
         play_out_bids(
-            n,
-            active,
-            trump,
-            hands.copy(),
-            won,
+            PlayoutDeal(n, active, trump, hands.copy(), won),
             first,
             h,
             wants,
@@ -158,12 +157,11 @@ def _points_both_ways(view, samples, state, bid, settle):
             won = np.zeros(V.MAX_SEATS, dtype=np.int64)
             first = next_seat(view[V.DEALER], active, n)
             tricks = view[V.HAND_SIZE]
+            deal = PlayoutDeal(n, active, trump, work, won)
             if k == 0:
-                play_out(n, active, trump, work, bids, won, first, 0, -1, -1, -1, tricks, won[:0])
+                play_out(deal, bids, first_lead(first), tricks, won[:0])
             else:
-                play_out_settled(
-                    n, active, trump, work, bids, won, first, 0, -1, -1, -1, tricks, me, settle
-                )
+                play_out_settled(deal, bids, first_lead(first), tricks, me, settle)
                 if popcount(work[me]) > 0:
                     stopped += 1
             out[i, k] = points(view, bid, won[me])

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numba import njit
 
+from ohhell_sim import reference
 from ohhell_sim.cli import build_parser, main, rules_from_args
-from ohhell_sim.engine import core
+from ohhell_sim.engine.scoring import deal_points_array, forbidden_bid_array
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import (
     MADE_TABLES,
@@ -29,7 +29,6 @@ from ohhell_sim.rules import (
 )
 from ohhell_sim.rules.listing import markdown_table, rule_table_section, with_rule_table
 from ohhell_sim.rules.params import BoolParam, IntParam, ScheduleParam
-from ohhell_sim.rules.scoring import deal_points, forbidden_dealer_bid
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Bases the samples are tried on: the canonical rules, and without the hook
@@ -278,31 +277,20 @@ def test_rules_docstring_documents_every_parameter():
         assert f"    {param.name} : {param.type_name}\n" in Rules.__doc__
 
 
-# --- scoring: the NumPy twin and the kernel's primitive ------------------------------
+# --- scoring over arrays: the engine's rules against the reference engine's ----------
 
 
-@njit
-def _kernel_points(rules_array, bids, tricks, sizes, out):
-    for i in range(bids.size):
-        out[i] = core.deal_points(bids[i], tricks[i], sizes[i], rules_array)
-
-
-@njit
-def _kernel_forbidden(hook, sizes, others, out):
-    for i in range(sizes.size):
-        out[i] = core.forbidden_bid(hook, sizes[i], others[i])
-
-
-def _outcome_grid(most: int = 17):
+def _outcome_grid(most: int):
     cells = [(h, b, t) for h in range(1, most + 1) for b in range(h + 1) for t in range(h + 1)]
     sizes, bids, tricks = (np.array(c, dtype=np.int64) for c in zip(*cells, strict=True))
     return bids, tricks, sizes
 
 
 @pytest.mark.parametrize("made", MADE_TABLES)
-def test_numpy_scoring_twin_equals_the_kernel(made):
-    bids, tricks, sizes = _outcome_grid()
-    kernel = np.empty_like(bids)
+def test_array_scoring_equals_the_reference_engine(made):
+    # The engine's scoring (core.deal_points, applied over arrays) against the
+    # reference engine's own, written apart: every table, bid, count and size.
+    bids, tricks, sizes = _outcome_grid(7)
     for zero, over, under, bonus, double, k in itertools.product(
         ZERO_TABLES, MISS_TABLES, MISS_TABLES, (0, 10), (False, True), (1, 3)
     ):
@@ -315,31 +303,35 @@ def test_numpy_scoring_twin_equals_the_kernel(made):
             double_all=double,
             trick_points=k,
         )
-        _kernel_points(rules.to_array(), bids, tricks, sizes, kernel)
-        twin = deal_points(rules, bids, tricks, sizes)
-        assert twin.dtype == np.int64
-        np.testing.assert_array_equal(twin, kernel, err_msg=str(rules))
+        points = deal_points_array(bids, tricks, sizes, rules)
+        assert points.dtype == np.int64
+        expected = [reference.score(rules, *cell) for cell in zip(bids, tricks, sizes, strict=True)]
+        np.testing.assert_array_equal(points, expected, err_msg=str(rules))
 
 
-def test_numpy_scoring_twin_broadcasts_and_spot_values():
+def test_array_scoring_broadcasts_and_spot_values():
     rules = Rules(made="10+bid^2", zero="5+cards", over="-10*diff", under="taken")
-    assert int(deal_points(rules, 3, 3, 7)) == 19
-    assert int(deal_points(rules, 0, 0, 7)) == 12
-    assert int(deal_points(rules, 1, 4, 7)) == -30
-    assert int(deal_points(rules, 5, 2, 7)) == 2
-    grid = deal_points(rules, np.arange(3)[:, None], np.arange(3)[None, :], 2)
+    assert int(deal_points_array(3, 3, 7, rules)) == 19
+    assert int(deal_points_array(0, 0, 7, rules)) == 12
+    assert int(deal_points_array(1, 4, 7, rules)) == -30
+    assert int(deal_points_array(5, 2, 7, rules)) == 2
+    grid = deal_points_array(np.arange(3)[:, None], np.arange(3)[None, :], 2, rules)
     assert grid.shape == (3, 3)
+    assert grid.tolist() == [[7, -10, -20], [0, 11, -10], [0, 1, 14]]
 
 
 @pytest.mark.parametrize("hook", [True, False])
-def test_forbidden_dealer_bid_equals_the_kernel(hook):
+def test_forbidden_bid_array_equals_the_reference_engine(hook):
+    rules = Rules(hook=hook)
     sizes, others = (
         np.array(c, dtype=np.int64)
         for c in zip(*[(h, o) for h in range(1, 18) for o in range(9 * h + 1)], strict=True)
     )
-    kernel = np.empty_like(sizes)
-    _kernel_forbidden(int(hook), sizes, others, kernel)
-    np.testing.assert_array_equal(forbidden_dealer_bid(Rules(hook=hook), sizes, others), kernel)
+    expected = [
+        -1 if (b := reference.forbidden_dealer_bid(rules, int(h), int(o))) is None else b
+        for h, o in zip(sizes, others, strict=True)
+    ]
+    np.testing.assert_array_equal(forbidden_bid_array(sizes, others, rules), expected)
 
 
 # --- the bidding position --------------------------------------------------------------

@@ -43,7 +43,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the games and of the fit")
     p.add_argument("--games", type=int, default=3000, help="games played for positions")
     p.add_argument("--epochs", type=int, default=10, help="passes over the training positions")
-    p.add_argument("--workers", type=int, default=1, help="processes playing the games")
+    p.add_argument("--workers", type=int, default=1, help="threads playing the games")
     p.add_argument(
         "--output", "-o", default=WEIGHTS_FILE, help=f"output .npz file (default ./{WEIGHTS_FILE})"
     )

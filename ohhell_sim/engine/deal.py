@@ -340,6 +340,21 @@ def card_error(hand, legal, card):
 
 
 @njit(inline="always")
+def trick_with(card, seat, j, led, best, best_seat, trump, joker):
+    """The trick's ``(led, best, best_seat)`` once ``seat`` plays ``card`` as its ``j``-th card.
+
+    The first card sets the led suit and wins so far; a later one wins when it
+    ``beats`` the card winning the trick.  The search players' playouts and
+    their trick after a candidate card use it too.
+    """
+    if j == 0:
+        return led_suit_of(card, trump, joker), card, seat
+    if beats(card, best, trump, joker):
+        return led, card, seat
+    return led, best, best_seat
+
+
+@njit(inline="always")
 def apply_card(deal, seat, card, j, follow, led, best, best_seat, trump, joker, plain):
     """Play ``seat``'s ``card`` (checked by :func:`card_error`) into the trick.
 
@@ -360,16 +375,10 @@ def apply_card(deal, seat, card, j, follow, led, best, best_seat, trump, joker, 
         else:
             view[V.PLAYED] |= bit
     if j == 0:
-        led = led_suit_of(card, trump, joker)
-        best = card
-        best_seat = seat
-        view[V.LED_SUIT] = led
-    else:
-        if led >= 0 and follow == 0:
-            view[V.VOIDS_BASE + seat] |= np.int64(1) << led
-        if beats(card, best, trump, joker):
-            best = card
-            best_seat = seat
+        view[V.LED_SUIT] = led_suit_of(card, trump, joker)
+    elif led >= 0 and follow == 0:
+        view[V.VOIDS_BASE + seat] |= np.int64(1) << led
+    led, best, best_seat = trick_with(card, seat, j, led, best, best_seat, trump, joker)
     view[V.TRICK_CARDS_BASE + seat] = card
     view[V.WINNING_SEAT] = best_seat
     view[V.WINNING_CARD] = best

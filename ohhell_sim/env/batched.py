@@ -377,9 +377,49 @@ def _apply(i, move, deal, cfg, tb, out):
     return ERR_NONE
 
 
+class Record(NamedTuple):
+    """Decisions kept from the strategies' moves (:mod:`ohhell_sim.env.decisions`).
+
+    Every bid, and every card choice with more than one legal card, gets a row:
+    the view its seat saw, every seat's cards at that moment and the game index.
+    """
+
+    bid_views: np.ndarray  # (capacity, VIEW_SIZE) int64
+    bid_hands: np.ndarray  # (capacity, MAX_SEATS) int64
+    bid_games: np.ndarray  # (capacity,) int64
+    card_views: np.ndarray
+    card_hands: np.ndarray
+    card_games: np.ndarray
+    used: np.ndarray  # (2,) int64: rows filled, bids then cards
+
+
+@njit(inline="always")
+def _keep(record, deal, game):
+    # A row of the record for the decision shown, if it is a bid or a choice of card.
+    view = deal.seat_view
+    if view[V.PHASE] == V.PHASE_BID:
+        kind, views, hands, games = 0, record.bid_views, record.bid_hands, record.bid_games
+    elif view[V.PHASE] == V.PHASE_PLAY and popcount(view[V.LEGAL]) >= 2:
+        kind, views, hands, games = 1, record.card_views, record.card_hands, record.card_games
+    else:
+        return
+    row = record.used[kind]
+    if row == games.shape[0]:
+        raise IndexError("the decision record is full")
+    views[row] = view
+    hands[row] = deal.hands
+    games[row] = game
+    record.used[kind] = row + 1
+
+
 @njit
-def _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play):
-    """Let the strategies move until a learning seat is to move; show it its decision."""
+def _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play, record=None):
+    """Let the strategies move until a learning seat is to move; show it its decision.
+
+    With a :class:`Record` (whose branches Numba compiles out when it is absent),
+    each strategy decision is kept in it, and the function returns when the
+    table's game ends (it has then started the next one).
+    """
     # A user strategy's own copies of its view and row (engine.readonly.private_copy).
     own_view = np.empty(V.VIEW_SIZE, dtype=np.int64)
     own_params = np.empty(cfg.params.shape[1], dtype=np.float64)
@@ -389,6 +429,8 @@ def _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play):
         seat = tb.state[i, S_SEAT]
         if cfg.learning[seat] and (not cfg.bids_only or view[V.PHASE] == V.PHASE_BID):
             break
+        if record is not None:
+            _keep(record, deal, tb.state[i, S_GAME])
         sid, params, rng = cfg.sids[seat], cfg.params[seat], tb.rngs[i, seat]
         if view[V.PHASE] == V.PHASE_BID:
             move = dispatch_bid(sid, view, params, rng, own_view, own_params)
@@ -396,6 +438,9 @@ def _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play):
             move = dispatch_play(sid, view, params, rng, own_view, own_params)
         if _apply(i, move, deal, cfg, tb, out) != ERR_NONE:
             return
+        if record is not None:
+            if out.done[i]:
+                return
     out.observations[i] = 0
     encode_view(view, cfg.rules[R_PLAYERS], cfg.starts, out.observations[i])
     out.masks[i] = 0

@@ -7,7 +7,6 @@
   the derived schedule and the presets.
 * :mod:`~ohhell_sim.rules.options`: rules from text (``--rule NAME=VALUE``).
 * :mod:`~ohhell_sim.rules.listing`: the table in words (``ohhell rules``, README).
-* :mod:`~ohhell_sim.rules.scoring`: the scoring rules and the hook over NumPy arrays.
 * :mod:`~ohhell_sim.rules.positions`: the bidding position of a seat.
 """
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from ohhell_sim.engine.scoring import deal_points_array
 from ohhell_sim.rules import Rules
-from ohhell_sim.rules.scoring import deal_points
 
 
 def total_bounds(rules: Rules) -> tuple[int, int]:
@@ -15,7 +15,7 @@ def total_bounds(rules: Rules) -> tuple[int, int]:
     low = high = 0
     for hand_size in rules.hand_sizes().tolist():
         outcomes = np.arange(hand_size + 1)
-        points = deal_points(rules, outcomes[:, None], outcomes[None, :], hand_size)
+        points = deal_points_array(outcomes[:, None], outcomes[None, :], hand_size, rules)
         # A seat that sits a deal out scores 0 in it.
         low += min(0, int(points.min()))
         high += max(0, int(points.max()))

@@ -46,6 +46,7 @@ import importlib.util
 import inspect
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -213,17 +214,28 @@ def _generated_kernel(
     strategies_used: tuple[Strategy, ...], general: bool, checked: bool
 ) -> ModuleType:
     path = kernel_path(strategies_used, general, checked)
+    if path.stem not in _LOADED:
+        _FUNCTIONS[path.stem] = tuple(
+            f for s in strategies_used for f in _kernel_copies(s, strategies_used, checked)
+        )
+    return load_generated(path, lambda: _kernel_source(strategies_used, general))
+
+
+def load_generated(path: Path, source: Callable[[], str]) -> ModuleType:
+    """Import the generated module ``path``, writing it from ``source()`` if it is missing.
+
+    The module is named by its file's stem and imported once per process.  Its
+    name must say everything it compiles (as :func:`kernel_name` does), since
+    Numba reuses the on-disk cache of an unchanged file.
+    """
     name = path.stem
     if name in _LOADED:
         return _LOADED[name]
-    _FUNCTIONS[name] = tuple(
-        f for s in strategies_used for f in _kernel_copies(s, strategies_used, checked)
-    )
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
         # Write then rename, so that a concurrent process never imports half a file.
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(_kernel_source(strategies_used, general), encoding="utf-8")
+        tmp.write_text(source(), encoding="utf-8")
         tmp.replace(path)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -279,7 +291,8 @@ def builtin_cache_folder() -> Path:
 
     Numba checks only a function's own file before it reuses a cached compile,
     and a built-in's helpers live in other files; so the folder's name hashes
-    every source file and table of the package and of its strategies.
+    every source file and table of the package and of its strategies.  The
+    decision recorders of :mod:`ohhell_sim.env.decisions` are kept there too.
     """
     return cache_dir() / f"builtins-{_TREE_DIGEST[:16]}"
 
