@@ -132,18 +132,6 @@ def test_positions_are_the_reference_engines_bit_for_bit(monkeypatch):
     assert len(np.unique(got.card_games)) == games
 
 
-@pytest.mark.slow
-def test_positions_of_the_training_fields_are_the_reference_engines():
-    # The players of the shipped weights, one game of each field and rule set.
-    from ohhell_sim.env.decisions import GameSet, record_decisions
-
-    games = [0, 11, 13, 28, 32, 39, 42]
-    parts = record_decisions([GameSet(*game_setup(g), [g]) for g in games], seed=0)
-    fields = Positions.__dataclass_fields__
-    got = Positions(**{f: np.concatenate([getattr(p, f) for p in parts]) for f in fields})
-    _assert_same_positions(got, _reference_positions(0, games))
-
-
 def _trick_winner(cards, trump):
     # Plain one-deck rules, no joker: the highest trump, else the highest of the led suit.
     best = cards[0]
