@@ -136,7 +136,7 @@ def bid_state(view, out):
     return estimate
 
 
-@njit
+@njit(inline="always")
 def bid_move(view, bid, estimate, out):
     """Fill ``out`` (:data:`N_BID_MOVE` entries) with the features of bidding ``bid``."""
     h = view[V.HAND_SIZE]
@@ -146,12 +146,12 @@ def bid_move(view, bid, estimate, out):
     out[3] = 1.0 if bid == 0 else 0.0
 
 
-@njit
+@njit(inline="always")
 def _need_of(view, seat):
     return view[V.BIDS_BASE + seat] - view[V.TRICKS_WON_BASE + seat]
 
 
-@njit
+@njit(inline="always")
 def card_context(view):
     """What every card's features share, derived once per card decision.
 
@@ -188,7 +188,7 @@ def card_context(view):
     return unseen_mask(view), may_hold, later_void, others_void
 
 
-@njit
+@njit(inline="always")
 def card_state(view, context, out):
     """Fill ``out`` (:data:`N_CARD_STATE` entries) with the state of a card decision."""
     n = view[V.N_PLAYERS]
@@ -257,7 +257,7 @@ def card_state(view, context, out):
     out[26] = popcount(hand & _HIGH) / left
 
 
-@njit
+@njit(inline="always")
 def card_move(view, card, context, out):
     """Fill ``out`` (:data:`N_CARD_MOVE` entries) with the features of playing ``card``.
 

@@ -67,7 +67,7 @@ LAYERS = ("state", "move", "embed", "bias", "out", "out_bias")
 NETWORKS = ("bid", "card")
 
 
-@njit
+@njit(inline="always")
 def hidden_base(state_weights, bias, x, base):
     """Fill ``base`` with the hidden layer's input from the state: ``x @ state_weights + bias``."""
     base[:] = bias
@@ -86,7 +86,7 @@ def _add_product(acc, weights, x):
                 acc[i] += weights[f, i] * value
 
 
-@njit
+@njit(inline="always")
 def outcome_probabilities(base, move_weights, embed, index, out, out_bias, x, top, hidden, probs):
     """Fill ``probs[0..top]`` with the network's outcome distribution for one move.
 
