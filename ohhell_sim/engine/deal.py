@@ -374,11 +374,11 @@ def apply_card(deal, seat, card, j, follow, led, best, best_seat, trump, joker, 
             view[V.PLAYED2] |= bit
         else:
             view[V.PLAYED] |= bit
-    if j == 0:
-        view[V.LED_SUIT] = led_suit_of(card, trump, joker)
-    elif led >= 0 and follow == 0:
+    if j > 0 and led >= 0 and follow == 0:
         view[V.VOIDS_BASE + seat] |= np.int64(1) << led
     led, best, best_seat = trick_with(card, seat, j, led, best, best_seat, trump, joker)
+    if j == 0:
+        view[V.LED_SUIT] = led
     view[V.TRICK_CARDS_BASE + seat] = card
     view[V.WINNING_SEAT] = best_seat
     view[V.WINNING_CARD] = best
