@@ -31,9 +31,9 @@ import ohhell_sim as oh
 from ohhell_sim.analysis.stats import mean_ci
 from ohhell_sim.bench import bench, machine_description
 from ohhell_sim.run.pipeline import numba_threads
+from ohhell_sim.strategies import BUILTINS
 from ohhell_sim.strategy import get_strategy
 from ohhell_sim.tournament import tournament
-from strategies import BUILTINS
 
 #: Deals per timed run: the sampling (heavy) strategies are three to four orders
 #: slower; ``mc_bidder``, which samples for its bids only, a few times faster than

@@ -2,7 +2,7 @@
 
 Usage: ``python experiments/strategy_ladder.py [--games N] [--seed S] [--players 4]
 [--strategies a,b] [--fields simple,card_counter] [--out DIR]``, the same as
-``ohhell experiment strategy_ladder ...`` (see ``studies/strategy_ladder.py``).
+``ohhell experiment strategy_ladder ...`` (see ``ohhell_sim/studies/strategy_ladder.py``).
 """
 
 import sys

@@ -1,7 +1,8 @@
 """Run the ``variant_scoring`` study and write its data, figures and report.
 
 Usage: ``python experiments/variant_scoring.py [--games N] [--seed S] [--players 3,4] [--out DIR]``,
-the same as ``ohhell experiment variant_scoring ...`` (see ``studies/variant_scoring.py``).
+the same as ``ohhell experiment variant_scoring ...``
+(see ``ohhell_sim/studies/variant_scoring.py``).
 """
 
 import sys

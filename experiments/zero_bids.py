@@ -2,7 +2,7 @@
 
 Usage: ``python experiments/zero_bids.py [--games N] [--seed S] [--players 3,4]
 [--fields simple,mix] [--out DIR]``,
-the same as ``ohhell experiment zero_bids ...`` (see ``studies/zero_bids.py``).
+the same as ``ohhell experiment zero_bids ...`` (see ``ohhell_sim/studies/zero_bids.py``).
 """
 
 import sys

@@ -22,7 +22,7 @@
 # tricks, and whether it changes who wins.  Each effect is measured per field: a
 # finding about the hook holds in every field, or it depends on who plays.
 #
-# The study lives in `studies/hook_rule.py`; this notebook runs it at the size below (or
+# The study is `ohhell_sim/studies/hook_rule.py`; this notebook runs it at the size below (or
 # loads the Parquet output of `ohhell experiment hook_rule --out DIR` when `data_dir` is
 # set), then shows its findings, tables and figures.  Every number in the text is read
 # from the data.
@@ -38,9 +38,9 @@ out_dir = None  # None: runs/notebook_hook_rule in the repository, wherever this
 # %%
 from IPython.display import Image, Markdown, display
 
-import studies
-from studies import hook_rule
-from studies.notebook import (
+from ohhell_sim import studies
+from ohhell_sim.studies import hook_rule
+from ohhell_sim.studies.notebook import (
     runs_folder,
     show_figures,
     show_findings,
@@ -48,7 +48,7 @@ from studies.notebook import (
     show_setup,
     show_tables,
 )
-from studies.runs import read_study
+from ohhell_sim.studies.runs import read_study
 
 if data_dir is None:
     out_dir = out_dir or runs_folder("notebook_hook_rule")

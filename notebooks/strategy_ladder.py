@@ -22,7 +22,7 @@
 # same cards are merged into one entry; the pairwise family, with a test per pair of
 # whether the fields differ, is Holm-corrected and confirmed at a second seed.
 #
-# The study lives in `studies/strategy_ladder.py`; this notebook runs it at the size below (or
+# The study is `ohhell_sim/studies/strategy_ladder.py`; this notebook runs it at the size below (or
 # loads the Parquet output of `ohhell experiment strategy_ladder --out DIR` when `data_dir` is
 # set), then shows its findings, tables and figures.  Every number in the text is read
 # from the data.
@@ -40,9 +40,9 @@ fields = ("simple", "card_counter")  # the strategy in the other seats, one ladd
 import pandas as pd
 from IPython.display import Markdown, display
 
-import studies
-from studies import strategy_ladder
-from studies.notebook import (
+from ohhell_sim import studies
+from ohhell_sim.studies import strategy_ladder
+from ohhell_sim.studies.notebook import (
     runs_folder,
     show_figures,
     show_findings,
@@ -50,7 +50,7 @@ from studies.notebook import (
     show_setup,
     show_tables,
 )
-from studies.runs import read_study
+from ohhell_sim.studies.runs import read_study
 
 if data_dir is None:
     out_dir = out_dir or runs_folder("notebook_strategy_ladder")

@@ -24,7 +24,7 @@
 # table.  Every comparison belongs to the report's one family, adjusted with Holm, is
 # confirmed at a second seed and recomputed on the even and the odd games.
 #
-# The study lives in `studies/variant_scoring.py`; this notebook runs it at the size below (or
+# The study is `ohhell_sim/studies/variant_scoring.py`; this notebook runs it at the size below (or
 # loads the Parquet output of `ohhell experiment variant_scoring --out DIR` when `data_dir` is
 # set), then shows the verdicts across fields, the per-field tables and the figures, all read
 # from the study's saved analysis.
@@ -40,8 +40,8 @@ out_dir = None  # None: runs/notebook_variant_scoring in the repository, whereve
 # %%
 from IPython.display import Markdown, display
 
-import studies
-from studies.notebook import (
+from ohhell_sim import studies
+from ohhell_sim.studies.notebook import (
     runs_folder,
     show_figures,
     show_findings,

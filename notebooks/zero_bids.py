@@ -22,7 +22,7 @@
 # strategy fields (one strategy in every seat, or the mixed table): a finding about the
 # game should hold in every field, and the report says which do.
 #
-# The study lives in `studies/zero_bids.py`; this notebook runs it at the size below (or
+# The study is `ohhell_sim/studies/zero_bids.py`; this notebook runs it at the size below (or
 # loads the Parquet output of `ohhell experiment zero_bids --out DIR` when `data_dir` is
 # set), then shows its findings, the verdicts across fields and a per-field view.  Every
 # number in the text is read from the data by the study's own analysis.
@@ -38,10 +38,10 @@ out_dir = None  # None: runs/notebook_zero_bids in the repository, wherever this
 # %%
 from IPython.display import Markdown, display
 
-import studies
+from ohhell_sim import studies
 from ohhell_sim.analysis.format import interval_table
-from studies import zero_bids
-from studies.notebook import (
+from ohhell_sim.studies import zero_bids
+from ohhell_sim.studies.notebook import (
     runs_folder,
     show_figures,
     show_findings,
@@ -49,7 +49,7 @@ from studies.notebook import (
     show_setup,
     show_tables,
 )
-from studies.runs import read_study
+from ohhell_sim.studies.runs import read_study
 
 if data_dir is None:
     out_dir = out_dir or runs_folder("notebook_zero_bids")

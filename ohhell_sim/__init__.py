@@ -8,7 +8,7 @@
 # Registers the built-in strategies.  Python runs this file before any module of
 # the package, so the registry (ohhell_sim.strategy, a leaf the built-ins import)
 # holds them by the time any code looks a name up.
-import strategies  # noqa: F401
+from ohhell_sim import strategies  # noqa: F401
 from ohhell_sim._version import __version__
 from ohhell_sim.errors import IllegalMoveError, RunInterrupted, StrategyError
 from ohhell_sim.reference import GameLog, replay

@@ -17,7 +17,7 @@ import sysconfig
 from pathlib import Path
 
 #: Top-level packages of this project: their code is hashed but never copied.
-PACKAGE_TOPS = frozenset({"ohhell_sim", "strategies", "studies"})
+PACKAGE_TOPS = frozenset({"ohhell_sim"})
 
 
 @functools.cache

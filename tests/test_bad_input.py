@@ -25,8 +25,8 @@ from ohhell_sim.errors import (
 from ohhell_sim.interop.openspiel import check_bot_seeds
 from ohhell_sim.results import check_output_folder
 from ohhell_sim.rules import Rules
-from strategies.learned import train_bid_table
-from studies.openspiel_match import plan_matches
+from ohhell_sim.strategies.learned import train_bid_table
+from ohhell_sim.studies.openspiel_match import plan_matches
 
 RULES = Rules(players=4)
 SEATS = ["random", "simple", "random", "simple"]
@@ -628,8 +628,8 @@ def test_results_that_are_not_there_say_what_is_missing(tmp_path):
 
 
 def test_a_study_refuses_what_it_would_play_and_count_twice(no_kernel):
-    from studies.design import check_fields
-    from studies.strategy_ladder import play as play_ladder
+    from ohhell_sim.studies.design import check_fields
+    from ohhell_sim.studies.strategy_ladder import play as play_ladder
 
     with pytest.raises(InvalidArgumentError, match="fields names 'simple' twice"):
         check_fields(["simple", "mix", "simple"])

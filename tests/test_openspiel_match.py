@@ -17,7 +17,7 @@ pytest.importorskip("pyspiel")
 
 from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
-from studies.openspiel_match import (
+from ohhell_sim.studies.openspiel_match import (
     MATCHES_FILE,
     RUNS_FILE,
     analyse,

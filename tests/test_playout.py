@@ -1,4 +1,4 @@
-"""Tests of the playout engine of the sampling strategies (``strategies._playout``).
+"""Tests of the playout engine of the sampling strategies (``ohhell_sim.strategies._playout``).
 
 The shared playouts of ``mc_bidder`` (:func:`play_out_bids`) must give every bid
 the trick count a playout of its own would give, and the playouts that stop at
@@ -17,9 +17,8 @@ from ohhell_sim import view as V
 from ohhell_sim.engine.core import beats, following_cards, led_suit_of, next_seat
 from ohhell_sim.engine.rng import below, seed_stream
 from ohhell_sim.rules import Rules
-from ohhell_sim.strategy_tools import points, popcount
-from strategies._common import beaters, greedy_card, trump_mask
-from strategies._playout import (
+from ohhell_sim.strategies._common import beaters, greedy_card, trump_mask
+from ohhell_sim.strategies._playout import (
     SETTLE_OVER,
     SETTLE_UNDER,
     STACK_ROW,
@@ -33,7 +32,8 @@ from strategies._playout import (
     play_out_settled,
     settle_flags,
 )
-from strategies.sampler import sample_hidden
+from ohhell_sim.strategies.sampler import sample_hidden
+from ohhell_sim.strategy_tools import points, popcount
 
 # Each compiles the sampling players' code in this process: tens of seconds.
 pytestmark = pytest.mark.slow

@@ -61,8 +61,8 @@ from test_strategies_common import SUITS, card, make_view, params_of, rng
 from ohhell_sim import view as V
 from ohhell_sim.cards import parse_cards
 from ohhell_sim.reference import legal_cards, suit_of, trick_winner
-from strategies import BUILTINS
-from strategies._common import sure_trump_tricks
+from ohhell_sim.strategies import BUILTINS
+from ohhell_sim.strategies._common import sure_trump_tricks
 
 #: Every rule-based built-in: all registered built-ins but ``random``.
 RULE_BASED = sorted(s.name for s in BUILTINS if s.name != "random")

@@ -37,7 +37,7 @@ from ohhell_sim.analysis.report import (
 from ohhell_sim.analysis.run_report import run_report
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import available_strategies, get_strategy
-from studies.strategy_ladder import _pairwise_figure
+from ohhell_sim.studies.strategy_ladder import _pairwise_figure
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"0" * 20
 

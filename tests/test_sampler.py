@@ -1,4 +1,4 @@
-"""Tests of the sampler of hidden hands of the search players (``strategies._playout``).
+"""Tests of the sampler of hidden hands of the search players (``ohhell_sim.strategies._playout``).
 
 Every sample must be a deal consistent with the view (hand sizes, shown voids,
 the cards seen and those known to be in a hand), and every consistent deal must
@@ -22,8 +22,8 @@ from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER, card_code, parse_cards
 from ohhell_sim.reference import drive, game_steps, seat_streams
 from ohhell_sim.rules import R_JOKER, Rules
+from ohhell_sim.strategies.sampler import PLAN_SIZE, PLAN_TABLE, draw_sample, prepare_sample
 from ohhell_sim.strategy import get_strategy
-from strategies.sampler import PLAN_SIZE, PLAN_TABLE, draw_sample, prepare_sample
 
 #: A sampler that is right fails a chi-square test at this level once in a thousand.
 ALPHA = 1e-3

@@ -14,7 +14,7 @@ import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.cards import mask_of, parse_cards
 from ohhell_sim.rules import Rules
-from strategies import bayes_pimc
+from ohhell_sim.strategies import bayes_pimc
 from tests.test_strategies_common import SEARCH_VIEWS, card, make_view, rng
 
 # Each compiles the sampling players' code in this process: tens of seconds.

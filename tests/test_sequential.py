@@ -13,8 +13,8 @@ import pytest
 import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.rules import Rules
-from strategies import adaptive_pimc, mc_bidder, pimc
-from strategies._sequential import BATCH, FIRST_TEST, choice_is_open, time_to_test
+from ohhell_sim.strategies import adaptive_pimc, mc_bidder, pimc
+from ohhell_sim.strategies._sequential import BATCH, FIRST_TEST, choice_is_open, time_to_test
 from tests.test_strategies_common import SEARCH_VIEWS, card, make_view, rng
 
 # Each compiles the sampling players' code in this process: tens of seconds.

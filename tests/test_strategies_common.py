@@ -17,7 +17,7 @@ from ohhell_sim import view as V
 from ohhell_sim.cards import mask_of, parse_card, parse_cards
 from ohhell_sim.engine.core import beats, following_cards, forbidden_bid, led_suit_of
 from ohhell_sim.rules import Rules
-from strategies import _common as C
+from ohhell_sim.strategies import _common as C
 
 SUITS = {"C": 0, "D": 1, "H": 2, "S": 3}
 

@@ -14,7 +14,7 @@ from ohhell_sim import view as V
 from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from strategies import (
+from ohhell_sim.strategies import (
     card_counter,
     expected_tricks,
     learned,

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import ohhell_sim as oh
-import strategies
+from ohhell_sim import strategies
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.strategy import COSTS, check_seating
 

@@ -19,8 +19,8 @@ from ohhell_sim.engine.bits import (
     lowest_rank_cards,
     ranks_held,
 )
+from ohhell_sim.strategies._common import danger_card, keep_trump_card
 from ohhell_sim.strategy_tools import card_power, highest_by_power, lowest_by_power
-from strategies._common import danger_card, keep_trump_card
 
 masks_st = st.integers(min_value=0, max_value=(1 << 53) - 1)
 suits_st = st.integers(min_value=-1, max_value=3)

@@ -32,10 +32,10 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.exact import solve_one_card
 from ohhell_sim.results import read_frame
 from ohhell_sim.rules import Rules
-from studies import render_report, run_experiment
-from studies.holdings import trump_holdings
-from studies.runs import GAMES_FILE, read_study
-from studies.zero_bids import PROBE_ARMS, probe_pairs
+from ohhell_sim.studies import render_report, run_experiment
+from ohhell_sim.studies.holdings import trump_holdings
+from ohhell_sim.studies.runs import GAMES_FILE, read_study
+from ohhell_sim.studies.zero_bids import PROBE_ARMS, probe_pairs
 
 TINY = {
     "hook_rule": {"games": 12, "players": (3, 4), "fields": ("simple", "mix")},
@@ -455,7 +455,7 @@ def test_report_command_rerenders_from_the_saved_analysis(outputs, tmp_path, cap
     def no_analysis(data):
         raise AssertionError("re-rendering must not redo the analysis")
 
-    monkeypatch.setattr("studies.experiment.build_report", no_analysis)
+    monkeypatch.setattr("ohhell_sim.studies.experiment.build_report", no_analysis)
     assert main(["report", "variant_scoring", "--input", str(folder), "--out", str(tmp_path)]) == 0
     printed = capsys.readouterr().out
     assert f"report written to {tmp_path}/ (report.md, report.html, " in printed

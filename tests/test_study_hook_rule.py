@@ -11,9 +11,9 @@ import pytest
 from ohhell_sim.analysis.findings import CONFIRMED, NO_CONFIRMATION, NOT_CONFIRMED, NOT_TESTED
 from ohhell_sim.analysis.stats import paired_by_game
 from ohhell_sim.errors import InvalidArgumentError
-from studies import hook_rule
-from studies.design import FIELDS
-from studies.hook_rule import STANDARDISED, per_game_difference, with_standardised
+from ohhell_sim.studies import hook_rule
+from ohhell_sim.studies.design import FIELDS
+from ohhell_sim.studies.hook_rule import STANDARDISED, per_game_difference, with_standardised
 
 
 def _exact(rate: float, size: int) -> np.ndarray:

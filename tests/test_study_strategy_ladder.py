@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 
 from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.strategies import simple
 from ohhell_sim.strategy import register_strategy, unregister_strategy
-from strategies import simple
-from studies import strategy_ladder as ladder
-from studies.runs import StudyData
+from ohhell_sim.studies import strategy_ladder as ladder
+from ohhell_sim.studies.runs import StudyData
 
 
 def _rows(challenger: str, field: str, tricks: str, total: int, units=(0, 1)) -> pd.DataFrame:

@@ -10,8 +10,8 @@ import pytest
 import ohhell_sim as oh
 from ohhell_sim.analysis.findings import variance_share_of
 from ohhell_sim.errors import InvalidArgumentError
-from studies import variant_scoring as vs
-from studies.design import MIX_FIELD
+from ohhell_sim.studies import variant_scoring as vs
+from ohhell_sim.studies.design import MIX_FIELD
 
 
 def test_identical_rule_sets_are_merged_and_named_once():

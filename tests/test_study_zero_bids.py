@@ -16,8 +16,8 @@ import pytest
 
 from ohhell_sim.analysis.stats import standardised_mean_ci
 from ohhell_sim.errors import InvalidArgumentError
-from studies import run_experiment
-from studies.zero_bids import (
+from ohhell_sim.studies import run_experiment
+from ohhell_sim.studies.zero_bids import (
     MIN_ZERO_BIDS,
     PROBE_ARMS,
     STANDARDISED,

@@ -33,8 +33,8 @@ def plain_text(rst: str) -> str:
 
     Examples
     --------
-    >>> plain_text("Plays like ``card_counter`` (:mod:`strategies._counting`)::")
-    'Plays like card_counter (strategies._counting):'
+    >>> plain_text("Plays like ``card_counter`` (:mod:`ohhell_sim.strategies._counting`)::")
+    'Plays like card_counter (ohhell_sim.strategies._counting):'
     """
     text = _ROLE.sub(_role_text, rst)
     text = _LITERAL.sub(lambda m: m["body"] or m["single"], text)

@@ -12,11 +12,11 @@ from ohhell_sim.arguments import check_count, check_seed
 from ohhell_sim.cli.options import add_import_option, import_modules
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder, read_results
+from ohhell_sim.studies.design import FIELDS
+from ohhell_sim.studies.experiment import DEFAULT_STUDY, STUDY_NAMES, render_report, run_experiment
+from ohhell_sim.studies.runs import GAMES_FILE, HANDS_FILE, MANIFEST_FILE
+from ohhell_sim.studies.variant_scoring import MAXIMISER_MIX
 from ohhell_sim.summary import SUMMARY_FILE
-from studies.design import FIELDS
-from studies.experiment import DEFAULT_STUDY, STUDY_NAMES, render_report, run_experiment
-from studies.runs import GAMES_FILE, HANDS_FILE, MANIFEST_FILE
-from studies.variant_scoring import MAXIMISER_MIX
 
 #: The quick start's size: a small version of the default study that finishes in
 #: about a minute on a fresh machine, kernel compile included.

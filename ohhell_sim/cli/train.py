@@ -6,8 +6,8 @@ import argparse
 import sys
 
 from ohhell_sim.results import check_output_file
-from strategies.distilled import WEIGHTS_FILE
-from strategies.distilled_training import save_weights, train_distilled
+from ohhell_sim.strategies.distilled import WEIGHTS_FILE
+from ohhell_sim.strategies.distilled_training import save_weights, train_distilled
 
 #: Strategies this command trains.
 TRAINABLE = ("distilled",)
@@ -36,7 +36,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         description=(
             "Play games of the built-in players, label each move of their positions by "
             "playing it out on the real deal, and fit the distilled strategy's networks "
-            "(strategies.distilled_training)."
+            "(ohhell_sim.strategies.distilled_training)."
         ),
     )
     p.add_argument("name", choices=TRAINABLE, help="the strategy to train")

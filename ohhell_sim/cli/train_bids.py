@@ -6,7 +6,7 @@ import argparse
 
 from ohhell_sim.cli.options import parse_int_list
 from ohhell_sim.results import check_output_file
-from strategies.learned import TABLE_FILE, save_bid_table, train_bid_table
+from ohhell_sim.strategies.learned import TABLE_FILE, save_bid_table, train_bid_table
 
 
 def cmd_train_bids(args: argparse.Namespace) -> int:

@@ -177,7 +177,7 @@ class FairResampler:
     over the others' hands and the undealt stock, each seat keeping as many
     cards as it holds and no card of a suit it has shown void in, every such
     world equally likely: our strategies' sampler
-    (:func:`strategies.sampler.draw_sample`) on the
+    (:func:`ohhell_sim.strategies.sampler.draw_sample`) on the
     player's view, drawing from ``stream`` (a random stream as
     :func:`~ohhell_sim.reference.seat_streams` gives).  The cards already played
     stay where they were dealt.  OpenSpiel's own ``resample_from_infostate`` for
@@ -192,7 +192,7 @@ class FairResampler:
         self._history: list[int] | None = None
 
     def _prepare(self, state) -> None:
-        from strategies.sampler import PLAN_SIZE, prepare_sample
+        from ohhell_sim.strategies.sampler import PLAN_SIZE, prepare_sample
 
         self._history = list(state.history())
         self._plan = np.empty(PLAN_SIZE, dtype=np.int64)
@@ -211,7 +211,7 @@ class FairResampler:
     def __call__(self, state, player: int | None = None):
         """A resampled world of ``state`` (``player``, ISMCTS's second argument, is the
         player to move)."""
-        from strategies.sampler import draw_sample
+        from ohhell_sim.strategies.sampler import draw_sample
 
         if list(state.history()) != self._history:
             self._prepare(state)

@@ -88,7 +88,7 @@ TASKS_PER_THREAD = 4
 #: Seconds to wait for a TCP connection to the scheduler before giving up on it.
 _PROBE_SECONDS = 5.0
 # Packages installed on every worker: their functions are pickled by reference.
-_INSTALLED_PACKAGES = ("ohhell_sim", "strategies", "numba", "numpy")
+_INSTALLED_PACKAGES = ("ohhell_sim", "numba", "numpy")
 
 
 def _require_distributed() -> ModuleType:

@@ -272,13 +272,11 @@ INLINE_ALL_UP_TO = 2
 
 
 def _tree_digest() -> str:
-    # Every source file and table of the package and of its built-in strategies.
+    # Every source file and table of the package, its built-in strategies included.
     digest = hashlib.sha256()
-    strategies_root = Path(sys.modules["strategies"].__file__).resolve().parent
-    for root in (_PACKAGE_ROOT, strategies_root):
-        for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".npz")):
-            name = str(path.relative_to(root.parent))
-            digest.update(name.encode() + b"\x00" + path.read_bytes())
+    for path in sorted(p for p in _PACKAGE_ROOT.rglob("*") if p.suffix in (".py", ".npz")):
+        name = str(path.relative_to(_PACKAGE_ROOT.parent))
+        digest.update(name.encode() + b"\x00" + path.read_bytes())
     return digest.hexdigest()
 
 

@@ -1,6 +1,6 @@
 """Sentences and cells every study report shares: the confirmation, as method and as a mark.
 
-The confirmation run (:attr:`studies.runs.StudyData.confirmation`) is the same
+The confirmation run (:attr:`ohhell_sim.studies.runs.StudyData.confirmation`) is the same
 study at another seed; :func:`ohhell_sim.analysis.findings.confirm` carries the
 surviving rows of a family over to it.  Each report says the same things about
 it, in the same words, through these functions.

@@ -9,16 +9,16 @@ tricks from this one on).  It makes the move of highest expected points under
 the active scoring tables, so its bids and its play follow the table.  A card
 tie goes to the weaker card.
 
-The networks were trained (:mod:`strategies.distilled_training`, ``ohhell train
+The networks were trained (:mod:`ohhell_sim.strategies.distilled_training`, ``ohhell train
 distilled``) on positions from games of the built-in players, ``adaptive_pimc``
 among them.  Each position was labelled by playing each move out on the real
 deal, whose hidden hands are a draw from what the position's players could
 know: a network fitted to these labels estimates the playout value given what
 the player sees, as the search's samples do, without the sampling noise.  It
-runs at engine speed: its inputs (:mod:`strategies._distilled_features`) and
+runs at engine speed: its inputs (:mod:`ohhell_sim.strategies._distilled_features`) and
 the networks are plain Numba.
 
-The weights ship in ``strategies/tables/distilled.npz`` with how they were
+The weights ship in ``ohhell_sim/strategies/tables/distilled.npz`` with how they were
 made.  In the swap phase it passes as ``card_counter`` does; in a forehead
 deal it bids as the Monte Carlo players do (every other card is seen); with
 two decks, which the networks never saw, it plays as ``card_counter`` and bids
@@ -38,11 +38,9 @@ from ohhell_sim import view as V
 from ohhell_sim.engine.core import deal_points
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import R_DECKS, R_OVER, R_UNDER
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import card_power, lowest_card
-from strategies._common import best_bid_by_row, forehead_bid, is_forehead_bid
-from strategies._counting import counting_play
-from strategies._distilled_features import (
+from ohhell_sim.strategies._common import best_bid_by_row, forehead_bid, is_forehead_bid
+from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies._distilled_features import (
     N_BID_MOVE,
     N_BID_STATE,
     N_CARD_MOVE,
@@ -54,9 +52,11 @@ from strategies._distilled_features import (
     card_move,
     card_state,
 )
-from strategies.expected_tricks import DEFAULT_RISK, expected_bid
-from strategies.pimc import distinct_choices
-from strategies.tables import TABLES_DIR
+from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, expected_bid
+from ohhell_sim.strategies.pimc import distinct_choices
+from ohhell_sim.strategies.tables import TABLES_DIR
+from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy_tools import card_power, lowest_card
 
 WEIGHTS_FILE = "distilled.npz"
 #: The arrays of one network, by name: ``state`` (state inputs x hidden),

@@ -13,7 +13,7 @@ engine names its compiled kernels by a hash of every source file of
 ``ohhell_sim``: analysis code inside it would recompile every kernel on each edit.
 """
 
-from studies.experiment import (
+from ohhell_sim.studies.experiment import (
     DEFAULT_STUDY,
     STUDY_NAMES,
     build_report,

@@ -33,7 +33,7 @@ bid is searched the same way: the earlier seats' bids weight the deals, later
 seats bid ``simple``'s count, and the legal bid of highest expected score over
 the playouts is made, as ``mc_bidder`` does.  With no opponent's bid to read
 (the first to bid), or with ``bid_search`` = 0, it bids with ``mc_bidder``'s
-:func:`strategies.mc_bidder.mc_bid` itself.  Against a competent field the bids
+:func:`ohhell_sim.strategies.mc_bidder.mc_bid` itself.  Against a competent field the bids
 look competent and it plays like ``pimc`` on better-informed deals; against
 random players its playouts are the random players' own game, which is what
 information-set MCTS with random rollouts exploits.
@@ -58,21 +58,27 @@ from ohhell_sim.engine.core import next_seat
 from ohhell_sim.engine.deal import legal_cards, trick_with
 from ohhell_sim.engine.rng import below, uniform
 from ohhell_sim.rules import R_DECKS
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import nth_card, points, popcount
-from strategies._common import (
+from ohhell_sim.strategies._common import (
     best_bid_by_row,
     forehead_bid,
     greedy_card,
     is_forehead_bid,
     legal_bid_near,
 )
-from strategies._counting import counting_play
-from strategies._playout import PlayoutDeal, deal_after, estimate_bids, first_lead, trick_after
-from strategies.expected_tricks import DEFAULT_RISK, _mask_sum, expected_bid
-from strategies.mc_bidder import ONE_DECK_ONLY, mc_bid
-from strategies.pimc import best_average_card, candidate_cards
-from strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
+from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies._playout import (
+    PlayoutDeal,
+    deal_after,
+    estimate_bids,
+    first_lead,
+    trick_after,
+)
+from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, _mask_sum, expected_bid
+from ohhell_sim.strategies.mc_bidder import ONE_DECK_ONLY, mc_bid
+from ohhell_sim.strategies.pimc import best_average_card, candidate_cards
+from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
+from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy_tools import nth_card, points, popcount
 
 # --- the opponent model -------------------------------------------------------
 
@@ -242,7 +248,7 @@ def typed_play_out(deal, bids, trick, tricks_left, random_seats, rng):
     """Finish a deal: the seats of ``random_seats`` play a uniformly random legal
     card, the others ``simple``'s greedy card towards their bids.
 
-    The arguments are those of :func:`strategies._playout.play_out` (without the
+    The arguments are those of :func:`ohhell_sim.strategies._playout.play_out` (without the
     record of winning cards), plus the seat mask and the random stream.
     """
     n, active, trump, hands, won = deal

@@ -13,14 +13,14 @@ distribution of ``expected_tricks``'s per-card probabilities, weighted by the
 cell's number of observations against ``prior_weight`` pseudo-observations (so
 rare cells, and table sizes or hand sizes beyond the table, lean on the card
 table), and the strategy bids the legal bid of highest expected points under the
-active scoring tables (:func:`strategies._common.best_bid`), never below its
+active scoring tables (:func:`ohhell_sim.strategies._common.best_bid`), never below its
 boss trumps (a cell pools hands whose high trumps are not all sure tricks).  This is the
 classic table-based (counting) bidding model, learned instead of hand-written.
-The shipped table (``strategies/tables/learned_bids.npz``) covers the canonical
+The shipped table (``ohhell_sim/strategies/tables/learned_bids.npz``) covers the canonical
 profile: 3-7 players, hand sizes up to the canonical start (10, 8 for six, 7
 for seven).
 
-Play is ``card_counter``'s (:mod:`strategies._counting`).
+Play is ``card_counter``'s (:mod:`ohhell_sim.strategies._counting`).
 
 Parameters: ``prior_weight`` = 20.0.  Deterministic.
 
@@ -45,9 +45,7 @@ from ohhell_sim.engine.core import next_seat
 from ohhell_sim.engine.rng import game_key, seed_stream
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import canonical_start
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import lowest_card, popcount
-from strategies._common import (
+from ohhell_sim.strategies._common import (
     ACE,
     KING,
     QUEEN,
@@ -56,10 +54,12 @@ from strategies._common import (
     is_forehead_bid,
     trump_mask,
 )
-from strategies._counting import counting_play
-from strategies._playout import simulated_deal
-from strategies.expected_tricks import card_probability
-from strategies.tables import TABLES_DIR, save_arrays
+from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies._playout import simulated_deal
+from ohhell_sim.strategies.expected_tricks import card_probability
+from ohhell_sim.strategies.tables import TABLES_DIR, save_arrays
+from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy_tools import lowest_card, popcount
 
 TABLE_FILE = "learned_bids.npz"
 MIN_PLAYERS = 3
@@ -252,7 +252,7 @@ def train_bid_table(
         "deals": deals,
         "no_trump_deals": max(1, deals // 4),
         "seed": seed,
-        "policy": "simple's bids and greedy play in every seat (strategies._playout)",
+        "policy": "simple's bids and greedy play in every seat (ohhell_sim.strategies._playout)",
         "features": "trumps 0-4+/no-trump, high trumps 0-3+, side aces 0-3+, "
         "side kings 0-2+, position first/middle/dealer",
         "made_by": f"ohhell train-bids --players {','.join(map(str, sizes))} --deals {deals} "

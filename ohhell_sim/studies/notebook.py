@@ -1,6 +1,6 @@
 """Show a study's report in Jupyter: the cells every study notebook shares.
 
-Each function displays one part of a :class:`~studies.report.Report` with
+Each function displays one part of a :class:`~ohhell_sim.studies.report.Report` with
 IPython's rich display (Markdown, frames, PNG figures), so that a notebook is
 its parameters, one call per section, and the prose and extra analysis that are
 particular to its study.
@@ -13,22 +13,22 @@ from pathlib import Path
 from ohhell_sim.analysis.report import Report
 
 #: Marks the repository's root folder.
-_ROOT_MARKERS = ("pyproject.toml", "studies")
+_ROOT_MARKERS = ("pyproject.toml", "ohhell_sim/studies")
 
 
 def repository_root(start: str | Path | None = None) -> Path:
-    """The repository folder holding ``studies/``, wherever the notebook runs from.
+    """The repository folder holding ``ohhell_sim/studies/``, wherever the notebook runs from.
 
     The first folder, from ``start`` (default: the current folder) upwards,
-    that holds ``pyproject.toml`` and ``studies/``; failing that, the folder
-    above the imported ``studies`` package when it holds a ``pyproject.toml``
+    that holds ``pyproject.toml`` and ``ohhell_sim/studies/``; failing that, the folder
+    above the imported ``ohhell_sim`` package when it holds a ``pyproject.toml``
     (a source checkout), else ``start`` itself.
     """
     here = Path.cwd() if start is None else Path(start)
     for folder in (here.resolve(), *here.resolve().parents):
         if all((folder / marker).exists() for marker in _ROOT_MARKERS):
             return folder
-    package_parent = Path(__file__).resolve().parent.parent
+    package_parent = Path(__file__).resolve().parents[2]
     if (package_parent / "pyproject.toml").is_file():
         return package_parent
     return here

@@ -2,7 +2,7 @@
 
 A table seats at most seven players, fewer than the built-ins, so the ladder is a
 duplicate *gauntlet*: each strategy in turn takes one seat against a fixed
-*field* (one strategy in the other seats, a name of :data:`studies.design.FIELDS`)
+*field* (one strategy in the other seats, a name of :data:`ohhell_sim.studies.design.FIELDS`)
 in a duplicate tournament (:func:`ohhell_sim.tournament`): every deal set is
 played once per rotation of the seats, so the challenger holds every hand from
 every seat.  All gauntlets use the same seed and game indices, so every
@@ -65,11 +65,11 @@ from ohhell_sim.exact import (
 )
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import available_strategies, get_strategy
+from ohhell_sim.studies.design import check_fields, field_seats
+from ohhell_sim.studies.report import study_report
+from ohhell_sim.studies.runs import Condition, StudyData
+from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 from ohhell_sim.tournament import tournament
-from studies.design import check_fields, field_seats
-from studies.report import study_report
-from studies.runs import Condition, StudyData
-from studies.wording import confirmation_cell, confirmation_method
 
 NAME = "strategy_ladder"
 QUESTION = "Which built-in strategy plays Oh Hell best, and does the answer depend on the field?"
@@ -175,7 +175,7 @@ def play(
     strategies : tuple of str, optional
         The challengers (default: every built-in).
     fields : tuple of str
-        The fields (:data:`studies.design.FIELDS`): the strategy in the other
+        The fields (:data:`ohhell_sim.studies.design.FIELDS`): the strategy in the other
         seats, one gauntlet per challenger in each.
 
     Returns

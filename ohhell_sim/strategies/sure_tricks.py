@@ -14,9 +14,9 @@ count, it moves one away, toward the side its unrounded count lies on, and up
 on an exact count, since a count of sure winners errs low.  No bid goes below
 its boss trumps (the trumps no unseen card beats: each is a trick wherever it
 is played), the small-hand cap included.  In a forehead deal
-it bids from the cards it sees (:func:`strategies._common.forehead_bid`).
+it bids from the cards it sees (:func:`ohhell_sim.strategies._common.forehead_bid`).
 
-Play is ``card_counter``'s card-counting play (:mod:`strategies._counting`),
+Play is ``card_counter``'s card-counting play (:mod:`ohhell_sim.strategies._counting`),
 which also follows the page's play tips.
 
 Parameters: ``king_value`` = 0.5, ``one_card_threshold`` = 12, ``small_hand`` = 3.
@@ -30,9 +30,7 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import lowest_card
-from strategies._common import (
+from ohhell_sim.strategies._common import (
     ACE,
     KING,
     QUEEN,
@@ -40,7 +38,9 @@ from strategies._common import (
     is_forehead_bid,
     legal_bid_near,
 )
-from strategies._counting import counting_play
+from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy_tools import lowest_card
 
 
 @njit
@@ -102,7 +102,7 @@ def bid(view, params, rng):
 
 @njit
 def play(view, params, rng):
-    """The card-counting play of :mod:`strategies._counting`."""
+    """The card-counting play of :mod:`ohhell_sim.strategies._counting`."""
     return counting_play(view, False)
 
 

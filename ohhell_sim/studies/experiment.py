@@ -22,9 +22,9 @@ from ohhell_sim.analysis.report import (
 from ohhell_sim.arguments import check_count, check_seed
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder
-from studies.design import check_fields, check_players
-from studies.report import conditions_table
-from studies.runs import MANIFEST_FILE, StudyData, read_manifest, read_study, write_study
+from ohhell_sim.studies.design import check_fields, check_players
+from ohhell_sim.studies.report import conditions_table
+from ohhell_sim.studies.runs import MANIFEST_FILE, StudyData, read_manifest, read_study, write_study
 
 STUDY_NAMES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder")
 #: The study the README's quick start runs.
@@ -43,7 +43,7 @@ def get_study(name: object) -> ModuleType:
     """
     if name not in STUDY_NAMES:
         raise InvalidArgumentError(f"unknown study {name!r}; studies: {', '.join(STUDY_NAMES)}")
-    return importlib.import_module(f"studies.{name}")
+    return importlib.import_module(f"ohhell_sim.studies.{name}")
 
 
 def confirmation_seed(seed: int) -> int:
@@ -139,7 +139,7 @@ def run_experiment(
         other studies play fixed strategy fields and refuse it.
     fields : tuple of str, optional
         The strategy fields to play each condition in
-        (:data:`studies.design.FIELDS`; default: the study's ``DEFAULT_FIELDS``).
+        (:data:`ohhell_sim.studies.design.FIELDS`; default: the study's ``DEFAULT_FIELDS``).
     confirm_games : int, optional
         Games per condition of the confirmation run (default
         :func:`default_confirmation_games`); 0 plays none, and the report then

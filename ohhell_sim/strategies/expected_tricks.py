@@ -3,8 +3,8 @@
 Every card of the hand contributes its probability of taking a trick, read from
 a table indexed by players at the table (3-7), hand size, the card's kind (side
 suit or trump of a trump deal, any suit of a no-trump deal) and rank.  The table
-(``strategies/tables/trick_tables.npy``) is made by simulation with
-``python -m strategies.tables.make_trick_tables``: random deals played out with
+(``ohhell_sim/strategies/tables/trick_tables.npy``) is made by simulation with
+``python -m ohhell_sim.strategies.tables.make_trick_tables``: random deals played out with
 ``simple``'s bids and play in every seat, counting the tricks each (kind, rank)
 took.  It turns the 001 tip "count sure winners, not hoped-for ones" into
 numbers for every card, not only aces and kings; the idea of summing per-card
@@ -16,7 +16,7 @@ go below the boss trumps.  The joker counts as a
 sure trick; more than 7 seats (two decks) read the 7-player table, and hands
 larger than the table's read its largest hand.
 
-Play is ``card_counter``'s card-counting play (:mod:`strategies._counting`).
+Play is ``card_counter``'s card-counting play (:mod:`ohhell_sim.strategies._counting`).
 
 Parameters: ``risk`` = -0.2 (added to the expected count before rounding;
 positive bids higher; -0.2 scored best, by about 2.5 points a game over 0, in
@@ -31,11 +31,11 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER
+from ohhell_sim.strategies._common import forehead_bid, is_forehead_bid, legal_bid_near
+from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies.tables import TABLES_DIR
 from ohhell_sim.strategy import Strategy
 from ohhell_sim.strategy_tools import lowest_card
-from strategies._common import forehead_bid, is_forehead_bid, legal_bid_near
-from strategies._counting import counting_play
-from strategies.tables import TABLES_DIR
 
 #: P(card takes a trick) by [players - 3, hand size - 1, kind, rank]; numba
 #: freezes this global into the compiled code.

@@ -12,7 +12,7 @@ lose (so it leads low when bidding zero).  These are the play tips of the
 French rules page (``001``: "count the trumps played", "lead high and draw
 trumps", "lead low and never win a trick by accident") made precise with the
 classic card-reading inferences of whist-family games; the details are in
-:mod:`strategies._counting`.
+:mod:`ohhell_sim.strategies._counting`.
 
 Parameters: ``bidder`` = 1 (1: ``expected_tricks``'s bid; 0: ``simple``'s count),
 ``risk`` = -0.2 (the ``expected_tricks`` shift; ``simple``'s count is not shifted).
@@ -24,11 +24,11 @@ from __future__ import annotations
 from numba import njit
 
 from ohhell_sim import view as V
+from ohhell_sim.strategies._common import legal_bid_near
+from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, expected_bid
+from ohhell_sim.strategies.simple import likely_tricks
 from ohhell_sim.strategy import Strategy
-from strategies._common import legal_bid_near
-from strategies._counting import counting_play
-from strategies.expected_tricks import DEFAULT_RISK, expected_bid
-from strategies.simple import likely_tricks
 
 
 @njit
@@ -43,7 +43,7 @@ def bid(view, params, rng):
 
 @njit
 def play(view, params, rng):
-    """The card-counting play of :mod:`strategies._counting`."""
+    """The card-counting play of :mod:`ohhell_sim.strategies._counting`."""
     return counting_play(view, False)
 
 

@@ -3,7 +3,7 @@
 It bids and plays as ``pimc`` does (deals sampled consistently with the play
 so far, every candidate played out on the same deals with ``simple``'s greedy
 policy in every seat, the candidate of best average score chosen), but samples
-sequentially (:mod:`strategies._sequential`): in batches of eight, testing
+sequentially (:mod:`ohhell_sim.strategies._sequential`): in batches of eight, testing
 from the sixteenth sample on, it stops once no candidate could beat the
 leading one by more than a few hundredths of a point in expectation, and it
 stops playing out the cards already far behind.  A clear choice stops at
@@ -18,7 +18,7 @@ A card choice stops once the expected loss of keeping the leading card is
 below ``eps`` points against every other card, each card more than ``drop``
 standard errors behind the leader being dropped; a bid once the same holds,
 with ``bid_eps``, among ``mc_bidder``'s candidate bids
-(:func:`strategies.mc_bidder.mc_bid`).  With ``eps`` = ``bid_eps`` = 0 it is
+(:func:`ohhell_sim.strategies.mc_bidder.mc_bid`).  With ``eps`` = ``bid_eps`` = 0 it is
 ``pimc`` with ``samples`` and ``bid_samples``.  With two decks (declared
 unsupported, as for ``pimc``) it falls back to ``card_counter``'s play and
 ``expected_tricks``'s bid.
@@ -33,9 +33,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ohhell_sim.strategies.mc_bidder import ONE_DECK_ONLY, mc_bid
+from ohhell_sim.strategies.pimc import pimc_card
 from ohhell_sim.strategy import Strategy
-from strategies.mc_bidder import ONE_DECK_ONLY, mc_bid
-from strategies.pimc import pimc_card
 
 
 @njit

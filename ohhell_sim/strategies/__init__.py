@@ -15,8 +15,7 @@ so, so they are registered whenever the package is in use.
 
 from __future__ import annotations
 
-from ohhell_sim.strategy import register_builtins
-from strategies import (
+from ohhell_sim.strategies import (
     adaptive_pimc,
     bayes_pimc,
     card_counter,
@@ -30,6 +29,7 @@ from strategies import (
     sure_tricks,
     zero,
 )
+from ohhell_sim.strategy import register_builtins
 
 BUILTINS = (
     random_play.STRATEGY,

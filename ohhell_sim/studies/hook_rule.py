@@ -1,6 +1,6 @@
 """Study ``hook_rule``: what the dealer's hook does, measured on the same deals, in every field.
 
-Every table size and strategy field (:data:`studies.design.FIELDS`) is played
+Every table size and strategy field (:data:`ohhell_sim.studies.design.FIELDS`) is played
 twice with the same seed, hook on and hook off.  The cards of game *g* are the
 same in both (the engine keys each shuffle by seed, game and deal), so every
 on/off comparison is paired by game.
@@ -42,7 +42,7 @@ from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import grouped_mean, paired_by_game, standardised_mean
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from studies.design import (
+from ohhell_sim.studies.design import (
     FIELDS,
     MIX_FIELD,
     POSITION_ORDER,
@@ -53,9 +53,9 @@ from studies.design import (
     fields_text,
     position_label,
 )
-from studies.report import study_report
-from studies.runs import Condition, StudyData, play_conditions
-from studies.wording import confirmation_cell, confirmation_method
+from ohhell_sim.studies.report import study_report
+from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
+from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
 NAME = "hook_rule"
 QUESTION = "What does the dealer's hook do to the game, and who pays for it?"
@@ -144,7 +144,7 @@ def play(
     progress : bool
         Show a progress bar.
     fields : sequence of str
-        Strategy fields (:data:`studies.design.FIELDS`).
+        Strategy fields (:data:`ohhell_sim.studies.design.FIELDS`).
 
     Returns
     -------
@@ -851,7 +851,7 @@ def _marked(row: pd.Series) -> str:
 
 
 def _in_field_order(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with its fields in the order of :data:`~studies.design.FIELDS` (the panels')."""
+    """``table`` with its fields in the order of the panels (``design.FIELDS``)."""
     return table.sort_values("field", key=_order_key, kind="stable", ignore_index=True)
 
 

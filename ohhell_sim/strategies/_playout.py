@@ -3,11 +3,11 @@
 The Monte Carlo strategies (``mc_bidder``, ``pimc``), the generator of the
 ``expected_tricks`` tables and the trainer of ``learned`` all need to play the
 rest of a deal fast when every hand is known (the hidden hands they sample with
-:mod:`strategies.sampler`).  They use one engine, written on plain arrays rather
+:mod:`ohhell_sim.strategies.sampler`).  They use one engine, written on plain arrays rather
 than the view:
 
 * :func:`play_out` finishes a deal, possibly from the middle of a trick, with
-  every seat following :func:`strategies._common.greedy_card` (``simple``'s play);
+  every seat following :func:`ohhell_sim.strategies._common.greedy_card` (``simple``'s play);
   :func:`play_out_settled` may stop it once one seat surely misses its bid, and
   :func:`play_out_bids` plays a deal out for many sets of bids at once, sharing
   the cards the sets agree on (``mc_bidder``'s candidate bids);
@@ -25,9 +25,9 @@ and fall back to rule-based play if they meet them anyway.  The rules are the
 engine's: the hook is :func:`~ohhell_sim.engine.core.forbidden_bid`, a trick's
 winner :func:`~ohhell_sim.engine.deal.trick_with`; the playout loop keeps them
 as masks per trick (the cards that follow the led suit, and
-:func:`strategies._common.beaters`, those that beat the card winning it), which
+:func:`ohhell_sim.strategies._common.beaters`, those that beat the card winning it), which
 cost less than asking them per card, and ``tests/test_playout.py`` checks the
-policy on those masks against :func:`strategies._common.greedy_card`.
+policy on those masks against :func:`ohhell_sim.strategies._common.greedy_card`.
 
 Functions that loop over whole deals are plain ``@njit``: they are too large to
 gain from inlining, and, like the rest of the package apart from the generated
@@ -55,13 +55,13 @@ from ohhell_sim.engine.core import (
 from ohhell_sim.engine.deal import trick_with
 from ohhell_sim.engine.rng import below
 from ohhell_sim.rules import R_OVER, R_UNDER
+from ohhell_sim.strategies._common import beaters, trump_mask
+from ohhell_sim.strategies.simple import likely_tricks
 from ohhell_sim.strategy_tools import (
     highest_card,
     lowest_card,
     popcount,
 )
-from strategies._common import beaters, trump_mask
-from strategies.simple import likely_tricks
 
 # What :func:`_play_until` stopped at.
 _DONE = 0

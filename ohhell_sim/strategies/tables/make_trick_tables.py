@@ -3,13 +3,13 @@
 For every table size (3-7 players), hand size (1 to the most a 52-card deck
 allows with a turned-up card) and deal kind (trump deal or no-trump deal), random
 deals are played out with ``simple``'s bids and play in every seat (the fast
-playout of :mod:`strategies._playout`), and every card dealt is counted by kind
+playout of :mod:`ohhell_sim.strategies._playout`), and every card dealt is counted by kind
 (a side suit or the trump suit of a trump deal, or any suit at no trump) and rank,
 with the tricks it took.  The table holds the ratio.
 
 Run from the repository root (a minute or so)::
 
-    python -m strategies.tables.make_trick_tables [--deals 50000] [--seed 2024]
+    python -m ohhell_sim.strategies.tables.make_trick_tables [--deals 50000] [--seed 2024]
 
 It writes ``trick_tables.npy`` (``float32``, shape ``(5, 17, 3, 13)``: players
 3-7, hand size 1-17, kind side/trump/no-trump, rank 2..A; entries beyond the
@@ -27,9 +27,9 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim.engine.rng import game_key, seed_stream
+from ohhell_sim.strategies._playout import simulated_deal
+from ohhell_sim.strategies.tables import TABLES_DIR
 from ohhell_sim.strategy_tools import lowest_card
-from strategies._playout import simulated_deal
-from strategies.tables import TABLES_DIR
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 7
@@ -106,10 +106,10 @@ def main(argv: list[str] | None = None) -> None:
     provenance = {
         "what": "P(card takes a trick) by players 3-7, hand size 1-17, kind, rank",
         "kinds": ["side suit", "trump", "no-trump deal"],
-        "policy": "simple's bids and play in every seat (strategies._playout)",
+        "policy": "simple's bids and play in every seat (ohhell_sim.strategies._playout)",
         "deals_per_cell_group": args.deals,
         "seed": args.seed,
-        "made_by": "python -m strategies.tables.make_trick_tables",
+        "made_by": "python -m ohhell_sim.strategies.tables.make_trick_tables",
     }
     args.output.with_suffix(".json").write_text(json.dumps(provenance, indent=1) + "\n")
     print(f"wrote {args.output} {table.shape}")

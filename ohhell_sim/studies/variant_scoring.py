@@ -7,7 +7,7 @@ size (the ``online`` and ``openspiel`` presets) are merged before anything is
 played and named once (``"online preset = openspiel preset"``).
 
 Each variant is played in several strategy fields (:data:`DEFAULT_FIELDS`): the
-shared fields of :mod:`studies.design` and :data:`MAXIMISER_MIX`, a mixed table
+shared fields of :mod:`ohhell_sim.studies.design` and :data:`MAXIMISER_MIX`, a mixed table
 of players that all re-optimise their bids for the table (``distilled``,
 ``mc_bidder`` and ``learned`` in turn), where the strategies' ranking can change
 and where how much skill decides a game is measured: a player blind to the
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-import strategies
+from ohhell_sim import strategies
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
     DEPENDS_ON_FIELD,
@@ -62,7 +62,7 @@ from ohhell_sim.analysis.stats import (
 )
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from studies.design import (
+from ohhell_sim.studies.design import (
     FIELDS,
     MC_BIDDER_SAMPLES,
     MIX_FIELD,
@@ -70,9 +70,9 @@ from studies.design import (
     check_fields,
     field_seats,
 )
-from studies.report import study_report
-from studies.runs import Condition, StudyData, play_conditions
-from studies.wording import confirmation_cell, confirmation_method
+from ohhell_sim.studies.report import study_report
+from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
+from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
 NAME = "variant_scoring"
 QUESTION = (
@@ -119,7 +119,7 @@ FIELD_GAMES_SHARE = {"mc_bidder": 0.6}
 
 #: Built-ins whose bid reads the scoring tables (``Strategy.reads_scoring``:
 #: they call ``best_bid``, ``best_bid_by_row`` or ``points`` of
-#: :mod:`strategies._common` / :mod:`ohhell_sim.strategy_tools`).  ``learned``'s
+#: :mod:`ohhell_sim.strategies._common` / :mod:`ohhell_sim.strategy_tools`).  ``learned``'s
 #: trick model was fitted under ``simple``'s play and does not depend on the
 #: table: only the choice of the bid from it does.
 SCORE_AWARE_BIDDERS = tuple(s.name for s in strategies.BUILTINS if s.reads_scoring)
@@ -158,8 +158,8 @@ def study_field_seats(field: str, players: int) -> tuple:
     """The seats of ``field`` (one of :data:`KNOWN_FIELDS`) at a table of ``players``.
 
     :data:`MAXIMISER_MIX` seats :data:`MAXIMISER_MIX_STRATEGIES` in turn,
-    ``mc_bidder`` with :data:`~studies.design.MC_BIDDER_SAMPLES` samples; the
-    other fields are :func:`studies.design.field_seats`.
+    ``mc_bidder`` with :data:`~ohhell_sim.studies.design.MC_BIDDER_SAMPLES` samples; the
+    other fields are :func:`ohhell_sim.studies.design.field_seats`.
     """
     if field != MAXIMISER_MIX:
         return field_seats(field, players)
@@ -1065,7 +1065,7 @@ def _report(data: StudyData, **t) -> Report:
         + "; ".join(f"{f}: {seats[f]} ({games_of[f]} games)" for f in fields)
         + fewer
         + ".",
-        "Bids that read the scoring table (by their code in strategies/*.py: they call "
+        "Bids that read the scoring table (by their code in ohhell_sim/strategies/*.py: they call "
         "best_bid, best_bid_by_row or points): "
         + ", ".join(SCORE_AWARE_BIDDERS)
         + "; bids that ignore it: "

@@ -5,7 +5,7 @@ It follows the play tips of the French rules page (``001``) with what the view
 shows about the cards: every card played (``PLAYED``), hence the trumps still out,
 and the voids each player has shown (``VOIDS_BASE``).  A card's *threats* are the
 unseen cards that would beat it and that a player still to play the trick may
-hold (see :func:`strategies._common.threats`); a card without threats that is
+hold (see :func:`ohhell_sim.strategies._common.threats`); a card without threats that is
 winning when played is a sure winner.
 
 * Short of the bid, leading: a sure winner if there is one (side suits before
@@ -19,7 +19,7 @@ winning when played is a sure winner.
   the weakest card goes.
 * Short of the bid by no more than its boss trumps (trumps no unseen card
   beats, which take a trick whenever they are played,
-  :func:`strategies._common.boss_trumps`), following: when another card
+  :func:`ohhell_sim.strategies._common.boss_trumps`), following: when another card
   loses the trick, play the most dangerous such card, as at the bid, and keep
   the bosses for later (duck now, win later), rather than take the trick with
   a boss and be left on lead with a card that may win.
@@ -37,14 +37,7 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.engine.core import led_suit_of
-from ohhell_sim.strategy_tools import (
-    card_power,
-    highest_by_power,
-    lowest_by_power,
-    lowest_card,
-    popcount,
-)
-from strategies._common import (
+from ohhell_sim.strategies._common import (
     beating_cards,
     danger_card,
     later_may_hold,
@@ -54,6 +47,13 @@ from strategies._common import (
     trump_mask,
     unseen_mask,
     wants_tricks,
+)
+from ohhell_sim.strategy_tools import (
+    card_power,
+    highest_by_power,
+    lowest_by_power,
+    lowest_card,
+    popcount,
 )
 
 
@@ -115,7 +115,7 @@ def _follow_by_threats(view, winners, trump, unseen, wants):
 def counting_play(view, pass_dangerous):
     """The card-counting play of the module docstring; any phase that asks for a card.
 
-    In the swap phase it passes :func:`strategies._common.swap_card` (the most
+    In the swap phase it passes :func:`ohhell_sim.strategies._common.swap_card` (the most
     dangerous card when ``pass_dangerous``, for players aiming at zero).  The
     cheap cases are decided here, inline; leads and the follows that weigh
     threats call the compiled helpers.

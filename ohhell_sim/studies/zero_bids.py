@@ -1,6 +1,6 @@
 """Study ``zero_bids``: who bids zero, when it works, and when it should be bid.
 
-Every part is played in each strategy field of :data:`studies.design.FIELDS`
+Every part is played in each strategy field of :data:`ohhell_sim.studies.design.FIELDS`
 (one strategy in every seat, or the mixed table), with one seed, so that game
 *g* deals the same cards in every field and condition:
 
@@ -60,7 +60,7 @@ from ohhell_sim.analysis.stats import (
     standardised_mean_ci,
 )
 from ohhell_sim.rules import ZERO_TABLES, Rules
-from studies.design import (
+from ohhell_sim.studies.design import (
     FIELDS,
     POSITION_ORDER,
     STANDARDISED,
@@ -70,10 +70,10 @@ from studies.design import (
     fields_text,
     position_label,
 )
-from studies.holdings import trump_holdings
-from studies.report import study_report
-from studies.runs import Condition, StudyData, play_conditions
-from studies.wording import confirmation_cell, confirmation_method
+from ohhell_sim.studies.holdings import trump_holdings
+from ohhell_sim.studies.report import study_report
+from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
+from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
 NAME = "zero_bids"
 QUESTION = "When do players bid zero, when does it work, and which hands should bid it?"

@@ -31,8 +31,8 @@ from ohhell_sim.cards import JOKER
 from ohhell_sim.engine.core import next_seat
 from ohhell_sim.engine.rng import below, uniform
 from ohhell_sim.rules import R_DECKS
+from ohhell_sim.strategies._common import seat_may_hold, unseen_mask
 from ohhell_sim.strategy_tools import highest_card, lowest_card, popcount
-from strategies._common import seat_may_hold, unseen_mask
 
 #: Deals drawn at most for one sample when some seats' voids are checked after
 #: the deal (a position whose table does not fit the plan).

@@ -17,7 +17,7 @@ of most trick-taking game programs; its known flaw (it assumes it will know
 the hidden cards later, "strategy fusion") matters little when the playout
 policy is itself a simple one.
 
-It bids with ``mc_bidder``'s :func:`strategies.mc_bidder.mc_bid`
+It bids with ``mc_bidder``'s :func:`ohhell_sim.strategies.mc_bidder.mc_bid`
 (``bid_samples`` samples).  With two decks (declared unsupported, as for
 ``mc_bidder``) it falls back to ``card_counter``'s play and ``expected_tricks``'s bid.
 
@@ -32,20 +32,20 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.rules import R_DECKS
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import card_power, lowest_card, points, popcount
-from strategies import mc_bidder
-from strategies._common import unseen_mask
-from strategies._counting import counting_play
-from strategies._playout import (
+from ohhell_sim.strategies import mc_bidder
+from ohhell_sim.strategies._common import unseen_mask
+from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies._playout import (
     deal_after,
     estimate_bids,
     play_out_settled,
     settle_flags,
     trick_after,
 )
-from strategies._sequential import choice_is_open, time_to_test
-from strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
+from ohhell_sim.strategies._sequential import choice_is_open, time_to_test
+from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
+from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy_tools import card_power, lowest_card, points, popcount
 
 
 @njit
@@ -76,7 +76,7 @@ def distinct_choices(view, unseen):
     """The legal cards less those equivalent to a lower one (:func:`distinct_cards`), as a mask.
 
     The live cards that can separate two legal cards are ``unseen``
-    (:func:`strategies._common.unseen_mask`) and those in the current trick.
+    (:func:`ohhell_sim.strategies._common.unseen_mask`) and those in the current trick.
     """
     in_trick = np.int64(0)
     for s in range(view[V.N_PLAYERS]):
@@ -126,7 +126,7 @@ def best_average_card(view, cards, totals):
 def pimc_card(view, samples, rng, eps=0.0, drop=0.0):
     """The card of best average playout score (module docstring).
 
-    With ``eps`` > 0 the sampling is sequential (:mod:`strategies._sequential`):
+    With ``eps`` > 0 the sampling is sequential (:mod:`ohhell_sim.strategies._sequential`):
     ``samples`` is the most it draws, and it stops once no card could beat the
     leading one by more than ``eps`` points in expectation, dropping on the way
     the cards more than ``drop`` standard errors behind (0: none).  With

@@ -12,13 +12,13 @@ The recipe, reproducible from a seed (``ohhell train distilled``):
    the tests check position by position, bit for bit.
 2. **Labels.** Each move of a position is played out on the real deal with
    ``simple``'s greedy policy in every seat, as ``pimc`` and ``mc_bidder`` play
-   out their sampled deals (:mod:`strategies._playout`): a bid's label is the
+   out their sampled deals (:mod:`ohhell_sim.strategies._playout`): a bid's label is the
    tricks its bidder took, a card's the tricks its player took from there on.
    The real deal is one draw from the deals the position could hide, so the
    mean label given what the player sees is the search's value with the true
    chance of each hidden deal.
 3. **Networks.** Two networks of one hidden layer
-   (:mod:`strategies.distilled`) are fitted to the labels by minibatch Adam on
+   (:mod:`ohhell_sim.strategies.distilled`) are fitted to the labels by minibatch Adam on
    the cross-entropy of the outcome distributions, in NumPy: they are small
    enough that a training library would bring nothing.  A share of the games
    is held out; the weights kept are those of the epoch of best held-out loss.
@@ -46,9 +46,8 @@ from ohhell_sim import view as V
 from ohhell_sim.arguments import check_seed
 from ohhell_sim.engine.core import next_seat
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.strategy_tools import lowest_card
-from strategies._common import unseen_mask
-from strategies._distilled_features import (
+from ohhell_sim.strategies._common import unseen_mask
+from ohhell_sim.strategies._distilled_features import (
     N_BID_MOVE,
     N_BID_STATE,
     N_CARD_MOVE,
@@ -60,7 +59,7 @@ from strategies._distilled_features import (
     card_move,
     card_state,
 )
-from strategies._playout import (
+from ohhell_sim.strategies._playout import (
     STACK_ROW,
     PlayoutDeal,
     deal_after,
@@ -70,9 +69,10 @@ from strategies._playout import (
     play_out_bids,
     trick_after,
 )
-from strategies.distilled import LAYERS, NETWORKS
-from strategies.pimc import distinct_choices
-from strategies.tables import save_arrays
+from ohhell_sim.strategies.distilled import LAYERS, NETWORKS
+from ohhell_sim.strategies.pimc import distinct_choices
+from ohhell_sim.strategies.tables import save_arrays
+from ohhell_sim.strategy_tools import lowest_card
 
 #: Seatings the positions come from, one game after another; a seating of
 #: fewer names than players repeats them around the table.
@@ -360,7 +360,7 @@ class _Network:
         return loss, grads
 
     def layers(self) -> tuple[np.ndarray, ...]:
-        """The arrays of :data:`strategies.distilled.LAYERS`, as the player reads them."""
+        """The arrays of the player's ``LAYERS``, as the player reads them."""
         w1 = self.params["w1"]
         s, m = self.n_state, self.n_move
         return (

@@ -1,9 +1,9 @@
 """What ``distilled`` reads off the view: the inputs of its two networks.
 
-Both networks (:mod:`strategies.distilled`) take a vector of the decision's
+Both networks (:mod:`ohhell_sim.strategies.distilled`) take a vector of the decision's
 state and a vector of the move tried (a bid, or a card).  The functions here
 fill them from the view alone, so that the trainer
-(:mod:`strategies.distilled_training`) and the player compute the same inputs
+(:mod:`ohhell_sim.strategies.distilled_training`) and the player compute the same inputs
 by the same code.  Each entry is scaled to about 0..1.
 
 Only what a seated player may know enters: the hand, the trump, the bids, the
@@ -18,6 +18,16 @@ from numba import njit
 from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER
 from ohhell_sim.engine.core import beats, led_suit_of, next_seat
+from ohhell_sim.strategies._common import (
+    ACE,
+    KING,
+    QUEEN,
+    beaters,
+    trump_mask,
+    unseen_mask,
+)
+from ohhell_sim.strategies.expected_tricks import card_probability
+from ohhell_sim.strategies.simple import likely_tricks
 from ohhell_sim.strategy_tools import (
     card_power,
     highest_by_power,
@@ -26,16 +36,6 @@ from ohhell_sim.strategy_tools import (
     popcount,
     suit_mask,
 )
-from strategies._common import (
-    ACE,
-    KING,
-    QUEEN,
-    beaters,
-    trump_mask,
-    unseen_mask,
-)
-from strategies.expected_tricks import card_probability
-from strategies.simple import likely_tricks
 
 #: Entries of the bid state vector, of the features of one bid, of the card
 #: state vector and of the features of one card.
@@ -175,7 +175,7 @@ def card_context(view):
         if k < later:
             later_void |= voids
             all_void &= voids
-    # As strategies._common.later_may_hold: a card is ruled out when every player
+    # As ohhell_sim.strategies._common.later_may_hold: a card is ruled out when every player
     # still to play has shown void in its suit (the joker, in trump).
     may_hold = np.int64(0)
     if later > 0:

@@ -23,10 +23,10 @@ from __future__ import annotations
 from numba import njit
 
 from ohhell_sim import view as V
+from ohhell_sim.strategies._common import forehead_bid, is_forehead_bid, sure_trump_tricks
+from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, expected_bid, expected_tricks
 from ohhell_sim.strategy import Strategy
-from strategies._common import forehead_bid, is_forehead_bid, sure_trump_tricks
-from strategies._counting import counting_play
-from strategies.expected_tricks import DEFAULT_RISK, expected_bid, expected_tricks
 
 
 @njit

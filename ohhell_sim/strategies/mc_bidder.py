@@ -13,14 +13,14 @@ under ``made="10*bid"`` than under ``"10+bid"``.  The candidates are the bids
 within one of the trick counts reached when aiming at ``expected_tricks``'s
 bid, and zero; the same samples serve every candidate (common random numbers),
 and on each sample the playouts of all bids are played as one, forking only
-where the bids make a play differ (:func:`strategies._playout.play_out_bids`),
+where the bids make a play differ (:func:`ohhell_sim.strategies._playout.play_out_bids`),
 and ending once every bid but the aimed-at one is surely missed (under scoring
 tables that give every miss the same points).
 This is the determinized ("perfect information") Monte Carlo evaluation of
 Ginsberg's GIB for bridge bidding and play, applied to the bid alone.  In a
-forehead deal the bid is exact (:func:`strategies._common.forehead_bid`).
+forehead deal the bid is exact (:func:`ohhell_sim.strategies._common.forehead_bid`).
 
-It plays like ``card_counter`` (:mod:`strategies._counting`).  Any other play
+It plays like ``card_counter`` (:mod:`ohhell_sim.strategies._counting`).  Any other play
 policy pairs with it: a strategy may bid with :func:`mc_bid` (``pimc`` does) and
 play as it likes.
 
@@ -40,26 +40,26 @@ from numba import njit
 from ohhell_sim import view as V
 from ohhell_sim.engine.core import next_seat
 from ohhell_sim.rules import R_DECKS
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import points
-from strategies._common import (
+from ohhell_sim.strategies._common import (
     best_bid_by_row,
     eligible_bids,
     forehead_bid,
     is_forehead_bid,
     legal_bid_near,
 )
-from strategies._counting import counting_play
-from strategies._playout import (
+from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies._playout import (
     STACK_ROW,
     PlayoutDeal,
     estimate_bids_by_own_bid,
     play_out_bids,
     settle_flags,
 )
-from strategies._sequential import choice_is_open, time_to_test
-from strategies.expected_tricks import DEFAULT_RISK, expected_bid
-from strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
+from ohhell_sim.strategies._sequential import choice_is_open, time_to_test
+from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, expected_bid
+from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
+from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy_tools import points
 
 #: The sampler deals hidden cards from one deck (a hand is one mask).
 ONE_DECK_ONLY = {"decks": (2,)}
@@ -92,7 +92,7 @@ def mc_bid(view, samples, rng, eps=0.0):
 
     ``samples`` deals are sampled; with none, or a view the sampler does not
     support, the bid is ``expected_tricks``'s.  With ``eps`` > 0 the sampling is
-    sequential (:mod:`strategies._sequential`): ``samples`` is the most it
+    sequential (:mod:`ohhell_sim.strategies._sequential`): ``samples`` is the most it
     draws, and it stops once no candidate bid could beat the leading one by
     more than ``eps`` points in expectation.
     """
