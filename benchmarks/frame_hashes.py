@@ -26,6 +26,11 @@ Three groups of runs (``--groups``, default all):
     traces of the batched environment (``ohhell_sim.env.batched``): every
     observation, mask, reward and end of game of a few hundred steps, with
     actions drawn from the masks by a seeded generator.
+``studies``
+    every study of ``ohhell experiment`` at a small size, with its confirmation
+    run: a hash of its report's words (question, In short, setup, method,
+    findings) and one of each of its tables, so that a change of the studies'
+    machinery that should leave their answers alone is seen to, table by table.
 
 ``--seats`` replaces the strategies cycled over the seats of the ``engine``
 group, ``--games`` its games and ``--tables`` its tables (comma lists).
@@ -74,7 +79,14 @@ ENV_SEATINGS = {
         "card_counter",
     ),
 }
-GROUPS = ("engine", "search", "env")
+#: The studies group: each study's size (cheap fields, so that it runs in minutes).
+STUDY_SIZES = {
+    "hook_rule": {"games": 24, "players": (3, 4), "fields": ("simple", "mix")},
+    "zero_bids": {"games": 24, "players": (3, 4), "fields": ("simple", "mix")},
+    "variant_scoring": {"games": 24, "players": (4,), "fields": ("simple", "mix")},
+    "strategy_ladder": {"games": 16, "players": (4,), "strategies": ("simple", "random")},
+}
+GROUPS = ("engine", "search", "env", "studies")
 EXPECTED = Path(__file__).with_suffix(".txt")
 
 TABLES = {
@@ -195,6 +207,29 @@ def env_lines() -> Iterator[str]:
         yield f"env {label} trace {env_trace_digest(rules, seats, learner_plays)}"
 
 
+def text_digest(parts: list[str]) -> str:
+    """A hash of a list of strings."""
+    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:16]
+
+
+def study_lines() -> Iterator[str]:
+    """The studies group: per study, its words and each of its tables."""
+    from ohhell_sim.studies import run_experiment
+    from ohhell_sim.studies.experiment import load_report
+
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, size in STUDY_SIZES.items():
+            out = Path(scratch) / name
+            run_experiment(name, out, seed=SEED, progress=False, **size)
+            report, _ = load_report(out)
+            words = [report.question, *report.in_short, *report.setup, *report.method]
+            yield f"study {name} words {text_digest(words + report.findings)}"
+            for number, table in enumerate(report.tables):
+                title = table.title.replace(" ", "_")[:40]
+                digest = text_digest([table.title, table.note]) + frame_digest(table.frame)[:8]
+                yield f"study {name} table {number} {title} {digest}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print one line per run (table, mode, executor, hashes); ``--check`` compares."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -218,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         "engine": lambda: engine_lines(tuple(args.seats.split(",")), args.games, labels),
         "search": search_lines,
         "env": env_lines,
+        "studies": study_lines,
     }
     lines = []
     for group in groups:

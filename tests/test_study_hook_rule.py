@@ -97,7 +97,7 @@ def test_conditions_cover_fields_sizes_and_both_hooks():
         (n, f, h) for n in (3, 5) for f in ("simple", "mc_bidder") for h in (True, False)
     }
     games = {c.label["field"]: c.games for c in conditions}
-    assert games == {"simple": 400, "mc_bidder": hook_rule.field_games("mc_bidder", 400)}
+    assert games == {"simple": 400, "mc_bidder": hook_rule.SPEC.field_games("mc_bidder", 400)}
     assert games["mc_bidder"] < 400
     assert all(c.rules.hook == c.label["hook"] for c in conditions)
     assert hook_rule.DEFAULT_FIELDS == FIELDS

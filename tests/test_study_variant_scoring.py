@@ -37,7 +37,7 @@ def test_conditions_play_fewer_games_in_the_monte_carlo_fields():
         "distilled",
     ]
     assert set(vs.MAXIMISER_MIX_STRATEGIES) <= set(vs.SCORE_AWARE_BIDDERS)
-    assert vs.field_games("mc_bidder", 3) == 2
+    assert vs.SPEC.field_games("mc_bidder", 3) == 2
 
 
 def test_study_fields_are_checked():

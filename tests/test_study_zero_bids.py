@@ -20,12 +20,12 @@ from ohhell_sim.studies import run_experiment
 from ohhell_sim.studies.zero_bids import (
     MIN_ZERO_BIDS,
     PROBE_ARMS,
+    SPEC,
     STANDARDISED,
     SUCCESS,
     apply_rule,
     comparisons,
     conditions,
-    field_games,
     fit_rule,
     rule_evaluation,
     rule_summary,
@@ -209,9 +209,9 @@ def test_conditions_cover_every_field_part_and_arm():
     assert len(observed) == 4
     assert len(probe) == 2 * 2 * 4 * len(PROBE_ARMS)
     assert {c.games for c in design if c.label["field"] == "mc_bidder"} == {
-        field_games("mc_bidder", 100)
+        SPEC.field_games("mc_bidder", 100)
     }
-    assert field_games("mc_bidder", 100) < 100 == field_games("simple", 100)
+    assert SPEC.field_games("mc_bidder", 100) < 100 == SPEC.field_games("simple", 100)
     for condition in probe:
         name, params = condition.seats[0]
         assert name == "zero"

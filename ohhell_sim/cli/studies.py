@@ -13,9 +13,14 @@ from ohhell_sim.cli.options import add_import_option, import_modules
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder, read_results
 from ohhell_sim.studies.design import FIELDS
-from ohhell_sim.studies.experiment import DEFAULT_STUDY, STUDY_NAMES, render_report, run_experiment
+from ohhell_sim.studies.experiment import (
+    DEFAULT_STUDY,
+    STUDY_NAMES,
+    get_study,
+    render_report,
+    run_experiment,
+)
 from ohhell_sim.studies.runs import GAMES_FILE, HANDS_FILE, MANIFEST_FILE
-from ohhell_sim.studies.variant_scoring import MAXIMISER_MIX
 from ohhell_sim.summary import SUMMARY_FILE
 
 #: The quick start's size: a small version of the default study that finishes in
@@ -148,7 +153,18 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     _add_experiment_parser(sub)
 
 
+def _fields_help() -> str:
+    # The shared fields, then each study's own.
+    own = [
+        f"{name} also {','.join(f for f in spec.known_fields if f not in FIELDS)}"
+        for name in STUDY_NAMES
+        if set((spec := get_study(name)).known_fields) - set(FIELDS)
+    ]
+    return "; ".join([f"all: {','.join(FIELDS)}", *own])
+
+
 def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
+    takers = [name for name in STUDY_NAMES if get_study(name).takes_strategies]
     p = sub.add_parser(
         "experiment",
         help="run a study, write its Parquet data, figures and report",
@@ -160,12 +176,13 @@ def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", help="table sizes, e.g. 3,4,5 (default: the study's)")
     p.add_argument(
         "--strategies",
-        help="strategy_ladder only: the challengers, e.g. simple,random (default: every built-in)",
+        help=f"{', '.join(takers)} only: the strategies played, e.g. simple,random "
+        "(default: every built-in)",
     )
     p.add_argument(
         "--fields",
         help="strategy fields to play each condition in, e.g. simple,mix (default: the "
-        f"study's; all: {','.join(FIELDS)}; variant_scoring also {MAXIMISER_MIX})",
+        f"study's; {_fields_help()})",
     )
     p.add_argument(
         "--confirm-games",

@@ -271,10 +271,18 @@ def _kernel_source(strategies_used: tuple[Strategy, ...], general: bool) -> str:
 INLINE_ALL_UP_TO = 2
 
 
+#: Subpackages no compiled code can read: the import contract (pyproject.toml)
+#: puts them above the engine, the strategies and the environments, and they
+#: hold no Numba code; an edit of a study need not recompile the built-ins.
+_NEVER_COMPILED = ("studies", "analysis", "cli")
+
+
 def _tree_digest() -> str:
     # Every source file and table of the package, its built-in strategies included.
     digest = hashlib.sha256()
     for path in sorted(p for p in _PACKAGE_ROOT.rglob("*") if p.suffix in (".py", ".npz")):
+        if path.relative_to(_PACKAGE_ROOT).parts[0] in _NEVER_COMPILED:
+            continue
         name = str(path.relative_to(_PACKAGE_ROOT.parent))
         digest.update(name.encode() + b"\x00" + path.read_bytes())
     return digest.hexdigest()
@@ -289,7 +297,8 @@ def builtin_cache_folder() -> Path:
 
     Numba checks only a function's own file before it reuses a cached compile,
     and a built-in's helpers live in other files; so the folder's name hashes
-    every source file and table of the package and of its strategies.  The
+    every source file and table of the package that compiled code may read (its
+    strategies included; not the studies, the analysis or the command).  The
     decision recorders of :mod:`ohhell_sim.env.decisions` are kept there too.
     """
     return cache_dir() / f"builtins-{_TREE_DIGEST[:16]}"

@@ -1,16 +1,18 @@
 """Studies: experiments that answer players' and designers' questions, with reports.
 
-Each study is a module with ``NAME``, ``QUESTION``, ``DEFAULT_GAMES``,
-``DEFAULT_PLAYERS``, ``play(games, seed, players, progress) -> StudyData`` and
-``analyse(StudyData) -> Report``; :func:`run_experiment` plays one, writes its
+Each study is a module that declares itself in a
+:class:`~ohhell_sim.studies.spec.StudySpec` named ``SPEC`` (its question, the
+defaults of its design, ``play(games, seed, players, progress, ...) ->
+StudyData`` and ``analyse(StudyData) -> Report``); :func:`run_experiment` plays one, writes its
 Parquet data and its analysis (``analysis.json``, the report's content) and renders
 its report, and :func:`render_report` renders the report again from the saved
 analysis in seconds.  ``ohhell experiment NAME`` and ``experiments/NAME.py`` call
 :func:`run_experiment`; ``ohhell report NAME`` calls :func:`render_report`.
 
-The package lives beside ``ohhell_sim`` rather than inside it because the
-engine names its compiled kernels by a hash of every source file of
-``ohhell_sim``: analysis code inside it would recompile every kernel on each edit.
+No compiled code reads a study, so an edit of one recompiles nothing: the
+kernels are named by the engine's sources and the strategies' code only, and
+the built-ins' compiles by every source file but those of the studies, the
+analysis and the command.
 """
 
 from ohhell_sim.studies.experiment import (
@@ -22,10 +24,12 @@ from ohhell_sim.studies.experiment import (
     render_report,
     run_experiment,
 )
+from ohhell_sim.studies.spec import StudySpec
 
 __all__ = [
     "DEFAULT_STUDY",
     "STUDY_NAMES",
+    "StudySpec",
     "build_report",
     "get_study",
     "load_report",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 from dataclasses import replace
 from pathlib import Path
-from types import ModuleType
 
 from ohhell_sim.analysis.report import (
     ANALYSIS_FILE,
@@ -25,6 +24,7 @@ from ohhell_sim.results import check_output_folder
 from ohhell_sim.studies.design import check_fields, check_players
 from ohhell_sim.studies.report import conditions_table
 from ohhell_sim.studies.runs import MANIFEST_FILE, StudyData, read_manifest, read_study, write_study
+from ohhell_sim.studies.spec import StudySpec
 
 STUDY_NAMES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder")
 #: The study the README's quick start runs.
@@ -33,8 +33,8 @@ DEFAULT_STUDY = "hook_rule"
 CONFIRMATION_SHARE = 0.5
 
 
-def get_study(name: object) -> ModuleType:
-    """The module of study ``name``.
+def get_study(name: object) -> StudySpec:
+    """The declaration of study ``name`` (its module's ``SPEC``).
 
     Raises
     ------
@@ -43,7 +43,7 @@ def get_study(name: object) -> ModuleType:
     """
     if name not in STUDY_NAMES:
         raise InvalidArgumentError(f"unknown study {name!r}; studies: {', '.join(STUDY_NAMES)}")
-    return importlib.import_module(f"ohhell_sim.studies.{name}")
+    return importlib.import_module(f"ohhell_sim.studies.{name}").SPEC
 
 
 def confirmation_seed(seed: int) -> int:
@@ -55,15 +55,14 @@ def confirmation_seed(seed: int) -> int:
     return seed + 1
 
 
-def default_confirmation_games(study: ModuleType, games: int, players: tuple[int, ...]) -> int:
+def default_confirmation_games(study: StudySpec, games: int, players: tuple[int, ...]) -> int:
     """Games per condition of the confirmation run: :data:`CONFIRMATION_SHARE` of ``games``.
 
     A study whose games must fit its design (the ladder's rotations) rounds them
-    with its own ``confirmation_games(games, players)``.
+    with its own ``confirmation_games``.
     """
-    rounded = getattr(study, "confirmation_games", None)
-    if rounded is not None:
-        return rounded(games, players)
+    if study.confirmation_games is not None:
+        return study.confirmation_games(games, players)
     return max(2, round(games * CONFIRMATION_SHARE))
 
 
@@ -135,8 +134,9 @@ def run_experiment(
         The command recorded in the report (the equivalent ``ohhell experiment``
         line when None).
     strategies : tuple of str, optional
-        The challengers of ``strategy_ladder`` (default: every built-in); the
-        other studies play fixed strategy fields and refuse it.
+        The strategies a study that takes them plays (``strategy_ladder``'s
+        challengers; default: every built-in); a study of fixed strategy fields
+        refuses them.
     fields : tuple of str, optional
         The strategy fields to play each condition in
         (:data:`ohhell_sim.studies.design.FIELDS`; default: the study's ``DEFAULT_FIELDS``).
@@ -159,24 +159,24 @@ def run_experiment(
         For a bad argument, before anything is played.
     """
     study = get_study(name)
-    games = check_count("games", study.DEFAULT_GAMES if games is None else games)
+    games = check_count("games", study.default_games if games is None else games)
     seed = check_seed(seed)
-    players = check_players(study.DEFAULT_PLAYERS if players is None else players)
-    check_games = getattr(study, "check_games", None)
-    if check_games is not None:
-        check_games(games, players)
+    players = check_players(study.default_players if players is None else players)
+    if study.check_games is not None:
+        study.check_games(games, players)
     confirmation = _check_confirmation(study, games, seed, players, confirm_games, confirm_seed)
     options = {}
     if strategies is not None:
-        if name != "strategy_ladder":
+        if not study.takes_strategies:
+            takers = [s for s in STUDY_NAMES if get_study(s).takes_strategies]
             raise InvalidArgumentError(
-                f"strategies applies to strategy_ladder only; study {name!r} plays fixed "
-                "strategy mixes"
+                f"strategies applies to {', '.join(takers)} only; study {name!r} plays fixed "
+                "strategy fields"
             )
         options["strategies"] = tuple(strategies)
     if fields is not None:
         # A study may play fields of its own besides the shared ones.
-        fields = check_fields(fields, getattr(study, "KNOWN_FIELDS", None))
+        fields = check_fields(fields, study.known_fields)
         options["fields"] = fields
     out = check_output_folder(out)
     data = study.play(games, seed, players, progress=progress, **options)
@@ -201,7 +201,7 @@ def run_experiment(
 
 
 def _check_confirmation(
-    study: ModuleType,
+    study: StudySpec,
     games: int,
     seed: int,
     players: tuple[int, ...],
@@ -220,9 +220,8 @@ def _check_confirmation(
             f"confirm_seed must differ from seed ({seed}): at the same seed the confirmation "
             "would replay the cards of the run it confirms"
         )
-    check_games = getattr(study, "check_games", None)
-    if confirm_games and check_games is not None:
-        check_games(confirm_games, players)
+    if confirm_games and study.check_games is not None:
+        study.check_games(confirm_games, players)
     return confirm_games, confirm_seed
 
 

@@ -55,6 +55,7 @@ from ohhell_sim.studies.design import (
 )
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
+from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
 NAME = "hook_rule"
@@ -64,7 +65,7 @@ DEFAULT_PLAYERS = (3, 4, 5, 6, 7)
 DEFAULT_FIELDS = FIELDS
 #: Share of the games that the ``mc_bidder`` field plays: its bids run playouts,
 #: about a hundred times the cost of the other fields' per game.
-FIELD_GAMES_SHARE = {"mc_bidder": 0.25}
+FIELD_SHARES = {"mc_bidder": 0.25}
 #: Family-wise error rate of the comparisons, adjusted with :data:`CORRECTION`.
 ALPHA = 0.05
 CORRECTION = "holm"
@@ -99,14 +100,6 @@ def win_share_effect(strategy: str) -> str:
     return f"win share of {strategy}, hook on - off"
 
 
-def field_games(field: str, games: int) -> int:
-    """Games played in ``field`` when the study plays ``games`` (see :data:`FIELD_GAMES_SHARE`).
-
-    At least two, so that a paired interval exists.
-    """
-    return max(2, round(games * FIELD_GAMES_SHARE.get(field, 1.0)))
-
-
 def conditions(
     games: int, players: tuple[int, ...], fields: Sequence[str] = DEFAULT_FIELDS
 ) -> list[Condition]:
@@ -116,7 +109,7 @@ def conditions(
             {"players": n, "field": field, "hook": hook},
             Rules(players=n, hook=hook),
             field_seats(field, n),
-            field_games(field, games),
+            SPEC.field_games(field, games),
         )
         for n in players
         for field in check_fields(fields)
@@ -136,7 +129,7 @@ def play(
     Parameters
     ----------
     games : int
-        Games per condition (the ``mc_bidder`` field plays its share, :func:`field_games`).
+        Games per condition (the ``mc_bidder`` field plays its share, :data:`FIELD_SHARES`).
     seed : int
         Seed shared by every condition: hook on and off see the same cards.
     players : tuple of int
@@ -1162,3 +1155,15 @@ def _findings(facts: Facts) -> list[str]:
         "field, standardised over table sizes (a rate, not in the family)."
     )
     return out
+
+
+SPEC = StudySpec(
+    name=NAME,
+    question=QUESTION,
+    play=play,
+    analyse=analyse,
+    default_games=DEFAULT_GAMES,
+    default_players=DEFAULT_PLAYERS,
+    default_fields=DEFAULT_FIELDS,
+    field_shares=FIELD_SHARES,
+)

@@ -68,6 +68,7 @@ from ohhell_sim.strategy import available_strategies, get_strategy
 from ohhell_sim.studies.design import check_fields, field_seats
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData
+from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 from ohhell_sim.tournament import tournament
 
@@ -1162,3 +1163,17 @@ def _findings(
             "in the pairwise family."
         )
     return out
+
+
+SPEC = StudySpec(
+    name=NAME,
+    question=QUESTION,
+    play=play,
+    analyse=analyse,
+    default_games=DEFAULT_GAMES,
+    default_players=DEFAULT_PLAYERS,
+    default_fields=DEFAULT_FIELDS,
+    takes_strategies=True,
+    check_games=check_games,
+    confirmation_games=confirmation_games,
+)

@@ -72,6 +72,7 @@ from ohhell_sim.studies.design import (
 )
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
+from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
 NAME = "variant_scoring"
@@ -115,7 +116,7 @@ MIXED_FIELDS = (MIX_FIELD, MAXIMISER_MIX)
 SKILL_RESAMPLES = 2000
 #: Share of ``games`` played in the expensive field (four Monte Carlo bidders);
 #: the others play ``games``.  Its intervals are wider, as the report's setup says.
-FIELD_GAMES_SHARE = {"mc_bidder": 0.6}
+FIELD_SHARES = {"mc_bidder": 0.6}
 
 #: Built-ins whose bid reads the scoring tables (``Strategy.reads_scoring``:
 #: they call ``best_bid``, ``best_bid_by_row`` or ``points`` of
@@ -170,13 +171,6 @@ def study_field_seats(field: str, players: int) -> tuple:
     return tuple(seats)
 
 
-def field_games(field: str, games: int) -> int:
-    """Games played in ``field`` when the study is run with ``games`` (see
-    :data:`FIELD_GAMES_SHARE`): at least 2, at most ``games``."""
-    share = FIELD_GAMES_SHARE.get(field, 1.0)
-    return min(games, max(2, round(games * share)))
-
-
 def variant_rules(players: int) -> dict[str, Rules]:
     """Every scoring variant's rules at ``players``, identical rule sets merged.
 
@@ -200,7 +194,7 @@ def conditions(
             {"players": n, "field": field, "variant": name},
             rules,
             study_field_seats(field, n),
-            field_games(field, games),
+            SPEC.field_games(field, games),
         )
         for n in players
         for field in fields
@@ -220,7 +214,8 @@ def play(
     Parameters
     ----------
     games : int
-        Games per condition in the cheap fields (see :func:`field_games`).
+        Games per condition (the ``mc_bidder`` field plays its share,
+        :data:`FIELD_SHARES`).
     seed : int
         Seed shared by every condition.
     players : tuple of int
@@ -1046,7 +1041,7 @@ def _report(data: StudyData, **t) -> Report:
     conditions = data.manifest["conditions"]
     seats = {c["label"]["field"]: ", ".join(c["seats"]) for c in conditions}
     games_of = {c["label"]["field"]: c["games"] for c in conditions}
-    shares = {f: share for f, share in FIELD_GAMES_SHARE.items() if f in fields}
+    shares = {f: share for f, share in FIELD_SHARES.items() if f in fields}
     fewer = (
         ". The all-Monte-Carlo field plays fewer games (a share of --games: "
         + ", ".join(f"{f} {share:g}" for f, share in shares.items())
@@ -1406,3 +1401,16 @@ def _findings(data: StudyData, **t) -> list[str]:
     if len(gaps):
         out.append(_family_line("Ranking family", gaps))
     return out
+
+
+SPEC = StudySpec(
+    name=NAME,
+    question=QUESTION,
+    play=play,
+    analyse=analyse,
+    default_games=DEFAULT_GAMES,
+    default_players=DEFAULT_PLAYERS,
+    default_fields=DEFAULT_FIELDS,
+    known_fields=KNOWN_FIELDS,
+    field_shares=FIELD_SHARES,
+)

@@ -73,6 +73,7 @@ from ohhell_sim.studies.design import (
 from ohhell_sim.studies.holdings import trump_holdings
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
+from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
 NAME = "zero_bids"
@@ -82,7 +83,7 @@ DEFAULT_PLAYERS = (3, 4, 5)
 DEFAULT_FIELDS = FIELDS
 #: Share of the games a field plays (``mc_bidder`` samples deals for every bid and
 #: costs far more per game than the other fields; at least one game is played).
-FIELD_GAME_SHARE = {"mc_bidder": 0.25}
+FIELD_SHARES = {"mc_bidder": 0.25}
 #: Thresholds of the ``zero`` strategy's two probe arms (expected tricks at most this: bid 0).
 PROBE_ARMS = {"zero": 1e9, "alternative": -1.0}
 CANONICAL_ZERO_TABLE = "10"
@@ -96,11 +97,6 @@ HAND_BANDS = {"1-3 cards": (1, 2, 3), "8-10 cards": (8, 9, 10)}
 RATE = "zero-bid rate"
 SUCCESS = "zero-bid success"
 DIFFERENCE_METHOD = "difference of stratum-standardised means over common strata, clustered by game"
-
-
-def field_games(field: str, games: int) -> int:
-    """Games per condition of ``field`` (:data:`FIELD_GAME_SHARE` of ``games``)."""
-    return max(1, round(games * FIELD_GAME_SHARE.get(field, 1.0)))
 
 
 def probe_seats(field: str, players: int, threshold: float) -> tuple:
@@ -123,7 +119,9 @@ def conditions(
                 "arm": "-",
             }
             out.append(
-                Condition(label, Rules(players=n), field_seats(field, n), field_games(field, games))
+                Condition(
+                    label, Rules(players=n), field_seats(field, n), SPEC.field_games(field, games)
+                )
             )
     for field in fields:
         for n in players:
@@ -141,7 +139,7 @@ def conditions(
                             label,
                             Rules(players=n, zero=table),
                             probe_seats(field, n, threshold),
-                            field_games(field, games),
+                            SPEC.field_games(field, games),
                         )
                     )
     return out
@@ -1235,3 +1233,15 @@ def _findings(
         "claimed (see the tables)."
     ]
     return [*headline, *rules, *depends, *other_rules, *levels, *tell, *summary]
+
+
+SPEC = StudySpec(
+    name=NAME,
+    question=QUESTION,
+    play=play,
+    analyse=analyse,
+    default_games=DEFAULT_GAMES,
+    default_players=DEFAULT_PLAYERS,
+    default_fields=DEFAULT_FIELDS,
+    field_shares=FIELD_SHARES,
+)

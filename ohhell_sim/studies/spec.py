@@ -1,0 +1,81 @@
+"""What a study is, declared once: its question, the defaults of its design, and its two steps.
+
+Every study module ends with a :class:`StudySpec` named ``SPEC``; the
+machinery that plays a study (:mod:`ohhell_sim.studies.experiment`: the
+arguments, the run, the confirmation run, the saved data and the report)
+reads that and nothing else of the module, so that no study is handled by its
+name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from ohhell_sim.analysis.report import Report
+from ohhell_sim.studies.design import FIELDS
+from ohhell_sim.studies.runs import StudyData
+
+#: Games a field plays at least, however small its share: two, so that a
+#: paired interval over games exists.
+MIN_FIELD_GAMES = 2
+
+
+def share_of_games(games: int, share: float) -> int:
+    """The games a field with ``share`` of ``games`` plays: rounded, at least
+    :data:`MIN_FIELD_GAMES`, at most ``games``."""
+    return min(games, max(MIN_FIELD_GAMES, round(games * share)))
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    """A study's declaration, read by :func:`~ohhell_sim.studies.experiment.run_experiment`.
+
+    Attributes
+    ----------
+    name : str
+        The name ``ohhell experiment`` takes.
+    question : str
+        The question its report answers (the report's title).
+    play : callable
+        ``play(games, seed, players, progress, fields=..., [strategies=...])
+        -> StudyData``: the conditions played at one seed.
+    analyse : callable
+        ``analyse(StudyData) -> Report``, the run and its confirmation read together.
+    default_games, default_players, default_fields
+        What a run plays when not told: games per condition, table sizes, and
+        strategy fields.
+    known_fields : tuple of str
+        The fields it can play (:data:`~ohhell_sim.studies.design.FIELDS`
+        and, for a study with fields of its own, those).
+    field_shares : mapping of str to float
+        The share of the games per condition a slow field plays (the others
+        play them all); see :meth:`field_games`.
+    takes_strategies : bool
+        Whether it plays the strategies it is given (``--strategies``); a study
+        of fixed fields refuses them.
+    check_games : callable, optional
+        ``check_games(games, players)`` raises for a number of games its design
+        cannot play (the ladder's rotations).
+    confirmation_games : callable, optional
+        ``confirmation_games(games, players)``: the confirmation run's games
+        when the default share does not fit the design.
+    """
+
+    name: str
+    question: str
+    play: Callable[..., StudyData]
+    analyse: Callable[[StudyData], Report]
+    default_games: int
+    default_players: tuple[int, ...]
+    default_fields: tuple[str, ...]
+    known_fields: tuple[str, ...] = FIELDS
+    field_shares: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    takes_strategies: bool = False
+    check_games: Callable[[int, tuple[int, ...]], None] | None = None
+    confirmation_games: Callable[[int, tuple[int, ...]], int] | None = None
+
+    def field_games(self, field_name: str, games: int) -> int:
+        """Games per condition of ``field_name`` when the study plays ``games`` (its share)."""
+        return share_of_games(games, self.field_shares.get(field_name, 1.0))
