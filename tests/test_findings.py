@@ -30,7 +30,6 @@ from ohhell_sim.analysis.findings import (
     p_value,
     replicate,
     replication_mark,
-    standard_error,
     variance_share,
     variance_share_of,
     verdicts_across_fields,
@@ -173,22 +172,74 @@ def _rows(estimates, se, effect="e"):
     )
 
 
-def test_heterogeneity_is_cochrans_q_over_the_fields():
-    rows = _rows([1.0, 2.0, 4.0], [0.5, 0.5, 1.0])
-    assert standard_error(rows["low"], rows["high"]) == pytest.approx([0.5, 0.5, 1.0])
-    test = heterogeneity(rows, keys=["effect"]).iloc[0]
-    weight = np.array([4.0, 4.0, 1.0])
-    pooled = (weight * [1.0, 2.0, 4.0]).sum() / weight.sum()
-    q = (weight * (np.array([1.0, 2.0, 4.0]) - pooled) ** 2).sum()
-    assert test["q"] == pytest.approx(q) and test["df"] == 2
-    assert test["p"] == pytest.approx(scipy_stats.chi2.sf(q, 2))
-    assert test["i_squared"] == pytest.approx((q - 2) / q)
-    assert test["spread"] == pytest.approx(3.0)
-    # Equal estimates: no evidence of a difference, whatever their precision.
-    same = heterogeneity(_rows([1.0, 1.0], [0.1, 0.3]), keys=["effect"]).iloc[0]
-    assert same["q"] == 0 and same["p"] == 1 and same["i_squared"] == 0
+def _per_game(columns: dict, stratum=None) -> pd.DataFrame:
+    # One effect, a column of per-game values per field (NaN: a game not played).
+    frames = [
+        pd.DataFrame({"field": name, "game": np.arange(len(v)), "value": v})
+        for name, v in columns.items()
+    ]
+    out = pd.concat(frames, ignore_index=True).dropna().assign(effect="e")
+    return out if stratum is None else out.assign(players=stratum)
+
+
+def test_two_fields_on_the_same_cards_are_tested_as_a_paired_t_test():
+    draws = np.random.default_rng(3)
+    shared = draws.normal(0.0, 3.0, 200)  # the cards: common to both fields
+    x, y = shared + draws.normal(0.0, 0.5, 200), shared + 0.2 + draws.normal(0.0, 0.5, 200)
+    test = heterogeneity(_per_game({"x": x, "y": y}), keys=["effect"]).iloc[0]
+    assert test["df"] == 1 and test["fields"] == 2
+    assert test["q"] == pytest.approx(scipy_stats.ttest_rel(x, y).statistic ** 2)
+    assert test["p"] == pytest.approx(scipy_stats.chi2.sf(test["q"], 1))
+    assert test["spread"] == pytest.approx(abs(x.mean() - y.mean()))
+    # The same difference read as independent fields (Cochran's Q) is lost in
+    # the cards' spread: the pairing is what finds it.
+    se = np.hypot(x.std(ddof=1), y.std(ddof=1)) / np.sqrt(200)
+    assert test["p"] < 1e-3 < 2 * scipy_stats.norm.sf(abs(x.mean() - y.mean()) / se)
+
+
+def test_fields_that_differ_only_by_noise_are_not_found_to_differ():
+    draws = np.random.default_rng(4)
+    shared = draws.normal(0.0, 3.0, (400, 1))
+    values = shared + draws.normal(0.0, 1.0, (400, 3))
+    test = heterogeneity(
+        _per_game({f: values[:, i] for i, f in enumerate("xyz")}), keys=["effect"]
+    ).iloc[0]
+    assert test["df"] == 2 and test["p"] > 0.05
+
+
+def test_a_field_that_played_fewer_games_is_paired_on_the_games_it_played():
+    draws = np.random.default_rng(5)
+    shared = draws.normal(0.0, 3.0, 300)
+    x = shared + draws.normal(0.0, 0.5, 300)
+    y = np.where(np.arange(300) < 100, shared + 1.0 + draws.normal(0.0, 0.5, 300), np.nan)
+    test = heterogeneity(_per_game({"x": x, "y": y}), keys=["effect"]).iloc[0]
+    assert test["spread"] == pytest.approx(np.nanmean(y) - x.mean())
+    # Each field's estimate is over the games it played; they covary through
+    # the 100 games both played.
+    rx, ry = x - x.mean(), y[:100] - np.nanmean(y)
+    covariance = (rx[:100] * ry).sum() / (300 * 100) * 100 / 99
+    variance = x.var(ddof=1) / 300 + ry.var(ddof=1) / 100 - 2 * covariance
+    assert test["q"] == pytest.approx((np.nanmean(y) - x.mean()) ** 2 / variance)
+
+
+def test_strata_are_pooled_with_equal_weights_and_add_their_variances():
+    draws = np.random.default_rng(6)
+    parts = []
+    for stratum, (n, shift) in {3: (100, 0.3), 4: (400, -0.1)}.items():
+        shared = draws.normal(0.0, 2.0, n)
+        x, y = shared + draws.normal(0, 1, n), shared + shift + draws.normal(0, 1, n)
+        parts.append((x, y))
+        frame = _per_game({"x": x, "y": y}, stratum=stratum)
+        frame["game"] += 1000 * stratum
+        parts[-1] = (x, y, frame)
+    frame = pd.concat([p[2] for p in parts], ignore_index=True)
+    test = heterogeneity(frame, keys=["effect"], stratum="players").iloc[0]
+    difference = np.mean([(x - y).mean() for x, y, _ in parts])
+    variance = sum((x - y).var(ddof=1) / len(x) for x, y, _ in parts) / 4
+    assert test["q"] == pytest.approx(difference**2 / variance)
     # One field: nothing to compare.
-    assert np.isnan(heterogeneity(_rows([1.0], [0.1]), keys=["effect"]).iloc[0]["p"])
+    alone = heterogeneity(frame[frame["field"] == "x"], keys=["effect"], stratum="players")
+    assert np.isnan(alone.iloc[0]["p"])
 
 
 def test_a_family_takes_the_p_values_of_its_test_rows():

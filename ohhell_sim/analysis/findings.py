@@ -127,62 +127,100 @@ def detectable_effect(
 
 
 def heterogeneity(
-    table: pd.DataFrame, keys: Sequence[str], field: str = "field", confidence: float = 0.95
+    per_game: pd.DataFrame,
+    keys: Sequence[str],
+    field: str = "field",
+    stratum: str | None = None,
 ) -> pd.DataFrame:
-    """Cochran's Q test, per effect, that the effect has the same size in every field.
+    """A Wald test, per effect, that the effect has the same size in every field.
 
-    The fields are independent runs (each plays its own games), so their
-    estimates' variances add: ``Q = sum w (e - e_w)^2`` with ``w = 1 / se^2`` and
-    ``e_w`` the weighted mean is chi-squared with ``fields - 1`` degrees of
-    freedom when the effect is the same everywhere.  "Depends on the field" is a
-    claim this test must support, not the mere mix of significant and
-    non-significant fields.
+    The fields of a study play the same cards (game ``g`` deals the same hands in
+    every field), so their estimates are correlated and a test that treats
+    them as independent runs (Cochran's Q) misjudges their difference.  This
+    test keeps the pairing: each field's estimate is the mean of its per-game
+    values (with ``stratum``, the unweighted mean over the strata of their
+    per-stratum means, as the standardised rows are), and the covariance of the
+    field estimates is estimated from the games every pair of fields played,
+    clustered by game; strata (table sizes) play separate games and are
+    independent.  ``W = d' (C V C')^+ d``, with ``d`` the differences of each
+    field's estimate from the last field's, is chi-squared with as many degrees
+    of freedom as the rank of ``C V C'`` when the effect is the same everywhere.
+    "Depends on the field" is a claim this test must support, not the mere mix
+    of significant and non-significant fields.
 
     Parameters
     ----------
-    table : pandas.DataFrame
-        One row per (effect, field) with ``estimate``, ``low``, ``high``.
+    per_game : pandas.DataFrame
+        One value per (effect, field, [stratum], game): the ``keys``, ``field``,
+        ``stratum``, ``game`` and ``value`` columns.
     keys : sequence of str
         Columns naming the effect.
     field : str
         The column naming the field.
-    confidence : float
-        Coverage of the intervals.
+    stratum : str, optional
+        The column of independent strata pooled with equal weights.
 
     Returns
     -------
     pandas.DataFrame
-        The ``keys``, ``fields``, ``q``, ``df``, ``p`` (NaN with fewer than two
-        fields of finite, positive standard error), ``i_squared`` (the share of
-        the spread beyond chance, ``max(0, (Q - df) / Q)``) and ``spread`` (the
-        highest field's estimate minus the lowest's).
+        The ``keys``, ``fields``, ``q`` (the statistic ``W``), ``df``, ``p``
+        (NaN with fewer than two fields or no variance), ``i_squared`` (the
+        share of the spread beyond chance, ``max(0, (W - df) / W)``) and
+        ``spread`` (the highest field's estimate minus the lowest's).
     """
     keys = list(keys)
     rows = []
-    for key, part in table.groupby(keys, sort=False, observed=True):
+    for key, part in per_game.groupby(keys, sort=False, observed=True):
         key = key if isinstance(key, tuple) else (key,)
-        estimate = part["estimate"].to_numpy(dtype=float)
-        se = standard_error(part["low"], part["high"], confidence)
-        usable = np.isfinite(estimate) & np.isfinite(se) & (se > 0)
-        q, df, p, i_squared = np.nan, int(usable.sum()) - 1, np.nan, np.nan
-        if df >= 1:
-            weight = 1 / se[usable] ** 2
-            pooled = float((weight * estimate[usable]).sum() / weight.sum())
-            q = float((weight * (estimate[usable] - pooled) ** 2).sum())
-            p = float(_scipy_stats.chi2.sf(q, df))
-            i_squared = max(0.0, (q - df) / q) if q > 0 else 0.0
+        means, covariance = _field_means(part, field, stratum)
+        q, df, p, i_squared = np.nan, 0, np.nan, np.nan
+        if len(means) > 1:
+            contrast = np.hstack([np.eye(len(means) - 1), -np.ones((len(means) - 1, 1))])
+            d = contrast @ means
+            v = contrast @ covariance @ contrast.T
+            df = int(np.linalg.matrix_rank(v))
+            if df >= 1:
+                q = float(d @ np.linalg.pinv(v) @ d)
+                p = float(_scipy_stats.chi2.sf(q, df))
+                i_squared = max(0.0, (q - df) / q) if q > 0 else 0.0
         rows.append(
             {
                 **dict(zip(keys, key, strict=True)),
-                "fields": len(part),
+                "fields": len(means),
                 "q": q,
                 "df": df,
                 "p": p,
                 "i_squared": i_squared,
-                "spread": float(np.nanmax(estimate) - np.nanmin(estimate)),
+                "spread": float(means.max() - means.min()) if len(means) else np.nan,
             }
         )
     return pd.DataFrame(rows)
+
+
+def _field_means(
+    part: pd.DataFrame, field: str, stratum: str | None
+) -> tuple[np.ndarray, np.ndarray]:
+    # Each field's estimate and their covariance, clustered by game within a
+    # stratum; the strata are pooled with equal weights.
+    strata = [part] if stratum is None else [s for _, s in part.groupby(stratum, observed=True)]
+    fields = list(dict.fromkeys(part[field]))
+    means = np.zeros(len(fields))
+    covariance = np.zeros((len(fields), len(fields)))
+    for piece in strata:
+        table = piece.pivot_table(index="game", columns=field, values="value", aggfunc="mean")
+        table = table.reindex(columns=fields)
+        values = table.to_numpy(dtype=float)
+        played = ~np.isnan(values)
+        counts = played.sum(axis=0)
+        mean = np.nanmean(values, axis=0)
+        residual = np.where(played, values - mean, 0.0)
+        # Pairs of fields: the games both played, each game one cluster.
+        shared = played.T.astype(float) @ played.astype(float)
+        cross = residual.T @ residual
+        small_sample = np.where(shared > 1, shared / np.maximum(shared - 1, 1), 0.0)
+        means += mean
+        covariance += cross * small_sample / np.outer(counts, counts)
+    return means / len(strata), covariance / len(strata) ** 2
 
 
 #: The ``field`` of a test row of :func:`between_fields`.
@@ -190,9 +228,9 @@ BETWEEN_FIELDS = "between fields"
 
 
 def between_fields(
-    table: pd.DataFrame, keys: Sequence[str], field: str = "field", confidence: float = 0.95
+    per_game: pd.DataFrame, keys: Sequence[str], field: str = "field", stratum: str | None = None
 ) -> pd.DataFrame:
-    """The :func:`heterogeneity` tests of ``table``'s effects as rows of a family.
+    """The :func:`heterogeneity` tests of ``per_game``'s effects as rows of a family.
 
     One row per effect with two or more fields: the ``keys``, ``field`` set to
     :data:`BETWEEN_FIELDS`, ``n`` (the fields), the spread between the extreme
@@ -202,7 +240,7 @@ def between_fields(
     confirmation run.
     """
     keys = list(keys)
-    tests = heterogeneity(table, keys, field=field, confidence=confidence)
+    tests = heterogeneity(per_game, keys, field=field, stratum=stratum)
     tests = tests[tests["fields"] > 1]
     return pd.DataFrame(
         {

@@ -370,16 +370,18 @@ def effect_family(effects: pd.DataFrame) -> pd.DataFrame:
     and per field effect the test that its size is the same in every field.
 
     The test rows (``field`` :data:`~ohhell_sim.analysis.findings.BETWEEN_FIELDS`)
-    are Cochran's Q over the fields' standardised rows
+    compare the fields' standardised effects by a Wald test that keeps their
+    games paired: every field plays the same cards
     (:func:`~ohhell_sim.analysis.findings.between_fields`).  The whole family is
     adjusted together (:data:`CORRECTION`).
     """
     family = with_standardised(effects, effects["value"], by=["effect"])
     family["effect"] = family["effect"].astype(str)
-    standardised = family[
-        (family["players"] == STANDARDISED) & family["effect"].isin(FIELD_EFFECTS)
-    ]
-    tests = between_fields(standardised, keys=["effect"]).assign(players=STANDARDISED)
+    per_game = effects[effects["effect"].isin(FIELD_EFFECTS)].copy()
+    per_game["effect"] = per_game["effect"].astype(str)
+    tests = between_fields(per_game, keys=["effect"], stratum="players").assign(
+        players=STANDARDISED
+    )
     family = pd.concat([family, tests], ignore_index=True)
     family = adjust_family(family, method=CORRECTION, alpha=ALPHA)
     family["effect"] = pd.Categorical(family["effect"], categories=effects["effect"].cat.categories)
@@ -518,18 +520,21 @@ def analyse(data: StudyData) -> Report:
             "Established: survives the correction "
             f"({_correction(family)}) and is confirmed at the second seed. Holds in every "
             "field: established in every field, with one sign. Depends on the field: the "
-            "test between fields (Cochran's Q over the fields' standardised rows, part of the "
-            "family) is established. In some fields: established in some, with no evidence "
-            "that the fields differ. Detectable: the smallest effect a field's standardised "
+            "test between fields (a Wald test of the fields' standardised effects, games "
+            "paired across fields, part of the family) is established. In some fields: "
+            "established in some, with no evidence that the fields differ. Detectable: the "
+            "smallest effect a field's standardised "
             f"row would have found with probability {DETECTION_POWER:.0%} at the family's "
             "strictest level (the largest over the fields).",
         ),
         Table(
-            "Do the fields differ? Cochran's Q test per effect",
+            "Do the fields differ? A paired test per effect",
             _between_display(family),
-            "Q over the fields' standardised estimates, chi-squared with fields - 1 degrees "
-            "of freedom; I² is the share of their spread beyond chance; spread is the highest "
-            "field's estimate minus the lowest's.",
+            "W: the Wald statistic of the fields' standardised estimates, their covariance "
+            "estimated from the per-game effects, clustered by game (every field plays the "
+            "same cards, so their estimates are correlated), chi-squared with fields - 1 "
+            "degrees of freedom; I² is the share of their spread beyond chance; spread is "
+            "the highest field's estimate minus the lowest's.",
         ),
         *[
             Table(
@@ -696,7 +701,8 @@ def _method(manifest: dict, family: pd.DataFrame) -> list[str]:
         "seats with and without the hook, the hook's change of the over-bid share, the gap "
         "between seats that deal less and more often with and without the hook and its "
         f"change, per field and table size plus the standardised rows{mix_effect}), and per "
-        "effect the test that its size is the same in every field (Cochran's Q). Each "
+        "effect the test that its size is the same in every field (a Wald test on the "
+        "per-game effects, games paired across fields). Each "
         "p-value of an interval is read off it (normal approximation); the family is "
         f"adjusted with Holm's method (statsmodels multipletests), family-wise error {ALPHA}: "
         f"{_correction(family)}. p-values are printed to three decimals, '< 0.001' below. "
@@ -760,7 +766,7 @@ def _between_display(family: pd.DataFrame) -> pd.DataFrame:
         {
             "effect": rows["effect"].astype(str).to_numpy(),
             "fields": rows["n"].astype(int).to_numpy(),
-            "Q": [fmt_number(q, 1) for q in rows["q"]],
+            "W": [fmt_number(q, 1) for q in rows["q"]],
             "I²": [fmt_number(i, 2) for i in rows["i_squared"]],
             "spread": [fmt_number(e) for e in rows["estimate"]],
             "p (adjusted)": [fmt_p(p) for p in rows["p_adjusted"]],

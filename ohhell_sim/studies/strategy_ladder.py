@@ -368,6 +368,30 @@ def ranking_table(values: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+def pair_units(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
+    """Per field, pair of ``order`` (``a`` before ``b``) and deal set both played: ``a``'s
+    mean score per game minus ``b``'s, as ``value`` (the deal set as ``game``)."""
+    frames = []
+    for field, part in values.groupby("field", observed=True, sort=False):
+        scores = part.pivot(index="unit", columns="challenger", values="mean_total")
+        for a, b in combinations(order, 2):
+            if a in scores and b in scores:
+                both = scores[[a, b]].dropna()
+                frames.append(
+                    pd.DataFrame(
+                        {
+                            "field": field,
+                            "a": a,
+                            "b": b,
+                            "game": both.index.to_numpy(),
+                            "value": (both[a] - both[b]).to_numpy(),
+                        }
+                    )
+                )
+    columns = ["field", "a", "b", "game", "value"]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+
+
 def pairwise_table(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
     """Mean score per game of ``a`` minus ``b`` for every pair of ``order`` (``a`` before
     ``b``) in each field, paired on the deal sets both played."""
@@ -398,11 +422,10 @@ def pairwise_family(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
     pair the test that its difference is the same in every field.
 
     The test rows (``field`` :data:`~ohhell_sim.analysis.findings.BETWEEN_FIELDS`,
-    no interval, the spread between fields as ``estimate``) are Cochran's Q over
-    the pair's field rows (:func:`~ohhell_sim.analysis.findings.between_fields`).
-    The fields play the same cards, so their estimates are positively correlated and the test,
-    which treats them as independent, errs on the side of finding no
-    difference.  Holm-adjusted over the whole family
+    no interval, the spread between fields as ``estimate``) are a Wald test of the
+    pair's field differences on the deal sets (:func:`pair_units`), paired across
+    fields, which play the same cards
+    (:func:`~ohhell_sim.analysis.findings.between_fields`).  Holm-adjusted over the whole family
     (:func:`~ohhell_sim.analysis.findings.adjust_family`).
 
     Returns
@@ -417,7 +440,7 @@ def pairwise_family(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
         return table.assign(p=[], p_adjusted=[], survives=[], correction=[]).astype(
             {"survives": bool}
         )
-    tests = between_fields(table, keys=["a", "b"])
+    tests = between_fields(pair_units(values, order), keys=["a", "b"])
     parts = [table, tests] if len(tests) else [table]
     return adjust_family(pd.concat(parts, ignore_index=True), method=CORRECTION)
 
@@ -688,8 +711,8 @@ def _method(fields: list[str], correction: str, entries: int, confirmation: dict
         "one ladder entry, named 'a = b'. Pairs are counted after this merge.",
         f"Comparison family, one for the whole report: the mean score per game of every pair "
         f"of the {entries} distinct entries in every field, and per pair the test that its "
-        "difference is the same in every field (Cochran's Q over the fields; the fields "
-        "share the cards, so the test errs towards finding no difference): "
+        "difference is the same in every field (a Wald test on the deal sets' differences, "
+        "paired across the fields, which play the same cards): "
         f"{correction} comparisons. p-values are read off the paired intervals (normal "
         f"approximation) and adjusted with the {CORRECTION.capitalize()} method "
         "(statsmodels' multipletests), family-wise level 0.05; they are printed to three "
@@ -806,19 +829,21 @@ def _family_table(family: pd.DataFrame, fields: list[str], correction: str) -> T
 def _between_table(family: pd.DataFrame) -> Table:
     rows = family[family["field"] == BETWEEN_FIELDS]
     return Table(
-        "Does a pair's difference depend on the field? Cochran's Q per pair",
+        "Does a pair's difference depend on the field? A paired test per pair",
         pd.DataFrame(
             {
                 "a": rows["a"].to_numpy(),
                 "b": rows["b"].to_numpy(),
                 "spread between fields": [fmt_number(e, 2) for e in rows["estimate"]],
-                "Q": [fmt_number(q, 1) for q in rows["q"]],
+                "W": [fmt_number(q, 1) for q in rows["q"]],
                 "p (adjusted)": [fmt_p(p) for p in rows["p_adjusted"]],
                 "confirmation": rows["confirmation"].to_numpy(),
             }
         ),
-        "Part of the family. Spread: the highest field's estimate minus the lowest's, "
-        "points per game.",
+        "Part of the family. W: the Wald statistic of the fields' differences, their "
+        "covariance estimated on the deal sets every field played (the same cards), "
+        "chi-squared with fields - 1 degrees of freedom. Spread: the highest field's "
+        "estimate minus the lowest's, points per game.",
     )
 
 
