@@ -20,6 +20,7 @@ from ohhell_sim.analysis.findings import (
     REPLICATED,
     SAME_DIRECTION,
     SOME_FIELDS,
+    SOME_FIELDS_UNTESTED,
     adjust_family,
     confirm,
     detectable_effect,
@@ -124,9 +125,19 @@ def test_field_verdicts():
     assert out.loc["hook cost", "min_estimate"] == -0.9
     assert out.loc["hook cost", "min_field"] == "learned"
     assert out.loc["hook cost", "max_field"] == "simple"
-    assert out.loc["ranking change", "verdict"] == DEPENDS_ON_FIELD
+    # Found in one field only: without a test between the fields, not "depends".
+    assert out.loc["ranking change", "verdict"] == SOME_FIELDS_UNTESTED
     assert out.loc["ranking change", "significant_in"] == "learned"
     assert out.loc["noise", "verdict"] == NO_FIELD
+    # Found with opposite signs: the fields do differ.
+    opposite = table.assign(estimate=[-0.2, 0.9, 0, 0, 0, 0], low=[-0.3, 0.8, 0, 0, 0, 0])
+    opposite["high"] = [-0.1, 1.0, 0, 0, 0, 0]
+    assert field_verdicts(opposite[:2], ["effect"]).iloc[0]["verdict"] == DEPENDS_ON_FIELD
+    # A family's table counts the rows established, not the raw intervals.
+    judged = table.assign(survives=[True, False, False, False, False, False])
+    again = field_verdicts(judged, ["effect"]).set_index("effect")
+    assert again.loc["hook cost", "verdict"] == SOME_FIELDS_UNTESTED
+    assert again.loc["ranking change", "verdict"] == NO_FIELD
     # Opposite signs, both significant: the effect depends on the field.
     flip = table.iloc[:2].assign(estimate=[-0.2, 0.9], low=[-0.3, 0.8], high=[-0.1, 1.0])
     assert field_verdicts(flip, [])["verdict"].item() == DEPENDS_ON_FIELD

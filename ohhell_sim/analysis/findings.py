@@ -10,8 +10,10 @@ its claims survive that.  Three tools, each on tidy tables (``estimate``,
   and which comparisons survive;
 * :func:`replicate`: an estimate computed again on two independent halves of the
   games (even and odd game indices), with a mark that says whether it replicated;
-* :func:`field_verdicts`: whether an effect holds in every strategy field or
-  depends on the field, with its range.
+* :func:`field_verdicts` and :func:`verdicts_across_fields`: whether an effect
+  holds in every strategy field, with its range; "depends on the field" only
+  where a test between the fields (:func:`heterogeneity`) or opposite signs
+  say so.
 
 And one measure of how decisive a game is that works whatever the sign of the
 totals: :func:`variance_share`, the share of the variance of a per-seat outcome
@@ -39,6 +41,16 @@ NO_FIELD = "in no field"
 #: Verdict of :func:`verdicts_across_fields` for an effect established in some fields
 #: only, where the test between fields finds no difference.
 SOME_FIELDS = "in some fields; no evidence that the fields differ"
+#: Verdict of :func:`field_verdicts` for an effect found in some fields only, where
+#: no test between the fields was made.
+SOME_FIELDS_UNTESTED = "in some fields; whether the fields differ is not tested"
+#: What the verdicts of :func:`field_verdicts` mean, for a table's note.
+FIELD_VERDICT_NOTE = (
+    f"verdict: '{HOLDS_EVERYWHERE}' when the effect is established (survives the correction "
+    f"and is confirmed at the second seed) in every field with one sign; '{DEPENDS_ON_FIELD}' "
+    f"when it is established with opposite signs in two fields; '{SOME_FIELDS_UNTESTED}' "
+    f"when it is established in some fields only; '{NO_FIELD}' when in none."
+)
 #: Marks of :func:`confirm`.
 CONFIRMED = "confirmed"
 NOT_CONFIRMED = "not confirmed"
@@ -445,11 +457,19 @@ def replicate(
 def field_verdicts(table: pd.DataFrame, keys: Sequence[str], field: str = "field") -> pd.DataFrame:
     """Whether each effect of ``table`` holds in every strategy field, one row per ``keys``.
 
+    An effect counts in a field where it is established (:func:`established`:
+    survives its family's correction, and is confirmed when a confirmation run
+    was played) or, for a table without a ``survives`` column, where its
+    interval excludes zero.  Without a test between the fields (see
+    :func:`verdicts_across_fields`) an effect found in some fields only is not
+    said to depend on the field: the others may simply lack the power to find
+    it.  Found with opposite signs in two fields, it does.
+
     Parameters
     ----------
     table : pandas.DataFrame
         One row per (effect, field), with the ``keys`` and ``field`` columns and
-        ``estimate``, ``low``, ``high``.
+        ``estimate``, ``low``, ``high`` (and ``survives``, ``confirmation``).
     keys : sequence of str
         Columns naming the effect (may be empty: one effect).
     field : str
@@ -459,11 +479,11 @@ def field_verdicts(table: pd.DataFrame, keys: Sequence[str], field: str = "field
     -------
     pandas.DataFrame
         The ``keys``, then ``fields`` (how many), ``verdict``
-        (:data:`HOLDS_EVERYWHERE`: every field's interval excludes zero on the
-        same side; :data:`NO_FIELD`: no field's does; else
-        :data:`DEPENDS_ON_FIELD`), ``min_estimate``/``max_estimate`` with the
-        fields where they occur, and ``significant_in`` (the fields whose
-        interval excludes zero).
+        (:data:`HOLDS_EVERYWHERE`: found in every field with one sign;
+        :data:`DEPENDS_ON_FIELD`: found with opposite signs; :data:`NO_FIELD`:
+        found in none; else :data:`SOME_FIELDS_UNTESTED`),
+        ``min_estimate``/``max_estimate`` with the fields where they occur, and
+        ``significant_in`` (the fields whose interval excludes zero, unadjusted).
     """
     keys = list(keys)
     rows = []
@@ -472,12 +492,16 @@ def field_verdicts(table: pd.DataFrame, keys: Sequence[str], field: str = "field
         key = key if isinstance(key, tuple) else (key,)
         above = part["low"] > 0
         below = part["high"] < 0
-        if above.all() or below.all():
+        found = established(part) if "survives" in part.columns else above | below
+        signs = np.sign(part.loc[found, "estimate"])
+        if found.all() and signs.nunique() == 1:
             verdict = HOLDS_EVERYWHERE
-        elif not (above | below).any():
+        elif signs.nunique() > 1:
+            verdict = DEPENDS_ON_FIELD
+        elif not found.any():
             verdict = NO_FIELD
         else:
-            verdict = DEPENDS_ON_FIELD
+            verdict = SOME_FIELDS_UNTESTED
         rows.append(
             {
                 **dict(zip(keys, key, strict=True)),
@@ -617,6 +641,7 @@ __all__ = [
     "CONFIRMED",
     "DEPENDS_ON_FIELD",
     "DETECTION_POWER",
+    "FIELD_VERDICT_NOTE",
     "HALVES",
     "HOLDS_EVERYWHERE",
     "NOT_CONFIRMED",
@@ -627,6 +652,7 @@ __all__ = [
     "REPLICATED",
     "SAME_DIRECTION",
     "SOME_FIELDS",
+    "SOME_FIELDS_UNTESTED",
     "adjust_family",
     "adjust_parts",
     "between_fields",

@@ -43,6 +43,7 @@ from ohhell_sim import strategies
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
     DEPENDS_ON_FIELD,
+    FIELD_VERDICT_NOTE,
     HOLDS_EVERYWHERE,
     adjust_parts,
     confirm,
@@ -387,34 +388,83 @@ def skill_shares(games: pd.DataFrame, resamples: int = SKILL_RESAMPLES) -> pd.Da
     return estimate_frame(rows, CONDITION_KEYS)
 
 
+def _mixed_blocks(games: pd.DataFrame) -> dict[tuple, pd.DataFrame]:
+    # The conditions of the mixed fields, by (players, field, variant).
+    return {
+        tuple(b.iloc[0][k] for k in CONDITION_KEYS): b
+        for b in _condition_blocks(games)
+        if b["strategy"].nunique() > 1
+    }
+
+
+def _share_difference(first: pd.DataFrame, second: pd.DataFrame, resamples: int):
+    """The variance share of condition ``first`` minus that of ``second`` (the same games),
+    by a paired bootstrap over games; None with fewer than two games or unequal shapes."""
+    totals, strategies = _seat_matrix(first, "total")
+    other, _ = _seat_matrix(second, "total")
+    if totals.shape[0] < 2 or totals.shape != other.shape:
+        return None
+    seats = totals.shape[1]
+    share = _share_of_matrix(np.unique(strategies, return_inverse=True)[1])
+    return bootstrap_matrix(
+        np.hstack([totals, other]),
+        lambda m: share(m[:, :seats]) - share(m[:, seats:]),
+        resamples=resamples,
+    )
+
+
 def skill_share_shifts(games: pd.DataFrame, resamples: int = SKILL_RESAMPLES) -> pd.DataFrame:
     """Per variant of a mixed field: its variance share minus the canonical table's.
 
     Both shares are computed on the same resampled games (a paired bootstrap).
     """
     rows = []
-    blocks = {
-        tuple(b.iloc[0][k] for k in CONDITION_KEYS): b
-        for b in _condition_blocks(games)
-        if b["strategy"].nunique() > 1
-    }
+    blocks = _mixed_blocks(games)
     for (n, field, variant), block in blocks.items():
         base = blocks.get((n, field, BASELINE))
         if variant == BASELINE or base is None:
             continue
-        totals, strategies = _seat_matrix(block, "total")
-        base_totals, _ = _seat_matrix(base, "total")
-        if totals.shape[0] < 2 or totals.shape != base_totals.shape:
-            continue
-        seats = totals.shape[1]
-        share = _share_of_matrix(np.unique(strategies, return_inverse=True)[1])
-        est = bootstrap_matrix(
-            np.hstack([totals, base_totals]),
-            lambda m, share=share, seats=seats: share(m[:, :seats]) - share(m[:, seats:]),
-            resamples=resamples,
-        )
-        rows.append({"players": n, "field": field, "variant": variant, **est.row()})
+        est = _share_difference(block, base, resamples)
+        if est is not None:
+            rows.append({"players": n, "field": field, "variant": variant, **est.row()})
     return estimate_frame(rows, CONDITION_KEYS)
+
+
+def skill_leaders(games: pd.DataFrame) -> dict[tuple, tuple[str, str]]:
+    """Per table size and mixed field: the scoring tables of the highest and the second
+    highest skill share (point estimates), the pair :func:`skill_lead` tests."""
+    shares: dict[tuple, list[tuple[float, str]]] = {}
+    for (n, field, variant), block in _mixed_blocks(games).items():
+        totals, strategies = _seat_matrix(block, "total")
+        share = _share_of_matrix(np.unique(strategies, return_inverse=True)[1])(totals)
+        if not np.isnan(share):
+            shares.setdefault((n, field), []).append((share, variant))
+    return {
+        key: (ranked[0][1], ranked[1][1])
+        for key, found in shares.items()
+        if len(ranked := sorted(found, key=lambda s: -s[0])) > 1
+    }
+
+
+def skill_lead(
+    games: pd.DataFrame, leaders: dict[tuple, tuple[str, str]], resamples: int = SKILL_RESAMPLES
+) -> pd.DataFrame:
+    """Per table size and mixed field: the skill share of the first scoring table minus the
+    second's (``leaders``, from :func:`skill_leaders` of the run), paired bootstrap over games.
+
+    A table "ranks first" only where this difference is established; the pair is
+    chosen on the run, so the confirmation run tests the same order on fresh cards.
+    """
+    rows = []
+    blocks = _mixed_blocks(games)
+    for (n, field), (first, second) in leaders.items():
+        a, b = blocks.get((n, field, first)), blocks.get((n, field, second))
+        est = None if a is None or b is None else _share_difference(a, b, resamples)
+        if est is not None:
+            rows.append(
+                {"players": n, "field": field, "variant": first, "runner_up": second, **est.row()}
+            )
+    return estimate_frame(rows, [*CONDITION_KEYS, "runner_up"])
 
 
 # --- comparisons against the canonical table ------------------------------------------
@@ -638,6 +688,7 @@ FAMILY_PARTS = {
     "leader": CONDITION_KEYS,
     "stronger seat": CONDITION_KEYS,
     "skill share": CONDITION_KEYS,
+    "skill lead": [*CONDITION_KEYS, "runner_up"],
     "ranking gaps": [*CONDITION_KEYS, "pair"],
 }
 
@@ -651,11 +702,20 @@ class Parts:
     mixed_games: pd.DataFrame
     better: pd.DataFrame
     family: dict[str, pd.DataFrame]
+    leaders: dict[tuple, tuple[str, str]]
 
 
-def family_parts(hands: pd.DataFrame, games: pd.DataFrame, names: list[str]) -> Parts:
+def family_parts(
+    hands: pd.DataFrame,
+    games: pd.DataFrame,
+    names: list[str],
+    leaders: dict[tuple, tuple[str, str]] | None = None,
+) -> Parts:
     """The family's parts of one run (the run or its confirmation), each on all games and
-    on both halves (:func:`~ohhell_sim.analysis.findings.replicate`), not yet adjusted."""
+    on both halves (:func:`~ohhell_sim.analysis.findings.replicate`), not yet adjusted.
+
+    ``leaders`` are the pairs of :func:`skill_lead` (default: this run's own,
+    :func:`skill_leaders`); the confirmation takes the run's."""
     # The hands frame keeps its categorical labels (tens of millions of rows);
     # the per-game frames derived from it are made plain strings.
     games = games.assign(
@@ -693,18 +753,20 @@ def family_parts(hands: pd.DataFrame, games: pd.DataFrame, names: list[str]) -> 
         games.groupby(["players", "field"], observed=True)["strategy"].transform("nunique") > 1
     ]
     better = better_seat_wins(mixed_games)
+    leaders = skill_leaders(mixed_games) if leaders is None else leaders
     computed = {
         "bid shifts": (per_game, bids_compute) if len(per_game) else None,
         "leader": (decisive, lambda f: _shifts(f, "decisive", [], names)),
         "stronger seat": (better, lambda f: _shifts(f, "better_wins", [], names)),
         "skill share": (mixed_games, skill_share_shifts),
+        "skill lead": (mixed_games, lambda f: skill_lead(f, leaders)),
         "ranking gaps": (mixed_games, gaps_compute),
     }
     family = {}
     for name, job in computed.items():
         table = pd.DataFrame() if job is None else replicate(job[0], job[1], FAMILY_PARTS[name])
         family[name] = table
-    return Parts(games, decisive, mixed_games, better, family)
+    return Parts(games, decisive, mixed_games, better, family, leaders)
 
 
 def confirmed_family(data: StudyData, names: list[str]) -> tuple[Parts, dict[str, pd.DataFrame]]:
@@ -715,7 +777,9 @@ def confirmed_family(data: StudyData, names: list[str]) -> tuple[Parts, dict[str
     adjusted = adjust_parts(present, method=HOLM)
     second: dict[str, pd.DataFrame] = {}
     if data.confirmation is not None:
-        other = family_parts(data.confirmation.hands, data.confirmation.games, names)
+        other = family_parts(
+            data.confirmation.hands, data.confirmation.games, names, main.leaders
+        )
         second = adjust_parts({k: t for k, t in other.family.items() if not t.empty}, HOLM)
     out = {}
     for name, table in main.family.items():
@@ -816,6 +880,7 @@ def analyse(data: StudyData) -> Report:
         ranking=_ordered(ranking, names, fields),
         gaps=_ordered(gaps, names, fields),
         canonical_gaps=canonical_gaps,
+        lead=family["skill lead"],
         verdicts=verdicts,
     )
 
@@ -889,12 +954,12 @@ def _report(data: StudyData, **t) -> Report:
                     ]
                 ]
             ),
-            "Per effect (a variant against the canonical table): holds in every field when "
-            "every field's (or score-maximising player's) 95% interval excludes zero on the same "
-            "side; opposite: some fields' intervals lie above zero and others' below; "
+            "Per effect (a variant against the canonical table), over the fields (or the "
+            "score-maximising players); "
+            + FIELD_VERDICT_NOTE
+            + " opposite: some fields' 95% intervals lie above zero and others' below; "
             "established_in counts the rows that survive Holm over the report's family and "
-            "are confirmed at the second seed; headline: holds everywhere and every row is "
-            "established.",
+            "are confirmed at the second seed; headline: holds everywhere.",
         ),
         Table(
             "Which strategies' bids react to the scoring table",
@@ -929,7 +994,7 @@ def _report(data: StudyData, **t) -> Report:
             "games, 2,000 resamples). The last two exist in mixed fields only.",
         ),
         Table(
-            "Decisiveness against the canonical table (three families, one per measure)",
+            "Decisiveness against the canonical table (part of the report's one family)",
             _family_display(t["decisiveness"], ["players", "measure", "field", "variant"]),
             "Variant minus canonical on the same games; skill share: paired bootstrap.",
         ),
@@ -1116,7 +1181,20 @@ def _report(data: StudyData, **t) -> Report:
                 f"{MIX_FIELD}'s simple and zero ignore it.",
             ),
         )
-    in_short = _in_short(skill, t["verdicts"], t["bids"], data.manifest, _correction_of(t))
+    lead = t["lead"]
+    if len(lead):
+        tables.insert(
+            1,
+            Table(
+                "Does the first table lead the second? Skill share of the first minus the second",
+                _family_display(lead, ["players", "field", "variant", "runner_up"]),
+                "The two tables of highest skill share in each mixed field (chosen on this "
+                "run's cards), the difference of their skill shares on the same games (paired "
+                "bootstrap, part of the report's one family); the confirmation run tests the "
+                "same order on fresh cards. A table ranks first only where this is established.",
+            ),
+        )
+    in_short = _in_short(skill, lead, t["verdicts"], t["bids"], data.manifest, _correction_of(t))
     return study_report(
         NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
     )
@@ -1182,7 +1260,12 @@ def _triple(base: str) -> list[str]:
 
 
 def _in_short(
-    skill: pd.DataFrame, verdicts: pd.DataFrame, bids: pd.DataFrame, manifest: dict, correction
+    skill: pd.DataFrame,
+    lead: pd.DataFrame,
+    verdicts: pd.DataFrame,
+    bids: pd.DataFrame,
+    manifest: dict,
+    correction: str,
 ) -> list[str]:
     """The answer first: which table lets skill decide most, and how bids move."""
     text = []
@@ -1204,8 +1287,9 @@ def _in_short(
         text.append(
             f"Which scoring table lets skill decide the game? At {players} players, among "
             f"players that all bid for the table ({', '.join(MAXIMISER_MIX_STRATEGIES)}), "
-            f"{top['variant']} ranks first, the strategy explaining "
-            f"{fmt_number(100 * top['skill_share'], 1)}% of the variance of final totals."
+            + _first_place(top, lead, players)
+            + f", the strategy explaining {fmt_number(100 * top['skill_share'], 1)}% of the "
+            "variance of final totals."
             + base
             + (
                 f" Skill decides more than under the canonical table under: {', '.join(more)}."
@@ -1218,8 +1302,8 @@ def _in_short(
     if not len(adapting):
         text.append(
             "Which scoring table lets skill decide the game? This run played no field of "
-            f"players that all bid for the table ({MAXIMISER_MIX}), so it cannot say: a "
-            "player blind to the table turns a scoring change into luck."
+            f"players that all bid for the table ({MAXIMISER_MIX}), so it cannot say what "
+            "the tables do to skill among players that follow them."
         )
     blind = skill[skill["field"] == MIX_FIELD] if len(skill) else skill
     if len(blind) and len(adapting):
@@ -1238,8 +1322,8 @@ def _in_short(
                 + ", ".join(f"{v[0]} at {p} players" for p, v in order.items())
                 + "; the report does not test that difference)."
             )
-            + " A player blind to the table turns a scoring change into luck, so the "
-            "adapting field is the one a designer should read."
+            + " There what a table does to skill is mixed with what simple and zero lose by "
+            "ignoring it, so the adapting field is the one a designer should read."
         )
     heads = verdicts[verdicts["headline"].astype(bool)] if len(verdicts) else verdicts
     bid_heads = heads[heads["effect"] == "bid shift of score-maximising players"]
@@ -1261,6 +1345,26 @@ def _in_short(
         )
     )
     return text
+
+
+def _first_place(top: pd.Series, lead: pd.DataFrame, players: int) -> str:
+    """``top`` ranks first, or ties for it, by the test of its lead over the runner-up."""
+    if len(lead):
+        lead = lead[(lead["players"] == players) & (lead["field"] == MAXIMISER_MIX)]
+    rows = lead
+    if not len(rows):
+        return f"{top['variant']} has the highest skill share (its lead is not tested)"
+    row = rows.iloc[0]
+    gap = (
+        f"{_signed(100 * row['estimate'], 1)} points [{fmt_number(100 * row['low'], 1)}, "
+        f"{fmt_number(100 * row['high'], 1)}]"
+    )
+    if row["established"] and row["estimate"] > 0:
+        return f"{row['variant']} ranks first, ahead of {row['runner_up']} by {gap} of skill share"
+    return (
+        f"{row['variant']} and {row['runner_up']} tie for first (the first's lead, {gap} of "
+        "skill share, is not established)"
+    )
 
 
 def _findings(data: StudyData, **t) -> list[str]:

@@ -40,6 +40,7 @@ import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
+    FIELD_VERDICT_NOTE,
     HOLDS_EVERYWHERE,
     REPLICATED,
     adjust_parts,
@@ -766,7 +767,8 @@ def analyse(data: StudyData) -> Report:
             display_table(rate_verdicts),
             "One row per comparison, over the field rows (a one-strategy field, or the mixed "
             f"field's {STANDARDISED} row).  survives_in / replicated_in: fields in which the "
-            f"comparison survives Holm ({correction}) / replicates in both halves of the games.",
+            f"comparison survives Holm ({correction}) / replicates in both halves of the games; "
+            + FIELD_VERDICT_NOTE,
         ),
         Table(
             "Rate comparisons per field and strategy (difference of standardised rates)",
