@@ -32,9 +32,7 @@ from ohhell_sim.analysis.findings import (
     NOT_CONFIRMED,
     adjust_family,
     between_fields,
-    confirm,
     detectable_effect,
-    established,
     verdicts_across_fields,
 )
 from ohhell_sim.analysis.format import display_table, fmt_number, fmt_p, fmt_row
@@ -53,6 +51,7 @@ from ohhell_sim.studies.design import (
     fields_text,
     position_label,
 )
+from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_family
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
 from ohhell_sim.studies.spec import StudySpec
@@ -66,9 +65,6 @@ DEFAULT_FIELDS = FIELDS
 #: Share of the games that the ``mc_bidder`` field plays: its bids run playouts,
 #: about a hundred times the cost of the other fields' per game.
 FIELD_SHARES = {"mc_bidder": 0.25}
-#: Family-wise error rate of the comparisons, adjusted with :data:`CORRECTION`.
-ALPHA = 0.05
-CORRECTION = "holm"
 
 POINTS = "points per player per game, hook on - off"
 DEALER_COST = "dealer's score per deal, hook on - off"
@@ -396,11 +392,9 @@ def study_family(data: StudyData) -> pd.DataFrame:
 
 def confirmed_family(data: StudyData) -> pd.DataFrame:
     """The family of ``data``, its surviving rows checked in the confirmation run."""
-    family = study_family(data)
-    second = None if data.confirmation is None else study_family(data.confirmation)
-    family = confirm(family, second, keys=FAMILY_KEYS, method=CORRECTION, alpha=ALPHA)
+    family = confirm_family(data, lambda d: {"effects": study_family(d)}, {"effects": FAMILY_KEYS})
+    family = family["effects"]
     family["effect"] = pd.Categorical(family["effect"], categories=family["effect"].unique())
-    family["established"] = established(family)
     return family
 
 

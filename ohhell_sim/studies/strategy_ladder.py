@@ -42,8 +42,6 @@ from ohhell_sim.analysis.findings import (
     BETWEEN_FIELDS,
     adjust_family,
     between_fields,
-    confirm,
-    established,
 )
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table, rules_text
@@ -66,6 +64,7 @@ from ohhell_sim.exact import (
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import available_strategies, get_strategy
 from ohhell_sim.studies.design import check_fields, field_seats
+from ohhell_sim.studies.family import CORRECTION, confirm_family
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec
@@ -87,7 +86,6 @@ ONE_CARD_FACTOR = 10
 #: Joins the names of identical challengers into the name of their ladder entry.
 SAME = " = "
 #: The comparison method of the pairwise family.
-CORRECTION = "holm"
 #: Columns identifying a row of the pairwise family, in the run and in its confirmation.
 PAIR_KEYS = ("field", "a", "b")
 #: What identical challengers must agree on, row by row (one row per game x rotation x seat).
@@ -462,13 +460,12 @@ def confirmed_family(
     the first run), so a ranking claim chosen on the first run's cards is tested
     on fresh ones.
     """
-    family = pairwise_family(values, order)
-    second = None
-    if data.confirmation is not None and len(family):
-        second = pairwise_family(ladder_values(data.confirmation, groups), order)
-    family = confirm(family, second, keys=PAIR_KEYS, method=CORRECTION)
-    family["established"] = established(family) if len(family) else []
-    return family
+
+    def family_of(run: StudyData) -> dict[str, pd.DataFrame]:
+        found = values if run is data else ladder_values(run, groups)
+        return {"pairs": pairwise_family(found, order)}
+
+    return confirm_family(data, family_of, {"pairs": PAIR_KEYS})["pairs"]
 
 
 def _long(data: StudyData) -> pd.DataFrame:

@@ -46,8 +46,6 @@ from ohhell_sim.analysis.findings import (
     FIELD_VERDICT_NOTE,
     HOLDS_EVERYWHERE,
     adjust_parts,
-    confirm,
-    established,
     field_verdicts,
     replicate,
 )
@@ -71,6 +69,7 @@ from ohhell_sim.studies.design import (
     check_fields,
     field_seats,
 )
+from ohhell_sim.studies.family import CORRECTION, confirm_parts
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
 from ohhell_sim.studies.spec import StudySpec
@@ -135,7 +134,6 @@ LEARNED_CAVEAT = (
 
 #: Measures of the bid comparisons.
 BID_MEASURES = ("mean bid", "zero-bid rate")
-HOLM = "holm"
 #: The decisiveness measures, and how their rise and fall read.
 LEADER, STRONGER, SKILL = "leader's win share", "stronger seat ahead", "skill share of totals"
 DECISIVE_WORDS = {
@@ -774,26 +772,15 @@ def confirmed_family(data: StudyData, names: list[str]) -> tuple[Parts, dict[str
     confirmation run (:func:`~ohhell_sim.analysis.findings.confirm`)."""
     main = family_parts(data.hands, data.games, names)
     present = {k: t for k, t in main.family.items() if not t.empty}
-    adjusted = adjust_parts(present, method=HOLM)
-    second: dict[str, pd.DataFrame] = {}
+    adjusted = adjust_parts(present, method=CORRECTION)
+    second = None
     if data.confirmation is not None:
         other = family_parts(
             data.confirmation.hands, data.confirmation.games, names, main.leaders
         )
-        second = adjust_parts({k: t for k, t in other.family.items() if not t.empty}, HOLM)
-    out = {}
-    for name, table in main.family.items():
-        if table.empty:
-            out[name] = table
-            continue
-        confirmed = confirm(
-            adjusted[name],
-            second.get(name) if data.confirmation is not None else None,
-            FAMILY_PARTS[name],
-            method=HOLM,
-        )
-        out[name] = confirmed.assign(established=established(confirmed))
-    return main, out
+        second = adjust_parts({k: t for k, t in other.family.items() if not t.empty}, CORRECTION)
+    confirmed = confirm_parts(adjusted, second, FAMILY_PARTS)
+    return main, {name: confirmed.get(name, table) for name, table in main.family.items()}
 
 
 def analyse(data: StudyData) -> Report:

@@ -44,7 +44,6 @@ from ohhell_sim.analysis.findings import (
     HOLDS_EVERYWHERE,
     REPLICATED,
     adjust_parts,
-    confirm,
     established,
     field_verdicts,
     half_of,
@@ -71,6 +70,7 @@ from ohhell_sim.studies.design import (
     fields_text,
     position_label,
 )
+from ohhell_sim.studies.family import confirm_parts
 from ohhell_sim.studies.holdings import trump_holdings
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
@@ -611,7 +611,7 @@ def confirmed_parts(
     confirmation's hands, which it never saw (``confirm_*`` columns of the rule
     part: its gain there).
     """
-    second: dict[str, pd.DataFrame | None] = dict.fromkeys(adjusted)
+    second = None
     if confirmation is not None:
         other = probe_pairs(confirmation)
         judged = rule_on(pairs, other)
@@ -622,13 +622,9 @@ def confirmed_parts(
                 "fitted rule": judged,
             }
         )
-    out = tuple(
-        confirm(adjusted[name], second[name], ["field", *FAMILY_KEYS[name]]).assign(
-            established=lambda t: established(t)
-        )
-        for name in ("rates", "counterfactual", "fitted rule")
-    )
-    return out
+    keys = {name: ["field", *FAMILY_KEYS[name]] for name in adjusted}
+    out = confirm_parts(adjusted, second, keys)
+    return out["rates"], out["counterfactual"], out["fitted rule"]
 
 
 def rule_on(fitted: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:

@@ -1,0 +1,70 @@
+"""A study's one family of comparisons, corrected and confirmed alike in every study.
+
+A study declares its comparisons as parts (tables whose rows have
+``estimate``, ``low`` and ``high``, or a test's own ``p``) and adjusts them as
+one family (:func:`~ohhell_sim.analysis.findings.adjust_family` or
+:func:`~ohhell_sim.analysis.findings.adjust_parts`) with :data:`CORRECTION` at
+level :data:`ALPHA`.  :func:`confirm_family` computes the parts on the run and
+on its confirmation run (another seed, so other cards), carries the rows that
+survive to the confirmation (:func:`~ohhell_sim.analysis.findings.confirm`)
+and marks the established ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ohhell_sim.analysis.findings import confirm, established
+from ohhell_sim.studies.runs import StudyData
+
+#: The correction of every study's family: Holm's, which holds the family-wise
+#: error rate under any dependence between the comparisons.
+CORRECTION = "holm"
+#: The family-wise error rate.
+ALPHA = 0.05
+
+
+def confirm_parts(
+    parts: Mapping[str, pd.DataFrame],
+    second: Mapping[str, pd.DataFrame] | None,
+    keys: Mapping[str, Sequence[str]],
+) -> dict[str, pd.DataFrame]:
+    """Each adjusted part of the run, its surviving rows checked in the same part of the
+    confirmation run (None: none was played), with ``established``.
+
+    Parameters
+    ----------
+    parts : mapping of str to DataFrame
+        The run's parts, adjusted as one family.
+    second : mapping of str to DataFrame, or None
+        The same parts computed on the confirmation run (a part it lacks is
+        taken as not played there).
+    keys : mapping of str to sequence of str
+        Per part, the columns that name a row in both runs.
+    """
+    out = {}
+    for name, table in parts.items():
+        again = None if second is None else second.get(name)
+        confirmed = confirm(table, again, keys[name], method=CORRECTION, alpha=ALPHA)
+        found = established(confirmed) if len(confirmed) else np.zeros(0, dtype=bool)
+        out[name] = confirmed.assign(established=found)
+    return out
+
+
+def confirm_family(
+    data: StudyData,
+    family_of: Callable[[StudyData], Mapping[str, pd.DataFrame]],
+    keys: Mapping[str, Sequence[str]],
+) -> dict[str, pd.DataFrame]:
+    """The parts ``family_of`` makes of the run, confirmed on ``data.confirmation``.
+
+    ``family_of`` maps the data of one run to its parts, adjusted as one
+    family; it is applied to the run and, when one was played, to the
+    confirmation run, which must make the same choices (orders, pairs, fitted
+    rules) as the run: pass them in ``family_of``'s closure.
+    """
+    second = None if data.confirmation is None else family_of(data.confirmation)
+    return confirm_parts(family_of(data), second, keys)
