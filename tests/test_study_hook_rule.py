@@ -126,7 +126,7 @@ def test_the_family_is_adjusted_tested_between_fields_and_judged_per_field(small
     assert (family["p_adjusted"] >= family["p"]).all()
     between = family[family["field"] == hook_rule.BETWEEN_FIELDS]
     assert set(between["effect"]) == set(hook_rule.FIELD_EFFECTS)
-    # Test rows carry Cochran's Q and its own p-value, no interval.
+    # Test rows carry the paired Wald statistic and its own p-value, no interval.
     assert between["low"].isna().all() and between["q"].notna().all()
     share = family[family["effect"].astype(str).str.startswith("win share")]
     assert set(share["field"]) == {"mix"}
@@ -165,6 +165,32 @@ def test_deals_dealt_count_every_deal_once_and_split_the_seats(small_run):
     assert list(counts[(4, "less often")]) == [4] and list(counts[(4, "more often")]) == [5]
     gaps = hook_rule.seat_gaps(games)
     assert len(gaps) == games.groupby(["condition", "game"], observed=True).ngroups
+
+
+def test_the_one_card_dealer_is_the_dealer_of_the_one_card_deal(small_run):
+    games = hook_rule.with_one_card_dealer(small_run.games, small_run.hands)
+    marked = games[games["one_card_role"] == "one-card dealer"]
+    # One seat a game, and it dealt the deal of one card (the tenth of 10..1..10).
+    assert (marked.groupby(["condition", "game"], observed=True).size() == 1).all()
+    assert len(marked) == games.groupby(["condition", "game"], observed=True).ngroups
+    one_card = small_run.hands[small_run.hands["hand_size"] == 1]
+    dealers = one_card[one_card["seat"] == one_card["dealer"]]
+    assert set(zip(marked["condition"], marked["game"], marked["seat"], strict=True)) == set(
+        zip(dealers["condition"], dealers["game"], dealers["seat"], strict=True)
+    )
+    assert (dealers["deal"] == 9).all()
+    # Its gap: that seat's final total minus the others' mean, per game.
+    gaps = hook_rule.one_card_gaps(games)
+    row = gaps.iloc[0]
+    game = games[
+        (games["field"] == row["field"])
+        & (games["players"] == row["players"])
+        & (games["hook"] == row["hook"])
+        & (games["game"] == row["game"])
+    ]
+    dealer = game["one_card_role"] == "one-card dealer"
+    expected = game.loc[dealer, "total"].mean() - game.loc[~dealer, "total"].mean()
+    assert row["value"] == pytest.approx(expected)
 
 
 def test_no_deal_ends_with_every_bid_made_under_the_hook(small_run):

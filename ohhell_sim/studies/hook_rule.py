@@ -75,6 +75,9 @@ OVERBID = "over-bid deals, hook on - off"
 SEAT_GAP_ON = "seats dealing less often - more often, points per game, hook on"
 SEAT_GAP_OFF = "seats dealing less often - more often, points per game, hook off"
 SEAT_GAP_SHIFT = "seat gap (dealing less often - more often), hook on - off"
+ONE_CARD_ON = "one-card deal's dealer - other seats, points per game, hook on"
+ONE_CARD_OFF = "one-card deal's dealer - other seats, points per game, hook off"
+ONE_CARD_SHIFT = "one-card dealer's gap, hook on - off"
 #: The effects measured in every field, in the order of the report.
 FIELD_EFFECTS = (
     POINTS,
@@ -86,6 +89,9 @@ FIELD_EFFECTS = (
     SEAT_GAP_ON,
     SEAT_GAP_OFF,
     SEAT_GAP_SHIFT,
+    ONE_CARD_ON,
+    ONE_CARD_OFF,
+    ONE_CARD_SHIFT,
 )
 #: Columns identifying a row of the family (in the run and in its confirmation).
 FAMILY_KEYS = ("effect", "field", "players")
@@ -286,6 +292,33 @@ def with_deals_dealt(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def with_one_card_dealer(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
+    """``games`` with ``one_card_role``: ``"one-card dealer"`` for the seat that dealt the
+    game's one-card deal, ``"other seats"`` for the others.
+
+    With the hook that dealer is the one seat of the game forced off the bid
+    that would make the deal's bids add up to a single trick.
+    """
+    dealt = hands[(hands["hand_size"] == 1) & (hands["seat"] == hands["dealer"])]
+    dealer = dealt[["condition", "game", "seat"]].drop_duplicates().assign(_dealt=True)
+    out = games.merge(dealer, on=["condition", "game", "seat"], how="left")
+    out["one_card_role"] = np.where(out["_dealt"].notna(), "one-card dealer", "other seats")
+    return out.drop(columns="_dealt")
+
+
+def one_card_gaps(games: pd.DataFrame) -> pd.DataFrame:
+    """Per (field, players, hook, game): the one-card deal's dealer's final total minus the
+    mean of the other seats' (:func:`with_one_card_dealer` rows)."""
+    return per_game_difference(
+        games,
+        games["total"],
+        "one_card_role",
+        "one-card dealer",
+        "other seats",
+        keys=("field", "players", "hook"),
+    )
+
+
 def seat_gaps(games: pd.DataFrame) -> pd.DataFrame:
     """Per (field, players, hook, game): the mean final total of the seats that deal less
     often minus that of the seats that deal more often (:func:`with_deals_dealt` rows)."""
@@ -347,6 +380,10 @@ def effect_games(hands: pd.DataFrame, deals: pd.DataFrame, games: pd.DataFrame) 
     for name, hook in ((SEAT_GAP_ON, True), (SEAT_GAP_OFF, False)):
         parts[name] = gaps[gaps["hook"] == hook].drop(columns="hook")
     parts[SEAT_GAP_SHIFT] = per_game_difference(gaps, gaps["value"], "hook", True, False)
+    one_card = one_card_gaps(games)
+    for name, hook in ((ONE_CARD_ON, True), (ONE_CARD_OFF, False)):
+        parts[name] = one_card[one_card["hook"] == hook].drop(columns="hook")
+    parts[ONE_CARD_SHIFT] = per_game_difference(one_card, one_card["value"], "hook", True, False)
     mixed = games[games["field"] == MIX_FIELD]
     if len(mixed):
         share = per_game_difference(
@@ -431,7 +468,7 @@ def _frames(data: StudyData) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     hands["field"] = hands["field"].astype(str)
     deals = deal_frame(data.hands)
     deals["field"] = deals["field"].astype(str)
-    games = with_deals_dealt(data.games, data.hands)
+    games = with_one_card_dealer(with_deals_dealt(data.games, data.hands), data.hands)
     games["field"] = games["field"].astype(str)
     return hands, deals, games
 
@@ -501,12 +538,15 @@ def analyse(data: StudyData) -> Report:
             "final total minus the runner-up's, without the hook.",
         ),
         Table(
-            "Seat fairness: seats that deal less often against seats that deal more often",
+            "Seat fairness: seats that deal less often against seats that deal more often, "
+            "and the one-card deal's dealer against the other seats",
             _seat_table(family, games),
             "The deals of a game seldom divide evenly among the players, so some seats deal "
-            "once more than others. Estimate: the mean final total of the seats that deal "
-            "less often minus that of the others, points per game; n = games. Part of the "
-            "family.",
+            "once more than others. Hook on, off, on - off: the mean final total of the seats "
+            "that deal less often minus that of the others, points per game. One-card "
+            "dealer: the final total of the seat that deals the one-card deal minus the "
+            "other seats' mean; with the hook it is the one seat forced off a bid in the "
+            "deal where a single trick is at stake. n = games. Part of the family.",
         ),
         Table(
             "Does each effect hold in every field? Verdicts over the fields' standardised rows",
@@ -693,8 +733,9 @@ def _method(manifest: dict, family: pd.DataFrame) -> list[str]:
         "of the 'Effect' tables (the hook's change of the points per player and of the "
         "dealer's and the other seats' score, the dealer's made-rate edge over the other "
         "seats with and without the hook, the hook's change of the over-bid share, the gap "
-        "between seats that deal less and more often with and without the hook and its "
-        f"change, per field and table size plus the standardised rows{mix_effect}), and per "
+        "between seats that deal less and more often and that of the one-card deal's "
+        "dealer against the other seats, each with and without the hook and its change, per "
+        f"field and table size plus the standardised rows{mix_effect}), and per "
         "effect the test that its size is the same in every field (a Wald test on the "
         "per-game effects, games paired across fields). Each "
         "p-value of an interval is read off it (normal approximation); the family is "
@@ -731,7 +772,7 @@ def _effect_note(effect: str) -> str:
     )
     if effect.startswith("win share of"):
         return "Mix field only, paired by game. Part of the family." + detectable
-    if effect in (EDGE_OFF, EDGE_ON, SEAT_GAP_ON, SEAT_GAP_OFF):
+    if effect in (EDGE_OFF, EDGE_ON, SEAT_GAP_ON, SEAT_GAP_OFF, ONE_CARD_ON, ONE_CARD_OFF):
         return "Within each game; n = games. Part of the family." + detectable
     return (
         "Paired by game: the same cards with and without the hook; n = games. Part of the "
@@ -825,6 +866,8 @@ def _seat_table(family: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
         (SEAT_GAP_ON, "hook on"),
         (SEAT_GAP_OFF, "hook off"),
         (SEAT_GAP_SHIFT, "on - off"),
+        (ONE_CARD_ON, "one-card dealer, hook on"),
+        (ONE_CARD_OFF, "one-card dealer, hook off"),
     ):
         for _, row in gap[gap["effect"] == effect].iterrows():
             rows.append({"field": row["field"], "players": row["players"], column: _marked(row)})
@@ -983,7 +1026,7 @@ def _recommendation(
     cost = -points["estimate"]
     typical_margin = float(margin["estimate"].mean())
     gaps = family[
-        (family["effect"] == SEAT_GAP_ON)
+        (family["effect"] == ONE_CARD_ON)
         & (family["field"] != BETWEEN_FIELDS)
         & (family["players"] != STANDARDISED)
     ]
@@ -1010,66 +1053,64 @@ def _recommendation(
         else ""
     )
     return (
-        "Recommendation: play with the hook if you want every deal to leave at least one "
-        f"player short; {price}, and {winners}.{seat}" + _seat_advice(found, typical_margin)
+        f"Recommendation: with the hook {price}, and {winners}.{seat}"
+        + _seat_advice(found, typical_margin)
     )
 
 
 def _seat_advice(found: pd.DataFrame, typical_margin: float) -> str:
-    """What the established seat gaps under the hook mean for a table (empty without any)."""
+    """What the established gaps of the one-card deal's dealer under the hook mean for a
+    table (a sentence saying there are none without any)."""
     if not len(found):
-        return " The run established no gap between seats that deal more and less often."
+        return " The run established no gap of the one-card deal's dealer under the hook."
     widest = found.loc[found["estimate"].abs().idxmax()]
+    side = "behind" if widest["estimate"] < 0 else "ahead of"
     sign = 1 if widest["estimate"] > 0 else -1
     return (
-        " Under the hook, when the deals do not divide evenly among the players, seats "
-        "that deal once more than the others are not even with them: the widest "
-        f"established gap, {_span(found.loc[[widest.name]], 2, sign)} points per game at "
-        f"{widest['players']} players, is "
+        f" Under the hook the seat that deals the one-card deal finishes {side} the others: "
+        f"by {_span(found.loc[[widest.name]], 2, sign)} points per game at "
+        f"{widest['players']} players at most, "
         f"{fmt_number(100 * abs(float(widest['estimate'])) / typical_margin, 0)}% of the "
         "typical margin. A table that cares should play as many games as players, passing "
-        "the first deal round, so that every seat deals equally often."
+        "the first deal round, so that every seat deals the one-card deal once."
     )
 
 
 def _fairness_paragraph(family: pd.DataFrame, games: pd.DataFrame) -> str:
-    """Seat fairness per table size: the gap with the hook (range over fields) and without.
+    """Seat fairness per table size: the one-card deal's dealer against the other seats,
+    with the hook (range over fields) and without.
 
     A direction is claimed at a table size only when every field's gap there is
     established with one sign.
     """
     rows = family[(family["field"] != BETWEEN_FIELDS) & (family["players"] != STANDARDISED)]
-    counts = _deal_counts(games)
     parts = []
-    widest_off = 0.0
     for players, part in rows.groupby("players", sort=True):
-        on = part[part["effect"] == SEAT_GAP_ON]
-        off = part[part["effect"] == SEAT_GAP_OFF]
+        on = part[part["effect"] == ONE_CARD_ON]
+        off = part[part["effect"] == ONE_CARD_OFF]
         if not len(on):
             continue
-        widest_off = max(widest_off, float(off["estimate"].abs().max()))
-        less, more = counts.get(players, ("?", "?"))
-        where = f"at {players} players (seats deal {less} or {more} times)"
         signs = np.sign(on["estimate"])
+        without = f"{_span(off, 2)} without the hook"
         if on["established"].all() and signs.nunique() == 1:
-            who = "less" if signs.iloc[0] > 0 else "more"
+            side = "behind" if signs.iloc[0] < 0 else "ahead of"
             parts.append(
-                f"{where} the seats that deal {who} often finish ahead by "
-                f"{_span(on, 2, signs.iloc[0])} points per game"
+                f"at {players} players it finishes {side} the others by "
+                f"{_span(on, 2, signs.iloc[0])} points per game ({without})"
             )
         else:
             parts.append(
-                f"{where} the gap is {_span(on, 2)} points per game (established in "
-                f"{int(on['established'].sum())} of {len(on)} fields)"
+                f"at {players} players its gap is {_span(on, 2)} points per game (established "
+                f"in {int(on['established'].sum())} of {len(on)} fields; {without})"
             )
     return (
-        "Seat fairness: a game's deals seldom divide evenly among the players, so some "
-        "seats deal once more than the others. With the hook, by field, "
+        "Seat fairness: the seat that deals the one-card deal, where the hook forbids the "
+        "dealer the bid that would make the bids add up to the single trick. With the hook, "
+        "by field, "
         + "; ".join(parts)
-        + f". Without the hook no field's gap at any table size exceeds "
-        f"{fmt_number(widest_off, 2)} points per game (the gap is the seats that deal less "
-        "often minus the others; every cell is in the seat-fairness table, a * marking "
-        "those established)."
+        + ". Which seat that is depends on the table size, and so does the gap between the "
+        "seats that deal once more than others and the rest (the seat-fairness table has "
+        "every cell, a * marking those established)."
     )
 
 
