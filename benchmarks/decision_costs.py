@@ -1,0 +1,197 @@
+"""Where a player's time goes: its decisions by kind, and the parts of the costly ones.
+
+Positions are collected from games of the player in every seat (4 players x 10
+cards, the reference engine), then each kind of decision is timed on one thread
+in a compiled loop over them, best of three:
+
+* every player: bids, card choices with two or more legal cards, forced cards,
+  and the microseconds a deal spends in each (their counts per deal times their
+  times);
+* ``distilled``: of a card choice, its inputs (the context, the state vector and
+  every distinct card's move vector), the rest being the networks;
+* ``pimc``: of a card choice, the hidden-hand draws alone, and the draws with
+  their playouts (one per sample and distinct card).
+
+Usage::
+
+    python benchmarks/decision_costs.py                     # distilled and pimc
+    python benchmarks/decision_costs.py --players distilled --games 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from numba import njit
+
+import ohhell_sim as oh
+from ohhell_sim import view as V
+from ohhell_sim.bench import machine_description
+from ohhell_sim.reference import Decision, game_steps, seat_streams
+from ohhell_sim.strategies import _distilled_features as features
+from ohhell_sim.strategies._playout import deal_after, play_out_settled, settle_flags, trick_after
+from ohhell_sim.strategies.pimc import candidate_cards, distinct_choices
+from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
+from ohhell_sim.strategy_tools import lowest_card
+
+SEATS, CARDS, SEED = 4, 10, 1
+
+
+def positions(name: str, games: int) -> dict[str, np.ndarray]:
+    """The views of every decision of ``games`` games of ``name`` in every seat, by kind."""
+    rules = oh.Rules(players=SEATS, schedule=[CARDS])
+    strategy = oh.get_strategy(name)
+    params = np.array(list(strategy.params.values()) or [0.0], dtype=np.float64)
+    found: dict[str, list[np.ndarray]] = {"bid": [], "choice": [], "forced": []}
+    for game in range(games):
+        steps = game_steps(rules, [name] * SEATS, SEED, game)
+        streams = seat_streams(SEED, game, SEATS)
+        step = next(steps)
+        try:
+            while True:
+                if not isinstance(step, Decision):
+                    step = steps.send(None)
+                    continue
+                view = step.view
+                if step.role == "bid":
+                    kind, decide = "bid", strategy.bid
+                else:
+                    several = bin(int(view[V.LEGAL])).count("1") > 1
+                    kind, decide = ("choice" if several else "forced"), strategy.play
+                found[kind].append(view.copy())
+                step = steps.send(int(decide(view, params, streams[step.seat])))
+        except StopIteration:
+            pass
+    return {kind: np.array(views) for kind, views in found.items()}
+
+
+def best_time(loop, views: np.ndarray, *args) -> float:
+    """Nanoseconds per view of ``loop(views, *args)``, best of three after a warm-up."""
+    loop(views[:2], *args)
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        loop(views, *args)
+        times.append(time.perf_counter() - start)
+    return min(times) / len(views) * 1e9
+
+
+def decisions_loop(decide):
+    """A compiled loop calling ``decide(view, params, rng)`` on every view."""
+
+    @njit
+    def loop(views, params):
+        rng = np.array([1, 2, 3, 4], dtype=np.uint64)
+        total = 0
+        for i in range(views.shape[0]):
+            total += decide(views[i], params, rng)
+        return total
+
+    return loop
+
+
+@njit
+def distilled_inputs(views):
+    """Every input vector a ``distilled`` card choice computes, and nothing else."""
+    state = np.zeros(features.N_CARD_STATE)
+    move = np.zeros(features.N_CARD_MOVE)
+    total = 0.0
+    for i in range(views.shape[0]):
+        context = features.card_context(views[i])
+        features.card_state(views[i], context, state)
+        choices = distinct_choices(views[i], context[0])
+        while choices != 0:
+            card = lowest_card(choices)
+            choices &= choices - 1
+            features.card_move(views[i], card, context, move)
+            total += move[0]
+        total += state[0]
+    return total
+
+
+@njit
+def pimc_draws(views, samples):
+    """The hidden-hand draws of ``pimc`` card choices, without their playouts."""
+    plan = np.empty(PLAN_SIZE, dtype=np.int64)
+    pool = np.empty(53, dtype=np.int64)
+    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    rng = np.array([1, 2, 3, 4], dtype=np.uint64)
+    total = 0
+    for i in range(views.shape[0]):
+        prepare_sample(views[i], plan, pool)
+        for _ in range(samples):
+            draw_sample(plan, pool, rng, hands)
+            total += hands[0] & 1
+    return total
+
+
+@njit
+def pimc_playouts(views, samples):
+    """The draws and the playouts of ``pimc`` card choices (one per sample and card)."""
+    plan = np.empty(PLAN_SIZE, dtype=np.int64)
+    pool = np.empty(53, dtype=np.int64)
+    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    work = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    won = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    bids = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    rng = np.array([1, 2, 3, 4], dtype=np.uint64)
+    total = 0
+    for i in range(views.shape[0]):
+        view = views[i]
+        prepare_sample(view, plan, pool)
+        cards = candidate_cards(view)
+        for s in range(view[V.N_PLAYERS]):
+            bids[s] = view[V.BIDS_BASE + s]
+        left = view[V.HAND_SIZE] - view[V.TRICK]
+        for _ in range(samples):
+            draw_sample(plan, pool, rng, hands)
+            for card in cards:
+                deal = deal_after(view, hands, card, work, won)
+                play_out_settled(
+                    deal, bids, trick_after(view, card), left, view[V.SEAT], settle_flags(view)
+                )
+                total += won[view[V.SEAT]]
+    return total
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line: see the module docstring."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", default="distilled,pimc", help="players to take apart")
+    parser.add_argument("--games", type=int, default=60, help="games whose positions are timed")
+    args = parser.parse_args(argv)
+    print(f"{SEATS} players x {CARDS} cards, one thread, {machine_description()}")
+    for name in args.players.split(","):
+        views = positions(name, args.games)
+        strategy = oh.get_strategy(name)
+        params = np.array(list(strategy.params.values()) or [0.0], dtype=np.float64)
+        per_deal = 0.0
+        print(f"\n{name}:")
+        for kind in ("bid", "choice", "forced"):
+            decide = strategy.bid if kind == "bid" else strategy.play
+            ns = best_time(decisions_loop(decide), views[kind], params)
+            count = len(views[kind]) / args.games
+            per_deal += count * ns / 1000
+            print(
+                f"  {kind:7s} {count:5.1f} a deal  {ns:9.0f} ns each  "
+                f"{count * ns / 1000:7.1f} us a deal"
+            )
+        print(f"  decisions: {per_deal:.1f} us a deal ({1e6 / per_deal:,.0f} deals/s at most)")
+        choices = views["choice"]
+        if name == "distilled":
+            ns = best_time(distilled_inputs, choices)
+            print(f"  of a card choice: inputs {ns:.0f} ns")
+        if name == "pimc":
+            samples = int(strategy.params["samples"])
+            draws = best_time(pimc_draws, choices, samples)
+            both = best_time(pimc_playouts, choices, samples)
+            print(
+                f"  of a card choice: draws {draws / 1000:.1f} us, "
+                f"playouts {(both - draws) / 1000:.1f} us"
+            )
+
+
+if __name__ == "__main__":
+    main()
