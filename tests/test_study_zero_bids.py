@@ -27,6 +27,9 @@ from ohhell_sim.studies.zero_bids import (
     comparisons,
     conditions,
     fit_rule,
+    held_out_offered_gains,
+    offered_rule,
+    offered_rule_gains,
     rule_evaluation,
     rule_summary,
     standardised_difference,
@@ -190,6 +193,34 @@ def test_a_real_gain_survives_the_held_out_evaluation():
     assert summary["estimate"] == pytest.approx(1.0, abs=0.3)
     assert summary["replication"] == "replicated"
     assert summary["zero_share"] == pytest.approx(0.5)
+
+
+def test_the_offered_rule_is_the_cells_most_fields_favour_judged_where_not_chosen():
+    # Small hands gain 2 in two of three fields and lose 2 in the third; large hands lose.
+    fields = {"simple": 2.0, "card_counter": 2.0, "learned": -2.0}
+
+    def dealt(first_seed: int) -> pd.DataFrame:
+        parts = [
+            _pairs(gain, games=600, seed=first_seed + i).assign(field=field)
+            for i, (field, gain) in enumerate(fields.items())
+        ]
+        return pd.concat(parts, ignore_index=True)
+
+    pairs = dealt(0)
+    rule = offered_rule(pairs)
+    assert list(rule[rule].index.get_level_values("hand_size")) == [1, 2, 3, 4, 5]
+    # Judged on other games: every field takes the same rule, its own gain.
+    fresh = dealt(10)
+    gains = offered_rule_gains(pairs, fresh).set_index("field")
+    learned = apply_rule(fresh[fresh["field"] == "learned"], rule)
+    assert gains.loc["learned", "estimate"] == pytest.approx(learned["rule_gain"].mean())
+    assert gains.loc["simple", "low"] > 0.5 and gains.loc["learned", "high"] < 0
+    # The run's own row: chosen on the even games, judged on the odd ones.
+    held = held_out_offered_gains(pairs).set_index("field")
+    odd = pairs[pairs["game"] % 2 == 1]
+    chosen = offered_rule(pairs[pairs["game"] % 2 == 0])
+    expected = apply_rule(odd[odd["field"] == "simple"], chosen)["rule_gain"].mean()
+    assert held.loc["simple", "estimate"] == pytest.approx(expected)
 
 
 def test_a_cell_the_fit_never_saw_keeps_the_alternative():

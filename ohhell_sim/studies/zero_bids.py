@@ -597,19 +597,20 @@ FAMILY_KEYS = {
     "rates": ["strategy", "measure", "comparison"],
     "counterfactual": ["zero_table", "alt_bid_label"],
     "fitted rule": ["zero_table"],
+    "offered rule": ["zero_table"],
 }
 
 
 def confirmed_parts(
     adjusted: dict[str, pd.DataFrame], pairs: pd.DataFrame, confirmation: StudyData | None
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """The family's three parts, their surviving rows checked in the confirmation run.
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The family's four parts, their surviving rows checked in the confirmation run.
 
     The rate comparisons and the counterfactual cells are computed again on the
-    confirmation's cards (:func:`~ohhell_sim.analysis.findings.confirm`); the
-    zero rule is fitted on all the games of the run and judged on the
-    confirmation's hands, which it never saw (``confirm_*`` columns of the rule
-    part: its gain there).
+    confirmation's cards (:func:`~ohhell_sim.analysis.findings.confirm`); each
+    field's zero rule and the rule offered to players are chosen on all the
+    games of the run and judged on the confirmation's hands, which they never
+    saw (``confirm_*`` columns of the rule parts: their gain there).
     """
     second = None
     if confirmation is not None:
@@ -620,11 +621,12 @@ def confirmed_parts(
                 "rates": comparisons(observed_rows(confirmation)),
                 "counterfactual": gain_cells(other),
                 "fitted rule": judged,
+                "offered rule": offered_rule_gains(pairs, other),
             }
         )
     keys = {name: ["field", *FAMILY_KEYS[name]] for name in adjusted}
     out = confirm_parts(adjusted, second, keys)
-    return out["rates"], out["counterfactual"], out["fitted rule"]
+    return out["rates"], out["counterfactual"], out["fitted rule"], out["offered rule"]
 
 
 def rule_on(fitted: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
@@ -645,6 +647,51 @@ def rule_on(fitted: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def offered_rule(pairs: pd.DataFrame) -> pd.Series:
+    """The zero rule offered to players, for one zero table: the cells that the rules fitted
+    in more than half of the fields favour (:func:`fit_rule` per field of ``pairs``)."""
+    fits = [fit_rule(rows) for _, rows in pairs.groupby("field", sort=False, observed=True)]
+    if not fits:
+        return pd.Series(dtype=bool)
+    return pd.concat(fits, axis=1).fillna(False).mean(axis=1) > 0.5
+
+
+def offered_rule_gains(fitted: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
+    """Per field and zero table: the gain per deal over always bidding the alternative of
+    the rule offered to players (:func:`offered_rule`, chosen on all the fields of
+    ``fitted``), on ``judged``'s pairs of that field (clustered by game).
+
+    The rule is one for every field, as a player would take it; judged on games
+    it was not chosen on (the odd games of the run, the confirmation run's),
+    its gain is a number the report can test rather than assume.
+    """
+    rows = []
+    for table, chosen in fitted.groupby("zero_table", sort=False, observed=True):
+        rule = offered_rule(chosen)
+        mine = judged[judged["zero_table"] == table]
+        for field, part in mine.groupby("field", sort=False, observed=True):
+            applied = apply_rule(part, rule)
+            gain = grouped_mean(applied, applied["rule_gain"], [])
+            rows.append(
+                {
+                    "field": field,
+                    "zero_table": table,
+                    "hands": len(applied),
+                    "estimate": gain["estimate"][0],
+                    "low": gain["low"][0],
+                    "high": gain["high"][0],
+                }
+            )
+    return pd.DataFrame(rows, columns=["field", "zero_table", "hands", "estimate", "low", "high"])
+
+
+def held_out_offered_gains(pairs: pd.DataFrame) -> pd.DataFrame:
+    """:func:`offered_rule_gains` of the rule chosen on the run's even games, judged on its
+    odd games (the family's row; the confirmation judges the rule chosen on every game)."""
+    half = half_of(pairs["game"])
+    return offered_rule_gains(pairs[half == 0], pairs[half == 1])
 
 
 def verdicts(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -744,8 +791,15 @@ def analyse(data: StudyData) -> Report:
     gains = replicate(pairs, gain_cells, ["field", "zero_table", "alt_bid_label"])
     evaluation = rule_evaluation(pairs)
     rule = rule_summary(evaluation)
-    adjusted = adjust_parts({"rates": compared, "counterfactual": gains, "fitted rule": rule})
-    compared, gains, rule = confirmed_parts(adjusted, pairs, data.confirmation)
+    adjusted = adjust_parts(
+        {
+            "rates": compared,
+            "counterfactual": gains,
+            "fitted rule": rule,
+            "offered rule": held_out_offered_gains(pairs),
+        }
+    )
+    compared, gains, rule, offered = confirmed_parts(adjusted, pairs, data.confirmation)
     rule_verdicts = verdicts(rule, ["zero_table"])
     gain_verdicts = verdicts(gains, ["zero_table", "alt_bid_label"])
     rate_verdicts = verdicts(compared, ["measure", "comparison"])
@@ -832,6 +886,17 @@ def analyse(data: StudyData) -> Report:
             "judged on the even; zero_share: share of held-out hands it sends to 0.",
         ),
         Table("The fitted zero rule: verdicts across fields", display_table(rule_verdicts)),
+        Table(
+            "The rule offered to players (the cells most fields favour), judged where it was "
+            "not chosen",
+            _with_p(offered, ["field", "zero_table", "hands", "estimate", "low", "high"], 3),
+            "One rule for every field, as a player would take it: bid 0 in the (table size, "
+            "hand size, alternative bid) cells whose rule is favoured in more than half of "
+            "the fields. estimate: its score per deal minus always bidding the alternative "
+            "in each field, the rule chosen on the even games and judged on the odd ones; "
+            "confirmation: chosen on every game of the run, judged on the confirmation run's "
+            "fresh cards. Part of the family.",
+        ),
     ]
     field_rows = by_size[by_size["field_row"]]
     figures = [
@@ -905,7 +970,9 @@ def analyse(data: StudyData) -> Report:
             "all of them.",
         ),
     )
-    in_short = _in_short(by_unit, gains, rule, rate_verdicts, gain_verdicts, player_rule, compared)
+    in_short = _in_short(
+        by_unit, gains, rule, rate_verdicts, gain_verdicts, player_rule, compared, offered
+    )
     return study_report(
         NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
     )
@@ -935,7 +1002,7 @@ def rule_in_words(pairs: pd.DataFrame, table: str = CANONICAL_ZERO_TABLE) -> pd.
     }
     if fitted:
         votes = pd.concat(fitted.values(), axis=1).fillna(False)
-        fitted[MOST_FIELDS] = votes.mean(axis=1) > 0.5
+        fitted[MOST_FIELDS] = offered_rule(part)
         fitted[EVERY_FIELD] = votes.all(axis=1)
     rows = []
     for field, rule in fitted.items():
@@ -952,6 +1019,31 @@ def rule_in_words(pairs: pd.DataFrame, table: str = CANONICAL_ZERO_TABLE) -> pd.
     return pd.DataFrame(rows, columns=["field", "players", "instead of", "bid 0 with"])
 
 
+def _offered_gain(offered: pd.DataFrame) -> str:
+    """What the rule offered to players gains where it was not chosen, per field, and in
+    how many fields that gain is established (empty when it was not judged)."""
+    rows = offered[offered["zero_table"] == CANONICAL_ZERO_TABLE] if len(offered) else offered
+    if not len(rows):
+        return ""
+    fresh = rows["confirm_low"].notna().all()
+    prefix, where = (
+        ("confirm_", "on fresh cards (the confirmation run)")
+        if fresh
+        else ("", "on the run's odd games, which it was not chosen on")
+    )
+    low = rows.loc[rows[f"{prefix}estimate"].idxmin()]
+    high = rows.loc[rows[f"{prefix}estimate"].idxmax()]
+
+    def gain(row: pd.Series) -> str:
+        return fmt_ci(row[f"{prefix}estimate"], row[f"{prefix}low"], row[f"{prefix}high"])
+
+    return (
+        f" Played as offered {where}, it gains {gain(low)} ({low['field']}) to "
+        f"{gain(high)} ({high['field']}) points per deal over always bidding what the hand "
+        f"is worth (established in {int(rows['established'].sum())} of {len(rows)} fields)."
+    )
+
+
 def _ranges(values: list[int]) -> str:
     """``[1, 2, 3, 5]`` as ``"1-3, 5"``."""
     parts, start = [], None
@@ -964,7 +1056,7 @@ def _ranges(values: list[int]) -> str:
     return ", ".join(parts)
 
 
-def _in_short(by_unit, gains, rule, rate_verdicts, gain_verdicts, player_rule, compared):
+def _in_short(by_unit, gains, rule, rate_verdicts, gain_verdicts, player_rule, compared, offered):
     """The answer first: how often zero bids are made and work, which hands should bid 0."""
     fields = by_unit[by_unit["field_row"]]
 
@@ -1020,6 +1112,7 @@ def _in_short(by_unit, gains, rule, rate_verdicts, gain_verdicts, player_rule, c
             "The rule, as a player can use it (the cells favoured in most fields): when 0 is "
             f"legal and you hold no boss trump, bid 0 {cells(most)}; elsewhere bid what the "
             f"hand is worth.{agreed} Each field's own rule is in the first table."
+            + _offered_gain(offered)
         )
     held = rule[(rule["zero_table"] == CANONICAL_ZERO_TABLE) & rule["confirm_low"].notna()]
     if len(held):
