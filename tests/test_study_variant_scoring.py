@@ -8,7 +8,14 @@ import pandas as pd
 import pytest
 
 import ohhell_sim as oh
-from ohhell_sim.analysis.findings import variance_share_of
+from ohhell_sim.analysis.findings import (
+    DEPENDS_ON_FIELD,
+    HOLDS_EVERYWHERE,
+    NO_FIELD,
+    SOME_FIELDS,
+    SOME_FIELDS_UNTESTED,
+    variance_share_of,
+)
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import variant_scoring as vs
 from ohhell_sim.studies.design import MIX_FIELD
@@ -140,10 +147,14 @@ def test_analysis_of_a_tiny_run_declares_its_families(tmp_path):
     assert "holm over" in " ".join(report.method) and "Confirmation" not in text
     verdicts = next(t.frame for t in report.tables if t.title == "Verdicts across fields")
     assert set(verdicts["verdict"]) <= {
-        "holds in every field",
-        "depends on the field",
-        "in no field",
+        HOLDS_EVERYWHERE,
+        DEPENDS_ON_FIELD,
+        NO_FIELD,
+        SOME_FIELDS,
+        SOME_FIELDS_UNTESTED,
     }
+    tests = next(t.frame for t in report.tables if t.title.startswith("Does a shift differ"))
+    assert set(tests["measure"]) <= {*vs.BID_MEASURES, vs.LEADER, vs.STRONGER}
     assert not any("sd" in c for t in report.tables for c in t.frame.columns)
 
 
@@ -154,3 +165,27 @@ def test_the_matrix_variance_share_is_the_library_s():
     expected = variance_share_of(matrix.ravel(), np.tile(codes, 50))
     assert vs._share_of_matrix(codes)(matrix) == pytest.approx(expected, rel=1e-12)
     assert np.isnan(vs._share_of_matrix(codes)(np.ones((5, 4))))
+
+
+def test_the_per_game_shifts_average_to_the_paired_shift():
+    draws = np.random.default_rng(8)
+    games = np.arange(50)
+    frame = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "players": 4,
+                    "field": "simple",
+                    "variant": variant,
+                    "game": games,
+                    "decisive": draws.random(50) + shift,
+                }
+            )
+            for variant, shift in ((vs.BASELINE, 0.0), ("zero=5", 0.1))
+        ],
+        ignore_index=True,
+    )
+    values = vs.per_game_shifts(frame, "decisive", [], [vs.BASELINE, "zero=5"])
+    shift = vs._shifts(frame, "decisive", [], [vs.BASELINE, "zero=5"]).iloc[0]
+    assert len(values) == 50 and (values["variant"] == "zero=5").all()
+    assert values["value"].mean() == pytest.approx(shift["estimate"])

@@ -45,9 +45,12 @@ from ohhell_sim.analysis.findings import (
     DEPENDS_ON_FIELD,
     FIELD_VERDICT_NOTE,
     HOLDS_EVERYWHERE,
+    SOME_FIELDS,
     adjust_parts,
+    between_fields,
     field_verdicts,
     replicate,
+    verdicts_across_fields,
 )
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table
@@ -487,6 +490,52 @@ def _shifts(
     return out[[*CONDITION_KEYS, *by, "estimate", "low", "high", "n", "method"]]
 
 
+def per_game_shifts(
+    frame: pd.DataFrame, column: str, by: Sequence[str], variants: Sequence[str]
+) -> pd.DataFrame:
+    """Per game: ``column`` under each variant minus under the canonical table (the same
+    cards), as ``value`` with ``players``, ``field``, the ``by`` columns, ``variant`` and
+    ``game``: the values whose means :func:`_shifts` estimates."""
+    keys = ["players", "field", *by, "game"]
+    table = frame.pivot_table(
+        index=keys, columns="variant", values=column, aggfunc="mean", observed=True
+    )
+    parts = [
+        (table[name] - table[BASELINE]).dropna().rename("value").reset_index().assign(variant=name)
+        for name in variants
+        if name != BASELINE and name in table.columns and BASELINE in table.columns
+    ]
+    columns = [*keys, "value", "variant"]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+
+
+def between_field_tests(
+    per_game: pd.DataFrame, decisive: pd.DataFrame, better: pd.DataFrame, variants: Sequence[str]
+) -> pd.DataFrame:
+    """Per table size, measure and variant: the test that its shift is the same for every
+    score-maximising player (bids) or in every field (the leader's win share, the stronger
+    seat ahead), on the per-game shifts, games paired across them
+    (:func:`~ohhell_sim.analysis.findings.between_fields`).  The skill share, a bootstrap
+    statistic with no per-game value, gets none."""
+    jobs = [
+        (per_game, column, ["strategy"], measure)
+        for column, measure in zip(("bid", "zero"), BID_MEASURES, strict=True)
+    ]
+    jobs += [(decisive, "decisive", [], LEADER), (better, "better_wins", [], STRONGER)]
+    tests = []
+    for frame, column, by, measure in jobs:
+        if not len(frame):
+            continue
+        values = per_game_shifts(frame, column, by, variants)
+        if by:
+            # The bids' "fields" are the score-maximising players, strategy in field.
+            values["field"] = values["strategy"].astype(str) + " in " + values["field"].astype(str)
+        tests.append(between_fields(values, ["players", "variant"]).assign(measure=measure))
+    if not tests:
+        return pd.DataFrame()
+    return pd.concat(tests, ignore_index=True).drop(columns="field")
+
+
 def bid_shifts(per_game: pd.DataFrame, variants: Sequence[str]) -> pd.DataFrame:
     """Mean-bid and zero-bid-rate shifts of each strategy in each field, paired by game."""
     tables = [
@@ -651,10 +700,21 @@ def _ordered(frame: pd.DataFrame, names: Sequence[str], fields: Sequence[str]) -
     return frame.sort_values(keys, key=key, kind="stable").reset_index(drop=True)
 
 
-def _verdicts(table: pd.DataFrame, keys: Sequence[str], field: str) -> pd.DataFrame:
-    """:func:`field_verdicts` with the count of fields where the row is established
+def _verdicts(
+    table: pd.DataFrame, keys: Sequence[str], field: str, between: pd.DataFrame
+) -> pd.DataFrame:
+    """Per effect, whether it holds in every field (or for every player): by
+    :func:`~ohhell_sim.analysis.findings.verdicts_across_fields` where ``between`` holds
+    its test between the fields, by :func:`field_verdicts` (no claim that the fields
+    differ) where it has none; with the count of fields where the row is established
     (survives Holm and is confirmed at the second seed)."""
-    verdicts = field_verdicts(table, keys, field=field)
+    tested = table["measure"].isin(set(between["measure"]) if len(between) else set())
+    parts = []
+    if tested.any():
+        parts.append(verdicts_across_fields(table[tested], between, keys, field=field))
+    if (~tested).any():
+        parts.append(field_verdicts(table[~tested], keys, field=field))
+    verdicts = pd.concat(parts, ignore_index=True)
     strong = table.assign(_strong=table["established"])
     counts = (
         strong.groupby(list(keys), observed=True, sort=False)["_strong"]
@@ -688,6 +748,7 @@ FAMILY_PARTS = {
     "skill share": CONDITION_KEYS,
     "skill lead": [*CONDITION_KEYS, "runner_up"],
     "ranking gaps": [*CONDITION_KEYS, "pair"],
+    "between fields": ["players", "measure", "variant"],
 }
 
 
@@ -764,6 +825,8 @@ def family_parts(
     for name, job in computed.items():
         table = pd.DataFrame() if job is None else replicate(job[0], job[1], FAMILY_PARTS[name])
         family[name] = table
+    # Tests, not estimates: not split into halves.
+    family["between fields"] = between_field_tests(per_game, decisive, better, names)
     return Parts(games, decisive, mixed_games, better, family, leaders)
 
 
@@ -796,6 +859,7 @@ def analyse(data: StudyData) -> Report:
     bids, leader = family["bid shifts"], family["leader"]
     better_diff, skill_diff = family["stronger seat"], family["skill share"]
     gaps = family["ranking gaps"]
+    between = family["between fields"]
     canonical_gaps = ranking_gaps(mixed_games[mixed_games["variant"] == BASELINE])
 
     levels = grouped_mean(decisive, decisive["decisive"], CONDITION_KEYS, bounded=True)
@@ -843,13 +907,13 @@ def analyse(data: StudyData) -> Report:
         rows = bids[bids["field"] != STANDARDISED]
         rows = rows.assign(player=rows["strategy"] + " in " + rows["field"])
         verdict_parts.append(
-            _verdicts(rows, ["players", "measure", "variant"], "player").assign(
+            _verdicts(rows, ["players", "measure", "variant"], "player", between).assign(
                 effect="bid shift of score-maximising players"
             )
         )
     if not decisiveness.empty:
         verdict_parts.append(
-            _verdicts(decisiveness, ["players", "measure", "variant"], "field").assign(
+            _verdicts(decisiveness, ["players", "measure", "variant"], "field", between).assign(
                 effect="decisiveness"
             )
         )
@@ -868,6 +932,7 @@ def analyse(data: StudyData) -> Report:
         gaps=_ordered(gaps, names, fields),
         canonical_gaps=canonical_gaps,
         lead=family["skill lead"],
+        between=between,
         verdicts=verdicts,
     )
 
@@ -942,12 +1007,16 @@ def _report(data: StudyData, **t) -> Report:
                 ]
             ),
             "Per effect (a variant against the canonical table), over the fields (or the "
-            "score-maximising players); "
+            "score-maximising players). For the bid shifts, the leader's win share and the "
+            f"stronger seat ahead, '{DEPENDS_ON_FIELD}' is the established test between the "
+            f"fields (the next table) and '{SOME_FIELDS}' says it is not established; for the "
+            "skill share, which has no such test, "
             + FIELD_VERDICT_NOTE
             + " opposite: some fields' 95% intervals lie above zero and others' below; "
             "established_in counts the rows that survive Holm over the report's family and "
             "are confirmed at the second seed; headline: holds everywhere.",
         ),
+        *_between_table(t["between"]),
         Table(
             "Which strategies' bids react to the scoring table",
             display_table(t["reactions"]),
@@ -1133,8 +1202,12 @@ def _report(data: StudyData, **t) -> Report:
         "score-maximising player in every field, and their standardised pool, against the "
         "canonical table), the leader's win share, the stronger seat ahead and the skill "
         "share (each variant against the canonical table in every field where the measure "
-        "exists), and the ranking (the win-share gaps of strategies adjacent in the "
-        "canonical order under every variant). p-values are read off the 95% intervals "
+        "exists), the ranking (the win-share gaps of strategies adjacent in the "
+        "canonical order under every variant), the skill share of the first table minus the "
+        "second's, and per measure and variant the test that its shift is the same for "
+        "every score-maximising player (bids) or in every field (the leader's win share, "
+        "the stronger seat ahead): a Wald test on the per-game shifts, games paired across "
+        "them (every field plays the same cards). p-values are read off the 95% intervals "
         "(normal approximation, or the bootstrap's for the skill share) and printed to three "
         "decimals, '< 0.001' below.",
         confirmation_method(
@@ -1332,6 +1405,36 @@ def _in_short(
         )
     )
     return text
+
+
+def _between_table(between: pd.DataFrame) -> list[Table]:
+    """The tests between fields (or players) as a table, none when there are none."""
+    if not len(between):
+        return []
+    shown = pd.DataFrame(
+        {
+            "players": between["players"].to_numpy(),
+            "measure": between["measure"].to_numpy(),
+            "variant": between["variant"].to_numpy(),
+            "compared": between["n"].astype(int).to_numpy(),
+            "W": [fmt_number(q, 1) for q in between["q"]],
+            "spread": [fmt_number(e) for e in between["estimate"]],
+            "p (adjusted)": [fmt_p(p) for p in between["p_adjusted"]],
+            "confirmation": between["confirmation"].to_numpy(),
+        }
+    )
+    return [
+        Table(
+            "Does a shift differ between fields? A paired test per measure and variant",
+            shown,
+            "Compared: the score-maximising players (bids) or the fields (decisiveness). "
+            "W: the Wald statistic of their shifts, the covariance estimated from the "
+            "per-game shifts, clustered by game (every field plays the same cards), "
+            "chi-squared with compared - 1 degrees of freedom; spread: the highest shift "
+            "minus the lowest. Part of the family. The skill share has no per-game value "
+            "and no test.",
+        )
+    ]
 
 
 def _first_place(top: pd.Series, lead: pd.DataFrame, players: int) -> str:
