@@ -112,24 +112,9 @@ def distilled_inputs(views):
 
 
 @njit
-def pimc_draws(views, samples):
-    """The hidden-hand draws of ``pimc`` card choices, without their playouts."""
-    plan = np.empty(PLAN_SIZE, dtype=np.int64)
-    pool = np.empty(53, dtype=np.int64)
-    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    rng = np.array([1, 2, 3, 4], dtype=np.uint64)
-    total = 0
-    for i in range(views.shape[0]):
-        prepare_sample(views[i], plan, pool)
-        for _ in range(samples):
-            draw_sample(plan, pool, rng, hands)
-            total += hands[0] & 1
-    return total
-
-
-@njit
-def pimc_playouts(views, samples):
-    """The draws and the playouts of ``pimc`` card choices (one per sample and card)."""
+def pimc_parts(views, samples, playouts):
+    """The hidden-hand draws of ``pimc`` card choices, and with ``playouts`` their
+    playouts too (one per sample and distinct card)."""
     plan = np.empty(PLAN_SIZE, dtype=np.int64)
     pool = np.empty(53, dtype=np.int64)
     hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
@@ -147,11 +132,13 @@ def pimc_playouts(views, samples):
         left = view[V.HAND_SIZE] - view[V.TRICK]
         for _ in range(samples):
             draw_sample(plan, pool, rng, hands)
+            total += hands[0] & 1
+            if not playouts:
+                continue
             for card in cards:
                 deal = deal_after(view, hands, card, work, won)
-                play_out_settled(
-                    deal, bids, trick_after(view, card), left, view[V.SEAT], settle_flags(view)
-                )
+                trick = trick_after(view, card)
+                play_out_settled(deal, bids, trick, left, view[V.SEAT], settle_flags(view))
                 total += won[view[V.SEAT]]
     return total
 
@@ -185,8 +172,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  of a card choice: inputs {ns:.0f} ns")
         if name == "pimc":
             samples = int(strategy.params["samples"])
-            draws = best_time(pimc_draws, choices, samples)
-            both = best_time(pimc_playouts, choices, samples)
+            draws = best_time(pimc_parts, choices, samples, False)
+            both = best_time(pimc_parts, choices, samples, True)
             print(
                 f"  of a card choice: draws {draws / 1000:.1f} us, "
                 f"playouts {(both - draws) / 1000:.1f} us"
