@@ -154,6 +154,20 @@ def test_surviving_rows_are_carried_to_the_confirmation_run(small_run):
     assert (verdict["fields"] == 2).all()
 
 
+def test_cells_of_opposite_sign_are_not_pooled_into_a_verdict(small_run):
+    family = hook_rule.confirmed_family(small_run)
+    gap = (family["effect"] == hook_rule.SEAT_GAP_ON) & (family["field"] == "simple")
+    three = gap & (family["players"] == 3)
+    four = gap & (family["players"] == 4)
+    family.loc[three, ["estimate", "established"]] = [2.0, True]
+    family.loc[four, ["estimate", "established"]] = [-2.0, True]
+    verdict = hook_rule.verdicts(family).set_index("effect")
+    assert verdict.loc[hook_rule.SEAT_GAP_ON, "verdict"] == hook_rule.OPPOSITE_SIZES
+    family.loc[four, "established"] = False
+    again = hook_rule.verdicts(family).set_index("effect")
+    assert again.loc[hook_rule.SEAT_GAP_ON, "verdict"] != hook_rule.OPPOSITE_SIZES
+
+
 def test_deals_dealt_count_every_deal_once_and_split_the_seats(small_run):
     games = hook_rule.with_deals_dealt(small_run.games, small_run.hands)
     per_game = games.groupby(["condition", "game"], observed=True)

@@ -435,16 +435,24 @@ def confirmed_family(data: StudyData) -> pd.DataFrame:
     return family
 
 
+#: Verdict of an effect established with opposite signs at different table sizes: its
+#: standardised row would average them away, so it is not read.
+OPPOSITE_SIZES = "opposite signs at different table sizes (read the cells, not the pool)"
+
+
 def verdicts(family: pd.DataFrame) -> pd.DataFrame:
     """Per field effect: :func:`~ohhell_sim.analysis.findings.verdicts_across_fields` of
     its standardised rows and its test between fields, with how many of its cells are
-    established."""
+    established; :data:`OPPOSITE_SIZES` instead where established cells of different
+    table sizes have opposite signs."""
     rows = family[family["effect"].isin(FIELD_EFFECTS)].copy()
     rows["effect"] = rows["effect"].astype(str)
     between = rows[rows["field"] == BETWEEN_FIELDS]
     rows = rows[rows["field"] != BETWEEN_FIELDS]
     standardised = rows[rows["players"] == STANDARDISED]
     out = verdicts_across_fields(standardised, between, keys=["effect"])
+    opposite = [_signs_differ(family, effect) for effect in out["effect"]]
+    out.loc[opposite, "verdict"] = OPPOSITE_SIZES
     cells = rows[rows["players"] != STANDARDISED].groupby("effect", sort=False)["established"]
     out["cells established"] = out["effect"].map(
         cells.sum().astype(int).astype(str) + " of " + cells.size().astype(str)
@@ -556,7 +564,9 @@ def analyse(data: StudyData) -> Report:
             "field: established in every field, with one sign. Depends on the field: the "
             "test between fields (a Wald test of the fields' standardised effects, games "
             "paired across fields, part of the family) is established. In some fields: "
-            "established in some, with no evidence that the fields differ. Detectable: the "
+            "established in some, with no evidence that the fields differ. Opposite signs "
+            "at different table sizes: established cells disagree in sign, so the "
+            "standardised row, which averages them, is not read. Detectable: the "
             "smallest effect a field's standardised "
             f"row would have found with probability {DETECTION_POWER:.0%} at the family's "
             "strictest level (the largest over the fields).",
@@ -1158,12 +1168,19 @@ def _findings(facts: Facts) -> list[str]:
                 f"Depends on the field: {effect}, {_span(rows)} (standardised); established "
                 f"in {row['established in'] or 'no field'}{size}."
             )
+        elif row["verdict"] == OPPOSITE_SIZES:
+            out.append(
+                f"Opposite signs at different table sizes: {effect}; established in "
+                f"{row['cells established']} field x table-size cells (the seat-fairness and "
+                "effect tables give each); its standardised row, "
+                f"{_span(rows)}, averages them and is not read."
+            )
         elif row["verdict"] == NO_FIELD:
             out.append(
                 f"Not established in any field's standardised row: {effect}, {_span(rows)}; "
                 f"the run would have found an effect of {_detectable(family, rows)} or more "
                 f"there. Established in {row['cells established']} field x table-size cells"
-                + (" (the table sizes differ in sign)." if _signs_differ(family, effect) else ".")
+                + "."
             )
         else:
             out.append(
