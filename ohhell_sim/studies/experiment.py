@@ -24,7 +24,7 @@ from ohhell_sim.results import check_output_folder
 from ohhell_sim.studies.design import check_fields, check_players
 from ohhell_sim.studies.report import conditions_table
 from ohhell_sim.studies.runs import MANIFEST_FILE, StudyData, read_manifest, read_study, write_study
-from ohhell_sim.studies.spec import StudySpec
+from ohhell_sim.studies.spec import StudySpec, share_of_games
 
 STUDY_NAMES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder")
 #: The study the README's quick start runs.
@@ -63,7 +63,7 @@ def default_confirmation_games(study: StudySpec, games: int, players: tuple[int,
     """
     if study.confirmation_games is not None:
         return study.confirmation_games(games, players)
-    return max(2, round(games * CONFIRMATION_SHARE))
+    return share_of_games(games, CONFIRMATION_SHARE)
 
 
 def experiment_command(

@@ -17,15 +17,15 @@ from ohhell_sim.analysis.report import Report
 from ohhell_sim.studies.design import FIELDS
 from ohhell_sim.studies.runs import StudyData
 
-#: Games a field plays at least, however small its share: two, so that a
-#: paired interval over games exists.
-MIN_FIELD_GAMES = 2
+#: Games a run plays at least, however small its share: two, so that a paired
+#: interval over games exists.
+MIN_SHARE_GAMES = 2
 
 
 def share_of_games(games: int, share: float) -> int:
-    """The games a field with ``share`` of ``games`` plays: rounded, at least
-    :data:`MIN_FIELD_GAMES`, at most ``games``."""
-    return min(games, max(MIN_FIELD_GAMES, round(games * share)))
+    """``share`` of ``games``, rounded, and at least :data:`MIN_SHARE_GAMES`: the games
+    of a slow field, or of a confirmation run."""
+    return max(MIN_SHARE_GAMES, round(games * share))
 
 
 @dataclass(frozen=True)

@@ -649,13 +649,22 @@ def rule_on(fitted: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def offered_rule(pairs: pd.DataFrame) -> pd.Series:
-    """The zero rule offered to players, for one zero table: the cells that the rules fitted
-    in more than half of the fields favour (:func:`fit_rule` per field of ``pairs``)."""
-    fits = [fit_rule(rows) for _, rows in pairs.groupby("field", sort=False, observed=True)]
+def field_rules(pairs: pd.DataFrame) -> pd.DataFrame:
+    """The zero rule of each field of ``pairs`` (one zero table), a column per field
+    (:func:`fit_rule`; a cell a field's fit never saw does not favour 0 there)."""
+    fits = {
+        field: fit_rule(rows) for field, rows in pairs.groupby("field", sort=False, observed=True)
+    }
     if not fits:
-        return pd.Series(dtype=bool)
-    return pd.concat(fits, axis=1).fillna(False).mean(axis=1) > 0.5
+        return pd.DataFrame(dtype=bool)
+    return pd.concat(fits, axis=1).fillna(False).astype(bool)
+
+
+def offered_rule(pairs: pd.DataFrame) -> pd.Series:
+    """The zero rule offered to players, for one zero table: the cells that the rules of
+    more than half of the fields favour (:func:`field_rules`)."""
+    votes = field_rules(pairs)
+    return votes.mean(axis=1) > 0.5 if votes.shape[1] else pd.Series(dtype=bool)
 
 
 def offered_rule_gains(fitted: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
@@ -997,12 +1006,10 @@ def rule_in_words(pairs: pd.DataFrame, table: str = CANONICAL_ZERO_TABLE) -> pd.
         any favoured cell.
     """
     part = pairs[pairs["zero_table"] == table]
-    fitted = {
-        field: fit_rule(rows) for field, rows in part.groupby("field", sort=False, observed=True)
-    }
+    votes = field_rules(part)
+    fitted = {field: votes[field] for field in votes.columns}
     if fitted:
-        votes = pd.concat(fitted.values(), axis=1).fillna(False)
-        fitted[MOST_FIELDS] = offered_rule(part)
+        fitted[MOST_FIELDS] = votes.mean(axis=1) > 0.5
         fitted[EVERY_FIELD] = votes.all(axis=1)
     rows = []
     for field, rule in fitted.items():
