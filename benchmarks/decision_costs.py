@@ -94,10 +94,12 @@ def decisions_loop(decide):
 
 @njit
 def distilled_inputs(views):
-    """Every input vector a ``distilled`` card choice computes, and nothing else."""
+    """Every input vector a ``distilled`` card choice computes, and nothing else; with the
+    number of cards tried (one move vector each)."""
     state = np.zeros(features.N_CARD_STATE)
     move = np.zeros(features.N_CARD_MOVE)
     total = 0.0
+    tried = 0
     for i in range(views.shape[0]):
         context = features.card_context(views[i])
         features.card_state(views[i], context, state)
@@ -107,14 +109,15 @@ def distilled_inputs(views):
             choices &= choices - 1
             features.card_move(views[i], card, context, move)
             total += move[0]
+            tried += 1
         total += state[0]
-    return total
+    return total, tried
 
 
 @njit
 def pimc_parts(views, samples, playouts):
     """The hidden-hand draws of ``pimc`` card choices, and with ``playouts`` their
-    playouts too (one per sample and distinct card)."""
+    playouts too (one per sample and distinct card); with the number of playouts."""
     plan = np.empty(PLAN_SIZE, dtype=np.int64)
     pool = np.empty(53, dtype=np.int64)
     hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
@@ -123,6 +126,7 @@ def pimc_parts(views, samples, playouts):
     bids = np.zeros(V.MAX_SEATS, dtype=np.int64)
     rng = np.array([1, 2, 3, 4], dtype=np.uint64)
     total = 0
+    count = 0
     for i in range(views.shape[0]):
         view = views[i]
         prepare_sample(view, plan, pool)
@@ -140,7 +144,8 @@ def pimc_parts(views, samples, playouts):
                 trick = trick_after(view, card)
                 play_out_settled(deal, bids, trick, left, view[V.SEAT], settle_flags(view))
                 total += won[view[V.SEAT]]
-    return total
+                count += 1
+    return total, count
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -155,10 +160,11 @@ def main(argv: list[str] | None = None) -> None:
         strategy = oh.get_strategy(name)
         params = np.array(list(strategy.params.values()) or [0.0], dtype=np.float64)
         per_deal = 0.0
+        each = {}
         print(f"\n{name}:")
         for kind in ("bid", "choice", "forced"):
             decide = strategy.bid if kind == "bid" else strategy.play
-            ns = best_time(decisions_loop(decide), views[kind], params)
+            ns = each[kind] = best_time(decisions_loop(decide), views[kind], params)
             count = len(views[kind]) / args.games
             per_deal += count * ns / 1000
             print(
@@ -169,14 +175,21 @@ def main(argv: list[str] | None = None) -> None:
         choices = views["choice"]
         if name == "distilled":
             ns = best_time(distilled_inputs, choices)
-            print(f"  of a card choice: inputs {ns:.0f} ns")
+            tried = distilled_inputs(choices)[1] / len(choices)
+            rest = (each["choice"] - ns) / tried
+            print(
+                f"  of a card choice: inputs {ns:.0f} ns; {tried:.2f} cards tried, "
+                f"{rest:.0f} ns each for the rest (the networks and the choice)"
+            )
         if name == "pimc":
             samples = int(strategy.params["samples"])
             draws = best_time(pimc_parts, choices, samples, False)
             both = best_time(pimc_parts, choices, samples, True)
+            playouts = pimc_parts(choices, samples, True)[1] / len(choices)
             print(
                 f"  of a card choice: draws {draws / 1000:.1f} us, "
-                f"playouts {(both - draws) / 1000:.1f} us"
+                f"playouts {(both - draws) / 1000:.1f} us ({playouts:.1f} of "
+                f"{(both - draws) / playouts:.0f} ns each)"
             )
 
 
