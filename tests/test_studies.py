@@ -10,6 +10,7 @@ look for them, formatted, in the HTML findings.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -387,6 +388,40 @@ def test_finding_numbers_come_from_the_tables(outputs):
         assert set(stated) <= cells, (name, set(stated) - cells)
 
 
+#: The verdict each report's In short opens with: a pattern of its first sentence.
+VERDICTS = {
+    "hook_rule": r"Play with the hook if you want .+: it costs each player .+ points per game",
+}
+#: A number the In short states: a decimal, or a percentage (a share of the tables' cells).
+STATED = re.compile(r"(\d+(?:\.\d+)?)%|(\d+\.\d+)")
+
+
+def _in_short(folder: Path) -> str:
+    markdown = (folder / MARKDOWN_FILE).read_text(encoding="utf-8")
+    return markdown.split("## In short\n", 1)[1].split("\n## ", 1)[0].strip()
+
+
+@pytest.mark.parametrize("name", sorted(VERDICTS))
+def test_in_short_opens_with_the_verdict_in_200_words(outputs, name):
+    text = _in_short(outputs[name])
+    assert len(text.split()) <= 200, len(text.split())
+    first = re.split(r"(?<=[.?!])\s+(?=[A-Z])", text)[0]
+    assert re.fullmatch(VERDICTS[name] + r".*\.", first, re.DOTALL), first
+
+
+@pytest.mark.parametrize("name", sorted(VERDICTS))
+def test_in_short_numbers_come_from_the_tables(outputs, name):
+    # As the tables print them, a cost said as a positive number and a share as a
+    # percentage of the same digits (12.5% is the cell 0.125).
+    # Counts (of fields, effects, players) are integers and not checked.
+    cells = set(re.findall(r"\d+\.\d+", " ".join(cell for _, cell in _page(outputs[name]).cells)))
+    stated = {
+        str(Decimal(percent).scaleb(-2)) if percent else number
+        for percent, number in STATED.findall(_in_short(outputs[name]))
+    }
+    assert stated <= cells, stated - cells
+
+
 def _interval(values, clusters) -> str:
     estimate, low, high = clustered_mean_ci(np.asarray(values, float), np.asarray(clusters))[:3]
     return f"{estimate:.3f} [{low:.3f}, {high:.3f}]"
@@ -553,8 +588,7 @@ def test_quickstart_runs_the_default_study(tmp_path, capsys):
     out = tmp_path / "quick"
     assert main(["quickstart", "--games", "6", "--output", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "Running study hook_rule" in printed and "Should we play with the hook?" in printed
-    assert "Recommendation:" in printed
+    assert "Running study hook_rule" in printed and "Play with the hook if you want" in printed
     manifest = read_study(out).manifest
     assert manifest["study"] == "hook_rule"
     assert manifest["command"] == (

@@ -224,8 +224,10 @@ def test_report_has_no_raw_pooled_rows(small_run):
             assert "all" not in set(table.frame["players"]), table.title
     assert any(STANDARDISED in set(t.frame.get("players", [])) for t in report.tables)
     assert report.tables[0].title.startswith("Should we play with the hook?")
-    assert report.in_short[0].startswith("Should we play with the hook?")
-    assert any(p.startswith("Recommendation:") for p in report.in_short)
+    # The verdict first, in at most 200 words; no confirmation run: said so.
+    assert report.in_short[0].startswith("Play with the hook if you want no deal in which")
+    assert len(" ".join(report.in_short).split()) <= 200
+    assert "(no confirmation run)" in report.in_short[-1]
     method = " ".join(report.method)
     assert "holm over" in method and "Holm's method" in method
     assert "No confirmation run was played" in method

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 import numpy as np
 import pandas as pd
@@ -926,24 +927,21 @@ def _standardised(family: pd.DataFrame, effect: str) -> pd.DataFrame:
     return rows[rows["field"] != BETWEEN_FIELDS]
 
 
-def _span(rows: pd.DataFrame, digits: int = 3, scale: float = 1.0, unit: str = "") -> str:
-    """``"X (field) to Y (field)"``: the lowest and highest row of ``rows`` over the fields.
-
-    ``scale`` multiplies the estimates and their intervals (100 for a percentage,
-    -1 for a cost as a positive number; a negative scale swaps the bounds).
-    """
-    low, high = (rows["low"] * scale, rows["high"] * scale)
-    if scale < 0:
-        low, high = high, low
-    rows = rows.assign(estimate=rows["estimate"] * scale, low=low, high=high)
+def _span(rows: pd.DataFrame) -> str:
+    """``"X (field) to Y (field)"``: the lowest and highest row of ``rows`` over the fields."""
     first = rows.loc[rows["estimate"].idxmin()]
     last = rows.loc[rows["estimate"].idxmax()]
     if len(rows) == 1:
-        return f"{fmt_row(first, digits)}{unit} ({first['field']})"
-    return (
-        f"{fmt_row(first, digits)}{unit} ({first['field']}) to {fmt_row(last, digits)}{unit} "
-        f"({last['field']})"
-    )
+        return f"{fmt_row(first)} ({first['field']})"
+    return f"{fmt_row(first)} ({first['field']}) to {fmt_row(last)} ({last['field']})"
+
+
+def _between(rows: pd.DataFrame, scale: int = 1, digits: int = 3, percent: bool = False) -> str:
+    """``"X to Y"``: the lowest and highest estimate over the fields as the tables print them;
+    ``scale`` -1 for a cost as a positive number, ``percent`` for a share as a percentage."""
+    values = [fmt_number(v, digits) for v in sorted(scale * rows["estimate"])]
+    values = [f"{Decimal(v).scaleb(2)}%" if percent else v for v in values]
+    return values[0] if values[0] == values[-1] else f"{values[0]} to {values[-1]}"
 
 
 def _detectable(family: pd.DataFrame, rows: pd.DataFrame) -> str:
@@ -964,164 +962,68 @@ def _confirmed_phrase(family: pd.DataFrame) -> str:
 
 def _in_short(facts: Facts) -> list[str]:
     family, verdict = facts.family, facts.verdict
-    points = _standardised(family, POINTS)
-    margins = facts.margin[facts.margin["players"] == STANDARDISED]
-    margin, margin_on = margins[~margins["hook"]], margins[margins["hook"]]
+    points, dealer = _standardised(family, POINTS), _standardised(family, DEALER_COST)
+    margin = facts.margin[(facts.margin["players"] == STANDARDISED) & ~facts.margin["hook"]]
     made = facts.all_made[facts.all_made["players"] == STANDARDISED]
     changed = facts.changed[facts.changed["players"] == STANDARDISED]
-    dealer = _standardised(family, DEALER_COST)
-    sizes = sorted(p for p in pd.unique(family["players"]) if p != STANDARDISED)
-    fields = ", ".join(pd.unique(points["field"]))
-    answer = [
-        f"Should we play with the hook? Over {', '.join(map(str, sizes))} players and in "
-        f"every field played ({fields}), "
-        f"the hook lowers each player's final total by {_span(points, 2, -1)} points per game "
-        f"(standardised over table sizes), against a typical winning margin of "
-        f"{_span(margin, 1)} points between the winner and the runner-up without it "
-        f"({_span(margin_on, 1)} with it). "
-        f"Without the hook every player makes their bid in {_span(made, 1, 100, '%')} of the "
-        "deals; with it no deal ends that way, because the bids can never total the hand "
-        f"size. The dealer pays most: {_span(dealer, 2, -1)} points per deal.",
-    ]
+    answer = (
+        "Play with the hook if you want no deal in which every bid is made: it costs each "
+        f"player {_between(points, -1)} points per game by field ({_established(points)}), "
+        f"against a typical winning margin of {_between(margin, digits=1)} points. Without "
+        f"it every player makes their bid in {_between(made, percent=True)} of deals. It "
+        f"changes the winning seat in {_between(changed, percent=True)} of games"
+    )
     shares = family[
         family["effect"].astype(str).str.startswith("win share of")
         & (family["players"] == STANDARDISED)
     ]
     moved = shares[shares["established"]]
-    if len(shares):
-        share_text = (
-            "in the mix field it moves win shares: "
-            + "; ".join(f"{r['effect']} {fmt_row(r)}" for _, r in moved.iterrows())
-            if len(moved)
-            else "in the mix field no strategy's win share moves (the run would have found "
-            f"a change of {_detectable(family, shares)} or more)"
+    if len(moved):
+        names = ", ".join(pd.unique(moved["effect"].astype(str).str[len("win share of ") :]))
+        answer += f", and in the mix field it moves the win share of {names}"
+    elif len(shares):
+        answer += (
+            " but no strategy's win share in the mix field (the run would find a change "
+            f"of {_detectable(family, shares)})"
         )
-        kind = "" if len(moved) else ", but not which kind of player wins"
-        answer.append(
-            f"It often changes which seat wins a given game{kind}: the same cards give another "
-            f"winner in {_span(changed, 1, 100, '%')} of games, and {share_text}."
-        )
-    answer.append(_fairness_paragraph(family, facts.games))
-    holds = verdict[verdict["verdict"] == HOLDS_EVERYWHERE]
-    among = " (the hook's cost in points among them)" if POINTS in set(holds["effect"]) else ""
-    differs = verdict["size differs"] == "yes"
-    answer.append(
-        f"Strength of the evidence: {len(holds)} of the {len(verdict)} effects measured in "
-        f"every field hold in every field{among}, each "
-        f"surviving one correction over the report's {_family_size(family)} comparisons "
-        f"{_confirmed_phrase(family)}. Their size depends on who plays: the test between "
-        f"fields is established for {int(differs.sum())} of the {len(verdict)}, and the "
-        f"cost per player is {_ratio(points)} times as large in the field where it is "
-        "largest as where it is smallest."
-    )
-    answer.append(_recommendation(facts, points, margin, moved, len(shares) > 0))
-    return answer
-
-
-def _ratio(rows: pd.DataFrame) -> str:
-    """The largest estimate over the smallest, in magnitude, to one decimal."""
-    size = rows["estimate"].abs()
-    return fmt_number(float(size.max() / size.min()), 1)
-
-
-def _recommendation(
-    facts: Facts,
-    points: pd.DataFrame,
-    margin: pd.DataFrame,
-    moved_shares: pd.DataFrame,
-    shares_measured: bool,
-) -> str:
-    """The recommendation, every number in it read off the estimates."""
-    family = facts.family
-    cost = -points["estimate"]
-    typical_margin = float(margin["estimate"].mean())
+    loss = f"the dealer loses {_between(dealer, -1)} points per deal"
+    if dealer["established"].all() and (dealer["estimate"] < 0).all():
+        answer += f". Play without it if you want the dealer's seat no worse than others: {loss}."
+    else:
+        answer += f". Under it {loss} ({_established(dealer)})."
     gaps = family[
         (family["effect"] == ONE_CARD_ON)
         & (family["field"] != BETWEEN_FIELDS)
         & (family["players"] != STANDARDISED)
+        & family["established"]
     ]
-    found = gaps[gaps["established"]]
-    winners = (
-        "the run found no change in any strategy's win share in the mix field"
-        if shares_measured and not len(moved_shares)
-        else "it moves some strategies' win shares (above)"
-        if shares_measured
-        else "the run measured no strategy's win share (no mixed field was played)"
+    if len(gaps):
+        widest = gaps.loc[gaps["estimate"].abs().idxmax()]
+        side = "behind" if widest["estimate"] < 0 else "ahead of"
+        seats = (
+            "Under the hook the seat that deals the one-card deal is not even with the others, "
+            f"by up to {fmt_number(abs(widest['estimate']))} points per game ({side} them at "
+            f"{widest['players']} players, {widest['field']}); to even it out, play as many "
+            "games as players, passing the first deal round."
+        )
+    else:
+        seats = (
+            "The run established no gap between the seat that deals the one-card deal and "
+            "the others under the hook."
+        )
+    holds = verdict[verdict["verdict"] == HOLDS_EVERYWHERE]
+    among = " (the cost among them)" if POINTS in set(holds["effect"]) else ""
+    evidence = (
+        f"Evidence: {len(holds)} of the {len(verdict)} effects measured in every field hold in "
+        f"every field{among}, each surviving one correction over all comparisons "
+        f"{_confirmed_phrase(family)}; {int((verdict['size differs'] == 'yes').sum())} of the "
+        f"{len(verdict)} differ in size between fields."
     )
-    price = (
-        f"it costs each player {fmt_number(float(cost.min()), 1)} to "
-        f"{fmt_number(float(cost.max()), 1)} points per game by field, "
-        f"{fmt_number(100 * float(cost.max()) / typical_margin, 0)}% of the typical winning "
-        f"margin ({fmt_number(typical_margin, 1)} points) at most"
-        if points["established"].all()
-        else "the run did not establish its cost in points in every field"
-    )
-    dealer = _standardised(family, DEALER_COST)
-    seat = (
-        " Play without it if you want the dealer's seat no worse than the others."
-        if dealer["established"].all() and (dealer["estimate"] < 0).all()
-        else ""
-    )
-    return (
-        f"Recommendation: with the hook {price}, and {winners}.{seat}"
-        + _seat_advice(found, typical_margin)
-    )
+    return [answer, seats, evidence]
 
 
-def _seat_advice(found: pd.DataFrame, typical_margin: float) -> str:
-    """What the established gaps of the one-card deal's dealer under the hook mean for a
-    table (a sentence saying there are none without any)."""
-    if not len(found):
-        return " The run established no gap of the one-card deal's dealer under the hook."
-    widest = found.loc[found["estimate"].abs().idxmax()]
-    side = "behind" if widest["estimate"] < 0 else "ahead of"
-    sign = 1 if widest["estimate"] > 0 else -1
-    return (
-        f" Under the hook the seat that deals the one-card deal finishes {side} the others: "
-        f"by {_span(found.loc[[widest.name]], 2, sign)} points per game at "
-        f"{widest['players']} players at most, "
-        f"{fmt_number(100 * abs(float(widest['estimate'])) / typical_margin, 0)}% of the "
-        "typical margin. A table that cares should play as many games as players, passing "
-        "the first deal round, so that every seat deals the one-card deal once."
-    )
-
-
-def _fairness_paragraph(family: pd.DataFrame, games: pd.DataFrame) -> str:
-    """Seat fairness per table size: the one-card deal's dealer against the other seats,
-    with the hook (range over fields) and without.
-
-    A direction is claimed at a table size only when every field's gap there is
-    established with one sign.
-    """
-    rows = family[(family["field"] != BETWEEN_FIELDS) & (family["players"] != STANDARDISED)]
-    parts = []
-    for players, part in rows.groupby("players", sort=True):
-        on = part[part["effect"] == ONE_CARD_ON]
-        off = part[part["effect"] == ONE_CARD_OFF]
-        if not len(on):
-            continue
-        signs = np.sign(on["estimate"])
-        without = f"{_span(off, 2)} without the hook"
-        if on["established"].all() and signs.nunique() == 1:
-            side = "behind" if signs.iloc[0] < 0 else "ahead of"
-            parts.append(
-                f"at {players} players it finishes {side} the others by "
-                f"{_span(on, 2, signs.iloc[0])} points per game ({without})"
-            )
-        else:
-            parts.append(
-                f"at {players} players its gap is {_span(on, 2)} points per game (established "
-                f"in {int(on['established'].sum())} of {len(on)} fields; {without})"
-            )
-    return (
-        "Seat fairness: the seat that deals the one-card deal, where the hook forbids the "
-        "dealer the bid that would make the bids add up to the single trick. With the hook, "
-        "by field, "
-        + "; ".join(parts)
-        + ". Which seat that is depends on the table size, and so does the gap between the "
-        "seats that deal once more than others and the rest (the seat-fairness table has "
-        "every cell, a * marking those established)."
-    )
+def _established(rows: pd.DataFrame) -> str:
+    return f"established in {int(rows['established'].sum())} of {len(rows)} fields"
 
 
 def _deal_counts(games: pd.DataFrame) -> dict[int, tuple[int, int]]:
@@ -1179,8 +1081,7 @@ def _findings(facts: Facts) -> list[str]:
             out.append(
                 f"Not established in any field's standardised row: {effect}, {_span(rows)}; "
                 f"the run would have found an effect of {_detectable(family, rows)} or more "
-                f"there. Established in {row['cells established']} field x table-size cells"
-                + "."
+                f"there. Established in {row['cells established']} field x table-size cells."
             )
         else:
             out.append(
