@@ -391,6 +391,7 @@ def test_finding_numbers_come_from_the_tables(outputs):
 #: The verdict each report's In short opens with: a pattern of its first sentence.
 VERDICTS = {
     "hook_rule": r"Play with the hook if you want .+: it costs each player .+ points per game",
+    "zero_bids": r"Under the canonical zero table .+, bid (0, .+ only with|what the hand is worth)",
 }
 #: A number the In short states: a decimal, or a percentage (a share of the tables' cells).
 STATED = re.compile(r"(\d+(?:\.\d+)?)%|(\d+\.\d+)")

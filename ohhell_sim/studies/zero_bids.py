@@ -34,6 +34,7 @@ rule is fitted on the even games and judged on the odd ones
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from decimal import Decimal
 
 import numpy as np
 import pandas as pd
@@ -42,6 +43,7 @@ from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
     FIELD_VERDICT_NOTE,
     HOLDS_EVERYWHERE,
+    NO_CONFIRMATION,
     REPLICATED,
     adjust_parts,
     established,
@@ -980,7 +982,7 @@ def analyse(data: StudyData) -> Report:
         ),
     )
     in_short = _in_short(
-        by_unit, gains, rule, rate_verdicts, gain_verdicts, player_rule, compared, offered
+        by_unit, gains, rate_verdicts, gain_verdicts, player_rule, compared, offered
     )
     return study_report(
         NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
@@ -1026,31 +1028,6 @@ def rule_in_words(pairs: pd.DataFrame, table: str = CANONICAL_ZERO_TABLE) -> pd.
     return pd.DataFrame(rows, columns=["field", "players", "instead of", "bid 0 with"])
 
 
-def _offered_gain(offered: pd.DataFrame) -> str:
-    """What the rule offered to players gains where it was not chosen, per field, and in
-    how many fields that gain is established (empty when it was not judged)."""
-    rows = offered[offered["zero_table"] == CANONICAL_ZERO_TABLE] if len(offered) else offered
-    if not len(rows):
-        return ""
-    fresh = rows["confirm_low"].notna().all()
-    prefix, where = (
-        ("confirm_", "on fresh cards (the confirmation run)")
-        if fresh
-        else ("", "on the run's odd games, which it was not chosen on")
-    )
-    low = rows.loc[rows[f"{prefix}estimate"].idxmin()]
-    high = rows.loc[rows[f"{prefix}estimate"].idxmax()]
-
-    def gain(row: pd.Series) -> str:
-        return fmt_ci(row[f"{prefix}estimate"], row[f"{prefix}low"], row[f"{prefix}high"])
-
-    return (
-        f" Played as offered {where}, it gains {gain(low)} ({low['field']}) to "
-        f"{gain(high)} ({high['field']}) points per deal over always bidding what the hand "
-        f"is worth (established in {int(rows['established'].sum())} of {len(rows)} fields)."
-    )
-
-
 def _ranges(values: list[int]) -> str:
     """``[1, 2, 3, 5]`` as ``"1-3, 5"``."""
     parts, start = [], None
@@ -1063,86 +1040,81 @@ def _ranges(values: list[int]) -> str:
     return ", ".join(parts)
 
 
-def _in_short(by_unit, gains, rule, rate_verdicts, gain_verdicts, player_rule, compared, offered):
-    """The answer first: how often zero bids are made and work, which hands should bid 0."""
-    fields = by_unit[by_unit["field_row"]]
-
-    def span(column: str, scale: float = 100.0, unit: str = "%") -> str:
-        rows = fields.dropna(subset=[column])
-        if rows.empty:
-            # A tiny run may have no stratum with enough zero bids for a success rate.
-            return "n/a"
-        low, high = rows.loc[rows[column].idxmin()], rows.loc[rows[column].idxmax()]
-        return (
-            f"{fmt_number(low[column] * scale, 1)}{unit} ({low['field']}) to "
-            f"{fmt_number(high[column] * scale, 1)}{unit} ({high['field']})"
-        )
-
-    text = [
-        "When do players bid zero, and does it work? By field, players bid 0 in "
-        f"{span('zero_bid_rate')} of deals and make {span('zero_made_rate')} of their zero "
-        "bids (standardised over table and hand sizes); the rate at which a field bids 0 "
-        "is its strategy's choice, so the question for a player is which hands should."
-    ]
-    canonical = gains[(gains["zero_table"] == CANONICAL_ZERO_TABLE) & gains["low"].notna()]
-    worth = []
-    for label, part in canonical.groupby("alt_bid_label", sort=True):
-        found = part[part["established"]]
-        low, high = part["estimate"].min(), part["estimate"].max()
-        worth.append(
-            f"bidding 0 with a hand worth {label} (the count it would bid otherwise) changes "
-            f"its score by {fmt_number(low, 2)} to {fmt_number(high, 2)} points per deal (by "
-            f"field; established in {len(found)} of {len(part)} fields)"
-        )
-    if worth:
-        text.append(
-            f"Which hands should bid 0? Under the canonical zero table ({CANONICAL_ZERO_TABLE} "
-            "points for a made zero), measured on the same cards with the other seats "
-            "reacting: " + "; ".join(worth) + "."
-        )
-
-    def cells(rows: pd.DataFrame) -> str:
-        return "; ".join(
-            f"at {r['players']} players, instead of {r['instead of']}, with {r['bid 0 with']}"
-            for _, r in rows.iterrows()
-        )
-
-    most = player_rule[player_rule["field"] == MOST_FIELDS]
-    every = player_rule[player_rule["field"] == EVERY_FIELD]
+def _in_short(by_unit, gains, rate_verdicts, gain_verdicts, player_rule, compared, offered):
+    """The answer first: which hands should bid 0 and what that gains, then how zero bids
+    fare by hand, how often fields bid 0 and make it, and the strength of the evidence."""
+    most = player_rule[player_rule["field"] == MOST_FIELDS].drop(columns="field")
+    every = player_rule[player_rule["field"] == EVERY_FIELD].drop(columns="field")
+    table = f"Under the canonical zero table ({CANONICAL_ZERO_TABLE} points for a made 0)"
     if len(most):
+        hands = "; ".join(
+            f"{r['bid 0 with']} at {r['players']} players (instead of {r['instead of']})"
+            for _, r in most.iterrows()
+        )
         agreed = (
-            f" Every field agrees only on: {cells(every)}."
+            "all"
+            if most.reset_index(drop=True).equals(every.reset_index(drop=True))
+            else "part"
             if len(every)
-            else " No cell is favoured in every field."
+            else "none"
         )
+        verdict = (
+            f"{table}, bid 0, when it is legal and you hold no boss trump, only with {hands}; "
+            f"elsewhere bid what the hand is worth (most fields' rule; every field favours "
+            f"{agreed} of it)."
+        )
+    else:
+        verdict = f"{table}, bid what the hand is worth: no hand favours 0 in most fields."
+    rows = offered[offered["zero_table"] == CANONICAL_ZERO_TABLE] if len(offered) else offered
+    if len(rows):
+        verdict += (
+            f" On games it was not chosen on, it gains {_span(rows['estimate'])} points per "
+            f"deal over bidding the hand's worth (established in {_established(rows)} fields)."
+        )
+    text = [verdict]
+    canonical = gains[(gains["zero_table"] == CANONICAL_ZERO_TABLE) & gains["low"].notna()]
+    parts = [part for _, part in canonical.groupby("alt_bid_label", sort=True)]
+    if parts:
         text.append(
-            "The rule, as a player can use it (the cells favoured in most fields): when 0 is "
-            f"legal and you hold no boss trump, bid 0 {cells(most)}; elsewhere bid what the "
-            f"hand is worth.{agreed} Each field's own rule is in the first table."
-            + _offered_gain(offered)
+            "Bidding 0 instead changes the score of a hand "
+            + "; ".join(
+                f"worth {p['alt_bid_label'].iloc[0]} by {_span(p['estimate'], 2)}" for p in parts
+            )
+            + f" points per deal (established in {', '.join(_established(p) for p in parts)} "
+            "fields)."
         )
-    held = rule[(rule["zero_table"] == CANONICAL_ZERO_TABLE) & rule["confirm_low"].notna()]
-    if len(held):
-        low = held.loc[held["confirm_estimate"].idxmin()]
-        high = held.loc[held["confirm_estimate"].idxmax()]
-        text.append(
-            "Played on fresh cards (the confirmation run, which the fit never saw), each "
-            "field's fitted rule gains "
-            f"{fmt_ci(low['confirm_estimate'], low['confirm_low'], low['confirm_high'])} "
-            f"({low['field']}) to "
-            f"{fmt_ci(high['confirm_estimate'], high['confirm_low'], high['confirm_high'])} "
-            f"({high['field']}) points per deal over always bidding what the hand is worth."
-        )
-    headlines = int(rate_verdicts["headline"].sum()) + int(gain_verdicts["headline"].sum())
-    total = len(rate_verdicts) + len(gain_verdicts)
+    fields = by_unit[by_unit["field_row"]]
     text.append(
-        f"Strength of the evidence: {headlines} of the {total} comparisons hold in every field, "
-        "surviving one correction over the report's "
-        f"{compared['correction'].iloc[0].split(' over ')[-1]} comparisons and confirmed at "
-        "the second seed; the others are not established in every field (the tables give "
-        "each field's estimate)."
+        f"Fields bid 0 in {_span(fields['zero_bid_rate'], percent=True)} of deals and make "
+        f"{_span(fields['zero_made_rate'].dropna(), percent=True)} of those bids "
+        "(standardised over table and hand sizes)."
+    )
+    headlines = int(rate_verdicts["headline"].sum()) + int(gain_verdicts["headline"].sum())
+    confirmed = (
+        "(no confirmation run)"
+        if (compared["confirmation"] == NO_CONFIRMATION).all()
+        else "and confirmed at the second seed"
+    )
+    text.append(
+        f"Evidence: {headlines} of the {len(rate_verdicts) + len(gain_verdicts)} comparisons "
+        f"hold in every field, surviving one correction over all comparisons {confirmed}; the "
+        "tables give each field."
     )
     return text
+
+
+def _established(rows: pd.DataFrame) -> str:
+    return f"{int(rows['established'].sum())} of {len(rows)}"
+
+
+def _span(values: pd.Series, digits: int = 3, percent: bool = False) -> str:
+    """``"X to Y"``: the lowest and highest of ``values`` as the tables print them, a share
+    as a percentage of the same digits; ``n/a`` for none (a tiny run may estimate none)."""
+    if values.empty:
+        return "n/a"
+    ends = [fmt_number(v, digits) for v in (values.min(), values.max())]
+    ends = [f"{Decimal(v).scaleb(2)}%" if percent else v for v in ends]
+    return ends[0] if ends[0] == ends[1] else f"{ends[0]} to {ends[1]}"
 
 
 def _with_p(table: pd.DataFrame, columns: list[str], digits: int) -> pd.DataFrame:
