@@ -392,6 +392,8 @@ def test_finding_numbers_come_from_the_tables(outputs):
 VERDICTS = {
     "hook_rule": r"Play with the hook if you want .+: it costs each player .+ points per game",
     "zero_bids": r"Under the canonical zero table .+, bid (0, .+ only with|what the hand is worth)",
+    "variant_scoring": r"(At \d+ players, among players that all bid for the table, .+ skill "
+    r"decide the game most|This run cannot say which scoring table lets skill decide the game)",
 }
 #: A number the In short states: a decimal, or a percentage (a share of the tables' cells).
 STATED = re.compile(r"(\d+(?:\.\d+)?)%|(\d+\.\d+)")

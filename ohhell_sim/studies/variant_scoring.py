@@ -35,6 +35,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 import numpy as np
 import pandas as pd
@@ -838,9 +839,7 @@ def confirmed_family(data: StudyData, names: list[str]) -> tuple[Parts, dict[str
     adjusted = adjust_parts(present, method=CORRECTION)
     second = None
     if data.confirmation is not None:
-        other = family_parts(
-            data.confirmation.hands, data.confirmation.games, names, main.leaders
-        )
+        other = family_parts(data.confirmation.hands, data.confirmation.games, names, main.leaders)
         second = adjust_parts({k: t for k, t in other.family.items() if not t.empty}, CORRECTION)
     confirmed = confirm_parts(adjusted, second, FAMILY_PARTS)
     return main, {name: confirmed.get(name, table) for name, table in main.family.items()}
@@ -1254,7 +1253,7 @@ def _report(data: StudyData, **t) -> Report:
                 "same order on fresh cards. A table ranks first only where this is established.",
             ),
         )
-    in_short = _in_short(skill, lead, t["verdicts"], t["bids"], data.manifest, _correction_of(t))
+    in_short = _in_short(skill, lead, t["verdicts"], data.manifest)
     return study_report(
         NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
     )
@@ -1320,12 +1319,7 @@ def _triple(base: str) -> list[str]:
 
 
 def _in_short(
-    skill: pd.DataFrame,
-    lead: pd.DataFrame,
-    verdicts: pd.DataFrame,
-    bids: pd.DataFrame,
-    manifest: dict,
-    correction: str,
+    skill: pd.DataFrame, lead: pd.DataFrame, verdicts: pd.DataFrame, manifest: dict
 ) -> list[str]:
     """The answer first: which table lets skill decide most, and how bids move."""
     text = []
@@ -1337,33 +1331,25 @@ def _in_short(
         less = above[above["skill_change"] < 0]["variant"].tolist()
         top = part.iloc[0]
         base = (
-            f" Under the canonical table the strategy explains "
-            f"{fmt_number(100 * canonical['skill_share'].iloc[0], 1)}% of the variance of final "
-            f"totals, and the stronger strategy's seat finishes ahead of another's in "
-            f"{fmt_number(100 * canonical['stronger_ahead'].iloc[0], 1)}% of games."
-            if len(canonical)
+            f", against {_percent(canonical['stronger_ahead'].iloc[0])} under the canonical table"
+            if len(canonical) and top["variant"] != BASELINE
             else ""
         )
+        changes = (
+            f" More than under the canonical table under: {', '.join(more) or 'none'}; less "
+            f"under: {', '.join(less) or 'none'}."
+            if len(above)
+            else " No table's change from the canonical one is established."
+        )
         text.append(
-            f"Which scoring table lets skill decide the game? At {players} players, among "
-            f"players that all bid for the table ({', '.join(MAXIMISER_MIX_STRATEGIES)}), "
-            + _first_place(top, lead, players)
-            + f", the strategy explaining {fmt_number(100 * top['skill_share'], 1)}% of the "
-            "variance of final totals."
-            + base
-            + (
-                f" Skill decides more than under the canonical table under: {', '.join(more)}."
-                if more
-                else ""
-            )
-            + (f" Less under: {', '.join(less)}." if less else "")
-            + (" No table's change of the skill share is established." if not len(above) else "")
+            f"At {players} players, among players that all bid for the table, "
+            f"{_first_place(top, lead, players)}: the stronger strategy's seat finishes ahead "
+            f"of another's in {_percent(top['stronger_ahead'])} of games{base}.{changes}"
         )
     if not len(adapting):
         text.append(
-            "Which scoring table lets skill decide the game? This run played no field of "
-            f"players that all bid for the table ({MAXIMISER_MIX}), so it cannot say what "
-            "the tables do to skill among players that follow them."
+            "This run cannot say which scoring table lets skill decide the game: it played no "
+            f"field of players that all bid for the table ({MAXIMISER_MIX})."
         )
     blind = skill[skill["field"] == MIX_FIELD] if len(skill) else skill
     if len(blind) and len(adapting):
@@ -1373,38 +1359,36 @@ def _in_short(
             for p, part in adapting.groupby("players", sort=True)
         )
         text.append(
-            f"For comparison, in the {MIX_FIELD} field, whose simple and zero ignore the "
-            "table, the tables rank "
+            f"In the {MIX_FIELD} field, whose simple and zero ignore the table, the tables rank "
             + (
                 "in the same order."
                 if same
                 else "in another order (first: "
                 + ", ".join(f"{v[0]} at {p} players" for p, v in order.items())
-                + "; the report does not test that difference)."
+                + "; untested): there a table's effect on skill mixes with what ignoring it "
+                "costs."
             )
-            + " There what a table does to skill is mixed with what simple and zero lose by "
-            "ignoring it, so the adapting field is the one a designer should read."
         )
     heads = verdicts[verdicts["headline"].astype(bool)] if len(verdicts) else verdicts
     bid_heads = heads[heads["effect"] == "bid shift of score-maximising players"]
     if len(bid_heads):
         text.append(
-            f"Bids follow the table: {len(bid_heads)} bid shifts (a table's change of the mean "
-            "bid or of the zero-bid rate) hold for every score-maximising player in every "
-            "field; the findings list them."
+            f"Bids follow the table: {len(bid_heads)} bid shifts (of the mean bid or the "
+            "zero-bid rate) hold for every score-maximising player in every field (the "
+            "findings list them)."
         )
-    confirmation = manifest.get("confirmation") or {}
+    confirmed = (manifest.get("confirmation") or {}).get("games")
     text.append(
-        f"Strength of the evidence: {len(heads)} of {len(verdicts)} effects hold in every field, "
-        f"each surviving one correction over the report's "
-        f"{correction.split(' over ')[-1]} comparisons"
-        + (
-            f" and confirmed at seed {confirmation['seed']} on fresh cards."
-            if confirmation.get("games")
-            else " (no confirmation run)."
-        )
+        f"Evidence: {len(heads)} of {len(verdicts)} effects hold in every field, each surviving "
+        "one correction over all comparisons"
+        + (" and confirmed at a second seed." if confirmed else " (no confirmation run).")
     )
     return text
+
+
+def _percent(share: float) -> str:
+    """A share as a percentage of the tables' digits (0.637 as 63.7%)."""
+    return f"{Decimal(fmt_number(share)).scaleb(2)}%"
 
 
 def _between_table(between: pd.DataFrame) -> list[Table]:
@@ -1438,22 +1422,18 @@ def _between_table(between: pd.DataFrame) -> list[Table]:
 
 
 def _first_place(top: pd.Series, lead: pd.DataFrame, players: int) -> str:
-    """``top`` ranks first, or ties for it, by the test of its lead over the runner-up."""
+    """``top`` lets skill decide most, or ties for it, by the test of its lead over the
+    runner-up."""
     if len(lead):
         lead = lead[(lead["players"] == players) & (lead["field"] == MAXIMISER_MIX)]
-    rows = lead
-    if not len(rows):
-        return f"{top['variant']} has the highest skill share (its lead is not tested)"
-    row = rows.iloc[0]
-    gap = (
-        f"{_signed(100 * row['estimate'], 1)} points [{fmt_number(100 * row['low'], 1)}, "
-        f"{fmt_number(100 * row['high'], 1)}]"
-    )
+    if not len(lead):
+        return f"{top['variant']} lets skill decide the game most (its lead is not tested)"
+    row = lead.iloc[0]
     if row["established"] and row["estimate"] > 0:
-        return f"{row['variant']} ranks first, ahead of {row['runner_up']} by {gap} of skill share"
+        return f"{row['variant']} lets skill decide the game most, ahead of {row['runner_up']}"
     return (
-        f"{row['variant']} and {row['runner_up']} tie for first (the first's lead, {gap} of "
-        "skill share, is not established)"
+        f"{row['variant']} and {row['runner_up']} tie for letting skill decide the game most "
+        "(the first's lead is not established)"
     )
 
 
