@@ -192,7 +192,7 @@ def trick_winner(cards: Sequence[int], trump: int | None) -> int:
 
 def forbidden_dealer_bid(rules: Rules, hand_size: int, others_total: int) -> int | None:
     """The bid the hook forbids the dealer, or None."""
-    if not rules.hook:
+    if not rules.hook_applies(hand_size):
         return None
     missing = hand_size - others_total
     return missing if 0 <= missing <= hand_size else None
@@ -490,7 +490,7 @@ def view_of(
     view[V.TRUMP_CARD] = V.UNKNOWN if table.trump_card is None else table.trump_card
     view[V.DEAL] = table.deal_index
     view[V.N_DEALS] = rules.n_deals
-    view[V.HOOK] = int(rules.hook)
+    view[V.HOOK] = int(rules.hook_applies(table.hand_size))
     view[V.PLAYED] = _mask(table.played)
     view[V.PLAYED2] = _doubles_mask(table.played)
     view[V.MAX_BID] = 0 if rules.nullo else table.hand_size

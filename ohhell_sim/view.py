@@ -65,7 +65,9 @@ BID_TOTAL = 23  # sum of the bids visible so far
 MAX_BID = 24  # largest legal bid: the hand size, or 0 under nullo
 ACTIVE = 25  # mask of the seats playing this deal (eliminated or not in a tie-break: out)
 N_ACTIVE = 26
-HOOK = 27  # 1 when the hook rule is in force
+# 1 when the hook binds the dealer of this deal: hook=True, and not a one-card deal
+# under hook_one_card=False (the rules block holds the code: RULES_BASE + R_HOOK).
+HOOK = 27
 TIEBREAK = 28  # 1 in the sudden-death tie-break deal
 
 BIDS_BASE = 32

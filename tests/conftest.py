@@ -318,22 +318,23 @@ def scoring_kwargs_st():
 def rules_st(
     draw, players=None, hook=None, canonical=None, max_deals: int = 6, scoring: bool = True
 ):
-    """:class:`Rules` over 3-7 players, canonical or custom schedules, hook on or off."""
+    """:class:`Rules` over 3-7 players, canonical or custom schedules, hook on or off
+    (and when on, on the one-card deals or not)."""
     n = draw(players_st) if players is None else players
     use_hook = draw(st.booleans()) if hook is None else hook
+    hooks = {"hook": use_hook, "hook_one_card": draw(st.booleans())}
     use_canonical = draw(st.booleans()) if canonical is None else canonical
     extra = draw(scoring_kwargs_st()) if scoring else {}
     if use_canonical:
-        return Rules(players=n, hook=use_hook, **extra)
-    return Rules(
-        players=n, schedule=draw(schedules_st(n, max_deals=max_deals)), hook=use_hook, **extra
-    )
+        return Rules(players=n, **hooks, **extra)
+    return Rules(players=n, schedule=draw(schedules_st(n, max_deals=max_deals)), **hooks, **extra)
 
 
 @st.composite
 def variant_rules_st(draw):
     """:class:`Rules` combining drawn variants: decks, joker, trump modes, swap,
-    catastrophe, tie-break, closed bids, nullo, forehead and the scoring tables."""
+    catastrophe, tie-break, the hook (one-card deals too or not), closed bids, nullo,
+    forehead and the scoring tables."""
     decks = draw(st.sampled_from([1, 1, 2]))
     players = draw(st.integers(3, 7 if decks == 1 else 10))
     hook = draw(st.booleans())
@@ -346,6 +347,7 @@ def variant_rules_st(draw):
         players=players,
         decks=decks,
         hook=hook,
+        hook_one_card=draw(st.booleans()),
         closed_bids=closed,
         joker=joker,
         nullo=draw(st.booleans()) and draw(st.booleans()),

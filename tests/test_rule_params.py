@@ -321,8 +321,9 @@ def test_array_scoring_broadcasts_and_spot_values():
 
 
 @pytest.mark.parametrize("hook", [True, False])
-def test_forbidden_bid_array_equals_the_reference_engine(hook):
-    rules = Rules(hook=hook)
+@pytest.mark.parametrize("hook_one_card", [True, False])
+def test_forbidden_bid_array_equals_the_reference_engine(hook, hook_one_card):
+    rules = Rules(hook=hook, hook_one_card=hook_one_card)
     sizes, others = (
         np.array(c, dtype=np.int64)
         for c in zip(*[(h, o) for h in range(1, 18) for o in range(9 * h + 1)], strict=True)

@@ -17,6 +17,8 @@ from ohhell_sim.cards import JOKER
 from ohhell_sim.engine.bits import lowest_card, suit_mask
 from ohhell_sim.engine.rng import below
 from ohhell_sim.rules.layout import (
+    HOOK_NOT_ONE_CARD,
+    HOOK_OFF,
     R_ALL_BONUS,
     R_DOUBLE_ALL,
     R_MADE,
@@ -188,9 +190,21 @@ def beats(card, best, trump, joker=True):
 
 
 @njit
+def hook_applies(hook, hand_size):
+    """1 when the hook binds the dealer of a deal of ``hand_size`` cards, else 0.
+
+    ``hook`` is a code of ``R_HOOK`` (``HOOK_*``), or the view's ``HOOK`` field.
+    """
+    if hook == HOOK_OFF or (hook == HOOK_NOT_ONE_CARD and hand_size == 1):
+        return 0
+    return 1
+
+
+@njit
 def forbidden_bid(hook, hand_size, bid_total):
-    """The bid the hook forbids a dealer after ``bid_total`` from the others, or -1."""
-    if hook == 0:
+    """The bid the hook (as in :func:`hook_applies`) forbids a dealer after ``bid_total``
+    from the others, or -1."""
+    if hook_applies(hook, hand_size) == 0:
         return -1
     missing = hand_size - bid_total
     return missing if 0 <= missing <= hand_size else -1

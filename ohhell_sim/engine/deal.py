@@ -46,6 +46,7 @@ from ohhell_sim.engine.core import (
     fixed_trump,
     following_cards,
     forbidden_bid,
+    hook_applies,
     led_suit_of,
     next_seat,
     remove_card,
@@ -61,6 +62,7 @@ from ohhell_sim.errors import (
 from ohhell_sim.rules.layout import (
     R_DECKS,
     R_FOREHEAD,
+    R_HOOK,
     R_JOKER,
     R_NO_TRUMP_EVERY,
     R_NULLO,
@@ -142,6 +144,7 @@ def start_deal(deal, rules, rng, deck, d, hand_size, dealer, active, is_tiebreak
     view[V.ACTIVE] = active
     view[V.N_ACTIVE] = popcount(active)
     view[V.TIEBREAK] = is_tiebreak
+    view[V.HOOK] = hook_applies(rules[R_HOOK], hand_size)
     for s in range(n):
         view[V.BIDS_BASE + s] = V.UNKNOWN
         view[V.TRICKS_WON_BASE + s] = 0

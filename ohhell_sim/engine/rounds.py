@@ -22,7 +22,6 @@ from ohhell_sim.engine.core import cut_for_dealer, next_seat
 from ohhell_sim.engine.rng import STREAM_CUT, STREAM_SEAT, game_key, seed_stream
 from ohhell_sim.engine.workspace import top_seats
 from ohhell_sim.rules.layout import (
-    R_HOOK,
     R_N_DEALS,
     R_PLAYERS,
     RULES_SIZE,
@@ -49,7 +48,6 @@ def start_game(seat_view, rngs, totals, deck, rules, seed, game):
     dealer = cut_for_dealer(table, n, deck)
     seat_view[V.N_PLAYERS] = n
     seat_view[V.N_DEALS] = rules[R_N_DEALS]
-    seat_view[V.HOOK] = rules[R_HOOK]
     for i in range(RULES_SIZE):
         seat_view[V.RULES_BASE + i] = rules[i]
     seat_view[V.PASSED] = 0

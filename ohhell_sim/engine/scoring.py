@@ -16,6 +16,7 @@ from numba import njit
 from numpy.typing import ArrayLike
 
 from ohhell_sim.engine.core import deal_points, forbidden_bid
+from ohhell_sim.rules.layout import R_HOOK
 from ohhell_sim.rules.model import Rules
 
 
@@ -77,20 +78,22 @@ def forbidden_bid_array(hand_size: ArrayLike, others_total: ArrayLike, rules: Ru
     hand_size, others_total : array_like of int
         Broadcast together.
     rules : Rules
-        Whether the hook is on (``rules.hook``).
+        Whether and where the hook binds (``rules.hook``, ``rules.hook_one_card``).
 
     Returns
     -------
     numpy.ndarray
-        ``int64``: ``hand_size - others_total`` when the hook is on and that is a
-        possible bid (``0..hand_size``), else -1.
+        ``int64``: ``hand_size - others_total`` when the hook binds a deal of
+        ``hand_size`` cards and that is a possible bid (``0..hand_size``), else -1.
 
     Examples
     --------
     >>> forbidden_bid_array(5, [3, 6], Rules()).tolist()
     [2, -1]
+    >>> forbidden_bid_array([1, 2], 0, Rules(hook_one_card=False)).tolist()
+    [-1, 2]
     """
     shape, (sizes, totals) = _flat_int64(hand_size, others_total)
     out = np.empty(sizes.shape[0], dtype=np.int64)
-    _forbidden_each(1 if rules.hook else 0, sizes, totals, out)
+    _forbidden_each(rules.to_array()[R_HOOK], sizes, totals, out)
     return out.reshape(shape)

@@ -3,7 +3,8 @@
 The kernel reads the rules from a small ``int64`` array at these fixed indices,
 so that changing a rule never recompiles anything.  Which parameter fills which
 index is declared in :mod:`ohhell_sim.rules.params` (each parameter's ``slot``);
-``R_N_DEALS`` is derived from the schedule.  Slots 20-23 are spare.
+``R_N_DEALS`` is derived from the schedule, and ``R_HOOK`` holds one of the
+``HOOK_*`` codes, from ``hook`` and ``hook_one_card``.  Slots 20-23 are spare.
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ R_FOREHEAD = 17
 R_FAULT_LIMIT = 18
 R_TIEBREAK = 19
 RULES_SIZE = 24
+
+#: Codes of ``R_HOOK``: no hook; the hook in every deal; the hook in every deal
+#: but the one-card deals (``hook=True, hook_one_card=False``).
+HOOK_OFF = 0
+HOOK_EVERY_DEAL = 1
+HOOK_NOT_ONE_CARD = 2
 
 #: Hand size of the sudden-death tie-break deal.
 TIEBREAK_HAND_SIZE = 3

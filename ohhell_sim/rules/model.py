@@ -23,7 +23,13 @@ import numpy as np
 
 from ohhell_sim.cards import DECK_SIZE
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.rules.layout import R_N_DEALS, RULES_SIZE, TIEBREAK_HAND_SIZE
+from ohhell_sim.rules.layout import (
+    HOOK_NOT_ONE_CARD,
+    R_HOOK,
+    R_N_DEALS,
+    RULES_SIZE,
+    TIEBREAK_HAND_SIZE,
+)
 from ohhell_sim.rules.listing import numpydoc_parameters
 from ohhell_sim.rules.params import (
     MAX_PLAYERS,
@@ -41,8 +47,8 @@ PRESETS: dict[str, dict[str, object]] = {
     # number of tricks taken; its other defaults are the canonical ones.
     "online": {"over": "taken", "under": "taken"},
     # OpenSpiel's oh_hell: tricks x points_per_trick, plus 10 when exact, the hook
-    # always on.  Its off_bid_penalty option is over = under = "-diff".
-    "openspiel": {"over": "taken", "under": "taken", "hook": True},
+    # in every deal, one trick too.  Its off_bid_penalty option is over = under = "-diff".
+    "openspiel": {"over": "taken", "under": "taken", "hook": True, "hook_one_card": True},
 }
 
 
@@ -96,6 +102,7 @@ class Rules:
     max_cards: int | str = default("max_cards")
     decks: int = default("decks")
     hook: bool = default("hook")
+    hook_one_card: bool = default("hook_one_card")
     closed_bids: bool = default("closed_bids")
     nullo: bool = default("nullo")
     trump: str = default("trump")
@@ -159,6 +166,10 @@ class Rules:
     def is_no_trump_size(self, hand_size: int) -> bool:
         """Whether the no-trump-every-k rule makes a deal of ``hand_size`` no-trump."""
         return self.no_trump_every > 0 and hand_size % self.no_trump_every == 0
+
+    def hook_applies(self, hand_size: int) -> bool:
+        """Whether the hook binds the dealer in a deal of ``hand_size`` cards."""
+        return self.hook and (self.hook_one_card or hand_size != 1)
 
     def most_cards(self) -> int:
         """Largest hand size the deck allows at this table (with a turned-up card)."""
@@ -232,6 +243,8 @@ class Rules:
         for param in PARAMS:
             if param.slot is not None:
                 arr[param.slot] = param.encode(getattr(self, param.name))
+        if self.hook and not self.hook_one_card:
+            arr[R_HOOK] = HOOK_NOT_ONE_CARD
         return arr
 
     def schedule_array(self) -> np.ndarray:

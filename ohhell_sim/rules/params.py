@@ -65,7 +65,8 @@ class RuleParam(ABC):
     doc: str
     variants: tuple[Variant, ...] = ()
     #: Index in the kernel's rules array (``R_*``), or None when the kernel does
-    #: not read the parameter (the schedule carries it).
+    #: not read the parameter itself: the schedule carries it, or
+    #: :meth:`~ohhell_sim.rules.Rules.to_array` folds it into another slot.
     slot: int | None = None
 
     @property
@@ -367,6 +368,14 @@ PARAMS: tuple[RuleParam, ...] = (
         slot=layout.R_HOOK,
         variants=(Variant("V-NO-HOOK", "001", False),),
         doc="The dealer may not bid so that the bids total the number of tricks.",
+    ),
+    BoolParam(
+        name="hook_one_card",
+        default=True,
+        variants=(Variant("house rule", "this project", False),),
+        doc="With hook=True, whether the hook binds the dealer of a one-card deal too; "
+        "False (a house rule) lets that dealer bid anything.  Without the hook it "
+        "changes nothing.",
     ),
     BoolParam(
         name="closed_bids",
