@@ -394,6 +394,8 @@ VERDICTS = {
     "zero_bids": r"Under the canonical zero table .+, bid (0, .+ only with|what the hand is worth)",
     "variant_scoring": r"(At \d+ players, among players that all bid for the table, .+ skill "
     r"decide the game most|This run cannot say which scoring table lets skill decide the game)",
+    "strategy_ladder": r"(\S+ (plays best|ranks first) against every field|The best strategy "
+    r"depends on the field: .+), scoring .+ points per game",
 }
 #: A number the In short states: a decimal, or a percentage (a share of the tables' cells).
 STATED = re.compile(r"(\d+(?:\.\d+)?)%|(\d+\.\d+)")

@@ -613,7 +613,7 @@ def analyse(data: StudyData) -> Report:
     changes = order_changes(family)
 
     findings = _findings(rankings, family, claims, changes, groups, correction)
-    in_short = _in_short(rankings, family, claims, changes, correction, data.manifest)
+    in_short = _in_short(rankings, family, claims, changes, data.manifest)
     figures = [_ranking_figure(rankings, order)]
     for field in fields:
         if len(order) > 1:
@@ -987,23 +987,6 @@ def _claim_text(row: pd.Series, correction: str) -> str:
     return f"{fmt_row(row, 2)} points per game ({survives}; {confirmation_cell(row, 2)})"
 
 
-def _named_changes(changes: pd.DataFrame) -> str:
-    """The resolved changes of order in words: who is ahead against which fields."""
-    parts = []
-    for _, change in changes[changes["resolved"]].iterrows():
-        rows = change["fields"]
-        ahead = {
-            name: ", ".join(
-                map(str, rows.loc[rows["established"] & (sign * rows["estimate"] > 0), "field"])
-            )
-            for name, sign in ((change["a"], 1), (change["b"], -1))
-        }
-        parts.append(
-            " and ".join(f"{name} ahead against {where}" for name, where in ahead.items() if where)
-        )
-    return f" ({'; '.join(parts)})" if parts else ""
-
-
 def _opponents(manifest: dict) -> str:
     """How many of the field's seats face the challenger, in words where short."""
     seats = int(manifest.get("players", DEFAULT_PLAYERS)[0]) - 1
@@ -1015,71 +998,51 @@ def _in_short(
     family: pd.DataFrame,
     claims: pd.DataFrame,
     changes: pd.DataFrame,
-    correction: str,
     manifest: dict,
 ) -> list[str]:
     """The answer first: who is best, by how much, whether the field changes it."""
     fields = list(rankings)
     firsts = {field: ranking.iloc[0] for field, ranking in rankings.items()}
     names = {str(row["strategy"]) for row in firsts.values()}
-
-    def score(row: pd.Series) -> str:
-        return fmt_ci(row["mean_total"], row["mean_total_low"], row["mean_total_high"], 1)
-
-    scores = " and ".join(f"{score(row)} against {field}" for field, row in firsts.items())
+    leads = claims.groupby("field", sort=False).head(1) if len(claims) else claims
+    settled = len(leads) == len(fields) and leads["established"].all()
     if len(names) == 1:
-        best = f"{names.pop()} ranks first against every field played ({', '.join(fields)})"
+        best = f"{names.pop()} {'plays best' if settled else 'ranks first'} against every field"
     else:
-        best = "The best strategy depends on the field: " + "; ".join(
+        best = "The best strategy depends on the field: " + ", ".join(
             f"{row['strategy']} against {field}" for field, row in firsts.items()
         )
     text = [
-        f"Which built-in strategy plays Oh Hell best? {best}, scoring {scores} "
-        f"(points per game, its one seat against {_opponents(manifest)} of the field's)."
+        f"{best}, scoring {_span([row['mean_total'] for row in firsts.values()])} points per "
+        f"game by field (its one seat against {_opponents(manifest)} of the field's)."
     ]
     if len(claims):
-        leads = []
-        for field in fields:
-            mine = claims[claims["field"] == field]
-            if not len(mine):
-                continue
-            lead = mine.iloc[0]
-            status = "established" if lead["established"] else "not established"
-            leads.append(
-                f"{fmt_row(lead, 2)} points per game ahead of {lead['b']} against {field} "
-                f"({status})"
-            )
-        text.append("Its lead over the runner-up: " + "; ".join(leads) + ".")
         steps = [
             f"{int(part['established'].sum())} of {len(part)} against {field}"
             for field, part in claims.groupby("field", sort=False)
         ]
-        confirmation = manifest.get("confirmation") or {}
-        where = (
-            f"are confirmed at seed {confirmation['seed']} on fresh cards"
-            if confirmation.get("games")
-            else "have no confirmation run"
-        )
+        confirmed = (manifest.get("confirmation") or {}).get("games")
         text.append(
-            "Strength of the evidence: of the ranking's steps (each entry ahead of the next), "
-            + ", ".join(steps)
-            + " are established: they survive one correction over the report's "
-            f"{correction.split(' over ')[-1]} comparisons and {where}."
+            f"The lead over the runner-up ({', '.join(pd.unique(leads['b']))}) is "
+            f"{_span(leads['estimate'])} points per game (established against "
+            f"{int(leads['established'].sum())} of {len(leads)} fields). Of the ranking's steps "
+            "(each entry ahead of the next), " + ", ".join(steps) + " are established "
+            "(surviving one correction over all comparisons"
+            + (" and confirmed at a second seed)." if confirmed else "; no confirmation run).")
         )
     between = family[family["field"] == BETWEEN_FIELDS]
     if len(fields) > 1 and len(family):
         resolved = int(changes["resolved"].sum()) if len(changes) else 0
         sized = int(between["established"].sum())
         order = (
-            f"{len(changes)} pairs change order between fields, {resolved} of them "
-            "established in both directions" + _named_changes(changes)
+            f"{len(changes)} pairs change order between fields ({resolved} established both "
+            "ways; the findings name them)"
             if len(changes)
             else "no pair changes order between the fields"
         )
         text.append(
-            f"Does the field matter? {order[0].upper() + order[1:]}; the test that a pair's "
-            f"difference is the same in every field is established for {sized} of "
-            f"{len(between)} pairs"
+            f"Does the field matter? {order[0].upper() + order[1:]}; a pair's difference "
+            f"depends on the field for {sized} of {len(between)} pairs"
             + (
                 ": the field changes the size of the leads more often than the order."
                 if sized > resolved
@@ -1087,6 +1050,12 @@ def _in_short(
             )
         )
     return text
+
+
+def _span(values) -> str:
+    """``"X to Y"``: the lowest and highest of ``values`` as the tables print them."""
+    ends = [fmt_number(v, 2) for v in (min(values), max(values))]
+    return ends[0] if ends[0] == ends[1] else f"{ends[0]} to {ends[1]}"
 
 
 def _findings(
