@@ -362,20 +362,37 @@ def standardised_mean_ci(
         )
     if x.size == 0:
         return Estimate(math.nan, math.nan, math.nan, 0, STANDARDISED_METHOD)
-    _, stratum_of = np.unique(strata, return_inverse=True)
-    _, cluster_of = np.unique(clusters, return_inverse=True)
-    sizes = np.bincount(stratum_of).astype(np.float64)
-    means = np.bincount(stratum_of, weights=x) / sizes
-    mean = float(means.mean())
-    n_clusters = int(cluster_of.max()) + 1
+    mean, _, z = standardised_influence(x, strata, clusters)
+    n_clusters = z.size
     if n_clusters < 2:
         return Estimate(mean, math.nan, math.nan, x.size, STANDARDISED_METHOD)
-    residual = (x - means[stratum_of]) / (sizes.size * sizes[stratum_of])
-    z = np.bincount(cluster_of, weights=residual)
     variance = n_clusters / (n_clusters - 1) * float(z @ z)
     return _t_estimate(
         mean, math.sqrt(variance), n_clusters - 1, x.size, confidence, STANDARDISED_METHOD
     )
+
+
+def standardised_influence(
+    values: ArrayLike, strata: ArrayLike, clusters: ArrayLike
+) -> tuple[float, np.ndarray, _FloatArray]:
+    """The standardised mean of :func:`standardised_mean_ci` and each cluster's influence on it.
+
+    Returns
+    -------
+    tuple
+        ``(mean, labels, z)``: the mean, the distinct cluster labels (sorted) and
+        each one's ``z_g``, whose sum of squares (times ``G / (G - 1)``) is the
+        mean's variance.  Two estimates over the same clusters (two strategy
+        fields played on the same cards) have the covariance ``sum(z1 * z2)``
+        (times ``G / (G - 1)``), which a test comparing them needs.
+    """
+    x = np.asarray(values, dtype=np.float64)
+    _, stratum_of = np.unique(np.asarray(strata), return_inverse=True)
+    labels, cluster_of = np.unique(np.asarray(clusters), return_inverse=True)
+    sizes = np.bincount(stratum_of).astype(np.float64)
+    means = np.bincount(stratum_of, weights=x) / sizes
+    residual = (x - means[stratum_of]) / (sizes.size * sizes[stratum_of])
+    return float(means.mean()), labels, np.bincount(cluster_of, weights=residual)
 
 
 def adjust_pvalues(pvalues: ArrayLike, method: str = "holm") -> _FloatArray:

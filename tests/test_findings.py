@@ -24,6 +24,7 @@ from ohhell_sim.analysis.findings import (
     adjust_family,
     confirm,
     detectable_effect,
+    equal_estimates_test,
     established,
     field_verdicts,
     half_of,
@@ -37,6 +38,7 @@ from ohhell_sim.analysis.findings import (
 )
 from ohhell_sim.analysis.format import fmt_p
 from ohhell_sim.analysis.stats import grouped_mean, mean_ci
+from ohhell_sim.estimates import standardised_influence, standardised_mean_ci
 
 
 def test_p_value_from_an_interval_agrees_with_the_t_test():
@@ -231,6 +233,41 @@ def test_a_field_that_played_fewer_games_is_paired_on_the_games_it_played():
     covariance = (rx[:100] * ry).sum() / (300 * 100) * 100 / 99
     variance = x.var(ddof=1) / 300 + ry.var(ddof=1) / 100 - 2 * covariance
     assert test["q"] == pytest.approx((np.nanmean(y) - x.mean()) ** 2 / variance)
+
+
+def test_estimates_with_their_influence_are_tested_as_the_per_game_test():
+    draws = np.random.default_rng(3)
+    shared = draws.normal(0.0, 3.0, 200)
+    x, y = shared + draws.normal(0.0, 0.5, 200), shared + 0.2 + draws.normal(0.0, 0.5, 200)
+    games = np.arange(200)
+    fitted = [standardised_influence(v, np.zeros(200), games) for v in (x, y)]
+    test = equal_estimates_test(
+        [mean for mean, _, _ in fitted], [pd.Series(z, index=g) for _, g, z in fitted]
+    )
+    assert test["q"] == pytest.approx(scipy_stats.ttest_rel(x, y).statistic ** 2)
+    assert test["df"] == 1 and test["spread"] == pytest.approx(abs(x.mean() - y.mean()))
+
+
+def test_standardised_rates_sharing_games_across_strata_keep_their_covariance():
+    # Two fields' rates over hand-size strata that every game plays (rows per game
+    # and stratum vary): the test's variance of the difference is that of the
+    # difference's own standardised estimator.
+    draws = np.random.default_rng(8)
+    games = np.repeat(np.arange(300), 6)
+    strata = np.tile([1, 1, 2, 2, 2, 3], 300)
+    luck = draws.normal(0.0, 1.0, 300)[games]
+    x = (luck + draws.normal(0.0, 1.0, games.size) > 0).astype(float)
+    y = (luck + 0.15 + draws.normal(0.0, 1.0, games.size) > 0).astype(float)
+    fitted = [standardised_influence(v, strata, games) for v in (x, y)]
+    test = equal_estimates_test(
+        [mean for mean, _, _ in fitted], [pd.Series(z, index=g) for _, g, z in fitted]
+    )
+    both = standardised_mean_ci(
+        np.concatenate([x, -y]), np.concatenate([strata, strata + 10]), np.tile(games, 2)
+    )
+    difference, se = 2 * both.estimate, (both.high - both.low) / 2 / scipy_stats.t.ppf(0.975, 299)
+    assert test["q"] == pytest.approx((difference / (2 * se)) ** 2)
+    assert test["p"] < 0.05
 
 
 def test_strata_are_pooled_with_equal_weights_and_add_their_variances():

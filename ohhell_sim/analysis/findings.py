@@ -185,28 +185,62 @@ def heterogeneity(
     for key, part in per_game.groupby(keys, sort=False, observed=True):
         key = key if isinstance(key, tuple) else (key,)
         means, covariance = _field_means(part, field, stratum)
-        q, df, p, i_squared = np.nan, 0, np.nan, np.nan
-        if len(means) > 1:
-            contrast = np.hstack([np.eye(len(means) - 1), -np.ones((len(means) - 1, 1))])
-            d = contrast @ means
-            v = contrast @ covariance @ contrast.T
-            df = int(np.linalg.matrix_rank(v))
-            if df >= 1:
-                q = float(d @ np.linalg.pinv(v) @ d)
-                p = float(_scipy_stats.chi2.sf(q, df))
-                i_squared = max(0.0, (q - df) / q) if q > 0 else 0.0
-        rows.append(
-            {
-                **dict(zip(keys, key, strict=True)),
-                "fields": len(means),
-                "q": q,
-                "df": df,
-                "p": p,
-                "i_squared": i_squared,
-                "spread": float(means.max() - means.min()) if len(means) else np.nan,
-            }
-        )
+        rows.append({**dict(zip(keys, key, strict=True)), **_wald(means, covariance)})
     return pd.DataFrame(rows)
+
+
+def equal_estimates_test(estimates: Sequence[float], influences: Sequence[pd.Series]) -> dict:
+    """A Wald test that estimates made on the same clusters are equal, as :func:`heterogeneity`.
+
+    For estimators that are not means of per-game values (a standardised rate, a
+    standardised difference): each brings its influence per cluster
+    (:func:`~ohhell_sim.estimates.standardised_influence`), and their covariance
+    is ``G / (G - 1)`` times the sum over clusters of the products, so fields
+    played on the same cards are compared with their correlation kept.
+
+    Parameters
+    ----------
+    estimates : sequence of float
+        One estimate per field.
+    influences : sequence of pandas.Series
+        Per estimate, its influence ``z_g`` indexed by cluster (game); a
+        cluster absent from an estimate has no influence on it.
+
+    Returns
+    -------
+    dict
+        ``fields``, ``q``, ``df``, ``p``, ``i_squared`` and ``spread``, as the
+        rows of :func:`heterogeneity`.
+    """
+    means = np.asarray(estimates, dtype=float)
+    if len(means) < 2:
+        return _wald(means, np.zeros((len(means), len(means))))
+    z = pd.concat(list(influences), axis=1, join="outer").fillna(0.0).to_numpy()
+    clusters = len(z)
+    covariance = clusters / max(clusters - 1, 1) * (z.T @ z)
+    return _wald(means, covariance)
+
+
+def _wald(means: np.ndarray, covariance: np.ndarray) -> dict:
+    # Each field against the last: W = d' (C V C')^+ d on the rank of C V C'.
+    q, df, p, i_squared = np.nan, 0, np.nan, np.nan
+    if len(means) > 1:
+        contrast = np.hstack([np.eye(len(means) - 1), -np.ones((len(means) - 1, 1))])
+        d = contrast @ means
+        v = contrast @ covariance @ contrast.T
+        df = int(np.linalg.matrix_rank(v))
+        if df >= 1:
+            q = float(d @ np.linalg.pinv(v) @ d)
+            p = float(_scipy_stats.chi2.sf(q, df))
+            i_squared = max(0.0, (q - df) / q) if q > 0 else 0.0
+    return {
+        "fields": len(means),
+        "q": q,
+        "df": df,
+        "p": p,
+        "i_squared": i_squared,
+        "spread": float(means.max() - means.min()) if len(means) else np.nan,
+    }
 
 
 def _field_means(
