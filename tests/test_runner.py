@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 import ohhell_sim as oh
+from ohhell_sim.analysis.report import preset_of
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import read_results
 from ohhell_sim.run.chunked import (
@@ -157,6 +158,18 @@ def test_unrecorded_and_missing_chunks_are_replayed(tmp_path, reference):
     assert "no entry in the manifest" in messages and "missing" in messages
     assert_same(result, reference)
     assert result.stats.repaired == ("chunk-000002.npz", "chunk-000004.npz")
+
+
+def test_a_folder_written_before_a_rule_parameter_existed_resumes(tmp_path, reference):
+    run(tmp_path)
+    manifest = read_manifest(tmp_path)
+    del manifest["args"]["rules"]["hook_one_card"]  # an older version did not save it
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    result = run(tmp_path)
+    assert result.stats.computed == 0
+    assert_same(result, reference)
+    # Its rules still read as the preset they are.
+    assert preset_of(manifest["args"]["rules"]) == "canonical"
 
 
 def test_other_arguments_are_refused(tmp_path):

@@ -131,8 +131,10 @@ def command_path(path: str | Path) -> str:
 def preset_of(rules: dict) -> str:
     """The name of the preset whose rules these are, or ``"custom"``."""
     players = rules["players"]
+    # Saved by an older version, the rules may lack a parameter added since: its default.
+    complete = Rules.from_dict(rules).to_dict()
     for name in PRESETS:
-        if Rules.preset(name, players=players).to_dict() == rules:
+        if Rules.preset(name, players=players).to_dict() == complete:
             return name
     return "custom"
 

@@ -395,6 +395,8 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         if before == now:
             continue
         if key == "rules" and isinstance(before, dict) and isinstance(now, dict):
+            # A parameter added since the folder was written holds its default there.
+            before = Rules.from_dict(before).to_dict()
             out += [
                 f"rules.{k}: {before.get(k)!r} in the folder, {now.get(k)!r} now"
                 for k in sorted(set(before) | set(now))
