@@ -85,6 +85,7 @@ STUDY_SIZES = {
     "zero_bids": {"games": 24, "players": (3, 4), "fields": ("simple", "mix")},
     "variant_scoring": {"games": 24, "players": (4,), "fields": ("simple", "mix")},
     "strategy_ladder": {"games": 16, "players": (4,), "strategies": ("simple", "random")},
+    "house_rules": {"games": 8, "players": (3, 4)},
 }
 GROUPS = ("engine", "search", "env", "studies")
 EXPECTED = Path(__file__).with_suffix(".txt")

@@ -17,12 +17,13 @@ import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-STUDIES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder")
+STUDIES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder", "house_rules")
 TINY = {
     "hook_rule": 'games = 6\nplayers = (4,)\nfields = ("simple", "mix")',
     "zero_bids": 'games = 6\nplayers = (3,)\nfields = ("simple", "mix")',
     "variant_scoring": 'games = 6\nplayers = (4,)\nfields = ("simple", "mix")',
     "strategy_ladder": 'games = 8\nstrategies = ("simple", "random")',
+    "house_rules": "games = 4\nplayers = (4,)",
 }
 
 

@@ -26,7 +26,7 @@ from ohhell_sim.studies.report import conditions_table
 from ohhell_sim.studies.runs import MANIFEST_FILE, StudyData, read_manifest, read_study, write_study
 from ohhell_sim.studies.spec import StudySpec, share_of_games
 
-STUDY_NAMES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder")
+STUDY_NAMES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder", "house_rules")
 #: The study the README's quick start runs.
 DEFAULT_STUDY = "hook_rule"
 #: Share of the games per condition that the confirmation run plays by default.
@@ -179,7 +179,7 @@ def run_experiment(
         fields = check_fields(fields, study.known_fields)
         options["fields"] = fields
     out = check_output_folder(out)
-    data = study.play(games, seed, players, progress=progress, **options)
+    data = study.run(games, seed, players, progress=progress, **options)
     chosen = (confirm_games, confirm_seed) != (None, None)
     command = command or experiment_command(
         name, games, seed, out, players, strategies, fields, confirmation if chosen else None
@@ -188,7 +188,7 @@ def run_experiment(
     confirm_games, confirm_seed = confirmation
     data.manifest["confirmation"] = {"games": confirm_games, "seed": confirm_seed}
     if confirm_games:
-        data.confirmation = study.play(
+        data.confirmation = study.run(
             confirm_games, confirm_seed, players, progress=progress, **options
         )
         data.confirmation.manifest.update(

@@ -4,7 +4,7 @@ Every study module ends with a :class:`StudySpec` named ``SPEC``; the
 machinery that plays a study (:mod:`ohhell_sim.studies.experiment`: the
 arguments, the run, the confirmation run, the saved data and the report)
 reads that and nothing else of the module, so that no study is handled by its
-name.
+name.  A study that declares its conditions is played by :meth:`StudySpec.run`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 from ohhell_sim.analysis.report import Report
 from ohhell_sim.studies.design import FIELDS
-from ohhell_sim.studies.runs import StudyData
+from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
 
 #: Games a run plays at least, however small its share: two, so that a paired
 #: interval over games exists.
@@ -38,9 +38,14 @@ class StudySpec:
         The name ``ohhell experiment`` takes.
     question : str
         The question its report answers (the report's title).
-    play : callable
+    conditions : callable, optional
+        ``conditions(games, players, fields=...) -> list of Condition``: the
+        design, which :meth:`run` plays with
+        :func:`~ohhell_sim.studies.runs.play_conditions` (the same seed for all).
+    play : callable, optional
         ``play(games, seed, players, progress, fields=..., [strategies=...])
-        -> StudyData``: the conditions played at one seed.
+        -> StudyData``, for a study that plays more than its conditions (a
+        probe, one-card deals); it replaces ``conditions``.
     analyse : callable
         ``analyse(StudyData) -> Report``, the run and its confirmation read together.
     default_games, default_players, default_fields
@@ -65,7 +70,6 @@ class StudySpec:
 
     name: str
     question: str
-    play: Callable[..., StudyData]
     analyse: Callable[[StudyData], Report]
     default_games: int
     default_players: tuple[int, ...]
@@ -75,6 +79,21 @@ class StudySpec:
     takes_strategies: bool = False
     check_games: Callable[[int, tuple[int, ...]], None] | None = None
     confirmation_games: Callable[[int, tuple[int, ...]], int] | None = None
+    conditions: Callable[..., list[Condition]] | None = None
+    play: Callable[..., StudyData] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.conditions is None) == (self.play is None):
+            raise TypeError(f"study {self.name!r} must declare one of conditions and play")
+
+    def run(
+        self, games: int, seed: int, players: tuple[int, ...], progress: bool = True, **options
+    ) -> StudyData:
+        """The study played once at ``seed``: its ``play``, or its ``conditions`` played."""
+        if self.play is not None:
+            return self.play(games, seed, players, progress=progress, **options)
+        design = self.conditions(games, players, **options)
+        return play_conditions(design, seed, progress=progress, description=self.name)
 
     def field_games(self, field_name: str, games: int) -> int:
         """Games per condition of ``field_name`` when the study plays ``games`` (its share)."""
