@@ -27,11 +27,13 @@ from ohhell_sim.studies.zero_bids import (
     comparisons,
     conditions,
     fit_rule,
+    gain_tests,
     held_out_offered_gains,
     offered_rule,
     offered_rule_gains,
     rule_evaluation,
     rule_summary,
+    rule_tests,
     standardised_difference,
     standardised_rates,
 )
@@ -167,6 +169,36 @@ def _pairs(gain: float, games: int = 2000, seed: int = 6) -> pd.DataFrame:
             "diff": true_gain + rng.normal(scale=8.0, size=game.size),
         }
     )
+
+
+def _fields(gains: dict[str, float], games: int = 2000) -> pd.DataFrame:
+    """Probe pairs of several fields on the same cards: each game's luck is shared by every
+    field (as the cards are), the field adds its own gain and a little noise."""
+    base = _pairs(0.0, games=games, seed=9).assign(alt_bid_label="1")
+    rng = np.random.default_rng(10)
+    return pd.concat(
+        [
+            base.assign(field=f, diff=base["diff"] + g + rng.normal(scale=1.0, size=len(base)))
+            for f, g in gains.items()
+        ],
+        ignore_index=True,
+    )
+
+
+def test_fields_on_the_same_cards_are_compared_paired_by_game():
+    # A difference of 0.3 points per deal is small beside the cards' spread (8 points a
+    # hand), but the fields share the cards: the paired test finds it.
+    differ = gain_tests(_fields({"simple": 0.0, "card_counter": 0.3})).iloc[0]
+    assert differ["fields"] == 2 and differ["df"] == 1
+    assert differ["spread"] == pytest.approx(0.3, abs=0.05) and differ["p"] < 1e-6
+    same = gain_tests(_fields({"simple": 0.0, "card_counter": 0.0, "mix": 0.0})).iloc[0]
+    assert same["df"] == 2 and same["p"] > 0.01
+    # Each field's own rule, fitted on one half and judged on the other: the same cards
+    # and the same gains give the same rule and the same gain in every field.
+    pairs = _fields({"simple": 2.0, "card_counter": 2.0}, games=400)
+    even = pairs["game"] % 2 == 0
+    rules = rule_tests(pairs[even], pairs[~even]).iloc[0]
+    assert rules["fields"] == 2 and rules["p"] > 0.01
 
 
 def test_the_fitted_rule_is_judged_on_the_games_it_was_not_fitted_to():

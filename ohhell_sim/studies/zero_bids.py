@@ -41,16 +41,17 @@ import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
-    FIELD_VERDICT_NOTE,
+    BETWEEN_FIELDS,
+    DEPENDS_ON_FIELD,
     HOLDS_EVERYWHERE,
     NO_CONFIRMATION,
     REPLICATED,
     adjust_parts,
-    established,
-    field_verdicts,
+    equal_estimates_test,
     half_of,
     replicate,
     replication_mark,
+    verdicts_across_fields,
 )
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table
@@ -61,6 +62,7 @@ from ohhell_sim.analysis.stats import (
     standardised_mean,
     standardised_mean_ci,
 )
+from ohhell_sim.estimates import standardised_influence
 from ohhell_sim.rules import ZERO_TABLES, Rules
 from ohhell_sim.studies.design import (
     FIELDS,
@@ -350,7 +352,8 @@ def standardised_difference(
 
     Both means give equal weight to the same strata of ``strata``: those found
     on both sides with at least ``min_rows`` rows each.  The difference is twice
-    the standardised mean of the signed values over the strata of both sides, so
+    the standardised mean of the signed values over the strata of both sides
+    (:func:`difference_inputs`), so
     :func:`~ohhell_sim.analysis.stats.standardised_mean_ci` gives its
     cluster-robust interval, the two sides' rows of one game being correlated.
 
@@ -359,6 +362,25 @@ def standardised_difference(
     Estimate
         NaN when no stratum is common to both sides.
     """
+    inputs = difference_inputs(frame, values, column, first, second, strata, min_rows, cluster)
+    if inputs is None:
+        return Estimate(np.nan, np.nan, np.nan, 0, DIFFERENCE_METHOD)
+    est = standardised_mean_ci(*inputs)
+    return Estimate(2 * est.estimate, 2 * est.low, 2 * est.high, len(inputs[0]), DIFFERENCE_METHOD)
+
+
+def difference_inputs(
+    frame: pd.DataFrame,
+    values: pd.Series | np.ndarray,
+    column: str,
+    first: object,
+    second: object,
+    strata: Sequence[str],
+    min_rows: int = 1,
+    cluster: str = "game",
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The signed values, strata and clusters whose standardised mean is half of
+    :func:`standardised_difference`; None when no stratum is common to both sides."""
     side = frame[column].to_numpy()
     mask = (side == first) | (side == second)
     part = frame[mask]
@@ -370,12 +392,9 @@ def standardised_difference(
     common = (counts >= max(min_rows, 1)).all(axis=1)
     keep = common[stratum] if len(stratum) else np.zeros(0, dtype=bool)
     if not keep.any():
-        return Estimate(np.nan, np.nan, np.nan, 0, DIFFERENCE_METHOD)
+        return None
     signed = np.where(is_first[keep] == 1, x[keep], -x[keep])
-    est = standardised_mean_ci(
-        signed, 2 * stratum[keep] + is_first[keep], part[cluster].to_numpy()[keep]
-    )
-    return Estimate(2 * est.estimate, 2 * est.low, 2 * est.high, int(keep.sum()), DIFFERENCE_METHOD)
+    return signed, 2 * stratum[keep] + is_first[keep], part[cluster].to_numpy()[keep]
 
 
 def comparison_specs(hands: pd.DataFrame) -> list[tuple[str, str, object, object, list[str]]]:
@@ -594,41 +613,120 @@ def rule_summary(evaluation: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _influence(values: np.ndarray, strata: np.ndarray, games: np.ndarray, scale: float = 1.0):
+    mean, labels, z = standardised_influence(values, strata, games)
+    return scale * mean, pd.Series(scale * z, index=labels)
+
+
+def _test_rows(fitted: dict[tuple, list], names: Sequence[str]) -> pd.DataFrame:
+    """One test row per effect of ``fitted`` (effect -> the field rows' estimates and
+    influences): :func:`~ohhell_sim.analysis.findings.equal_estimates_test`."""
+    rows = []
+    for key, pairs in fitted.items():
+        test = equal_estimates_test([e for e, _ in pairs], [z for _, z in pairs])
+        rows.append({**dict(zip(names, key, strict=True)), "field": BETWEEN_FIELDS, **test})
+    out = pd.DataFrame(rows, columns=[*names, "field", "fields", "q", "df", "p", "spread"])
+    out = out[out["fields"] > 1]
+    return out.assign(estimate=np.nan, low=np.nan, high=np.nan).reset_index(drop=True)
+
+
+def rate_tests(hands: pd.DataFrame) -> pd.DataFrame:
+    """Per rate comparison, the paired test that the fields' rows (each field's one row that
+    speaks for it) are equal: the fields play the same cards, so their rows are correlated."""
+    fitted: dict[tuple, list] = {}
+    specs = comparison_specs(hands)
+    for _, _, field_row, part in units(hands):
+        if not field_row:
+            continue
+        zeros = part[part["zero"]]
+        for measure, frame, values, minimum in (
+            (RATE, part, part["zero"], 1),
+            (SUCCESS, zeros, zeros["made"], MIN_ZERO_BIDS),
+        ):
+            for name, column, first, second, strata in specs:
+                inputs = difference_inputs(frame, values, column, first, second, strata, minimum)
+                if inputs is not None:
+                    fitted.setdefault((measure, name), []).append(_influence(*inputs, scale=2.0))
+    return _test_rows(fitted, ["measure", "comparison"])
+
+
+def gain_tests(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Per zero table and alternative bid, the paired test that the fields' gains of bidding
+    0 (:func:`gain_cells`) are equal."""
+    by = ["field", "zero_table", "alt_bid_label"]
+    decisions = _enough(pairs[pairs["decision"]], [*by, "players"], MIN_ZERO_BIDS)
+    fitted: dict[tuple, list] = {}
+    for (_, table, alt), part in decisions.groupby(by, sort=False, observed=True):
+        values = part["diff"].to_numpy(dtype=float)
+        inputs = values, _stratum_ids(part, ["players"]), part["game"].to_numpy()
+        fitted.setdefault((table, alt), []).append(_influence(*inputs))
+    return _test_rows(fitted, ["zero_table", "alt_bid_label"])
+
+
+def rule_tests(fitted_on: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
+    """Per zero table, the paired test that each field's own rule, fitted on ``fitted_on``'s
+    pairs, gains the same on ``judged``'s (the family's held-out rows)."""
+    found: dict[tuple, list] = {}
+    for (field, table), part in judged.groupby(["field", "zero_table"], sort=False):
+        mine = fitted_on[(fitted_on["field"] == field) & (fitted_on["zero_table"] == table)]
+        applied = apply_rule(part, fit_rule(mine))
+        inputs = applied["rule_gain"].to_numpy(dtype=float), np.zeros(len(applied))
+        found.setdefault((table,), []).append(_influence(*inputs, applied["game"].to_numpy()))
+    return _test_rows(found, ["zero_table"])
+
+
+def field_tests(
+    hands: pd.DataFrame, pairs: pd.DataFrame, fitted_on: pd.DataFrame, judged: pd.DataFrame
+) -> dict[str, pd.DataFrame]:
+    """The family's tests between the fields, by part: the rate comparisons of ``hands``, the
+    gains of bidding 0 in ``pairs``, and the rules fitted on ``fitted_on`` judged on
+    ``judged`` (the run's even and odd games; the run and its confirmation)."""
+    return {
+        "rates differ": rate_tests(hands),
+        "gains differ": gain_tests(pairs),
+        "rule differs": rule_tests(fitted_on, judged),
+    }
+
+
 #: The comparison families' keys: what names one comparison within a field.
 FAMILY_KEYS = {
     "rates": ["strategy", "measure", "comparison"],
     "counterfactual": ["zero_table", "alt_bid_label"],
     "fitted rule": ["zero_table"],
     "offered rule": ["zero_table"],
+    "rates differ": ["measure", "comparison"],
+    "gains differ": ["zero_table", "alt_bid_label"],
+    "rule differs": ["zero_table"],
 }
 
 
 def confirmed_parts(
     adjusted: dict[str, pd.DataFrame], pairs: pd.DataFrame, confirmation: StudyData | None
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """The family's four parts, their surviving rows checked in the confirmation run.
+) -> dict[str, pd.DataFrame]:
+    """The family's parts, their surviving rows checked in the confirmation run.
 
-    The rate comparisons and the counterfactual cells are computed again on the
-    confirmation's cards (:func:`~ohhell_sim.analysis.findings.confirm`); each
-    field's zero rule and the rule offered to players are chosen on all the
-    games of the run and judged on the confirmation's hands, which they never
-    saw (``confirm_*`` columns of the rule parts: their gain there).
+    The rate comparisons, the counterfactual cells and the tests between fields
+    are computed again on the confirmation's cards
+    (:func:`~ohhell_sim.analysis.findings.confirm`); each field's zero rule and
+    the rule offered to players are chosen on all the games of the run and
+    judged on the confirmation's hands, which they never saw (``confirm_*``
+    columns of the rule parts: their gain there).
     """
     second = None
     if confirmation is not None:
         other = probe_pairs(confirmation)
-        judged = rule_on(pairs, other)
+        hands = observed_rows(confirmation)
         second = adjust_parts(
             {
-                "rates": comparisons(observed_rows(confirmation)),
+                "rates": comparisons(hands),
                 "counterfactual": gain_cells(other),
-                "fitted rule": judged,
+                "fitted rule": rule_on(pairs, other),
                 "offered rule": offered_rule_gains(pairs, other),
+                **field_tests(hands, other, pairs, other),
             }
         )
     keys = {name: ["field", *FAMILY_KEYS[name]] for name in adjusted}
-    out = confirm_parts(adjusted, second, keys)
-    return out["rates"], out["counterfactual"], out["fitted rule"], out["offered rule"]
+    return confirm_parts(adjusted, second, keys)
 
 
 def rule_on(fitted: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
@@ -705,22 +803,24 @@ def held_out_offered_gains(pairs: pd.DataFrame) -> pd.DataFrame:
     return offered_rule_gains(pairs[half == 0], pairs[half == 1])
 
 
-def verdicts(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """:func:`~ohhell_sim.analysis.findings.field_verdicts` of the field rows of ``table``,
-    with in how many fields the effect survives Holm, is confirmed at the second seed
-    (``established_in``) and replicates on the halves, and whether it is established in
-    every field with one sign (``headline``)."""
+def verdicts(table: pd.DataFrame, keys: list[str], between: pd.DataFrame) -> pd.DataFrame:
+    """:func:`~ohhell_sim.analysis.findings.verdicts_across_fields` of the field rows of
+    ``table`` with ``between``, the family's tests that the fields differ; with in how many
+    fields the effect survives Holm, is confirmed at the second seed (``established_in``)
+    and replicates on the halves, and whether it is established in every field with one
+    sign (``headline``)."""
     rows = table[table["field_row"]] if "field_row" in table else table
     rows = rows.dropna(subset=["estimate"])
     if rows.empty:
         return pd.DataFrame()
-    out = field_verdicts(rows, keys)
-    grouped = rows.assign(_established=established(rows)).groupby(keys, sort=False, observed=True)
+    out = verdicts_across_fields(rows, between, keys)
+    grouped = rows.groupby(keys, sort=False, observed=True)
     survive = grouped["survives"].sum().rename("survives_in")
-    confirmed = grouped["_established"].sum().rename("established_in")
+    confirmed = grouped["established"].sum().rename("established_in")
     replicated = grouped["replication"].agg(lambda r: int((r == REPLICATED).sum()))
     out = (
-        out.merge(survive.reset_index(), on=keys)
+        out.drop(columns="established in")
+        .merge(survive.reset_index(), on=keys)
         .merge(confirmed.reset_index(), on=keys)
         .merge(replicated.rename("replicated_in").reset_index(), on=keys)
     )
@@ -728,6 +828,29 @@ def verdicts(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         out["established_in"] == out["fields"]
     )
     return out
+
+
+def _tests_display(parts: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The tests between the fields, one row each, with what they compare."""
+    shown = []
+    for name, what in (
+        ("rates differ", lambda t: t["measure"] + ": " + t["comparison"]),
+        (
+            "gains differ",
+            lambda t: "bid 0, zero table " + t["zero_table"] + ", " + t["alt_bid_label"],
+        ),
+        ("rule differs", lambda t: "fitted rule, zero table " + t["zero_table"]),
+    ):
+        table = parts[name]
+        if len(table):
+            shown.append(table.assign(comparison=what(table.astype({c: str for c in table}))))
+    if not shown:
+        return pd.DataFrame()
+    tests = pd.concat(shown, ignore_index=True)
+    tests = tests.assign(p=tests["p"].map(fmt_p), p_adjusted=tests["p_adjusted"].map(fmt_p))
+    return display_table(
+        tests[["comparison", "fields", "spread", "q", "df", "p", "p_adjusted", "established"]]
+    )
 
 
 def coverage(hands: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -802,18 +925,23 @@ def analyse(data: StudyData) -> Report:
     gains = replicate(pairs, gain_cells, ["field", "zero_table", "alt_bid_label"])
     evaluation = rule_evaluation(pairs)
     rule = rule_summary(evaluation)
+    half = half_of(pairs["game"])
     adjusted = adjust_parts(
         {
             "rates": compared,
             "counterfactual": gains,
             "fitted rule": rule,
             "offered rule": held_out_offered_gains(pairs),
+            **field_tests(hands, pairs, pairs[half == 0], pairs[half == 1]),
         }
     )
-    compared, gains, rule, offered = confirmed_parts(adjusted, pairs, data.confirmation)
-    rule_verdicts = verdicts(rule, ["zero_table"])
-    gain_verdicts = verdicts(gains, ["zero_table", "alt_bid_label"])
-    rate_verdicts = verdicts(compared, ["measure", "comparison"])
+    parts = confirmed_parts(adjusted, pairs, data.confirmation)
+    compared, gains, rule, offered = (
+        parts[name] for name in ("rates", "counterfactual", "fitted rule", "offered rule")
+    )
+    rule_verdicts = verdicts(rule, ["zero_table"], parts["rule differs"])
+    gain_verdicts = verdicts(gains, ["zero_table", "alt_bid_label"], parts["gains differ"])
+    rate_verdicts = verdicts(compared, ["measure", "comparison"], parts["rates differ"])
     gain_by_size = _in_order(gain_cells(pairs, ["hand_size"]), fields)
     gains = _in_order(gains, fields)
 
@@ -829,7 +957,15 @@ def analyse(data: StudyData) -> Report:
             "One row per comparison, over the field rows (a one-strategy field, or the mixed "
             f"field's {STANDARDISED} row).  survives_in / replicated_in: fields in which the "
             f"comparison survives Holm ({correction}) / replicates in both halves of the games; "
-            + FIELD_VERDICT_NOTE,
+            + f"'{DEPENDS_ON_FIELD}': the family's paired test that the field rows are equal "
+            "(below) is established.",
+        ),
+        Table(
+            "Do the fields differ? A paired test per comparison",
+            _tests_display(parts),
+            "A Wald test that every field's row of a comparison is the same, its covariance "
+            "clustered by game, since every field plays the same cards; part of the family "
+            "(p_adjusted: Holm) and confirmed on fresh cards.",
         ),
         Table(
             "Rate comparisons per field and strategy (difference of standardised rates)",
@@ -1181,9 +1317,11 @@ def _method(data: StudyData, fields: list[str], correction: str) -> list[str]:
         "games judged on the even ones is the replication.",
         f"One family of comparisons for the whole report: every rate comparison, every "
         f"counterfactual cell and every held-out rule gain, p-values read off their intervals "
-        f"(normal approximation) and adjusted by Holm ({correction}, statsmodels); p-values "
-        "are printed to three decimals, '< 0.001' below.  A finding is claimed only where it "
-        "survives.",
+        f"(normal approximation), and per comparison a paired Wald test that the fields' rows "
+        "are equal (each estimate's influence per game, the covariance clustered by game: "
+        f"every field plays the same cards), adjusted by Holm ({correction}, statsmodels); "
+        "p-values are printed to three decimals, '< 0.001' below.  A finding is claimed only "
+        f"where it survives, and '{DEPENDS_ON_FIELD}' only where its test does.",
         confirmation_method(
             data.manifest.get("confirmation") or {},
             "every part is played again",
@@ -1216,9 +1354,8 @@ def _range(row: pd.Series, digits: int = 3) -> str:
 def _not_headline(v: pd.Series, n_fields: int, digits: int = 3) -> str:
     """What a verdict row that is no headline says: where it holds, its range, Holm, halves."""
     where = f" (estimable in {v['fields']} of {n_fields} fields)" if v["fields"] < n_fields else ""
-    significant = f"; intervals exclude 0 in: {v['significant_in']}" if v["significant_in"] else ""
     return (
-        f"{v['verdict']}{where}, from {_range(v, digits)}{significant}; survives Holm in "
+        f"{v['verdict']}{where}, from {_range(v, digits)}; survives Holm in "
         f"{v['survives_in']} and is established (confirmed) in {v['established_in']} of "
         f"{v['fields']} fields."
     )
