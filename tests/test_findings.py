@@ -25,6 +25,7 @@ from ohhell_sim.analysis.findings import (
     confirm,
     detectable_effect,
     equal_estimates_test,
+    equal_replicates_test,
     established,
     field_verdicts,
     half_of,
@@ -246,6 +247,16 @@ def test_estimates_with_their_influence_are_tested_as_the_per_game_test():
     )
     assert test["q"] == pytest.approx(scipy_stats.ttest_rel(x, y).statistic ** 2)
     assert test["df"] == 1 and test["spread"] == pytest.approx(abs(x.mean() - y.mean()))
+
+
+def test_estimates_with_bootstrap_replicates_are_tested_with_their_covariance():
+    draws = np.random.default_rng(12)
+    covariance = np.array([[1.0, 0.9], [0.9, 1.0]])
+    replicates = draws.multivariate_normal([0.0, 0.0], covariance, size=20000)
+    test = equal_replicates_test([0.5, 0.0], replicates)
+    # Var(a - b) = 1 + 1 - 2 * 0.9 = 0.2: the correlation is what finds the difference.
+    assert test["df"] == 1 and test["q"] == pytest.approx(0.5**2 / 0.2, rel=0.05)
+    assert np.isnan(equal_replicates_test([0.5], replicates[:, :1])["p"])
 
 
 def test_standardised_rates_sharing_games_across_strata_keep_their_covariance():

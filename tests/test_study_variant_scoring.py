@@ -191,3 +191,31 @@ def test_the_per_game_shifts_average_to_the_paired_shift():
     shift = vs._shifts(frame, "decisive", [], [vs.BASELINE, "zero=5"]).iloc[0]
     assert len(values) == 50 and (values["variant"] == "zero=5").all()
     assert values["value"].mean() == pytest.approx(shift["estimate"])
+
+
+def test_the_skill_share_shift_is_compared_between_fields_on_the_same_games():
+    rng = np.random.default_rng(11)
+    strategies = ["strong", "weak", "strong", "weak"]
+    skill = np.where(np.array(strategies) == "strong", 30.0, 0.0)
+    cards = rng.normal(0, 40, size=(600, 4))  # the luck of the deal, the same in both fields
+    frames = []
+    for condition, (field, variant, spread) in enumerate(
+        [
+            ("a", vs.BASELINE, 1.0),
+            ("a", "luck", 1.0),
+            ("b", vs.BASELINE, 1.0),
+            ("b", "luck", 2.0),  # in field b the variant doubles the luck
+        ]
+    ):
+        totals = skill + spread * cards + rng.normal(0, 5, size=cards.shape)
+        frame = _games_frame(totals, strategies, variant)
+        frames.append(frame.assign(field=field, condition=condition))
+    tests = vs.skill_share_tests(pd.concat(frames, ignore_index=True), resamples=300)
+    differ = tests.iloc[0]
+    assert (differ["variant"], differ["measure"], differ["n"]) == ("luck", vs.SKILL, 2)
+    assert differ["p"] < 1e-3
+    # With the same variant effect in both fields the test finds nothing.
+    same = [*frames[:3], frames[1].assign(field="b", condition=3)]
+    assert (
+        vs.skill_share_tests(pd.concat(same, ignore_index=True), resamples=300).iloc[0]["p"] > 0.01
+    )

@@ -221,6 +221,26 @@ def equal_estimates_test(estimates: Sequence[float], influences: Sequence[pd.Ser
     return _wald(means, covariance)
 
 
+def equal_replicates_test(estimates: Sequence[float], replicates: np.ndarray) -> dict:
+    """The Wald test of :func:`equal_estimates_test` for statistics with no per-game value
+    (a variance share), their covariance read off a joint bootstrap.
+
+    Parameters
+    ----------
+    estimates : sequence of float
+        One estimate per field.
+    replicates : ndarray
+        Resamples x fields: the estimates recomputed on the same resampled games
+        in every field (the fields play the same cards), so that their
+        correlation is kept.
+    """
+    means = np.asarray(estimates, dtype=float)
+    draws = np.asarray(replicates, dtype=float)
+    if len(means) < 2 or draws.shape[0] < 2:
+        return _wald(means, np.zeros((len(means), len(means))))
+    return _wald(means, np.atleast_2d(np.cov(draws, rowvar=False)))
+
+
 def _wald(means: np.ndarray, covariance: np.ndarray) -> dict:
     # Each field against the last: W = d' (C V C')^+ d on the rank of C V C'.
     q, df, p, i_squared = np.nan, 0, np.nan, np.nan

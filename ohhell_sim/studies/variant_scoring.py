@@ -49,6 +49,7 @@ from ohhell_sim.analysis.findings import (
     SOME_FIELDS,
     adjust_parts,
     between_fields,
+    equal_replicates_test,
     field_verdicts,
     replicate,
     verdicts_across_fields,
@@ -510,14 +511,62 @@ def per_game_shifts(
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
 
 
+def skill_share_tests(
+    mixed_games: pd.DataFrame, resamples: int = SKILL_RESAMPLES, seed: int = 0
+) -> pd.DataFrame:
+    """Per table size and variant: the test that the skill share's shift from the canonical
+    table is the same in every mixed field, its covariance from one bootstrap that resamples
+    the same games in every field (the fields play the same cards; each field's games are
+    those all of them played), as rows of the family like
+    :func:`~ohhell_sim.analysis.findings.between_fields`'."""
+    blocks = _mixed_blocks(mixed_games)
+    rows = []
+    for n, variant in dict.fromkeys((k[0], k[2]) for k in blocks if k[2] != BASELINE):
+        fields = [k[1] for k in blocks if k[::2] == (n, variant) and (n, k[1], BASELINE) in blocks]
+        pairs = []
+        for field in fields:
+            totals, strategies = _seat_matrix(blocks[(n, field, variant)], "total")
+            base, _ = _seat_matrix(blocks[(n, field, BASELINE)], "total")
+            codes = np.unique(strategies, return_inverse=True)[1]
+            pairs.append((totals, base, _share_of_matrix(codes)))
+        games = min((t.shape[0] for t, _, _ in pairs), default=0)
+        if len(pairs) < 2 or games < 2:
+            continue
+
+        def shifts(rows_of: np.ndarray, pairs=pairs) -> list[float]:
+            return [share(t[rows_of]) - share(b[rows_of]) for t, b, share in pairs]
+
+        draws = np.random.default_rng(seed).integers(0, games, size=(resamples, games))
+        test = equal_replicates_test(shifts(np.arange(games)), np.array([shifts(d) for d in draws]))
+        rows.append(
+            {
+                "players": n,
+                "variant": variant,
+                "n": test["fields"],
+                "estimate": test["spread"],
+                "low": np.nan,
+                "high": np.nan,
+                "p": test["p"],
+                "q": test["q"],
+                "i_squared": test["i_squared"],
+                "measure": SKILL,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def between_field_tests(
-    per_game: pd.DataFrame, decisive: pd.DataFrame, better: pd.DataFrame, variants: Sequence[str]
+    per_game: pd.DataFrame,
+    decisive: pd.DataFrame,
+    better: pd.DataFrame,
+    mixed_games: pd.DataFrame,
+    variants: Sequence[str],
 ) -> pd.DataFrame:
     """Per table size, measure and variant: the test that its shift is the same for every
     score-maximising player (bids) or in every field (the leader's win share, the stronger
     seat ahead), on the per-game shifts, games paired across them
-    (:func:`~ohhell_sim.analysis.findings.between_fields`).  The skill share, a bootstrap
-    statistic with no per-game value, gets none."""
+    (:func:`~ohhell_sim.analysis.findings.between_fields`); for the skill share, a bootstrap
+    statistic with no per-game value, by a joint bootstrap (:func:`skill_share_tests`)."""
     jobs = [
         (per_game, column, ["strategy"], measure)
         for column, measure in zip(("bid", "zero"), BID_MEASURES, strict=True)
@@ -532,9 +581,12 @@ def between_field_tests(
             # The bids' "fields" are the score-maximising players, strategy in field.
             values["field"] = values["strategy"].astype(str) + " in " + values["field"].astype(str)
         tests.append(between_fields(values, ["players", "variant"]).assign(measure=measure))
+    if len(mixed_games):
+        tests.append(skill_share_tests(mixed_games))
+    tests = [t for t in tests if len(t)]
     if not tests:
         return pd.DataFrame()
-    return pd.concat(tests, ignore_index=True).drop(columns="field")
+    return pd.concat(tests, ignore_index=True).drop(columns="field", errors="ignore")
 
 
 def bid_shifts(per_game: pd.DataFrame, variants: Sequence[str]) -> pd.DataFrame:
@@ -827,7 +879,7 @@ def family_parts(
         table = pd.DataFrame() if job is None else replicate(job[0], job[1], FAMILY_PARTS[name])
         family[name] = table
     # Tests, not estimates: not split into halves.
-    family["between fields"] = between_field_tests(per_game, decisive, better, names)
+    family["between fields"] = between_field_tests(per_game, decisive, better, mixed_games, names)
     return Parts(games, decisive, mixed_games, better, family, leaders)
 
 
@@ -1006,10 +1058,9 @@ def _report(data: StudyData, **t) -> Report:
                 ]
             ),
             "Per effect (a variant against the canonical table), over the fields (or the "
-            "score-maximising players). For the bid shifts, the leader's win share and the "
-            f"stronger seat ahead, '{DEPENDS_ON_FIELD}' is the established test between the "
-            f"fields (the next table) and '{SOME_FIELDS}' says it is not established; for the "
-            "skill share, which has no such test, "
+            f"score-maximising players). '{DEPENDS_ON_FIELD}' is the established test between "
+            f"the fields (the next table) and '{SOME_FIELDS}' says it is not established; "
+            "where a variant has a single field, "
             + FIELD_VERDICT_NOTE
             + " opposite: some fields' 95% intervals lie above zero and others' below; "
             "established_in counts the rows that survive Holm over the report's family and "
@@ -1415,8 +1466,9 @@ def _between_table(between: pd.DataFrame) -> list[Table]:
             "W: the Wald statistic of their shifts, the covariance estimated from the "
             "per-game shifts, clustered by game (every field plays the same cards), "
             "chi-squared with compared - 1 degrees of freedom; spread: the highest shift "
-            "minus the lowest. Part of the family. The skill share has no per-game value "
-            "and no test.",
+            "minus the lowest. Part of the family. The skill share has no per-game value: "
+            "its covariance comes from one bootstrap that resamples the same games in every "
+            "field.",
         )
     ]
 
