@@ -113,7 +113,7 @@ def test_with_standardised_names_a_missing_stratum():
 
 @pytest.fixture(scope="module")
 def small_run():
-    return hook_rule.play(16, seed=5, players=(3, 4), progress=False, fields=("simple", "mix"))
+    return hook_rule.SPEC.run(16, seed=5, players=(3, 4), progress=False, fields=("simple", "mix"))
 
 
 def test_the_family_is_adjusted_tested_between_fields_and_judged_per_field(small_run):
@@ -139,7 +139,9 @@ def test_surviving_rows_are_carried_to_the_confirmation_run(small_run):
     without = hook_rule.confirmed_family(small_run)
     assert (without["confirmation"] == NO_CONFIRMATION).all()
     assert without["established"].equals(without["survives"])
-    second = hook_rule.play(16, seed=6, players=(3, 4), progress=False, fields=("simple", "mix"))
+    second = hook_rule.SPEC.run(
+        16, seed=6, players=(3, 4), progress=False, fields=("simple", "mix")
+    )
     confirmed = hook_rule.confirmed_family(replace(small_run, confirmation=second))
     tested = confirmed["survives"]
     assert set(confirmed.loc[~tested, "confirmation"]) <= {NOT_TESTED}

@@ -130,7 +130,7 @@ def test_score_blind_bidders_bid_the_same_under_every_table(seats):
 
 @pytest.mark.slow
 def test_analysis_of_a_tiny_run_declares_its_families(tmp_path):
-    data = vs.play(8, 2, (4,), progress=False, fields=("simple", MIX_FIELD))
+    data = vs.SPEC.run(8, 2, (4,), progress=False, fields=("simple", MIX_FIELD))
     reactions = vs.bid_reactions(data.hands).set_index(["field", "strategy"])
     assert reactions.loc[("simple", "simple"), "differs"] == 0
     report = vs.analyse(data)

@@ -54,7 +54,7 @@ from ohhell_sim.studies.design import (
 )
 from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_family
 from ohhell_sim.studies.report import study_report
-from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
+from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
@@ -118,38 +118,6 @@ def conditions(
         for field in check_fields(fields)
         for hook in (True, False)
     ]
-
-
-def play(
-    games: int,
-    seed: int,
-    players: tuple[int, ...] = DEFAULT_PLAYERS,
-    progress: bool = True,
-    fields: Sequence[str] = DEFAULT_FIELDS,
-) -> StudyData:
-    """Play the study's conditions (see :func:`conditions`) with ``seed``.
-
-    Parameters
-    ----------
-    games : int
-        Games per condition (the ``mc_bidder`` field plays its share, :data:`FIELD_SHARES`).
-    seed : int
-        Seed shared by every condition: hook on and off see the same cards.
-    players : tuple of int
-        Table sizes.
-    progress : bool
-        Show a progress bar.
-    fields : sequence of str
-        Strategy fields (:data:`ohhell_sim.studies.design.FIELDS`).
-
-    Returns
-    -------
-    StudyData
-        Hands and games labelled ``players``, ``field`` and ``hook``.
-    """
-    return play_conditions(
-        conditions(games, players, fields), seed, progress=progress, description=NAME
-    )
 
 
 def with_standardised(
@@ -1119,7 +1087,7 @@ def _findings(facts: Facts) -> list[str]:
 SPEC = StudySpec(
     name=NAME,
     question=QUESTION,
-    play=play,
+    conditions=conditions,
     analyse=analyse,
     default_games=DEFAULT_GAMES,
     default_players=DEFAULT_PLAYERS,

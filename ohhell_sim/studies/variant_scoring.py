@@ -76,7 +76,7 @@ from ohhell_sim.studies.design import (
 )
 from ohhell_sim.studies.family import CORRECTION, confirm_parts
 from ohhell_sim.studies.report import study_report
-from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
+from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
@@ -193,6 +193,7 @@ def conditions(
     games: int, players: tuple[int, ...], fields: Sequence[str] = DEFAULT_FIELDS
 ) -> list[Condition]:
     """Every distinct scoring variant in every field at every table size."""
+    fields = check_study_fields(fields)
     return [
         Condition(
             {"players": n, "field": field, "variant": name},
@@ -204,35 +205,6 @@ def conditions(
         for field in fields
         for name, rules in variant_rules(n).items()
     ]
-
-
-def play(
-    games: int,
-    seed: int,
-    players: tuple[int, ...] = DEFAULT_PLAYERS,
-    progress: bool = True,
-    fields: Sequence[str] | None = None,
-) -> StudyData:
-    """Play the study's conditions (see :func:`conditions`) with ``seed``.
-
-    Parameters
-    ----------
-    games : int
-        Games per condition (the ``mc_bidder`` field plays its share,
-        :data:`FIELD_SHARES`).
-    seed : int
-        Seed shared by every condition.
-    players : tuple of int
-        Table sizes.
-    progress : bool
-        Show a progress bar.
-    fields : sequence of str, optional
-        Fields to play (default :data:`DEFAULT_FIELDS`).
-    """
-    fields = DEFAULT_FIELDS if fields is None else check_study_fields(fields)
-    return play_conditions(
-        conditions(games, players, fields), seed, progress=progress, description=NAME
-    )
 
 
 # --- per-game frames ---------------------------------------------------------------
@@ -1632,7 +1604,7 @@ def _findings(data: StudyData, **t) -> list[str]:
 SPEC = StudySpec(
     name=NAME,
     question=QUESTION,
-    play=play,
+    conditions=conditions,
     analyse=analyse,
     default_games=DEFAULT_GAMES,
     default_players=DEFAULT_PLAYERS,
