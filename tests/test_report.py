@@ -123,6 +123,26 @@ def test_interval_plot_renders_a_png():
     assert png.startswith(b"\x89PNG")
 
 
+def test_a_horizontal_interval_plot_lists_its_labels_top_to_bottom(monkeypatch):
+    labels = [f"a long label number {i}" for i in range(12)]
+    table = pd.DataFrame(
+        {"rule": labels, "estimate": np.arange(12.0), "low": np.arange(12.0) - 1}
+    ).assign(high=lambda t: t["estimate"] + 1)
+    drawn = {}
+
+    def keep(fig):
+        drawn["fig"] = fig
+        return b"\x89PNG"
+
+    monkeypatch.setattr(figures, "png_bytes", keep)
+    interval_plot(table, "rule", title="t", xlabel="rule", ylabel="points", horizontal=True)
+    (ax,) = drawn["fig"].axes
+    assert [t.get_text() for t in ax.get_yticklabels()] == labels
+    assert ax.yaxis_inverted() and ax.get_ylabel() == "rule" and ax.get_xlabel() == "points"
+    # As tall as its labels need, unlike the fixed height of a vertical panel.
+    assert drawn["fig"].get_size_inches()[1] > 4.5
+
+
 def test_rules_table_names_the_preset_and_only_the_changes():
     table = rules_table(Rules.preset("online", players=5).to_dict())
     assert table.iloc[0].tolist() == ["preset", "online"]

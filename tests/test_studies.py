@@ -33,7 +33,7 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.exact import solve_one_card
 from ohhell_sim.results import read_frame
 from ohhell_sim.rules import Rules
-from ohhell_sim.studies import render_report, run_experiment
+from ohhell_sim.studies import STUDY_NAMES, render_report, run_experiment
 from ohhell_sim.studies.holdings import trump_holdings
 from ohhell_sim.studies.runs import GAMES_FILE, read_study
 from ohhell_sim.studies.zero_bids import PROBE_ARMS, probe_pairs
@@ -610,7 +610,7 @@ def test_quickstart_runs_the_default_study(tmp_path, capsys):
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
 
-@pytest.mark.parametrize("name", sorted(TINY))
+@pytest.mark.parametrize("name", sorted(STUDY_NAMES))
 def test_committed_reports_are_self_contained_and_consistent(name):
     page = _page(REPORTS / name)
     assert page.images and all(src.startswith("data:image/png;base64,") for src in page.images)

@@ -152,6 +152,7 @@ def interval_plot(
     zero_line: bool = False,
     panels: str | None = None,
     order: Sequence[object] | None = None,
+    horizontal: bool = False,
 ) -> bytes:
     """Estimates with error bars from a table with ``estimate``, ``low``, ``high``.
 
@@ -174,6 +175,10 @@ def interval_plot(
         (:data:`PANELS_PER_ROW` to a row).
     order : sequence, optional
         Order of the labels of a non-numeric ``x`` (default: as they come).
+    horizontal : bool
+        Lay a non-numeric ``x`` out top to bottom, its labels read across (for many
+        or long labels); ``xlabel`` then names the vertical axis and ``ylabel`` the
+        horizontal one.
 
     Returns
     -------
@@ -183,16 +188,19 @@ def interval_plot(
     panel_keys = list(pd.unique(table[panels])) if panels else [None]
     columns = min(len(panel_keys), PANELS_PER_ROW)
     rows_of_panels = -(-len(panel_keys) // columns)
+    numeric = pd.api.types.is_numeric_dtype(table[x]) and not pd.api.types.is_bool_dtype(table[x])
+    horizontal = horizontal and not numeric
+    # A horizontal panel is as tall as its labels are many.
+    height = 0.32 * table[x].nunique() + 1.0 if horizontal else 3.4
     fig, grid = plt.subplots(
         rows_of_panels,
         columns,
-        figsize=(3.4 * columns + 2.6, 3.4 * rows_of_panels + 0.6),
+        figsize=(3.4 * columns + 2.6, height * rows_of_panels + 0.6),
         squeeze=False,
     )
     axes = grid.ravel()[: len(panel_keys)]
     for unused in grid.ravel()[len(panel_keys) :]:
         unused.set_visible(False)
-    numeric = pd.api.types.is_numeric_dtype(table[x]) and not pd.api.types.is_bool_dtype(table[x])
     if series is None and x == "strategy":
         # One point per strategy: each in its own colour, at its own tick.
         series = x
@@ -216,26 +224,35 @@ def interval_plot(
                     xs += (i - (len(series_keys) - 1) / 2) * width
             est = rows["estimate"].to_numpy(dtype=float)
             low, high = rows["low"].to_numpy(float), rows["high"].to_numpy(float)
+            error = np.vstack([est - low, high - est])
+            points, bars = ((est, xs), "xerr") if horizontal else ((xs, est), "yerr")
             ax.errorbar(
-                xs,
-                est,
-                yerr=np.vstack([est - low, high - est]),
+                *points,
+                **{bars: error},
                 marker="o",
                 capsize=3,
                 linestyle="-" if numeric else "none",
                 color=colour,
                 label=None if name is None else str(name),
             )
-        if not numeric:
+        labels = [str(c) for c in categories]
+        if horizontal:
+            ax.set_yticks(range(len(categories)), labels)
+            ax.invert_yaxis()
+        elif not numeric:
             ax.set_xticks(range(len(categories)))
-            ax.set_xticklabels([str(c) for c in categories], rotation=30, ha="right")
+            ax.set_xticklabels(labels, rotation=30, ha="right")
         if zero_line:
-            ax.axhline(0.0, color="grey", linewidth=0.8)
-        ax.set_xlabel(xlabel)
+            (ax.axvline if horizontal else ax.axhline)(0.0, color="grey", linewidth=0.8)
+        (ax.set_ylabel if horizontal else ax.set_xlabel)(xlabel)
         ax.set_title(f"{panels} = {key}" if key is not None else "")
         ax.grid(alpha=0.3)
-    for row in grid:
-        row[0].set_ylabel(ylabel)
+    if horizontal:
+        for ax in axes:
+            ax.set_xlabel(ylabel)
+    else:
+        for row in grid:
+            row[0].set_ylabel(ylabel)
     if series and series != x:
         legend_outside(grid[0][-1], title=series, axes=axes)
     fig.suptitle(f"{title} (95% CI)")

@@ -580,6 +580,7 @@ def _skill_figure(found: pd.DataFrame) -> Figure:
         ylabel="percentage points, rule - canonical",
         zero_line=True,
         order=RULE_NAMES[1:],
+        horizontal=True,
     )
     return Figure(
         "skill_by_rule.png",

@@ -1204,8 +1204,8 @@ def _in_short(by_unit, gains, rate_verdicts, gain_verdicts, player_rule, compare
     rows = offered[offered["zero_table"] == CANONICAL_ZERO_TABLE] if len(offered) else offered
     if len(rows):
         verdict += (
-            f" On games it was not chosen on, it gains {_span(rows['estimate'])} points per "
-            f"deal over bidding the hand's worth (established in {_established(rows)} fields)."
+            f" On games it was not chosen on, it changes the score by {_span(rows['estimate'])} "
+            f"points per deal against bidding the hand's worth ({_signs(rows)})."
         )
     text = [verdict]
     canonical = gains[(gains["zero_table"] == CANONICAL_ZERO_TABLE) & gains["low"].notna()]
@@ -1237,6 +1237,13 @@ def _in_short(by_unit, gains, rate_verdicts, gain_verdicts, player_rule, compare
         "tables give each field."
     )
     return text
+
+
+def _signs(rows: pd.DataFrame) -> str:
+    """How many of the fields' rows establish a gain and how many a loss."""
+    found = rows[rows["established"].astype(bool)]
+    gains, losses = int((found["estimate"] > 0).sum()), int((found["estimate"] < 0).sum())
+    return f"a gain established in {gains} and a loss in {losses} of {len(rows)} fields"
 
 
 def _established(rows: pd.DataFrame) -> str:
