@@ -175,3 +175,12 @@ def test_players_set_by_a_rule_count_the_seats(capsys):
         main([*replay, "--rule", "players=5", "--strategies", "simple,random,zero"])
     assert stopped.value.code == 2
     assert "5 players, 3 seats given" in capsys.readouterr().err
+
+
+def test_experiment_help_says_which_fields_each_study_plays(capsys):
+    with pytest.raises(SystemExit):
+        main(["experiment", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    # A study with fields of its own beside the shared ones, and one with only its own.
+    assert "variant_scoring also maximiser_mix" in text
+    assert "house_rules only weak,strong" in text

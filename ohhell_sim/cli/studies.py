@@ -154,12 +154,14 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def _fields_help() -> str:
-    # The shared fields, then each study's own.
-    own = [
-        f"{name} also {','.join(f for f in spec.known_fields if f not in FIELDS)}"
-        for name in STUDY_NAMES
-        if set((spec := get_study(name)).known_fields) - set(FIELDS)
-    ]
+    # The shared fields, then each study's own: beside them, or instead of them.
+    own = []
+    for name in STUDY_NAMES:
+        known = get_study(name).known_fields
+        extra = ",".join(f for f in known if f not in FIELDS)
+        if extra:
+            shared = set(FIELDS) <= set(known)
+            own.append(f"{name} {'also ' if shared else 'only '}{extra}")
     return "; ".join([f"all: {','.join(FIELDS)}", *own])
 
 
