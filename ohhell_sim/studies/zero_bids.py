@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
+from itertools import product
 
 import numpy as np
 import pandas as pd
@@ -104,50 +105,34 @@ SUCCESS = "zero-bid success"
 DIFFERENCE_METHOD = "difference of stratum-standardised means over common strata, clustered by game"
 
 
-def probe_seats(field: str, players: int, threshold: float) -> tuple:
-    """Seat 0 plays ``zero`` with ``threshold``, the other seats those of ``field``."""
-    return (("zero", {"threshold": threshold}), *field_seats(field, players)[1:])
-
-
 def conditions(
     games: int, players: tuple[int, ...], fields: Sequence[str] = DEFAULT_FIELDS
 ) -> list[Condition]:
     """The observed fields, then the probe arms under each zero table (see the module doc)."""
-    out = []
-    for field in fields:
-        for n in players:
-            label = {
-                "part": "observed",
-                "field": field,
-                "players": n,
-                "zero_table": CANONICAL_ZERO_TABLE,
-                "arm": "-",
-            }
-            out.append(
-                Condition(
-                    label, Rules(players=n), field_seats(field, n), SPEC.field_games(field, games)
-                )
-            )
-    for field in fields:
-        for n in players:
-            for table in ZERO_TABLES:
-                for arm, threshold in PROBE_ARMS.items():
-                    label = {
-                        "part": "probe",
-                        "field": field,
-                        "players": n,
-                        "zero_table": table,
-                        "arm": arm,
-                    }
-                    out.append(
-                        Condition(
-                            label,
-                            Rules(players=n, zero=table),
-                            probe_seats(field, n, threshold),
-                            SPEC.field_games(field, games),
-                        )
-                    )
-    return out
+
+    def condition(part: str, field: str, n: int, table: str, arm: str, seats: tuple) -> Condition:
+        label = {"part": part, "field": field, "players": n, "zero_table": table, "arm": arm}
+        return Condition(label, Rules(players=n, zero=table), seats, SPEC.field_games(field, games))
+
+    observed = [
+        condition("observed", field, n, CANONICAL_ZERO_TABLE, "-", field_seats(field, n))
+        for field, n in product(fields, players)
+    ]
+    probe = [
+        # Seat 0 plays ``zero`` with the arm's threshold, the other seats the field's.
+        condition(
+            "probe",
+            field,
+            n,
+            table,
+            arm,
+            (("zero", {"threshold": threshold}), *field_seats(field, n)[1:]),
+        )
+        for field, n, table, (arm, threshold) in product(
+            fields, players, ZERO_TABLES, PROBE_ARMS.items()
+        )
+    ]
+    return observed + probe
 
 
 def play(
@@ -159,34 +144,32 @@ def play(
 ) -> StudyData:
     """Play the study's conditions (see :func:`conditions`) in ``fields`` with ``seed``.
 
-    The probe keeps seat 0's rows only, with ``others_bids`` (the other seats'
-    bids in total, which says when 0 was the dealer's forbidden bid); the probe's
-    other seats are the field, measured in the observed part.
+    The observed part is played first, then each field's probe, of which seat 0's
+    rows only are kept, with ``others_bids`` (the other seats' bids in total, which
+    says when 0 was the dealer's forbidden bid); the probe's other seats are the
+    field, measured in the observed part.
     """
     fields = check_fields(fields)
-    everything = conditions(games, players, fields)
-    observed = [c for c in everything if c.label["part"] == "observed"]
-    parts = [play_conditions(observed, seed, progress=progress, description=f"{NAME} observed")]
+    design = conditions(games, players, fields)
+    parts = {"observed": [c for c in design if c.label["part"] == "observed"]}
     for field in fields:
-        probe = [c for c in everything if c.label["part"] == "probe" and c.label["field"] == field]
-        data = play_conditions(probe, seed, progress=progress, description=f"{NAME} probe {field}")
-        hands = data.hands
-        totals = hands.groupby(["condition", "game", "deal"], observed=True)["bid"].transform("sum")
-        hands = hands.assign(others_bids=(totals - hands["bid"]).astype(np.int16))
-        parts.append(StudyData(hands[hands["seat"] == 0], data.games, data.manifest))
-    return _combine(parts)
-
-
-def _combine(parts: list[StudyData]) -> StudyData:
-    """One study of the parts, played with one seed: conditions numbered on, frames stacked."""
-    hands, games, played = [], [], []
-    for part in parts:
-        offset = len(played)
-        for frame, out in ((part.hands, hands), (part.games, games)):
+        parts[f"probe {field}"] = [
+            c for c in design if c.label["part"] == "probe" and c.label["field"] == field
+        ]
+    hands, games_played, offset = [], [], 0
+    for description, part in parts.items():
+        data = play_conditions(part, seed, progress=progress, description=f"{NAME} {description}")
+        rows = data.hands
+        if description != "observed":
+            totals = rows.groupby(["condition", "game", "deal"], observed=True)["bid"]
+            rows = rows.assign(others_bids=(totals.transform("sum") - rows["bid"]).astype(np.int16))
+            rows = rows[rows["seat"] == 0]
+        # The conditions are numbered on from part to part.
+        for frame, out in ((rows, hands), (data.games, games_played)):
             out.append(frame.assign(condition=(frame["condition"] + offset).astype(np.int16)))
-        played.extend(part.manifest["conditions"])
-    manifest = {**parts[0].manifest, "conditions": played}
-    return StudyData(_restack(hands), _restack(games), manifest)
+        offset += len(part)
+    manifest = {**data.manifest, "conditions": [c.describe() for c in design]}
+    return StudyData(_restack(hands), _restack(games_played), manifest)
 
 
 def _restack(frames: list[pd.DataFrame]) -> pd.DataFrame:
@@ -198,20 +181,17 @@ def _restack(frames: list[pd.DataFrame]) -> pd.DataFrame:
     return stacked
 
 
-def holding_label(trumps: np.ndarray) -> np.ndarray:
-    """Trump holdings as ``"0"``, ``"1"``, ``"2"``, ``"3+"``."""
-    return np.where(trumps >= 3, "3+", trumps.astype(str))
+def _three_plus(counts: np.ndarray) -> np.ndarray:
+    """Counts as ``"0"``, ``"1"``, ``"2"``, ``"3+"``."""
+    return np.where(counts >= 3, "3+", counts.astype(str))
 
 
 def observed_rows(data: StudyData) -> pd.DataFrame:
     """The observed part with ``position``, ``zero``, ``made``, ``trumps``, ``trump_holding``,
     and the hand-size band (``band``, ``band_rank``: the size's place in its band)."""
-    hands = data.hands
-    hands = hands[hands["part"] == "observed"].copy()
-    for column in ("field", "strategy"):
-        hands[column] = hands[column].astype(str)
-    hands["players"] = hands["players"].astype(np.int64)
-    hands["hand_size"] = hands["hand_size"].astype(np.int64)
+    hands = data.hands[data.hands["part"] == "observed"].astype(
+        {"field": str, "strategy": str, "players": np.int64, "hand_size": np.int64}
+    )
     hands["position"] = position_label(bidding_position(hands), hands["players"].to_numpy())
     hands["zero"] = hands["bid"] == 0
     hands["made"] = hands["bid"] == hands["tricks"]
@@ -220,22 +200,16 @@ def observed_rows(data: StudyData) -> pd.DataFrame:
         trump_holdings(table, data.manifest["seed"], int(n)).assign(players=int(n))
         for n, table in hands.groupby("players", observed=True)
     ]
-    keys = ["players", "game", "deal", "seat"]
-    hands = hands.merge(pd.concat(holdings), on=keys, how="left")
-    hands["trump_holding"] = holding_label(hands["trumps"].to_numpy(dtype=np.int64))
-    hands["band"] = ""
-    hands["band_rank"] = -1
-    for band, sizes in HAND_BANDS.items():
-        for rank, size in enumerate(sizes):
-            at = hands["hand_size"] == size
-            hands.loc[at, "band"] = band
-            hands.loc[at, "band_rank"] = rank
+    hands = hands.merge(pd.concat(holdings), on=["players", "game", "deal", "seat"], how="left")
+    hands["trump_holding"] = _three_plus(hands["trumps"].to_numpy(dtype=np.int64))
+    bands = {size: band for band, sizes in HAND_BANDS.items() for size in sizes}
+    ranks = {size: rank for sizes in HAND_BANDS.values() for rank, size in enumerate(sizes)}
+    hands["band"] = hands["hand_size"].map(bands).fillna("")
+    hands["band_rank"] = hands["hand_size"].map(ranks).fillna(-1).astype(np.int64)
     return hands
 
 
 def _stratum_ids(frame: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
-    if not columns:
-        return np.zeros(len(frame), dtype=np.int64)
     return frame.groupby(list(columns), observed=True, sort=False).ngroup().to_numpy()
 
 
@@ -250,18 +224,13 @@ def _enough(frame: pd.DataFrame, columns: Sequence[str], minimum: int) -> pd.Dat
 def _standardised(
     frame: pd.DataFrame, values: pd.Series, by: list[str], strata: list[str]
 ) -> pd.DataFrame:
-    table = standardised_mean(
-        frame.assign(_stratum=_stratum_ids(frame, strata)), values, by, "_stratum"
-    )
+    """The rate of ``values`` per ``by`` group, standardised over ``strata`` (interval clipped
+    to [0, 1]), with ``strata``: how many strata it pools."""
+    frame = frame.assign(_stratum=_stratum_ids(frame, strata))
+    table = standardised_mean(frame, values, by, "_stratum")
     table["low"] = table["low"].clip(0.0, 1.0)
     table["high"] = table["high"].clip(0.0, 1.0)
-    strata_counts = (
-        frame.assign(_stratum=_stratum_ids(frame, strata))
-        .groupby(by, observed=True)["_stratum"]
-        .nunique()
-        if by
-        else pd.Series([len(set(_stratum_ids(frame, strata)))])
-    )
+    strata_counts = frame.groupby(by, observed=True)["_stratum"].nunique()
     table["strata"] = strata_counts.to_numpy() if len(table) else []
     return table
 
@@ -282,9 +251,8 @@ def standardised_rates(hands: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """Zero-bid rate and zero-bid success per field, strategy and ``by`` group.
 
     Every rate is pooled over the :data:`STRATA` not in ``by`` with equal weight
-    per stratum (:func:`~ohhell_sim.analysis.stats.standardised_mean`), so a
-    pooled row follows its strata whatever their sizes; success rates leave out
-    strata with fewer than :data:`MIN_ZERO_BIDS` zero bids.
+    per stratum, so a pooled row follows its strata whatever their sizes; success
+    rates leave out strata with fewer than :data:`MIN_ZERO_BIDS` zero bids.
 
     Parameters
     ----------
@@ -303,19 +271,22 @@ def standardised_rates(hands: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """
     by = list(by)
     strata = [c for c in STRATA if c not in by]
+    groups = by or ["_all"]  # one group of all the rows when ``by`` is empty
     out = []
-    for field, strategy, field_row, rows in units(hands):
-        rate = _standardised(rows, rows["zero"], by, strata)
-        zeros = _enough(rows[rows["zero"]], [*by, *strata], MIN_ZERO_BIDS)
-        success = _standardised(zeros, zeros["made"], by, strata)
-        counts = (
-            rows.groupby(by, observed=True)["zero"].agg(["size", "sum"]).reset_index()
-            if by
-            else pd.DataFrame({"size": [len(rows)], "sum": [int(rows["zero"].sum())]})
+    for field, strategy, field_row, rows in units(hands.assign(_all=0)):
+        zeros = _enough(rows[rows["zero"]], [*groups, *strata], MIN_ZERO_BIDS)
+        merged = (
+            rows.groupby(groups, observed=True)["zero"]
+            .agg(["size", "sum"])
+            .reset_index()
+            .merge(_standardised(rows, rows["zero"], groups, strata), on=groups, how="left")
+            .merge(
+                _standardised(zeros, zeros["made"], groups, strata),
+                on=groups,
+                how="left",
+                suffixes=("", "_made"),
+            )
         )
-        merged = counts.merge(rate, on=by, how="left") if by else counts.join(rate)
-        success = success.rename(columns=lambda c: f"{c}_made" if c not in by else c)
-        merged = merged.merge(success, on=by, how="left") if by else merged.join(success)
         out.append(
             pd.DataFrame(
                 {
@@ -353,14 +324,9 @@ def standardised_difference(
     Both means give equal weight to the same strata of ``strata``: those found
     on both sides with at least ``min_rows`` rows each.  The difference is twice
     the standardised mean of the signed values over the strata of both sides
-    (:func:`difference_inputs`), so
-    :func:`~ohhell_sim.analysis.stats.standardised_mean_ci` gives its
-    cluster-robust interval, the two sides' rows of one game being correlated.
-
-    Returns
-    -------
-    Estimate
-        NaN when no stratum is common to both sides.
+    (:func:`difference_inputs`), whose interval is clustered by ``cluster``, the
+    two sides' rows of one game being correlated.  NaN when no stratum is common
+    to both sides.
     """
     inputs = difference_inputs(frame, values, column, first, second, strata, min_rows, cluster)
     if inputs is None:
@@ -407,16 +373,36 @@ def comparison_specs(hands: pd.DataFrame) -> list[tuple[str, str, object, object
     sizes = sorted(pd.unique(hands["players"]))
     if len(sizes) > 1:
         name = f"{sizes[-1]} vs {sizes[0]} players"
-        specs.insert(0, (name, "players", sizes[-1], sizes[0], ["hand_size", "strategy"]))
+        specs.insert(0, (name, "players", sizes[-1], sizes[0], ["hand_size"]))
     return [(n, c, a, b, [*s, "strategy"] if "strategy" not in s else s) for n, c, a, b, s in specs]
+
+
+def _differences(hands: pd.DataFrame, field_rows: bool = False) -> Iterator[tuple[dict, tuple]]:
+    """Per unit (only the field rows with ``field_rows``), measure and comparison: its key
+    and the arguments of :func:`standardised_difference` (or :func:`difference_inputs`).
+
+    The zero-bid rate compares all deals, zero-bid success the zero bids of the strata with
+    at least :data:`MIN_ZERO_BIDS` of them on each side.
+    """
+    specs = comparison_specs(hands)
+    for field, strategy, field_row, part in units(hands):
+        if field_rows and not field_row:
+            continue
+        zeros = part[part["zero"]]
+        for measure, frame, values, minimum in (
+            (RATE, part, part["zero"], 1),
+            (SUCCESS, zeros, zeros["made"], MIN_ZERO_BIDS),
+        ):
+            for name, column, first, second, strata in specs:
+                key = {"field": field, "strategy": strategy, "field_row": field_row}
+                yield (
+                    {**key, "measure": measure, "comparison": name},
+                    (frame, values, column, first, second, strata, minimum),
+                )
 
 
 def comparisons(hands: pd.DataFrame) -> pd.DataFrame:
     """The study's rate comparisons per unit (see :func:`units`), standardised.
-
-    For each unit, each of :func:`comparison_specs` on the zero-bid rate (all
-    deals) and on zero-bid success (the zero bids, strata with at least
-    :data:`MIN_ZERO_BIDS` of them on each side).
 
     Returns
     -------
@@ -424,29 +410,9 @@ def comparisons(hands: pd.DataFrame) -> pd.DataFrame:
         ``field``, ``strategy``, ``field_row``, ``measure``, ``comparison``,
         ``n``, ``estimate``, ``low``, ``high``, ``method``.
     """
-    rows = []
-    specs = comparison_specs(hands)
-    for field, strategy, field_row, part in units(hands):
-        zeros = part[part["zero"]]
-        for measure, frame, values, minimum in (
-            (RATE, part, part["zero"], 1),
-            (SUCCESS, zeros, zeros["made"], MIN_ZERO_BIDS),
-        ):
-            for name, column, first, second, strata in specs:
-                est = standardised_difference(
-                    frame, values, column, first, second, strata, min_rows=minimum
-                )
-                rows.append(
-                    {
-                        "field": field,
-                        "strategy": strategy,
-                        "field_row": field_row,
-                        "measure": measure,
-                        "comparison": name,
-                        **est.row(),
-                    }
-                )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(
+        [{**key, **standardised_difference(*args).row()} for key, args in _differences(hands)]
+    )
 
 
 def probe_pairs(data: StudyData) -> pd.DataFrame:
@@ -461,51 +427,42 @@ def probe_pairs(data: StudyData) -> pd.DataFrame:
     probe = hands[(hands["part"] == "probe") & (hands["seat"] == 0)]
     keys = ["field", "players", "zero_table", "game", "deal"]
     arms = {
-        arm: probe[probe["arm"] == arm][[*keys, "hand_size", "bid", "score"]]
-        .astype({"field": str, "zero_table": str})
-        .set_index(keys)
+        arm: probe[probe["arm"] == arm].astype({"field": str, "zero_table": str}).set_index(keys)
         for arm in PROBE_ARMS
     }
-    pairs = arms["alternative"].merge(
-        arms["zero"][["bid", "score"]],
-        left_index=True,
-        right_index=True,
-        how="left",
-        suffixes=("", "_zero"),
+    pairs = (
+        arms["alternative"][["hand_size", "bid", "score"]]
+        .rename(columns={"bid": "alt_bid", "score": "alt_score"})
+        .join(
+            arms["zero"][["bid", "score"]].rename(
+                columns={"bid": "zero_arm_bid", "score": "zero_score"}
+            )
+        )
+        .reset_index()
     )
-    pairs = pairs.rename(
-        columns={
-            "bid": "alt_bid",
-            "score": "alt_score",
-            "bid_zero": "zero_arm_bid",
-            "score_zero": "zero_score",
-        }
-    )
-    pairs = pairs.reset_index()
     pairs["diff"] = pairs["zero_score"] - pairs["alt_score"]
     pairs["decision"] = (pairs["alt_bid"] > 0) & (pairs["zero_arm_bid"] == 0)
-    pairs["alt_bid_label"] = np.where(pairs["alt_bid"] >= 3, "3+", pairs["alt_bid"].astype(str))
-    pairs["_stratum"] = _stratum_ids(pairs, ["players", "hand_size"])
+    pairs["alt_bid_label"] = _three_plus(pairs["alt_bid"].to_numpy())
     return pairs
+
+
+def _decisions(pairs: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The hands of ``pairs`` that could choose, in (table size, ``by``) strata with at least
+    :data:`MIN_ZERO_BIDS` of them."""
+    return _enough(pairs[pairs["decision"]], [*by, "players"], MIN_ZERO_BIDS)
 
 
 def gain_cells(pairs: pd.DataFrame, by: Sequence[str] = ("alt_bid_label",)) -> pd.DataFrame:
     """Score of bidding 0 minus the alternative per field, zero table and ``by``, on the hands
-    that could choose: equal weight per table size, and within a table size the hands as
-    dealt; (table size, ``by``) strata with fewer than :data:`MIN_ZERO_BIDS` such hands are
-    left out."""
+    that could choose (:func:`_decisions`): equal weight per table size, and within a table
+    size the hands as dealt."""
     by = ["field", "zero_table", *by]
     # Every field and zero table holds the same probe hands (the same cards), so their
     # cells weigh the hand sizes alike, by how often such hands are dealt: no compared
     # row mixes hand sizes differently from another.
-    strata = ["players"]
-    decisions = _enough(pairs[pairs["decision"]], [*by, *strata], MIN_ZERO_BIDS)
-    return standardised_mean(
-        decisions.assign(_stratum=_stratum_ids(decisions, strata)),
-        decisions["diff"],
-        by,
-        "_stratum",
-    )
+    decisions = _decisions(pairs, by)
+    decisions = decisions.assign(_stratum=_stratum_ids(decisions, ["players"]))
+    return standardised_mean(decisions, decisions["diff"], by, "_stratum")
 
 
 RULE_CELLS = ["players", "hand_size", "alt_bid"]
@@ -531,6 +488,13 @@ def apply_rule(pairs: pd.DataFrame, rule: pd.Series) -> pd.DataFrame:
     )
 
 
+def _mean(frame: pd.DataFrame, values: pd.Series, name: str | None = None) -> dict:
+    """The mean of ``values`` over all of ``frame``, clustered by game, as ``estimate``,
+    ``low`` and ``high`` (``name``, ``name_low`` and ``name_high`` when named)."""
+    mean = grouped_mean(frame, values, [])[["estimate", "low", "high"]].iloc[0]
+    return dict(zip(_triple(name) if name else mean.index, mean, strict=True))
+
+
 def rule_evaluation(pairs: pd.DataFrame) -> pd.DataFrame:
     """The zero rule per field and zero table, fitted on one half of the games, judged on both.
 
@@ -546,29 +510,21 @@ def rule_evaluation(pairs: pd.DataFrame) -> pd.DataFrame:
     for (field, table), part in pairs.groupby(["field", "zero_table"], sort=False):
         half = half_of(part["game"])
         rules = {h: fit_rule(part[half == h]) for h in (0, 1)}
-        for fit in (0, 1):
-            for evaluated in (0, 1):
-                judged = apply_rule(part[half == evaluated], rules[fit])
-                gain = grouped_mean(judged, judged["rule_gain"], [])
-                share = grouped_mean(judged, judged["rule_zero"], [])
-                alt = grouped_mean(judged, judged["alt_bid"] == 0, [])
-                rows.append(
-                    {
-                        "field": field,
-                        "zero_table": table,
-                        "fit": names[fit],
-                        "evaluated": names[evaluated],
-                        "held_out": fit != evaluated,
-                        "hands": len(judged),
-                        "gain": gain["estimate"][0],
-                        "gain_low": gain["low"][0],
-                        "gain_high": gain["high"][0],
-                        "zero_share": share["estimate"][0],
-                        "zero_share_low": share["low"][0],
-                        "zero_share_high": share["high"][0],
-                        "alternative_zero_share": alt["estimate"][0],
-                    }
-                )
+        for fit, evaluated in product((0, 1), repeat=2):
+            judged = apply_rule(part[half == evaluated], rules[fit])
+            rows.append(
+                {
+                    "field": field,
+                    "zero_table": table,
+                    "fit": names[fit],
+                    "evaluated": names[evaluated],
+                    "held_out": fit != evaluated,
+                    "hands": len(judged),
+                    **_mean(judged, judged["rule_gain"], "gain"),
+                    **_mean(judged, judged["rule_zero"], "zero_share"),
+                    "alternative_zero_share": _mean(judged, judged["alt_bid"] == 0)["estimate"],
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -576,38 +532,25 @@ def rule_summary(evaluation: pd.DataFrame) -> pd.DataFrame:
     """One row per field and zero table: in-sample and held-out gain of the rule fitted on the
     even games, and the replication mark of the held-out gain (the fit on the odd games judged
     on the even ones is the second half)."""
+
+    def gain(row: pd.Series, names: Sequence[str] = ("estimate", "low", "high")) -> dict:
+        return dict(zip(names, row[_triple("gain")], strict=True))
+
     rows = []
     for (field, table), part in evaluation.groupby(["field", "zero_table"], sort=False):
         index = part.set_index(["fit", "evaluated"])
         inside, held, other = (
-            index.loc[("even", "even")],
-            index.loc[("even", "odd")],
-            index.loc[("odd", "even")],
+            index.loc[k] for k in [("even", "even"), ("even", "odd"), ("odd", "even")]
         )
-
-        def triple(row):
-            return pd.Series(
-                {"estimate": row["gain"], "low": row["gain_low"], "high": row["gain_high"]}
-            )
-
         rows.append(
             {
                 "field": field,
                 "zero_table": table,
-                "in_sample_gain": inside["gain"],
-                "in_sample_gain_low": inside["gain_low"],
-                "in_sample_gain_high": inside["gain_high"],
-                "estimate": held["gain"],
-                "low": held["gain_low"],
-                "high": held["gain_high"],
-                "zero_share": held["zero_share"],
-                "zero_share_low": held["zero_share_low"],
-                "zero_share_high": held["zero_share_high"],
-                "alternative_zero_share": held["alternative_zero_share"],
-                "other_fold_gain": other["gain"],
-                "other_fold_gain_low": other["gain_low"],
-                "other_fold_gain_high": other["gain_high"],
-                "replication": replication_mark(held["gain"], triple(held), triple(other)),
+                **gain(inside, _triple("in_sample_gain")),
+                **gain(held),
+                **held[[*_triple("zero_share"), "alternative_zero_share"]],
+                **gain(other, _triple("other_fold_gain")),
+                "replication": replication_mark(held["gain"], gain(held), gain(other)),
             }
         )
     return pd.DataFrame(rows)
@@ -634,19 +577,11 @@ def rate_tests(hands: pd.DataFrame) -> pd.DataFrame:
     """Per rate comparison, the paired test that the fields' rows (each field's one row that
     speaks for it) are equal: the fields play the same cards, so their rows are correlated."""
     fitted: dict[tuple, list] = {}
-    specs = comparison_specs(hands)
-    for _, _, field_row, part in units(hands):
-        if not field_row:
-            continue
-        zeros = part[part["zero"]]
-        for measure, frame, values, minimum in (
-            (RATE, part, part["zero"], 1),
-            (SUCCESS, zeros, zeros["made"], MIN_ZERO_BIDS),
-        ):
-            for name, column, first, second, strata in specs:
-                inputs = difference_inputs(frame, values, column, first, second, strata, minimum)
-                if inputs is not None:
-                    fitted.setdefault((measure, name), []).append(_influence(*inputs, scale=2.0))
+    for key, args in _differences(hands, field_rows=True):
+        inputs = difference_inputs(*args)
+        if inputs is not None:
+            effect = key["measure"], key["comparison"]
+            fitted.setdefault(effect, []).append(_influence(*inputs, scale=2.0))
     return _test_rows(fitted, ["measure", "comparison"])
 
 
@@ -654,22 +589,29 @@ def gain_tests(pairs: pd.DataFrame) -> pd.DataFrame:
     """Per zero table and alternative bid, the paired test that the fields' gains of bidding
     0 (:func:`gain_cells`) are equal."""
     by = ["field", "zero_table", "alt_bid_label"]
-    decisions = _enough(pairs[pairs["decision"]], [*by, "players"], MIN_ZERO_BIDS)
     fitted: dict[tuple, list] = {}
-    for (_, table, alt), part in decisions.groupby(by, sort=False, observed=True):
+    for (_, table, alt), part in _decisions(pairs, by).groupby(by, sort=False, observed=True):
         values = part["diff"].to_numpy(dtype=float)
         inputs = values, _stratum_ids(part, ["players"]), part["game"].to_numpy()
         fitted.setdefault((table, alt), []).append(_influence(*inputs))
     return _test_rows(fitted, ["zero_table", "alt_bid_label"])
 
 
+def _own_rules(
+    fitted: pd.DataFrame, judged: pd.DataFrame
+) -> Iterator[tuple[str, str, pd.DataFrame]]:
+    """Per field and zero table of ``judged``: its pairs judged by the rule of that field and
+    table fitted on all of ``fitted``'s pairs (:func:`apply_rule`)."""
+    for (field, table), part in judged.groupby(["field", "zero_table"], sort=False):
+        mine = fitted[(fitted["field"] == field) & (fitted["zero_table"] == table)]
+        yield field, table, apply_rule(part, fit_rule(mine))
+
+
 def rule_tests(fitted_on: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
     """Per zero table, the paired test that each field's own rule, fitted on ``fitted_on``'s
     pairs, gains the same on ``judged``'s (the family's held-out rows)."""
     found: dict[tuple, list] = {}
-    for (field, table), part in judged.groupby(["field", "zero_table"], sort=False):
-        mine = fitted_on[(fitted_on["field"] == field) & (fitted_on["zero_table"] == table)]
-        applied = apply_rule(part, fit_rule(mine))
+    for _, table, applied in _own_rules(fitted_on, judged):
         inputs = applied["rule_gain"].to_numpy(dtype=float), np.zeros(len(applied))
         found.setdefault((table,), []).append(_influence(*inputs, applied["game"].to_numpy()))
     return _test_rows(found, ["zero_table"])
@@ -706,8 +648,7 @@ def confirmed_parts(
     """The family's parts, their surviving rows checked in the confirmation run.
 
     The rate comparisons, the counterfactual cells and the tests between fields
-    are computed again on the confirmation's cards
-    (:func:`~ohhell_sim.analysis.findings.confirm`); each field's zero rule and
+    are computed again on the confirmation's cards; each field's zero rule and
     the rule offered to players are chosen on all the games of the run and
     judged on the confirmation's hands, which they never saw (``confirm_*``
     columns of the rule parts: their gain there).
@@ -732,21 +673,12 @@ def confirmed_parts(
 def rule_on(fitted: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
     """Per field and zero table: the rule fitted on all of ``fitted``'s pairs, its gain per
     deal over always bidding the alternative on ``judged``'s pairs (clustered by game)."""
-    rows = []
-    for (field, table), part in judged.groupby(["field", "zero_table"], sort=False):
-        mine = fitted[(fitted["field"] == field) & (fitted["zero_table"] == table)]
-        applied = apply_rule(part, fit_rule(mine))
-        gain = grouped_mean(applied, applied["rule_gain"], [])
-        rows.append(
-            {
-                "field": field,
-                "zero_table": table,
-                "estimate": gain["estimate"][0],
-                "low": gain["low"][0],
-                "high": gain["high"][0],
-            }
-        )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(
+        [
+            {"field": field, "zero_table": table, **_mean(applied, applied["rule_gain"])}
+            for field, table, applied in _own_rules(fitted, judged)
+        ]
+    )
 
 
 def field_rules(pairs: pd.DataFrame) -> pd.DataFrame:
@@ -782,15 +714,12 @@ def offered_rule_gains(fitted: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFra
         mine = judged[judged["zero_table"] == table]
         for field, part in mine.groupby("field", sort=False, observed=True):
             applied = apply_rule(part, rule)
-            gain = grouped_mean(applied, applied["rule_gain"], [])
             rows.append(
                 {
                     "field": field,
                     "zero_table": table,
                     "hands": len(applied),
-                    "estimate": gain["estimate"][0],
-                    "low": gain["low"][0],
-                    "high": gain["high"][0],
+                    **_mean(applied, applied["rule_gain"]),
                 }
             )
     return pd.DataFrame(rows, columns=["field", "zero_table", "hands", "estimate", "low", "high"])
@@ -878,14 +807,9 @@ def _thin(hands: pd.DataFrame, column: str) -> dict[str, list[str]]:
     for _, row in table.iterrows():
         thin = [c for c in table.columns[2:] if row[c].endswith("*")]
         if thin:
-            out[_unit_name(row)] = thin
+            own = "" if row["strategy"] == row["field"] else f"'s {row['strategy']}"
+            out[f"The {row['field']} field{own}"] = thin
     return out
-
-
-def _unit_name(row: pd.Series) -> str:
-    if row["strategy"] == row["field"]:
-        return f"The {row['field']} field"
-    return f"The {row['field']} field's {row['strategy']}"
 
 
 def _in_order(table: pd.DataFrame, fields: list[str]) -> pd.DataFrame:
