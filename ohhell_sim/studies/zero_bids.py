@@ -110,29 +110,18 @@ def conditions(
 ) -> list[Condition]:
     """The observed fields, then the probe arms under each zero table (see the module doc)."""
 
-    def condition(part: str, field: str, n: int, table: str, arm: str, seats: tuple) -> Condition:
+    def condition(field, n, part="observed", table=CANONICAL_ZERO_TABLE, arm="-") -> Condition:
+        seats = field_seats(field, n)
+        if part == "probe":
+            # Seat 0 plays ``zero`` with the arm's threshold, the other seats the field's.
+            seats = (("zero", {"threshold": PROBE_ARMS[arm]}), *seats[1:])
         label = {"part": part, "field": field, "players": n, "zero_table": table, "arm": arm}
         return Condition(label, Rules(players=n, zero=table), seats, SPEC.field_games(field, games))
 
-    observed = [
-        condition("observed", field, n, CANONICAL_ZERO_TABLE, "-", field_seats(field, n))
-        for field, n in product(fields, players)
+    return [condition(field, n) for field, n in product(fields, players)] + [
+        condition(field, n, "probe", table, arm)
+        for field, n, table, arm in product(fields, players, ZERO_TABLES, PROBE_ARMS)
     ]
-    probe = [
-        # Seat 0 plays ``zero`` with the arm's threshold, the other seats the field's.
-        condition(
-            "probe",
-            field,
-            n,
-            table,
-            arm,
-            (("zero", {"threshold": threshold}), *field_seats(field, n)[1:]),
-        )
-        for field, n, table, (arm, threshold) in product(
-            fields, players, ZERO_TABLES, PROBE_ARMS.items()
-        )
-    ]
-    return observed + probe
 
 
 def play(
@@ -151,11 +140,10 @@ def play(
     """
     fields = check_fields(fields)
     design = conditions(games, players, fields)
-    parts = {"observed": [c for c in design if c.label["part"] == "observed"]}
-    for field in fields:
-        parts[f"probe {field}"] = [
-            c for c in design if c.label["part"] == "probe" and c.label["field"] == field
-        ]
+    parts: dict[str, list[Condition]] = {}
+    for c in design:
+        name = "observed" if c.label["part"] == "observed" else f"probe {c.label['field']}"
+        parts.setdefault(name, []).append(c)
     hands, games_played, offset = [], [], 0
     for description, part in parts.items():
         data = play_conditions(part, seed, progress=progress, description=f"{NAME} {description}")
@@ -222,17 +210,22 @@ def _enough(frame: pd.DataFrame, columns: Sequence[str], minimum: int) -> pd.Dat
 
 
 def _standardised(
-    frame: pd.DataFrame, values: pd.Series, by: list[str], strata: list[str]
+    frame: pd.DataFrame, values: pd.Series, by: list[str], strata: list[str], name: str
 ) -> pd.DataFrame:
-    """The rate of ``values`` per ``by`` group, standardised over ``strata`` (interval clipped
-    to [0, 1]), with ``strata``: how many strata it pools."""
+    """The rate of ``values`` per ``by`` group standardised over ``strata``, as ``name`` (with
+    ``_low``/``_high``, clipped to [0, 1]), and ``strata``: how many strata it pools."""
     frame = frame.assign(_stratum=_stratum_ids(frame, strata))
     table = standardised_mean(frame, values, by, "_stratum")
-    table["low"] = table["low"].clip(0.0, 1.0)
-    table["high"] = table["high"].clip(0.0, 1.0)
     strata_counts = frame.groupby(by, observed=True)["_stratum"].nunique()
-    table["strata"] = strata_counts.to_numpy() if len(table) else []
-    return table
+    return pd.DataFrame(
+        {
+            **{c: table[c] for c in by},
+            name: table["estimate"],
+            f"{name}_low": table["low"].clip(0.0, 1.0),
+            f"{name}_high": table["high"].clip(0.0, 1.0),
+            "strata": strata_counts.to_numpy() if len(table) else [],
+        }
+    )
 
 
 def units(hands: pd.DataFrame) -> Iterator[tuple[str, str, bool, pd.DataFrame]]:
@@ -248,26 +241,15 @@ def units(hands: pd.DataFrame) -> Iterator[tuple[str, str, bool, pd.DataFrame]]:
 
 
 def standardised_rates(hands: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
-    """Zero-bid rate and zero-bid success per field, strategy and ``by`` group.
+    """Zero-bid rate and zero-bid success per field, strategy and ``by`` group (may be none) of
+    ``hands`` (:func:`observed_rows`).
 
-    Every rate is pooled over the :data:`STRATA` not in ``by`` with equal weight
-    per stratum, so a pooled row follows its strata whatever their sizes; success
-    rates leave out strata with fewer than :data:`MIN_ZERO_BIDS` zero bids.
-
-    Parameters
-    ----------
-    hands : pandas.DataFrame
-        Rows of :func:`observed_rows`.
-    by : sequence of str
-        Grouping columns (may be empty).
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``field``, ``strategy``, ``field_row``, the ``by`` columns, ``deals``,
-        ``zero_bid_rate`` (with ``_low``/``_high``), ``zero_bids``,
-        ``zero_made_rate`` (with ``_low``/``_high``) and ``success_strata``
-        (strata behind the success rate).
+    Every rate is pooled over the :data:`STRATA` not in ``by`` with equal weight per stratum,
+    so a pooled row follows its strata whatever their sizes; success rates leave out strata
+    with fewer than :data:`MIN_ZERO_BIDS` zero bids.  Columns: ``field``, ``strategy``,
+    ``field_row``, the ``by`` columns, ``deals``, ``zero_bid_rate`` (with ``_low``/``_high``),
+    ``zero_bids``, ``zero_made_rate`` (with ``_low``/``_high``) and ``success_strata`` (strata
+    behind the success rate).
     """
     by = list(by)
     strata = [c for c in STRATA if c not in by]
@@ -275,38 +257,24 @@ def standardised_rates(hands: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     out = []
     for field, strategy, field_row, rows in units(hands.assign(_all=0)):
         zeros = _enough(rows[rows["zero"]], [*groups, *strata], MIN_ZERO_BIDS)
-        merged = (
+        rate = _standardised(rows, rows["zero"], groups, strata, "zero_bid_rate")
+        success = _standardised(zeros, zeros["made"], groups, strata, "zero_made_rate")
+        table = (
             rows.groupby(groups, observed=True)["zero"]
-            .agg(["size", "sum"])
+            .agg(deals="size", zero_bids="sum")
             .reset_index()
-            .merge(_standardised(rows, rows["zero"], groups, strata), on=groups, how="left")
-            .merge(
-                _standardised(zeros, zeros["made"], groups, strata),
-                on=groups,
-                how="left",
-                suffixes=("", "_made"),
-            )
+            .merge(rate.drop(columns="strata"), on=groups, how="left")
+            .merge(success.rename(columns={"strata": "success_strata"}), on=groups, how="left")
         )
+        success_strata = table["success_strata"].fillna(0).astype(int)
         out.append(
-            pd.DataFrame(
-                {
-                    "field": field,
-                    "strategy": strategy,
-                    "field_row": field_row,
-                    **{c: merged[c] for c in by},
-                    "deals": merged["size"].astype(int),
-                    "zero_bid_rate": merged["estimate"],
-                    "zero_bid_rate_low": merged["low"],
-                    "zero_bid_rate_high": merged["high"],
-                    "zero_bids": merged["sum"].astype(int),
-                    "zero_made_rate": merged["estimate_made"],
-                    "zero_made_rate_low": merged["low_made"],
-                    "zero_made_rate_high": merged["high_made"],
-                    "success_strata": merged["strata_made"].fillna(0).astype(int),
-                }
+            table.assign(
+                field=field, strategy=strategy, field_row=field_row, success_strata=success_strata
             )
         )
-    return pd.concat(out, ignore_index=True)
+    columns = ["field", "strategy", "field_row", *by, "deals", *_triple("zero_bid_rate")]
+    columns += ["zero_bids", *_triple("zero_made_rate"), "success_strata"]
+    return pd.concat(out, ignore_index=True)[columns]
 
 
 def standardised_difference(
@@ -365,16 +333,22 @@ def difference_inputs(
 
 def comparison_specs(hands: pd.DataFrame) -> list[tuple[str, str, object, object, list[str]]]:
     """The comparisons of every unit: ``(name, column, first, second, strata)``."""
+    sizes = sorted(pd.unique(hands["players"]))
     specs = [
         ("dealer vs first bidder", "position", "dealer", "1st (leads)", list(STRATA)),
-        ("8-10 vs 1-3 cards", "band", "8-10 cards", "1-3 cards", ["players", "band_rank"]),
+        (
+            "8-10 vs 1-3 cards",
+            "band",
+            "8-10 cards",
+            "1-3 cards",
+            ["players", "band_rank", "strategy"],
+        ),
         ("1 trump vs none", "trump_holding", "1", "0", list(STRATA)),
     ]
-    sizes = sorted(pd.unique(hands["players"]))
     if len(sizes) > 1:
         name = f"{sizes[-1]} vs {sizes[0]} players"
-        specs.insert(0, (name, "players", sizes[-1], sizes[0], ["hand_size"]))
-    return [(n, c, a, b, [*s, "strategy"] if "strategy" not in s else s) for n, c, a, b, s in specs]
+        specs.insert(0, (name, "players", sizes[-1], sizes[0], ["hand_size", "strategy"]))
+    return specs
 
 
 def _differences(hands: pd.DataFrame, field_rows: bool = False) -> Iterator[tuple[dict, tuple]]:
@@ -742,17 +716,16 @@ def verdicts(table: pd.DataFrame, keys: list[str], between: pd.DataFrame) -> pd.
     rows = rows.dropna(subset=["estimate"])
     if rows.empty:
         return pd.DataFrame()
-    out = verdicts_across_fields(rows, between, keys)
     grouped = rows.groupby(keys, sort=False, observed=True)
-    survive = grouped["survives"].sum().rename("survives_in")
-    confirmed = grouped["established"].sum().rename("established_in")
-    replicated = grouped["replication"].agg(lambda r: int((r == REPLICATED).sum()))
-    out = (
-        out.drop(columns="established in")
-        .merge(survive.reset_index(), on=keys)
-        .merge(confirmed.reset_index(), on=keys)
-        .merge(replicated.rename("replicated_in").reset_index(), on=keys)
+    counts = pd.DataFrame(
+        {
+            "survives_in": grouped["survives"].sum(),
+            "established_in": grouped["established"].sum(),
+            "replicated_in": grouped["replication"].agg(lambda r: int((r == REPLICATED).sum())),
+        }
     )
+    out = verdicts_across_fields(rows, between, keys).drop(columns="established in")
+    out = out.merge(counts.reset_index(), on=keys)
     out["headline"] = (out["verdict"] == HOLDS_EVERYWHERE) & (
         out["established_in"] == out["fields"]
     )
@@ -761,18 +734,18 @@ def verdicts(table: pd.DataFrame, keys: list[str], between: pd.DataFrame) -> pd.
 
 def _tests_display(parts: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """The tests between the fields, one row each, with what they compare."""
-    shown = []
-    for name, what in (
-        ("rates differ", lambda t: t["measure"] + ": " + t["comparison"]),
-        (
-            "gains differ",
-            lambda t: "bid 0, zero table " + t["zero_table"] + ", " + t["alt_bid_label"],
+    what = {
+        "rates differ": lambda t: t["measure"] + ": " + t["comparison"],
+        "gains differ": lambda t: (
+            "bid 0, zero table " + t["zero_table"] + ", " + t["alt_bid_label"]
         ),
-        ("rule differs", lambda t: "fitted rule, zero table " + t["zero_table"]),
-    ):
-        table = parts[name]
-        if len(table):
-            shown.append(table.assign(comparison=what(table.astype({c: str for c in table}))))
+        "rule differs": lambda t: "fitted rule, zero table " + t["zero_table"],
+    }
+    shown = [
+        parts[name].assign(comparison=describe(parts[name].astype(str)))
+        for name, describe in what.items()
+        if len(parts[name])
+    ]
     if not shown:
         return pd.DataFrame()
     tests = pd.concat(shown, ignore_index=True)
@@ -800,18 +773,6 @@ def coverage(hands: pd.DataFrame, column: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _thin(hands: pd.DataFrame, column: str) -> dict[str, list[str]]:
-    """Per field row, the values of ``column`` whose zero bids are too few somewhere."""
-    table = coverage(hands, column)
-    out = {}
-    for _, row in table.iterrows():
-        thin = [c for c in table.columns[2:] if row[c].endswith("*")]
-        if thin:
-            own = "" if row["strategy"] == row["field"] else f"'s {row['strategy']}"
-            out[f"The {row['field']} field{own}"] = thin
-    return out
-
-
 def _in_order(table: pd.DataFrame, fields: list[str]) -> pd.DataFrame:
     """``table`` in the order of the fields and of :data:`ZERO_TABLES` (one colour and one
     panel order per field and table in every figure)."""
@@ -821,67 +782,70 @@ def _in_order(table: pd.DataFrame, fields: list[str]) -> pd.DataFrame:
     ).reset_index(drop=True)
 
 
-def _sort_positions(table: pd.DataFrame) -> pd.DataFrame:
-    return table.sort_values(
-        ["field", "strategy", "position"],
-        key=lambda c: c.map(POSITION_ORDER.index) if c.name == "position" else c,
-        kind="stable",
-    )
-
-
 def _rename_rate(table: pd.DataFrame, base: str) -> pd.DataFrame:
     return table.rename(columns={base: "estimate", f"{base}_low": "low", f"{base}_high": "high"})
+
+
+#: The tables of zero bids by one column, with what the column is.
+RATES_BY = {
+    "players": "table size",
+    "hand_size": "hand size",
+    "position": "bidding position",
+    "trump_holding": "trump holding",
+}
+#: The columns that say whether a row of the family holds up.
+HOLDS_UP = ["p_adjusted", "survives", "confirmation", "replication"]
 
 
 def analyse(data: StudyData) -> Report:
     """The report of a ``zero_bids`` run, every number computed from ``data``."""
     hands = observed_rows(data)
+    pairs = probe_pairs(data)
     fields = list(pd.unique(hands["field"]))
     by_unit = standardised_rates(hands, [])
-    by_players = standardised_rates(hands, ["players"])
-    by_size = standardised_rates(hands, ["hand_size"])
-    by_position = _sort_positions(standardised_rates(hands, ["position"]))
-    by_trumps = standardised_rates(hands, ["trump_holding"])
-
+    by = {column: standardised_rates(hands, [column]) for column in RATES_BY}
+    by["position"] = by["position"].sort_values(
+        ["field", "strategy", "position"],
+        key=lambda c: c.map(POSITION_ORDER.index) if c.name == "position" else c,
+        kind="stable",
+    )
     rate_keys = ["field", "strategy", "measure", "comparison"]
-    compared = replicate(hands, comparisons, rate_keys)
-    pairs = probe_pairs(data)
-    gains = replicate(pairs, gain_cells, ["field", "zero_table", "alt_bid_label"])
-    evaluation = rule_evaluation(pairs)
-    rule = rule_summary(evaluation)
+    gain_keys = ["field", "zero_table", "alt_bid_label"]
     half = half_of(pairs["game"])
     adjusted = adjust_parts(
         {
-            "rates": compared,
-            "counterfactual": gains,
-            "fitted rule": rule,
+            "rates": replicate(hands, comparisons, rate_keys),
+            "counterfactual": replicate(pairs, gain_cells, gain_keys),
+            "fitted rule": rule_summary(rule_evaluation(pairs)),
             "offered rule": held_out_offered_gains(pairs),
             **field_tests(hands, pairs, pairs[half == 0], pairs[half == 1]),
         }
     )
     parts = confirmed_parts(adjusted, pairs, data.confirmation)
-    compared, gains, rule, offered = (
-        parts[name] for name in ("rates", "counterfactual", "fitted rule", "offered rule")
-    )
+    compared, rule, offered = parts["rates"], parts["fitted rule"], parts["offered rule"]
     rule_verdicts = verdicts(rule, ["zero_table"], parts["rule differs"])
-    gain_verdicts = verdicts(gains, ["zero_table", "alt_bid_label"], parts["gains differ"])
+    gain_verdicts = verdicts(parts["counterfactual"], gain_keys[1:], parts["gains differ"])
     rate_verdicts = verdicts(compared, ["measure", "comparison"], parts["rates differ"])
-    gain_by_size = _in_order(gain_cells(pairs, ["hand_size"]), fields)
-    gains = _in_order(gains, fields)
-
-    findings = _findings(
-        fields, by_unit, rate_verdicts, compared, gain_verdicts, gains, rule, rule_verdicts, hands
-    )
+    gains = _in_order(parts["counterfactual"], fields)
+    player_rule = rule_in_words(pairs)
     correction = compared["correction"].iloc[0] if len(compared) else "holm"
-    keep = ["p_adjusted", "survives", "confirmation", "replication"]
     tables = [
+        Table(
+            f"The zero rule as a player's rule (zero table {CANONICAL_ZERO_TABLE})",
+            player_rule,
+            "Fitted on all the games of the run: bid 0 instead of the count your hand is worth "
+            "(what expected_tricks would bid) in the table sizes and hand sizes listed, when "
+            "you hold no boss trump (a sure trick) and 0 is legal. 'most fields': the cells "
+            "where bidding 0 scored more in more than half of the fields; 'every field': in "
+            "all of them.",
+        ),
         Table(
             "Rate comparisons: verdicts across fields",
             display_table(rate_verdicts),
             "One row per comparison, over the field rows (a one-strategy field, or the mixed "
             f"field's {STANDARDISED} row).  survives_in / replicated_in: fields in which the "
             f"comparison survives Holm ({correction}) / replicates in both halves of the games; "
-            + f"'{DEPENDS_ON_FIELD}': the family's paired test that the field rows are equal "
+            f"'{DEPENDS_ON_FIELD}': the family's paired test that the field rows are equal "
             "(below) is established.",
         ),
         Table(
@@ -893,7 +857,7 @@ def analyse(data: StudyData) -> Report:
         ),
         Table(
             "Rate comparisons per field and strategy (difference of standardised rates)",
-            _with_p(compared, [*rate_keys, "n", "estimate", "low", "high", *keep], 3),
+            _with_p(compared, [*rate_keys, "n", "estimate", "low", "high", *HOLDS_UP], 3),
             "first minus second group; equal weight per table size, hand size and strategy "
             "over the strata both groups have (success: strata with at least "
             f"{MIN_ZERO_BIDS} zero bids on each side); intervals clustered by game; "
@@ -908,12 +872,10 @@ def analyse(data: StudyData) -> Report:
             f"and (the {STANDARDISED} row) strategy; success_strata: the strata with at least "
             f"{MIN_ZERO_BIDS} zero bids behind the success rate.",
         ),
-        Table("Zero bids by table size", display_table(by_players.drop(columns="field_row"))),
-        Table("Zero bids by hand size", display_table(by_size.drop(columns="field_row"))),
-        Table(
-            "Zero bids by bidding position", display_table(by_position.drop(columns="field_row"))
+        *(
+            Table(f"Zero bids by {words}", display_table(by[column].drop(columns="field_row")))
+            for column, words in RATES_BY.items()
         ),
-        Table("Zero bids by trump holding", display_table(by_trumps.drop(columns="field_row"))),
         Table(
             "What each field can tell: zero bids by hand size",
             coverage(hands, "hand_size"),
@@ -929,11 +891,7 @@ def analyse(data: StudyData) -> Report:
         ),
         Table(
             "Bidding 0 instead of the alternative bid: score difference per deal",
-            _with_p(
-                gains,
-                ["field", "zero_table", "alt_bid_label", "n", "estimate", "low", "high", *keep],
-                2,
-            ),
+            _with_p(gains, [*gain_keys, "n", "estimate", "low", "high", *HOLDS_UP], 2),
             "Probe seat, hands whose alternative bid is not 0 and that may bid 0; paired on "
             "the same cards; equal weight per table size (strata with at least "
             f"{MIN_ZERO_BIDS} such hands), within one the hands as dealt, which are the same "
@@ -969,84 +927,86 @@ def analyse(data: StudyData) -> Report:
             "fresh cards. Part of the family.",
         ),
     ]
+    return study_report(
+        NAME,
+        QUESTION,
+        data.manifest,
+        _method(data, fields, correction),
+        _findings(
+            fields,
+            by_unit,
+            rate_verdicts,
+            compared,
+            gain_verdicts,
+            gains,
+            rule,
+            rule_verdicts,
+            hands,
+        ),
+        tables,
+        _figures(by["hand_size"], _in_order(gain_cells(pairs, ["hand_size"]), fields), rule),
+        in_short=_in_short(
+            by_unit, gains, rate_verdicts, gain_verdicts, player_rule, compared, offered
+        ),
+    )
+
+
+def _figures(by_size: pd.DataFrame, gain_by_size: pd.DataFrame, rule: pd.DataFrame) -> list[Figure]:
+    """The zero-bid rate and success, the gain of bidding 0 by hand size and the fitted rule's
+    gain; a figure whose table is empty is left out (a tiny run may leave every stratum too
+    thin to plot)."""
     field_rows = by_size[by_size["field_row"]]
+    held_out = rule[["field", "zero_table", "estimate", "low", "high"]].assign(judged="held out")
+    in_sample = _rename_rate(
+        rule[["field", "zero_table", *_triple("in_sample_gain")]], "in_sample_gain"
+    ).assign(judged="in sample")
+    by_hand = {"x": "hand_size", "series": "field", "xlabel": "hand size"}
+    gain = {"panels": "zero_table", "ylabel": "points per deal", "zero_line": True}
     figures = [
-        *_plot(
+        (
             "zero_rate_by_hand_size.png",
             "Zero-bid rate by hand size and field",
             _rename_rate(field_rows, "zero_bid_rate"),
-            "hand_size",
-            series="field",
-            title="Zero-bid rate (standardised over table size)",
-            xlabel="hand size",
-            ylabel="share of deals",
+            {
+                **by_hand,
+                "title": "Zero-bid rate (standardised over table size)",
+                "ylabel": "share of deals",
+            },
         ),
-        *_plot(
+        (
             "zero_success_by_hand_size.png",
             "Zero-bid success by hand size and field",
             _rename_rate(field_rows, "zero_made_rate").dropna(subset=["estimate"]),
-            "hand_size",
-            series="field",
-            title="Zero bids made (standardised over table size)",
-            xlabel="hand size",
-            ylabel="share of zero bids",
+            {
+                **by_hand,
+                "title": "Zero bids made (standardised over table size)",
+                "ylabel": "share of zero bids",
+            },
         ),
-        *_plot(
+        (
             "zero_gain_by_hand_size.png",
             "Score of bidding 0 minus the alternative bid, by hand size, field and zero table",
             gain_by_size.dropna(subset=["low"]),
-            "hand_size",
-            series="field",
-            panels="zero_table",
-            title="Bid 0 instead (probe, same cards)",
-            xlabel="hand size",
-            ylabel="points per deal",
-            zero_line=True,
+            {**by_hand, **gain, "title": "Bid 0 instead (probe, same cards)"},
         ),
-        *_plot(
+        (
             "rule_gain.png",
             "The fitted zero rule's gain per deal, in sample and held out",
-            pd.concat(
-                [
-                    rule[["field", "zero_table", "estimate", "low", "high"]].assign(
-                        judged="held out"
-                    ),
-                    _rename_rate(
-                        rule[["field", "zero_table", *_triple("in_sample_gain")]],
-                        "in_sample_gain",
-                    ).assign(judged="in sample"),
-                ],
-                ignore_index=True,
-            ).dropna(subset=["low"]),
-            "field",
-            series="judged",
-            panels="zero_table",
-            title="Fitted rule minus the alternative bid",
-            xlabel="field",
-            ylabel="points per deal",
-            zero_line=True,
+            pd.concat([held_out, in_sample], ignore_index=True).dropna(subset=["low"]),
+            {
+                "x": "field",
+                "series": "judged",
+                "xlabel": "field",
+                **gain,
+                "title": "Fitted rule minus the alternative bid",
+            },
         ),
     ]
-    method = _method(data, fields, correction)
-    player_rule = rule_in_words(pairs)
-    tables.insert(
-        0,
-        Table(
-            f"The zero rule as a player's rule (zero table {CANONICAL_ZERO_TABLE})",
-            player_rule,
-            "Fitted on all the games of the run: bid 0 instead of the count your hand is worth "
-            "(what expected_tricks would bid) in the table sizes and hand sizes listed, when "
-            "you hold no boss trump (a sure trick) and 0 is legal. 'most fields': the cells "
-            "where bidding 0 scored more in more than half of the fields; 'every field': in "
-            "all of them.",
-        ),
-    )
-    in_short = _in_short(
-        by_unit, gains, rate_verdicts, gain_verdicts, player_rule, compared, offered
-    )
-    return study_report(
-        NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
-    )
+    return [
+        Figure(name, caption, interval_plot(table, **options))
+        for name, caption, table, options in figures
+        if not table.empty
+    ]
 
 
 #: The rows of :func:`rule_in_words` that speak for several fields.
@@ -1064,27 +1024,23 @@ def rule_in_words(pairs: pd.DataFrame, table: str = CANONICAL_ZERO_TABLE) -> pd.
         ``field`` (a field, :data:`MOST_FIELDS`: the cells favoured in more
         than half of them, or :data:`EVERY_FIELD`: in all), ``players``,
         ``instead of`` (the alternative bid) and ``bid 0 with`` (hand sizes, as
-        ranges), one row per table size and alternative bid with
-        any favoured cell.
+        ranges), one row per table size and alternative bid with any favoured cell.
     """
-    part = pairs[pairs["zero_table"] == table]
-    votes = field_rules(part)
-    fitted = {field: votes[field] for field in votes.columns}
+    votes = field_rules(pairs[pairs["zero_table"] == table])
+    fitted = dict(votes.items())
     if fitted:
         fitted[MOST_FIELDS] = votes.mean(axis=1) > 0.5
         fitted[EVERY_FIELD] = votes.all(axis=1)
-    rows = []
-    for field, rule in fitted.items():
-        favoured = rule[rule].reset_index()
-        for (players, alt), cells in favoured.groupby(["players", "alt_bid"], sort=True):
-            rows.append(
-                {
-                    "field": field,
-                    "players": int(players),
-                    "instead of": int(alt),
-                    "bid 0 with": f"{_ranges(sorted(cells['hand_size'].astype(int)))} cards",
-                }
-            )
+    rows = [
+        {
+            "field": field,
+            "players": int(players),
+            "instead of": int(alt),
+            "bid 0 with": f"{_ranges(sorted(cells['hand_size'].astype(int)))} cards",
+        }
+        for field, rule in fitted.items()
+        for (players, alt), cells in rule[rule].reset_index().groupby(["players", "alt_bid"])
+    ]
     return pd.DataFrame(rows, columns=["field", "players", "instead of", "bid 0 with"])
 
 
@@ -1193,14 +1149,6 @@ def _with_p(table: pd.DataFrame, columns: list[str], digits: int) -> pd.DataFram
     return shown
 
 
-def _plot(file: str, caption: str, table: pd.DataFrame, x: str, **options) -> list[Figure]:
-    """The figure of :func:`~ohhell_sim.analysis.figures.interval_plot`, or none for an empty
-    table (a tiny run may leave every stratum too thin to plot)."""
-    if table.empty:
-        return []
-    return [Figure(file, caption, interval_plot(table, x, **options))]
-
-
 def _triple(base: str) -> list[str]:
     return [base, f"{base}_low", f"{base}_high"]
 
@@ -1275,18 +1223,17 @@ def _field_cis(table: pd.DataFrame, digits: int = 3) -> str:
     return "; ".join(f"{r['field']} {fmt_row(r, digits)}" for _, r in rows.iterrows())
 
 
-def _range(row: pd.Series, digits: int = 3) -> str:
-    return (
-        f"{fmt_number(row['min_estimate'], digits)} ({row['min_field']}) to "
-        f"{fmt_number(row['max_estimate'], digits)} ({row['max_field']})"
-    )
+def _matching(table: pd.DataFrame, row: pd.Series, keys: list[str]) -> pd.DataFrame:
+    """The rows of ``table`` whose ``keys`` are those of ``row``."""
+    return table[(table[keys] == row[keys]).all(axis=1)]
 
 
 def _not_headline(v: pd.Series, n_fields: int, digits: int = 3) -> str:
     """What a verdict row that is no headline says: where it holds, its range, Holm, halves."""
     where = f" (estimable in {v['fields']} of {n_fields} fields)" if v["fields"] < n_fields else ""
     return (
-        f"{v['verdict']}{where}, from {_range(v, digits)}; survives Holm in "
+        f"{v['verdict']}{where}, from {fmt_number(v['min_estimate'], digits)} ({v['min_field']})"
+        f" to {fmt_number(v['max_estimate'], digits)} ({v['max_field']}); survives Holm in "
         f"{v['survives_in']} and is established (confirmed) in {v['established_in']} of "
         f"{v['fields']} fields."
     )
@@ -1301,12 +1248,12 @@ def _within(row: pd.Series) -> str:
 def _findings(
     fields, by_unit, rate_verdicts, compared, gain_verdicts, gains, rule, rule_verdicts, hands
 ):
-    headline, depends = [], []
+    """The effects that hold in every field first, then the others, each field's rates, what
+    each field cannot tell and how many comparisons fail Holm."""
     n_fields = len(fields)
+    headline, depends, rules, other_rules = [], [], [], []
     for _, v in rate_verdicts.iterrows():
-        part = compared[
-            (compared["measure"] == v["measure"]) & (compared["comparison"] == v["comparison"])
-        ]
+        part = _matching(compared, v, ["measure", "comparison"])
         text = f"{v['measure'].capitalize()}, {v['comparison']} (difference of standardised rates)"
         if v["headline"] and v["fields"] == n_fields:
             headline.append(
@@ -1316,10 +1263,7 @@ def _findings(
         else:
             depends.append(f"{text}: {_not_headline(v, n_fields)}")
     for _, v in gain_verdicts.iterrows():
-        part = gains[
-            (gains["zero_table"] == v["zero_table"])
-            & (gains["alt_bid_label"] == v["alt_bid_label"])
-        ]
+        part = _matching(gains, v, ["zero_table", "alt_bid_label"])
         text = (
             f"Zero table {v['zero_table']}, hands whose alternative bid is "
             f"{v['alt_bid_label']}: bidding 0 instead"
@@ -1332,23 +1276,20 @@ def _findings(
             )
         else:
             depends.append(f"{text}: {_not_headline(v, n_fields, 2)} (points per deal)")
-    rules, other_rules = [], []
     verdict_of = rule_verdicts.set_index("zero_table")
     for table in pd.unique(rule["zero_table"]):
-        part = rule[rule["zero_table"] == table]
         v = verdict_of.loc[table]
         everywhere = bool(v["headline"]) and v["fields"] == n_fields
         held = "; ".join(
             f"{r['field']} {fmt_row(r)} ("
             + ("survives Holm" if r["survives"] else "does not survive Holm")
             + f"; {confirmation_cell(r)}; in sample {fmt_ci(*r[_triple('in_sample_gain')])})"
-            for _, r in part.iterrows()
+            for _, r in rule[rule["zero_table"] == table].iterrows()
         )
         (rules if everywhere else other_rules).append(
             f"Zero table {table}: the zero rule fitted on the even games gains, held out on the "
             f"odd games, per deal over always bidding the alternative"
-            + (f" ({HOLDS_EVERYWHERE})" if everywhere else f" ({v['verdict']})")
-            + f": {held}."
+            f" ({HOLDS_EVERYWHERE if everywhere else v['verdict']}): {held}."
         )
     levels = [
         f"In the {r['field']} field{_within(r)}, "
@@ -1356,21 +1297,29 @@ def _findings(
         f"{fmt_ci(*r[_triple('zero_made_rate')])} of those zero bids (standardised)."
         for _, r in by_unit.iterrows()
     ]
-    thin = _thin(hands, "hand_size")
-    tell = [
-        f"{unit} bids 0 too seldom (fewer than {MIN_ZERO_BIDS} at some table size) on "
-        f"{', '.join(values)}-card hands: it cannot tell how such zero bids fare; the probe "
-        "measures every hand in every field."
-        for unit, values in thin.items()
-    ]
-    failed = int((~compared["survives"]).sum() + (~gains["survives"]).sum())
-    failed += int((~rule["survives"]).sum())
-    total = len(compared) + len(gains) + len(rule)
-    summary = [
-        f"{failed} of the family's {total} comparisons do not survive Holm; none of them is "
-        "claimed (see the tables)."
-    ]
-    return [*headline, *rules, *depends, *other_rules, *levels, *tell, *summary]
+    family = (compared, gains, rule)
+    failed = sum(int((~part["survives"]).sum()) for part in family)
+    summary = (
+        f"{failed} of the family's {sum(map(len, family))} comparisons do not survive Holm; "
+        "none of them is claimed (see the tables)."
+    )
+    return [*headline, *rules, *depends, *other_rules, *levels, *_cannot_tell(hands), summary]
+
+
+def _cannot_tell(hands: pd.DataFrame) -> list[str]:
+    """Per unit, the hand sizes whose zero bids are too few somewhere (:func:`coverage`)."""
+    table = coverage(hands, "hand_size")
+    out = []
+    for _, row in table.iterrows():
+        thin = [c for c in table.columns[2:] if row[c].endswith("*")]
+        if thin:
+            own = "" if row["strategy"] == row["field"] else f"'s {row['strategy']}"
+            out.append(
+                f"The {row['field']} field{own} bids 0 too seldom (fewer than {MIN_ZERO_BIDS} "
+                f"at some table size) on {', '.join(thin)}-card hands: it cannot tell how such "
+                "zero bids fare; the probe measures every hand in every field."
+            )
+    return out
 
 
 SPEC = StudySpec(
