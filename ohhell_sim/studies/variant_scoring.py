@@ -7,27 +7,21 @@ size (the ``online`` and ``openspiel`` presets) are merged before anything is
 played and named once (``"online preset = openspiel preset"``).
 
 Each variant is played in several strategy fields (:data:`DEFAULT_FIELDS`): the
-shared fields of :mod:`ohhell_sim.studies.design` and :data:`MAXIMISER_MIX`, a mixed table
-of players that all re-optimise their bids for the table (``distilled``,
-``mc_bidder`` and ``learned`` in turn), where the strategies' ranking can change
-and where how much skill decides a game is measured: a player blind to the
-table would make a scoring change look like luck.  Which built-ins ignore the scoring when they
-bid is read off their code (:data:`SCORE_AWARE_BIDDERS`) and checked in the
-data: a bidder that ignores the scoring bids the same on every deal under every
-table when nothing else at the table changes.
+shared fields of :mod:`ohhell_sim.studies.design` and :data:`MAXIMISER_MIX`, a
+mixed table of players that all re-optimise their bids for the table, where the
+strategies' ranking can change and where how much skill decides a game is
+measured: a player blind to the table would make a scoring change look like
+luck.  Which built-ins ignore the scoring when they bid is read off their code
+(:data:`SCORE_AWARE_BIDDERS`) and checked in the data (:func:`bid_reactions`).
 
-Decisiveness is measured in ways that do not depend on where zero lies, so
-they work for the penalty tables whose totals are negative: the half-game
-leader's final win share (every field), and in the mixed fields the share of the
-variance of final totals explained by the strategy
-(:func:`~ohhell_sim.analysis.findings.variance_share_of`)
-and the probability that the seat of the stronger strategy finishes ahead of
-the other.  Every comparison belongs to the report's one family, adjusted with
-Holm (:func:`~ohhell_sim.analysis.findings.adjust_parts`); the surviving rows
-are checked in the confirmation run, played at another seed
-(:func:`~ohhell_sim.analysis.findings.confirm`), and every row is also
-recomputed on the even and the odd games
-(:func:`~ohhell_sim.analysis.findings.replicate`).
+Decisiveness is measured in ways that do not depend on where zero lies, so they
+work for the penalty tables whose totals are negative: the half-game leader's
+final win share (every field) and, in the mixed fields, the share of the
+variance of final totals explained by the strategy and the probability that the
+seat of the stronger strategy finishes ahead of the other.  Every comparison
+belongs to the report's one family, adjusted with Holm; its surviving rows are
+checked in the confirmation run, and every row is also recomputed on the even
+and the odd games (:func:`~ohhell_sim.analysis.findings.replicate`).
 """
 
 from __future__ import annotations
@@ -66,15 +60,8 @@ from ohhell_sim.analysis.stats import (
 )
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from ohhell_sim.studies.design import (
-    FIELDS,
-    MC_BIDDER_SAMPLES,
-    MIX_FIELD,
-    STANDARDISED,
-    check_fields,
-    field_seats,
-)
-from ohhell_sim.studies.family import CORRECTION, confirm_parts
+from ohhell_sim.studies.design import FIELDS, MIX_FIELD, STANDARDISED, check_fields, field_seats
+from ohhell_sim.studies.family import CORRECTION, confirm_family
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec
@@ -114,8 +101,6 @@ MAXIMISER_MIX_STRATEGIES = ("distilled", "mc_bidder", "learned")
 #: Every field this study can play (``--fields`` accepts these).
 KNOWN_FIELDS = (*FIELDS, MAXIMISER_MIX)
 DEFAULT_FIELDS = KNOWN_FIELDS
-#: Fields with more than one strategy: where rankings and skill shares exist.
-MIXED_FIELDS = (MIX_FIELD, MAXIMISER_MIX)
 #: Bootstrap resamples of a skill share: enough to resolve the p-values that Holm over
 #: the report's family asks for (p < 0.05 / m needs more than m / 0.05 resamples).
 SKILL_RESAMPLES = 2000
@@ -139,19 +124,19 @@ LEARNED_CAVEAT = (
 
 #: Measures of the bid comparisons.
 BID_MEASURES = ("mean bid", "zero-bid rate")
-#: The decisiveness measures, and how their rise and fall read.
+#: The effect of the bid shifts in the verdicts.
+BID_EFFECT = "bid shift of score-maximising players"
+#: The decisiveness measures, and how their rise ("more") and fall ("less") read.
 LEADER, STRONGER, SKILL = "leader's win share", "stronger seat ahead", "skill share of totals"
 DECISIVE_WORDS = {
-    LEADER: {"more": "the half-game leader wins more", "less": "the half-game leader wins less"},
-    STRONGER: {
-        "more": "the stronger strategy's seat finishes ahead more often",
-        "less": "the stronger strategy's seat finishes ahead less often",
-    },
-    SKILL: {
-        "more": "the strategy explains more of the variance of final totals",
-        "less": "the strategy explains less of the variance of final totals",
-    },
+    LEADER: "the half-game leader wins {}",
+    STRONGER: "the stronger strategy's seat finishes ahead {} often",
+    SKILL: "the strategy explains {} of the variance of final totals",
 }
+#: The columns that name a condition.
+CONDITION_KEYS = ["players", "field", "variant"]
+#: The columns of an estimate and its interval.
+INTERVAL = ["estimate", "low", "high"]
 
 
 def check_study_fields(fields: object) -> tuple[str, ...]:
@@ -162,17 +147,14 @@ def check_study_fields(fields: object) -> tuple[str, ...]:
 def study_field_seats(field: str, players: int) -> tuple:
     """The seats of ``field`` (one of :data:`KNOWN_FIELDS`) at a table of ``players``.
 
-    :data:`MAXIMISER_MIX` seats :data:`MAXIMISER_MIX_STRATEGIES` in turn,
-    ``mc_bidder`` with :data:`~ohhell_sim.studies.design.MC_BIDDER_SAMPLES` samples; the
-    other fields are :func:`ohhell_sim.studies.design.field_seats`.
+    :data:`MAXIMISER_MIX` seats :data:`MAXIMISER_MIX_STRATEGIES` in turn, each as
+    :func:`ohhell_sim.studies.design.field_seats` seats it (``mc_bidder`` with fewer
+    samples), which seats the other fields.
     """
     if field != MAXIMISER_MIX:
         return field_seats(field, players)
-    seats = []
-    for i in range(players):
-        name = MAXIMISER_MIX_STRATEGIES[i % len(MAXIMISER_MIX_STRATEGIES)]
-        seats.append(("mc_bidder", {"samples": MC_BIDDER_SAMPLES}) if name == "mc_bidder" else name)
-    return tuple(seats)
+    names = (MAXIMISER_MIX_STRATEGIES[i % len(MAXIMISER_MIX_STRATEGIES)] for i in range(players))
+    return tuple(field_seats(name, 1)[0] for name in names)
 
 
 def variant_rules(players: int) -> dict[str, Rules]:
@@ -209,11 +191,10 @@ def conditions(
 
 # --- per-game frames ---------------------------------------------------------------
 
-CONDITION_KEYS = ["players", "field", "variant"]
 
-
-def _condition_blocks(frame: pd.DataFrame) -> list[pd.DataFrame]:
-    return [block for _, block in frame.groupby("condition", observed=True, sort=True)]
+def _strings(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
+    """``frame`` with the labels in ``columns`` as plain strings (not categories)."""
+    return frame.assign(**{column: frame[column].astype(str) for column in columns})
 
 
 def bid_reactions(hands: pd.DataFrame) -> pd.DataFrame:
@@ -223,41 +204,29 @@ def bid_reactions(hands: pd.DataFrame) -> pd.DataFrame:
     game, deal and seat (the same cards).  A share of exactly 0 means the
     strategy bid the same on every deal under every table.
     """
-    rows = []
+    reactions = {}
     for (n, field), part in hands.groupby(["players", "field"], observed=True, sort=False):
         base = part[part["variant"] == BASELINE].set_index(["game", "deal", "seat"])["bid"]
         others = part[part["variant"] != BASELINE]
         if base.empty or others.empty:
             continue
         keys = pd.MultiIndex.from_frame(others[["game", "deal", "seat"]])
-        differs = others["bid"].to_numpy() != base.reindex(keys).to_numpy()
-        frame = pd.DataFrame({"strategy": others["strategy"].to_numpy(), "differs": differs})
-        for strategy, block in frame.groupby("strategy", observed=True, sort=True):
-            rows.append(
-                {
-                    "players": n,
-                    "field": field,
-                    "strategy": strategy,
-                    "deals": len(block),
-                    "differs": int(block["differs"].sum()),
-                    "share_differs": float(block["differs"].mean()),
-                }
-            )
-    return pd.DataFrame(rows)
+        differs = pd.Series(others["bid"].to_numpy() != base.reindex(keys).to_numpy())
+        reactions[(n, field)] = differs.groupby(others["strategy"].to_numpy()).agg(
+            deals="size", differs="sum", share_differs="mean"
+        )
+    if not reactions:
+        return pd.DataFrame()
+    return pd.concat(reactions, names=["players", "field", "strategy"]).reset_index()
 
 
 def per_game_bids(hands: pd.DataFrame) -> pd.DataFrame:
     """Per (players, field, variant, strategy, game): mean bid and zero-bid rate."""
-    frame = hands[[*CONDITION_KEYS, "strategy", "game"]].copy()
-    frame["bid"] = hands["bid"].to_numpy(np.float64)
-    frame["zero"] = (hands["bid"].to_numpy() == 0).astype(np.float64)
-    return (
-        frame.groupby([*CONDITION_KEYS, "strategy", "game"], observed=True, sort=True)[
-            ["bid", "zero"]
-        ]
-        .mean()
-        .reset_index()
-    )
+    keys = [*CONDITION_KEYS, "strategy", "game"]
+    bids = hands["bid"].to_numpy()
+    frame = hands[keys].assign(bid=bids.astype(np.float64), zero=(bids == 0).astype(np.float64))
+    means = frame.groupby(keys, observed=True, sort=True)[["bid", "zero"]].mean().reset_index()
+    return _strings(means, "field", "variant", "strategy")
 
 
 def halftime_decisiveness(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
@@ -275,16 +244,25 @@ def halftime_decisiveness(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFr
     leading = totals == totals.groupby(level=keys, observed=True).transform("max")
     share = games.set_index([*keys, "seat"])["win_share"]
     leaders = share[leading[leading].index]
-    return leaders.groupby(level=keys, observed=True).mean().rename("decisive").reset_index()
+    decisive = leaders.groupby(level=keys, observed=True).mean().rename("decisive").reset_index()
+    return _strings(decisive, "field", "variant")
 
 
-def _seat_matrix(block: pd.DataFrame, column: str) -> tuple[np.ndarray, np.ndarray]:
-    """One condition's ``column`` as games x seats, and the strategy of each seat."""
+def _mixed_blocks(games: pd.DataFrame) -> dict[tuple, pd.DataFrame]:
+    """The games of each condition of a mixed field, by (players, field, variant)."""
+    return {
+        tuple(block.iloc[0][k] for k in CONDITION_KEYS): block
+        for _, block in games.groupby("condition", observed=True, sort=True)
+        if block["strategy"].nunique() > 1
+    }
+
+
+def _seat_totals(block: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """One condition's final totals as games x seats, and the strategy of each seat."""
     block = block.sort_values(["game", "seat"])
     seats = int(block["seat"].max()) + 1
-    matrix = block[column].to_numpy(np.float64).reshape(-1, seats)
-    strategies = block["strategy"].astype(str).to_numpy()[:seats]
-    return matrix, strategies
+    totals = block["total"].to_numpy(np.float64).reshape(-1, seats)
+    return totals, block["strategy"].astype(str).to_numpy()[:seats]
 
 
 def better_seat_wins(games: pd.DataFrame) -> pd.DataFrame:
@@ -295,40 +273,35 @@ def better_seat_wins(games: pd.DataFrame) -> pd.DataFrame:
     finishes ahead, 1/2 on a tie, 0 behind; the value is the mean over the
     pairs.  Only the order of totals counts, so negative totals are no problem.
     """
-    rows = []
-    for block in _condition_blocks(games):
-        totals, strategies = _seat_matrix(block, "total")
-        names = sorted(set(strategies))
-        if len(names) < 2:
-            continue
-        mean = {s: totals[:, strategies == s].mean() for s in names}
+    parts = []
+    for key, block in _mixed_blocks(games).items():
+        totals, strategies = _seat_totals(block)
+        mean = {s: totals[:, strategies == s].mean() for s in set(strategies)}
         pairs = [
             (i, j) if mean[strategies[i]] >= mean[strategies[j]] else (j, i)
-            for i in range(len(strategies))
-            for j in range(i + 1, len(strategies))
+            for i, j in itertools.combinations(range(len(strategies)), 2)
             if strategies[i] != strategies[j]
         ]
         strong = totals[:, [p[0] for p in pairs]]
         weak = totals[:, [p[1] for p in pairs]]
-        value = ((strong > weak) + 0.5 * (strong == weak)).mean(axis=1)
-        first = block.iloc[0]
-        rows.append(
+        parts.append(
             pd.DataFrame(
                 {
-                    **{k: first[k] for k in CONDITION_KEYS},
+                    **dict(zip(CONDITION_KEYS, key, strict=True)),
                     "game": np.sort(block["game"].unique()),
-                    "better_wins": value,
+                    "better_wins": ((strong > weak) + 0.5 * (strong == weak)).mean(axis=1),
                 }
             )
         )
     columns = [*CONDITION_KEYS, "game", "better_wins"]
-    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=columns)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
 
 
-def _share_of_matrix(codes: np.ndarray) -> Callable[[np.ndarray], float]:
-    """:func:`variance_share_of` for a games x seats matrix whose seat ``i`` is in group
-    ``codes[i]`` in every game, from column sums (no sort: it runs once per resample)."""
-    codes = np.asarray(codes, dtype=np.int64)
+def _share_of_matrix(groups: np.ndarray) -> Callable[[np.ndarray], float]:
+    """:func:`~ohhell_sim.analysis.findings.variance_share_of` for a games x seats matrix
+    whose seat ``i`` is in group ``groups[i]`` in every game, from column sums (no sort:
+    it runs once per resample)."""
+    codes = np.unique(groups, return_inverse=True)[1]
     per_group = np.bincount(codes)
 
     def share(matrix: np.ndarray) -> float:
@@ -351,36 +324,24 @@ def skill_shares(games: pd.DataFrame, resamples: int = SKILL_RESAMPLES) -> pd.Da
     over games (:func:`~ohhell_sim.analysis.stats.bootstrap_matrix`).
     """
     rows = []
-    for block in _condition_blocks(games):
-        totals, strategies = _seat_matrix(block, "total")
+    for key, block in _mixed_blocks(games).items():
+        totals, strategies = _seat_totals(block)
         # A bootstrap needs two games at least (a half of a tiny run may hold one).
-        if len(set(strategies)) < 2 or totals.shape[0] < 2:
-            continue
-        codes = np.unique(strategies, return_inverse=True)[1]
-        est = bootstrap_matrix(totals, _share_of_matrix(codes), resamples=resamples)
-        first = block.iloc[0]
-        rows.append({**{k: first[k] for k in CONDITION_KEYS}, **est.row()})
+        if totals.shape[0] > 1:
+            est = bootstrap_matrix(totals, _share_of_matrix(strategies), resamples=resamples)
+            rows.append({**dict(zip(CONDITION_KEYS, key, strict=True)), **est.row()})
     return estimate_frame(rows, CONDITION_KEYS)
-
-
-def _mixed_blocks(games: pd.DataFrame) -> dict[tuple, pd.DataFrame]:
-    # The conditions of the mixed fields, by (players, field, variant).
-    return {
-        tuple(b.iloc[0][k] for k in CONDITION_KEYS): b
-        for b in _condition_blocks(games)
-        if b["strategy"].nunique() > 1
-    }
 
 
 def _share_difference(first: pd.DataFrame, second: pd.DataFrame, resamples: int):
     """The variance share of condition ``first`` minus that of ``second`` (the same games),
     by a paired bootstrap over games; None with fewer than two games or unequal shapes."""
-    totals, strategies = _seat_matrix(first, "total")
-    other, _ = _seat_matrix(second, "total")
+    totals, strategies = _seat_totals(first)
+    other, _ = _seat_totals(second)
     if totals.shape[0] < 2 or totals.shape != other.shape:
         return None
     seats = totals.shape[1]
-    share = _share_of_matrix(np.unique(strategies, return_inverse=True)[1])
+    share = _share_of_matrix(strategies)
     return bootstrap_matrix(
         np.hstack([totals, other]),
         lambda m: share(m[:, :seats]) - share(m[:, seats:]),
@@ -410,8 +371,8 @@ def skill_leaders(games: pd.DataFrame) -> dict[tuple, tuple[str, str]]:
     highest skill share (point estimates), the pair :func:`skill_lead` tests."""
     shares: dict[tuple, list[tuple[float, str]]] = {}
     for (n, field, variant), block in _mixed_blocks(games).items():
-        totals, strategies = _seat_matrix(block, "total")
-        share = _share_of_matrix(np.unique(strategies, return_inverse=True)[1])(totals)
+        totals, strategies = _seat_totals(block)
+        share = _share_of_matrix(strategies)(totals)
         if not np.isnan(share):
             shares.setdefault((n, field), []).append((share, variant))
     return {
@@ -461,7 +422,7 @@ def _shifts(
     if not parts:
         return estimate_frame([], [*CONDITION_KEYS, *by])
     out = pd.concat(parts, ignore_index=True)
-    return out[[*CONDITION_KEYS, *by, "estimate", "low", "high", "n", "method"]]
+    return out[[*CONDITION_KEYS, *by, *INTERVAL, "n", "method"]]
 
 
 def per_game_shifts(
@@ -497,10 +458,9 @@ def skill_share_tests(
         fields = [k[1] for k in blocks if k[::2] == (n, variant) and (n, k[1], BASELINE) in blocks]
         pairs = []
         for field in fields:
-            totals, strategies = _seat_matrix(blocks[(n, field, variant)], "total")
-            base, _ = _seat_matrix(blocks[(n, field, BASELINE)], "total")
-            codes = np.unique(strategies, return_inverse=True)[1]
-            pairs.append((totals, base, _share_of_matrix(codes)))
+            totals, strategies = _seat_totals(blocks[(n, field, variant)])
+            base, _ = _seat_totals(blocks[(n, field, BASELINE)])
+            pairs.append((totals, base, _share_of_matrix(strategies)))
         games = min((t.shape[0] for t, _, _ in pairs), default=0)
         if len(pairs) < 2 or games < 2:
             continue
@@ -518,9 +478,7 @@ def skill_share_tests(
                 "estimate": test["spread"],
                 "low": np.nan,
                 "high": np.nan,
-                "p": test["p"],
-                "q": test["q"],
-                "i_squared": test["i_squared"],
+                **{k: test[k] for k in ("p", "q", "i_squared")},
                 "measure": SKILL,
             }
         )
@@ -591,10 +549,8 @@ def standardised_shift(
     ----------
     frame : pandas.DataFrame
         Rows of both arms with the ``arm``, ``stratum``, ``by`` and ``game`` columns.
-    value : str
-        Column to compare.
-    arm : str
-        Column telling the arms apart.
+    value, arm : str
+        The column compared, and the column telling the arms apart.
     first, second : object
         The arms compared.
     stratum : str
@@ -630,15 +586,14 @@ def pooled_bid_shifts(
     ``players_of`` (``"strategy in field"``), equal weight per player."""
     frame = per_game.assign(player=per_game["strategy"] + " in " + per_game["field"])
     frame = frame[frame["player"].isin(players_of)]
-    tables = []
-    for column, measure in zip(("bid", "zero"), BID_MEASURES, strict=True):
-        for name in variants:
-            if name == BASELINE:
-                continue
-            table = standardised_shift(
-                frame, column, "variant", name, BASELINE, "player", by=["players"]
-            )
-            tables.append(table.assign(variant=name, measure=measure, field=STANDARDISED))
+    tables = [
+        standardised_shift(
+            frame, column, "variant", name, BASELINE, "player", by=["players"]
+        ).assign(variant=name, measure=measure, field=STANDARDISED)
+        for column, measure in zip(("bid", "zero"), BID_MEASURES, strict=True)
+        for name in variants
+        if name != BASELINE
+    ]
     return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
 
 
@@ -653,116 +608,92 @@ def ranking_gaps(games: pd.DataFrame) -> pd.DataFrame:
     """
     rows = []
     for (n, field), part in games.groupby(["players", "field"], observed=True, sort=False):
-        if part["strategy"].nunique() < 2:
-            continue
         base = part[part["variant"] == BASELINE]
-        if base.empty:
+        if part["strategy"].nunique() < 2 or base.empty:
             continue
-        order = (
-            base.groupby("strategy", observed=True)["win_share"]
-            .mean()
-            .sort_values(ascending=False, kind="stable")
-            .index.astype(str)
-            .tolist()
-        )
+        wins = base.groupby("strategy", observed=True)["win_share"].mean()
+        order = wins.sort_values(ascending=False, kind="stable").index.astype(str).tolist()
         for variant, block in part.groupby("variant", observed=True, sort=False):
             per_game = block.pivot_table(
                 index="game", columns="strategy", values="win_share", observed=True
             )
             for a, b in itertools.pairwise(order):
                 est = mean_ci((per_game[a] - per_game[b]).to_numpy())
-                rows.append(
-                    {
-                        "players": n,
-                        "field": field,
-                        "variant": variant,
-                        "pair": f"{a} - {b}",
-                        **est.row(),
-                    }
-                )
+                key = {"players": n, "field": field, "variant": variant, "pair": f"{a} - {b}"}
+                rows.append({**key, **est.row()})
     return estimate_frame(rows, [*CONDITION_KEYS, "pair"])
 
 
-def rankings(games: pd.DataFrame) -> pd.DataFrame:
+def _wide(table: pd.DataFrame, name: str, keys: Sequence[str] = CONDITION_KEYS) -> pd.DataFrame:
+    """The ``keys`` of an estimate table, its estimate and interval named ``name``,
+    ``name_low`` and ``name_high``."""
+    columns = dict(zip(INTERVAL, _triple(name), strict=True))
+    return table.rename(columns=columns)[[*keys, *_triple(name)]]
+
+
+def _triple(name: str) -> list[str]:
+    return [name, f"{name}_low", f"{name}_high"]
+
+
+def rankings(mixed_games: pd.DataFrame) -> pd.DataFrame:
     """Per condition of a mixed field: win share and mean total per strategy."""
-    mixed = games[
-        games.groupby(["players", "field"], observed=True)["strategy"].transform("nunique") > 1
-    ]
     keys = [*CONDITION_KEYS, "strategy"]
-    wins = grouped_mean(mixed, mixed["win_share"], keys, bounded=True)
-    totals = grouped_mean(mixed, mixed["total"], keys)
-    return wins[keys].assign(
-        win_share=wins["estimate"],
-        win_share_low=wins["low"],
-        win_share_high=wins["high"],
-        mean_total=totals["estimate"],
-        mean_total_low=totals["low"],
-        mean_total_high=totals["high"],
-    )
+    wins = grouped_mean(mixed_games, mixed_games["win_share"], keys, bounded=True)
+    totals = grouped_mean(mixed_games, mixed_games["total"], keys)
+    return _wide(wins, "win_share", keys).join(_wide(totals, "mean_total", []))
 
 
 # --- the analysis ---------------------------------------------------------------------
 
 
-def _survivors_mark(row: pd.Series) -> str:
-    if row["survives"]:
-        return f"survives Holm, {confirmation_cell(row)}"
-    return "does not survive Holm"
-
-
 def _ordered(frame: pd.DataFrame, names: Sequence[str], fields: Sequence[str]) -> pd.DataFrame:
-    order = {name: i for i, name in enumerate(names)}
-    field_order = {name: i for i, name in enumerate(fields)}
-    keys = [c for c in ("players", "field", "variant") if c in frame.columns]
+    """``frame`` sorted by table size, then by field and variant in the orders given."""
+    orders = {
+        "field": {name: i for i, name in enumerate(fields)},
+        "variant": {name: i for i, name in enumerate(names)},
+    }
+    keys = [c for c in CONDITION_KEYS if c in frame.columns]
 
     def key(column: pd.Series) -> pd.Series:
-        if column.name == "variant":
-            return column.map(order)
-        if column.name == "field":
-            return column.map(field_order)
-        return column
+        return column.map(orders[column.name]) if column.name in orders else column
 
     return frame.sort_values(keys, key=key, kind="stable").reset_index(drop=True)
 
 
-def _verdicts(
-    table: pd.DataFrame, keys: Sequence[str], field: str, between: pd.DataFrame
-) -> pd.DataFrame:
-    """Per effect, whether it holds in every field (or for every player): by
-    :func:`~ohhell_sim.analysis.findings.verdicts_across_fields` where ``between`` holds
-    its test between the fields, by :func:`field_verdicts` (no claim that the fields
-    differ) where it has none; with the count of fields where the row is established
-    (survives Holm and is confirmed at the second seed)."""
+def _verdicts(table: pd.DataFrame, field: str, between: pd.DataFrame) -> pd.DataFrame:
+    """Per effect (players, measure, variant), whether it holds in every field (or for every
+    player): by :func:`~ohhell_sim.analysis.findings.verdicts_across_fields` where
+    ``between`` holds its test between the fields, by
+    :func:`~ohhell_sim.analysis.findings.field_verdicts` where it has none; with the count
+    of fields where the row is established (survives Holm and is confirmed)."""
+    keys = ["players", "measure", "variant"]
     tested = table["measure"].isin(set(between["measure"]) if len(between) else set())
     parts = []
     if tested.any():
         parts.append(verdicts_across_fields(table[tested], between, keys, field=field))
     if (~tested).any():
         parts.append(field_verdicts(table[~tested], keys, field=field))
-    verdicts = pd.concat(parts, ignore_index=True)
-    strong = table.assign(_strong=table["established"])
     counts = (
-        strong.groupby(list(keys), observed=True, sort=False)["_strong"]
-        .agg(["sum", "size"])
-        .reset_index()
+        table.assign(up=table["low"] > 0, down=table["high"] < 0)
+        .groupby(keys, observed=True, sort=False)
+        .agg(
+            found=("established", "sum"),
+            rows=("established", "size"),
+            up=("up", "any"),
+            down=("down", "any"),
+        )
     )
-    verdicts = verdicts.merge(counts, on=list(keys), how="left")
+    verdicts = pd.concat(parts, ignore_index=True).merge(counts, on=keys, how="left")
     # An effect resolved on both sides of zero in different fields.
-    sides = (
-        table.assign(_up=table["low"] > 0, _down=table["high"] < 0)
-        .groupby(list(keys), observed=True, sort=False)[["_up", "_down"]]
-        .any()
-        .reset_index()
-    )
-    sides["opposite"] = sides["_up"] & sides["_down"]
-    verdicts = verdicts.merge(sides[[*keys, "opposite"]], on=list(keys), how="left")
+    verdicts["opposite"] = verdicts["up"] & verdicts["down"]
     verdicts["established_in"] = [
-        f"{int(s)} of {int(z)}" for s, z in zip(verdicts["sum"], verdicts["size"], strict=True)
+        f"{int(s)} of {int(z)}" for s, z in zip(verdicts["found"], verdicts["rows"], strict=True)
     ]
     verdicts["headline"] = (verdicts["verdict"] == HOLDS_EVERYWHERE) & (
-        verdicts["sum"] == verdicts["size"]
+        verdicts["found"] == verdicts["rows"]
     )
-    return verdicts.drop(columns=["sum", "size"])
+    verdicts = verdicts.drop(columns=["found", "rows", "up", "down"])
+    return verdicts.rename(columns={"min_field": "min_where", "max_field": "max_where"})
 
 
 #: The parts of the report's one family, and the columns naming a row of each.
@@ -775,6 +706,8 @@ FAMILY_PARTS = {
     "ranking gaps": [*CONDITION_KEYS, "pair"],
     "between fields": ["players", "measure", "variant"],
 }
+#: The parts of the family that compare decisiveness, and their measures.
+DECISIVE_PARTS = {"leader": LEADER, "stronger seat": STRONGER, "skill share": SKILL}
 
 
 @dataclass
@@ -802,23 +735,10 @@ def family_parts(
     :func:`skill_leaders`); the confirmation takes the run's."""
     # The hands frame keeps its categorical labels (tens of millions of rows);
     # the per-game frames derived from it are made plain strings.
-    games = games.assign(
-        variant=games["variant"].astype(str),
-        field=games["field"].astype(str),
-        strategy=games["strategy"].astype(str),
-    )
+    games = _strings(games, "variant", "field", "strategy")
     # Only the score-maximising players' bids are compared (the others' are in reactions).
     per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)])
-    per_game = per_game.assign(
-        **{k: per_game[k].astype(str) for k in ("field", "variant", "strategy")}
-    )
-    per_game = per_game[per_game["strategy"].isin(SCORE_AWARE_BIDDERS)]
-    players_of = sorted(
-        {
-            f"{s} in {f}"
-            for f, s in per_game[["field", "strategy"]].drop_duplicates().itertuples(index=False)
-        }
-    )
+    players_of = sorted(set(per_game["strategy"] + " in " + per_game["field"]))
 
     def bids_compute(frame: pd.DataFrame) -> pd.DataFrame:
         table = pd.concat(
@@ -832,13 +752,12 @@ def family_parts(
         return table[table["variant"] != BASELINE].reset_index(drop=True)
 
     decisive = halftime_decisiveness(hands, games)
-    decisive = decisive.assign(**{k: decisive[k].astype(str) for k in ("field", "variant")})
     mixed_games = games[
         games.groupby(["players", "field"], observed=True)["strategy"].transform("nunique") > 1
     ]
     better = better_seat_wins(mixed_games)
     leaders = skill_leaders(mixed_games) if leaders is None else leaders
-    computed = {
+    jobs = {
         "bid shifts": (per_game, bids_compute) if len(per_game) else None,
         "leader": (decisive, lambda f: _shifts(f, "decisive", [], names)),
         "stronger seat": (better, lambda f: _shifts(f, "better_wins", [], names)),
@@ -846,10 +765,10 @@ def family_parts(
         "skill lead": (mixed_games, lambda f: skill_lead(f, leaders)),
         "ranking gaps": (mixed_games, gaps_compute),
     }
-    family = {}
-    for name, job in computed.items():
-        table = pd.DataFrame() if job is None else replicate(job[0], job[1], FAMILY_PARTS[name])
-        family[name] = table
+    family = {
+        name: pd.DataFrame() if job is None else replicate(*job, FAMILY_PARTS[name])
+        for name, job in jobs.items()
+    }
     # Tests, not estimates: not split into halves.
     family["between fields"] = between_field_tests(per_game, decisive, better, mixed_games, names)
     return Parts(games, decisive, mixed_games, better, family, leaders)
@@ -857,114 +776,121 @@ def family_parts(
 
 def confirmed_family(data: StudyData, names: list[str]) -> tuple[Parts, dict[str, pd.DataFrame]]:
     """The run's parts, adjusted as one family, their surviving rows checked in the
-    confirmation run (:func:`~ohhell_sim.analysis.findings.confirm`)."""
+    confirmation run (:func:`~ohhell_sim.studies.family.confirm_family`), which tests the
+    run's pairs of :func:`skill_lead`; a part with no rows is left as it is."""
     main = family_parts(data.hands, data.games, names)
-    present = {k: t for k, t in main.family.items() if not t.empty}
-    adjusted = adjust_parts(present, method=CORRECTION)
-    second = None
-    if data.confirmation is not None:
-        other = family_parts(data.confirmation.hands, data.confirmation.games, names, main.leaders)
-        second = adjust_parts({k: t for k, t in other.family.items() if not t.empty}, CORRECTION)
-    confirmed = confirm_parts(adjusted, second, FAMILY_PARTS)
+
+    def adjusted(run: StudyData) -> dict[str, pd.DataFrame]:
+        parts = main if run is data else family_parts(run.hands, run.games, names, main.leaders)
+        return adjust_parts({k: t for k, t in parts.family.items() if not t.empty}, CORRECTION)
+
+    confirmed = confirm_family(data, adjusted, FAMILY_PARTS)
     return main, {name: confirmed.get(name, table) for name, table in main.family.items()}
 
 
 def analyse(data: StudyData) -> Report:
     """The report of a ``variant_scoring`` run, every number computed from ``data``."""
-    hands = data.hands
-    present = list(dict.fromkeys(c["label"]["variant"] for c in data.manifest["conditions"]))
-    fields = list(dict.fromkeys(c["label"]["field"] for c in data.manifest["conditions"]))
-    names = [BASELINE, *(v for v in present if v != BASELINE)]
-
-    reactions = bid_reactions(hands)
+    labels = [c["label"] for c in data.manifest["conditions"]]
+    fields = list(dict.fromkeys(label["field"] for label in labels))
+    variants = dict.fromkeys(label["variant"] for label in labels)
+    names = [BASELINE, *(v for v in variants if v != BASELINE)]
     main, family = confirmed_family(data, names)
-    games, decisive, mixed_games, better = main.games, main.decisive, main.mixed_games, main.better
-    bids, leader = family["bid shifts"], family["leader"]
-    better_diff, skill_diff = family["stronger seat"], family["skill share"]
-    gaps = family["ranking gaps"]
-    between = family["between fields"]
-    canonical_gaps = ranking_gaps(mixed_games[mixed_games["variant"] == BASELINE])
+    decisive, mixed_games, better = main.decisive, main.mixed_games, main.better
+    bids, between = family["bid shifts"], family["between fields"]
 
-    levels = grouped_mean(decisive, decisive["decisive"], CONDITION_KEYS, bounded=True)
-    levels = levels[CONDITION_KEYS].assign(
-        leader_wins=levels["estimate"],
-        leader_wins_low=levels["low"],
-        leader_wins_high=levels["high"],
-    )
+    leader = grouped_mean(decisive, decisive["decisive"], CONDITION_KEYS, bounded=True)
+    levels = _wide(leader, "leader_wins")
     if not better.empty:
         stronger = grouped_mean(better, better["better_wins"], CONDITION_KEYS, bounded=True)
-        shares = skill_shares(mixed_games)
-        levels = levels.merge(
-            stronger[CONDITION_KEYS].assign(
-                stronger_ahead=stronger["estimate"],
-                stronger_ahead_low=stronger["low"],
-                stronger_ahead_high=stronger["high"],
-            ),
-            on=CONDITION_KEYS,
-            how="left",
-        ).merge(
-            shares[CONDITION_KEYS].assign(
-                skill_share=shares["estimate"],
-                skill_share_low=shares["low"],
-                skill_share_high=shares["high"],
-            ),
-            on=CONDITION_KEYS,
-            how="left",
-        )
-    ranking = rankings(games)
-
+        for name, table in (
+            ("stronger_ahead", stronger),
+            ("skill_share", skill_shares(mixed_games)),
+        ):
+            levels = levels.merge(_wide(table, name), on=CONDITION_KEYS, how="left")
     decisiveness = pd.concat(
         [
-            t.assign(measure=m)
-            for t, m in (
-                (leader, LEADER),
-                (better_diff, STRONGER),
-                (skill_diff, SKILL),
-            )
-            if not t.empty
+            family[part].assign(measure=measure)
+            for part, measure in DECISIVE_PARTS.items()
+            if not family[part].empty
         ],
         ignore_index=True,
     )
-    verdict_parts = []
+    verdicts = []
     if not bids.empty:
         rows = bids[bids["field"] != STANDARDISED]
         rows = rows.assign(player=rows["strategy"] + " in " + rows["field"])
-        verdict_parts.append(
-            _verdicts(rows, ["players", "measure", "variant"], "player", between).assign(
-                effect="bid shift of score-maximising players"
-            )
-        )
+        verdicts.append(_verdicts(rows, "player", between).assign(effect=BID_EFFECT))
     if not decisiveness.empty:
-        verdict_parts.append(
-            _verdicts(decisiveness, ["players", "measure", "variant"], "field", between).assign(
-                effect="decisiveness"
-            )
-        )
-    verdicts = pd.concat(verdict_parts, ignore_index=True)
-    verdicts = verdicts.rename(columns={"min_field": "min_where", "max_field": "max_where"})
-    verdicts = _ordered(verdicts, names, fields)
-    return _report(
-        data,
-        names=names,
-        fields=fields,
-        reactions=reactions,
-        bids=_ordered(bids, names, [*fields, STANDARDISED]) if not bids.empty else bids,
-        decisiveness=_ordered(decisiveness, names, fields),
-        levels=_ordered(levels, names, fields),
-        ranking=_ordered(ranking, names, fields),
-        gaps=_ordered(gaps, names, fields),
-        canonical_gaps=canonical_gaps,
-        lead=family["skill lead"],
-        between=between,
-        verdicts=verdicts,
+        verdicts.append(_verdicts(decisiveness, "field", between).assign(effect="decisiveness"))
+    levels = _ordered(levels, names, fields)
+    decisiveness = _ordered(decisiveness, names, fields)
+    results = {
+        "names": names,
+        "fields": fields,
+        "reactions": bid_reactions(data.hands),
+        "bids": _ordered(bids, names, [*fields, STANDARDISED]) if not bids.empty else bids,
+        "decisiveness": decisiveness,
+        "levels": levels,
+        "ranking": _ordered(rankings(mixed_games), names, fields),
+        "gaps": _ordered(family["ranking gaps"], names, fields),
+        "canonical_gaps": ranking_gaps(mixed_games[mixed_games["variant"] == BASELINE]),
+        "skill": skill_ranking(levels, decisiveness),
+        "lead": family["skill lead"],
+        "between": between,
+        "verdicts": _ordered(pd.concat(verdicts, ignore_index=True), names, fields),
+    }
+    return study_report(
+        NAME,
+        QUESTION,
+        data.manifest,
+        _method(data.manifest, results),
+        _findings(results),
+        _tables(results),
+        _figures(results),
+        in_short=_in_short(results, data.manifest),
     )
+
+
+def skill_ranking(levels: pd.DataFrame, decisiveness: pd.DataFrame) -> pd.DataFrame:
+    """Per mixed field and table size, the scoring tables ranked by skill share (highest
+    first), with the stronger seat's chance to finish ahead and each one's change against
+    the canonical table (from the family).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``players``, ``field``, ``rank``, ``variant``, ``skill_share`` and
+        ``stronger_ahead`` (each with ``_low``/``_high``), and for the
+        non-canonical tables ``skill_change``/``stronger_change`` with their
+        intervals and ``*_established``.
+    """
+    if "skill_share" not in levels:
+        return pd.DataFrame()
+    rows = levels.dropna(subset=["skill_share"]).copy()
+    for measure, prefix in ((SKILL, "skill_change"), (STRONGER, "stronger_change")):
+        part = decisiveness[decisiveness["measure"] == measure]
+        change = _wide(part, prefix).assign(**{f"{prefix}_established": part["established"]})
+        rows = rows.merge(change, on=CONDITION_KEYS, how="left")
+    rows = rows.sort_values(["players", "field", "skill_share"], ascending=[True, True, False])
+    rows["rank"] = rows.groupby(["players", "field"]).cumcount() + 1
+    return rows.reset_index(drop=True)
+
+
+# --- the report -----------------------------------------------------------------------
+
+#: The columns of the verdicts table.
+VERDICT_COLUMNS = [
+    *("players", "effect", "measure", "variant", "fields", "verdict"),
+    *("min_estimate", "min_where", "max_estimate", "max_where"),
+    *("opposite", "established_in", "headline"),
+]
 
 
 def _family_display(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     """A family's rows for a report: the interval, the adjusted p-value, the marks."""
     if table.empty:
         return pd.DataFrame()
-    shown = table[[*columns, "estimate", "low", "high"]].copy()
+    shown = table[[*columns, *INTERVAL]].copy()
     shown["p_holm"] = table["p_adjusted"].map(fmt_p)
     shown["holm"] = np.where(table["survives"], "survives", "-")
     shown["confirmation"] = [confirmation_cell(r) for _, r in table.iterrows()]
@@ -972,63 +898,89 @@ def _family_display(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame
     return display_table(shown)
 
 
-def _correction_of(tables: dict) -> str:
-    """The family's correction, read off any of its non-empty parts."""
-    for key in ("bids", "decisiveness", "gaps"):
-        table = tables.get(key)
-        if isinstance(table, pd.DataFrame) and len(table) and "correction" in table:
-            return str(table["correction"].iloc[0])
-    return "holm over 0"
+def _skill_display(skill: pd.DataFrame) -> pd.DataFrame:
+    """The tables ranked by skill share, each change against the canonical table marked *
+    when established."""
 
+    def change(row: pd.Series, prefix: str) -> str:
+        if pd.isna(row[prefix]):
+            return "reference" if row["variant"] == BASELINE else "n/a"
+        mark = " *" if row[f"{prefix}_established"] else ""
+        return fmt_ci(row[prefix], row[f"{prefix}_low"], row[f"{prefix}_high"]) + mark
 
-def _family_line(name: str, table: pd.DataFrame) -> str:
-    if table.empty:
-        return f"{name}: no comparisons."
-    return (
-        f"{name}: {int(table['survives'].sum())} of {len(table)} comparisons survive "
-        f"({table['correction'].iloc[0]}), {int(table['established'].sum())} of them "
-        "confirmed at the second seed."
+    shown = skill[["players", "field", "rank", "variant"]]
+    return shown.rename(columns={"variant": "scoring table"}).assign(
+        **{
+            "skill share": [fmt_ci(*r) for r in skill[_triple("skill_share")].to_numpy()],
+            "change": [change(r, "skill_change") for _, r in skill.iterrows()],
+            "stronger seat ahead": [
+                fmt_ci(*r) for r in skill[_triple("stronger_ahead")].to_numpy()
+            ],
+            "change ": [change(r, "stronger_change") for _, r in skill.iterrows()],
+        }
     )
 
 
-def _signed(value: float, digits: int) -> str:
-    # fmt_number's text (no "-0.000"), with a plus sign on a positive value.
-    text = fmt_number(value, digits)
-    return f"+{text}" if float(text) > 0 else text
+def _between_table(between: pd.DataFrame) -> list[Table]:
+    """The tests between fields (or players) as a table, none when there are none."""
+    if not len(between):
+        return []
+    shown = between[["players", "measure", "variant"]].assign(
+        compared=between["n"].astype(int),
+        W=[fmt_number(q, 1) for q in between["q"]],
+        spread=[fmt_number(e) for e in between["estimate"]],
+        **{"p (adjusted)": [fmt_p(p) for p in between["p_adjusted"]]},
+        confirmation=between["confirmation"],
+    )
+    return [
+        Table(
+            "Does a shift differ between fields? A paired test per measure and variant",
+            shown,
+            "Compared: the score-maximising players (bids) or the fields (decisiveness). "
+            "W: the Wald statistic of their shifts, the covariance estimated from the "
+            "per-game shifts, clustered by game (every field plays the same cards), "
+            "chi-squared with compared - 1 degrees of freedom; spread: the highest shift "
+            "minus the lowest. Part of the family. The skill share has no per-game value: "
+            "its covariance comes from one bootstrap that resamples the same games in every "
+            "field.",
+        )
+    ]
 
 
-def _range(row: pd.Series, digits: int = 3) -> str:
-    low = f"{_signed(row['min_estimate'], digits)} ({row['min_where']})"
-    high = f"{_signed(row['max_estimate'], digits)} ({row['max_where']})"
-    return low if row["min_estimate"] == row["max_estimate"] else f"{low} to {high}"
-
-
-def _report(data: StudyData, **t) -> Report:
-    names, fields = t["names"], t["fields"]
-    findings = _findings(data, **t)
-    verdicts = t["verdicts"]
-    tables = [
+def _tables(results: dict) -> list[Table]:
+    """The report's tables, the ranking of the tables by skill share first."""
+    skill, lead, bids = results["skill"], results["lead"], results["bids"]
+    tables = []
+    if len(skill):
+        tables.append(
+            Table(
+                "Which scoring table lets skill decide the game? Tables ranked by skill share",
+                _skill_display(skill),
+                f"In each mixed field, the share of the variance of final totals that the "
+                f"strategy explains (skill share; {SKILL_RESAMPLES:,} bootstrap resamples over "
+                "games) and how often the seat of the stronger strategy finishes ahead of a "
+                "seat of another, under each table; change: against the canonical table, "
+                "paired on the same cards, * when established (survives the report's Holm "
+                f"correction and confirms at the second seed). {MAXIMISER_MIX} seats players "
+                f"that all bid for the active table ({', '.join(MAXIMISER_MIX_STRATEGIES)}); "
+                f"{MIX_FIELD}'s simple and zero ignore it.",
+            )
+        )
+    if len(lead):
+        tables.append(
+            Table(
+                "Does the first table lead the second? Skill share of the first minus the second",
+                _family_display(lead, ["players", "field", "variant", "runner_up"]),
+                "The two tables of highest skill share in each mixed field (chosen on this "
+                "run's cards), the difference of their skill shares on the same games (paired "
+                "bootstrap, part of the report's one family); the confirmation run tests the "
+                "same order on fresh cards. A table ranks first only where this is established.",
+            )
+        )
+    tables += [
         Table(
             "Verdicts across fields",
-            display_table(
-                verdicts[
-                    [
-                        "players",
-                        "effect",
-                        "measure",
-                        "variant",
-                        "fields",
-                        "verdict",
-                        "min_estimate",
-                        "min_where",
-                        "max_estimate",
-                        "max_where",
-                        "opposite",
-                        "established_in",
-                        "headline",
-                    ]
-                ]
-            ),
+            display_table(results["verdicts"][VERDICT_COLUMNS]),
             "Per effect (a variant against the canonical table), over the fields (or the "
             f"score-maximising players). '{DEPENDS_ON_FIELD}' is the established test between "
             f"the fields (the next table) and '{SOME_FIELDS}' says it is not established; "
@@ -1038,33 +990,33 @@ def _report(data: StudyData, **t) -> Report:
             "established_in counts the rows that survive Holm over the report's family and "
             "are confirmed at the second seed; headline: holds everywhere.",
         ),
-        *_between_table(t["between"]),
+        *_between_table(results["between"]),
         Table(
             "Which strategies' bids react to the scoring table",
-            display_table(t["reactions"]),
+            display_table(results["reactions"]),
             "Bids under every non-canonical table compared with the canonical table's on the "
             "same game, deal and seat; share_differs = 0 means identical bids on every deal.",
         ),
     ]
-    bids = t["bids"]
-    for measure in BID_MEASURES:
-        if bids.empty:
-            break
-        rows = bids[bids["measure"] == measure]
-        tables.append(
+    if not bids.empty:
+        tables += [
             Table(
                 f"Shift of the {measure} of score-maximising players (family: bid shifts)",
-                _family_display(rows, ["players", "field", "strategy", "variant"]),
+                _family_display(
+                    bids[bids["measure"] == measure], ["players", "field", "strategy", "variant"]
+                ),
                 "Variant minus canonical on the same games (paired by game); "
                 f"{STANDARDISED}: every score-maximising player (strategy in field) weighted "
                 "equally; p_holm: Holm-adjusted p-value over the whole bid family; halves: "
                 "the even and the odd games.",
             )
-        )
-    tables += [
+            for measure in BID_MEASURES
+        ]
+    return [
+        *tables,
         Table(
             "Decisiveness per field and variant",
-            display_table(t["levels"]),
+            display_table(results["levels"]),
             "leader_wins: final win share of the leader(s) after half the deals; "
             "stronger_ahead: share of seat pairs of different strategies in which the "
             "strategy with the higher mean total finishes ahead (ties half); skill_share: share "
@@ -1073,115 +1025,122 @@ def _report(data: StudyData, **t) -> Report:
         ),
         Table(
             "Decisiveness against the canonical table (part of the report's one family)",
-            _family_display(t["decisiveness"], ["players", "measure", "field", "variant"]),
+            _family_display(results["decisiveness"], ["players", "measure", "field", "variant"]),
             "Variant minus canonical on the same games; skill share: paired bootstrap.",
         ),
         Table(
             "Win share and mean final total per strategy (mixed fields)",
-            display_table(t["ranking"]),
+            display_table(results["ranking"]),
         ),
         Table(
             "Ranking gaps against the canonical order (family: ranking)",
-            _family_display(t["gaps"], ["players", "field", "variant", "pair"]),
+            _family_display(results["gaps"], ["players", "field", "variant", "pair"]),
             "Win share of the first strategy minus the second, per game, for strategies "
             "adjacent in the canonical table's order; a negative gap that survives is a "
             "reversal of the canonical ranking.",
         ),
     ]
+
+
+def _figure(
+    file: str,
+    caption: str,
+    rows: pd.DataFrame,
+    series: str,
+    order: list[str],
+    panels: str | None = None,
+    **labels: object,
+) -> Figure:
+    """An interval plot of ``rows`` by scoring variant, in one panel per table size when
+    there are several, unless ``panels`` names another column."""
+    if panels is None and rows["players"].nunique() > 1:
+        panels = "players"
+    plot = interval_plot(
+        rows,
+        "variant",
+        series=series,
+        panels=panels,
+        xlabel="scoring variant",
+        order=order,
+        **labels,
+    )
+    return Figure(file, caption, plot)
+
+
+def _figures(results: dict) -> list[Figure]:
+    """The shifts of the bids and of the leader's win share, the skill shares, the win shares."""
+    names, bids, levels = results["names"], results["bids"], results["levels"]
+    decisive, ranking = results["decisiveness"], results["ranking"]
+    variants = [n for n in names if n != BASELINE]
     figures = []
     for measure, file in zip(BID_MEASURES, ("bid_shift.png", "zero_rate_shift.png"), strict=True):
         if bids.empty:
             break
         rows = bids[bids["measure"] == measure]
-        rows = rows.assign(player=rows["strategy"] + " in " + rows["field"])
-        rows.loc[rows["field"] == STANDARDISED, "player"] = STANDARDISED
+        player = rows["strategy"] + " in " + rows["field"]
         figures.append(
-            Figure(
+            _figure(
                 file,
                 f"Shift of the {measure} of score-maximising players against the canonical table",
-                interval_plot(
-                    rows,
-                    "variant",
-                    series="player",
-                    panels="players" if rows["players"].nunique() > 1 else None,
-                    title=f"{measure}: variant minus canonical",
-                    xlabel="scoring variant",
-                    ylabel=f"shift of the {measure}",
-                    zero_line=True,
-                    order=[n for n in names if n != BASELINE],
-                ),
+                rows.assign(player=player.where(rows["field"] != STANDARDISED, STANDARDISED)),
+                "player",
+                variants,
+                title=f"{measure}: variant minus canonical",
+                ylabel=f"shift of the {measure}",
+                zero_line=True,
             )
         )
-    decisive = t["decisiveness"]
     if not decisive.empty:
         figures.append(
-            Figure(
+            _figure(
                 "leader_wins_shift.png",
                 "Half-game leader's win share against the canonical table, per field",
-                interval_plot(
-                    decisive[decisive["measure"] == LEADER],
-                    "variant",
-                    series="field",
-                    panels="players" if decisive["players"].nunique() > 1 else None,
-                    title="Decisiveness: leader's win share, variant minus canonical",
-                    xlabel="scoring variant",
-                    ylabel="difference in win share",
-                    zero_line=True,
-                    order=[n for n in names if n != BASELINE],
-                ),
+                decisive[decisive["measure"] == LEADER],
+                "field",
+                variants,
+                title="Decisiveness: leader's win share, variant minus canonical",
+                ylabel="difference in win share",
+                zero_line=True,
             )
         )
-    levels = t["levels"]
     if "skill_share" in levels.columns:
-        mixed = levels.dropna(subset=["skill_share"]).rename(
-            columns={
-                "skill_share": "estimate",
-                "skill_share_low": "low",
-                "skill_share_high": "high",
-            }
-        )
         figures.append(
-            Figure(
+            _figure(
                 "skill_share_by_variant.png",
                 "Share of the variance of final totals explained by the strategy (mixed fields)",
-                interval_plot(
-                    mixed,
-                    "variant",
-                    series="field",
-                    panels="players" if mixed["players"].nunique() > 1 else None,
-                    title="Skill share of final totals",
-                    xlabel="scoring variant",
-                    ylabel="variance share (eta squared)",
-                    order=names,
-                ),
+                _tidy(levels.dropna(subset=["skill_share"]), "skill_share"),
+                "field",
+                names,
+                title="Skill share of final totals",
+                ylabel="variance share (eta squared)",
             )
         )
-    ranking = t["ranking"]
     if not ranking.empty:
         figures.append(
-            Figure(
+            _figure(
                 "win_share_by_variant.png",
                 "Win share per strategy by scoring variant (mixed fields)",
-                interval_plot(
-                    ranking.rename(
-                        columns={
-                            "win_share": "estimate",
-                            "win_share_low": "low",
-                            "win_share_high": "high",
-                        }
-                    ),
-                    "variant",
-                    series="strategy",
-                    panels="field",
-                    title="Win share",
-                    xlabel="scoring variant",
-                    ylabel="win share per seat",
-                    order=names,
-                ),
+                _tidy(ranking, "win_share"),
+                "strategy",
+                names,
+                panels="field",
+                title="Win share",
+                ylabel="win share per seat",
             )
         )
+    return figures
+
+
+def _tidy(table: pd.DataFrame, name: str) -> pd.DataFrame:
+    """``table`` with ``name``, ``name_low``, ``name_high`` as ``estimate``, ``low``, ``high``."""
+    return table.rename(columns=dict(zip(_triple(name), INTERVAL, strict=True)))
+
+
+def _method(manifest: dict, results: dict) -> list[str]:
+    """The report's method: the design, the fields, the measures, the family and its checks."""
+    names, fields = results["names"], results["fields"]
     merged = [n for n in names if " = " in n]
-    conditions = data.manifest["conditions"]
+    conditions = manifest["conditions"]
     seats = {c["label"]["field"]: ", ".join(c["seats"]) for c in conditions}
     games_of = {c["label"]["field"]: c["games"] for c in conditions}
     shares = {f: share for f, share in FIELD_SHARES.items() if f in fields}
@@ -1192,7 +1151,7 @@ def _report(data: StudyData, **t) -> Report:
         if shares
         else ""
     )
-    method = [
+    return [
         "Every variant is played with the same seed, seats and schedule: the same cards in "
         "every game, so differences from the canonical table are paired by game (per-game "
         "means, Student-t interval over games).",
@@ -1220,7 +1179,7 @@ def _report(data: StudyData, **t) -> Report:
         "totals explained by the strategy (eta squared, bootstrap over games, 2,000 resamples).",
         "One family of comparisons for the whole report, adjusted with Holm's method "
         "(statsmodels multipletests, family-wise 5%: "
-        f"{_correction_of(t)}): the bid shifts (mean bid and zero-bid rate of every "
+        f"{_correction_of(results)}): the bid shifts (mean bid and zero-bid rate of every "
         "score-maximising player in every field, and their standardised pool, against the "
         "canonical table), the leader's win share, the stronger seat ahead and the skill "
         "share (each variant against the canonical table in every field where the measure "
@@ -1233,7 +1192,7 @@ def _report(data: StudyData, **t) -> Report:
         "(normal approximation, or the bootstrap's for the skill share) and printed to three "
         "decimals, '< 0.001' below.",
         confirmation_method(
-            data.manifest.get("confirmation") or {},
+            manifest.get("confirmation") or {},
             "every variant is played again in every field",
             "games per condition (each field its share)",
         ),
@@ -1246,105 +1205,231 @@ def _report(data: StudyData, **t) -> Report:
         "Pooled rows are standardised (equal weight per score-maximising player) and labelled "
         f"'{STANDARDISED}'; table sizes are never pooled.",
     ]
-    skill = skill_ranking(t["levels"], t["decisiveness"])
-    if len(skill):
-        tables.insert(
-            0,
-            Table(
-                "Which scoring table lets skill decide the game? Tables ranked by skill share",
-                _skill_display(skill),
-                f"In each mixed field, the share of the variance of final totals that the "
-                f"strategy explains (skill share; {SKILL_RESAMPLES:,} bootstrap resamples over "
-                "games) and how often the seat of the stronger strategy finishes ahead of a "
-                "seat of another, under each table; change: against the canonical table, "
-                "paired on the same cards, * when established (survives the report's Holm "
-                f"correction and confirms at the second seed). {MAXIMISER_MIX} seats players "
-                f"that all bid for the active table ({', '.join(MAXIMISER_MIX_STRATEGIES)}); "
-                f"{MIX_FIELD}'s simple and zero ignore it.",
-            ),
+
+
+def _correction_of(results: dict) -> str:
+    """The family's correction, read off any of its non-empty parts."""
+    for table in (results["bids"], results["decisiveness"], results["gaps"]):
+        if len(table) and "correction" in table:
+            return str(table["correction"].iloc[0])
+    return "holm over 0"
+
+
+def _findings(results: dict) -> list[str]:
+    """The findings in words: the merged tables, which bids react, then the effects."""
+    out = [
+        f"{name}: the same rules at these table sizes, played and reported once."
+        for name in results["names"]
+        if " = " in name
+    ]
+    if not results["reactions"].empty:
+        out.append(_reactions_finding(results["reactions"]))
+    verdicts, bids, gaps = results["verdicts"], results["bids"], results["gaps"]
+    if verdicts.empty:
+        return out
+    out += _headline_findings(results)
+    if not bids.empty and (bids["strategy"] == "learned").any():
+        out.append(f"Caveat on every learned shift: {LEARNED_CAVEAT}.")
+    depends = verdicts[verdicts["verdict"] == DEPENDS_ON_FIELD]
+    for (n, effect, measure), rows in depends.groupby(["players", "effect", "measure"], sort=False):
+        parts = [
+            f"{r.variant} {_range(r)}"
+            + (" (significant in opposite directions)" if r.opposite else "")
+            for r in rows.itertuples()
+        ]
+        out.append(
+            f"{n} players, depends on the field ({effect}, {measure}): " + "; ".join(parts) + "."
         )
-    lead = t["lead"]
+    out += _ranking_findings(results)
+    levels = results["levels"]
+    base = levels[levels["variant"] == BASELINE]
+    if len(base):
+        parts = [
+            f"{r.field} {fmt_ci(r.leader_wins, r.leader_wins_low, r.leader_wins_high)}"
+            for r in base.itertuples()
+        ]
+        out.append(
+            "Under the canonical table the half-game leader takes this share of the win: "
+            + "; ".join(parts)
+            + "."
+        )
+    if "skill_share" in levels.columns and levels["skill_share"].notna().any():
+        rows = levels.dropna(subset=["skill_share"])
+        low = rows.loc[rows["skill_share"].idxmin()]
+        high = rows.loc[rows["skill_share"].idxmax()]
+        out.append(
+            "The strategy explains from "
+            f"{fmt_ci(*low[_triple('skill_share')])} ({low['field']}, {low['variant']}) to "
+            f"{fmt_ci(*high[_triple('skill_share')])} ({high['field']}, {high['variant']}) "
+            "of the variance of final totals."
+        )
+    for measure, rows in results["decisiveness"].groupby("measure", sort=False):
+        out.append(_family_line(f"Decisiveness family '{measure}'", rows))
+    if not bids.empty:
+        out.append(_family_line("Bid-shift family", bids))
+    if len(gaps):
+        out.append(_family_line("Ranking family", gaps))
+    return out
+
+
+def _reactions_finding(reactions: pd.DataFrame) -> str:
+    """Which players bid the same under every table, and what moves the scoring-blind ones."""
+    same = reactions[reactions["share_differs"] == 0]
+    moved = reactions[reactions["share_differs"] > 0]
+    blind = moved[~moved["strategy"].isin(SCORE_AWARE_BIDDERS)]
+    text = "Bids identical to the canonical table's on every deal under every table: " + (
+        ", ".join(f"{r.strategy} in {r.field}" for r in same.itertuples()) or "none"
+    )
+    if not blind.empty:
+        text += (
+            "; in mixed fields the scoring-blind bidders move only through the others' bids "
+            "(the hook): share_differs at most "
+            f"{fmt_number(blind['share_differs'].max())} of their deals"
+        )
+    return (
+        text
+        + ". By their code, "
+        + ", ".join(SCORE_BLIND_BIDDERS)
+        + " ignore the scoring when they bid, so a ranking of them cannot change through "
+        "their bids."
+    )
+
+
+def _headline_findings(results: dict) -> list[str]:
+    """Per table size and measure, the effects that hold (and are established) everywhere."""
+    verdicts, bids, decisive = results["verdicts"], results["bids"], results["decisiveness"]
+    heads = verdicts[verdicts["headline"]]
+    established = "Each survives Holm and is confirmed at the second seed."
+    out = []
+    for (n, measure), rows in heads[heads["effect"] == BID_EFFECT].groupby(
+        ["players", "measure"], sort=False
+    ):
+        pooled = bids[
+            (bids["field"] == STANDARDISED) & (bids["measure"] == measure) & (bids["players"] == n)
+        ].set_index("variant")
+        described = [
+            f"{r.variant} ({_range(r)}"
+            + (
+                f"; {STANDARDISED} {fmt_row(pooled.loc[r.variant])}"
+                if r.variant in pooled.index
+                else ""
+            )
+            + ")"
+            for r in rows.itertuples()
+        ]
+        said = _by_sign(rows, described, ("raised by", "lowered by"))
+        out.append(
+            f"{n} players: the {measure} of every score-maximising player in every field is "
+            f"{said}. {established}"
+        )
+    for (n, measure), rows in heads[heads["effect"] == "decisiveness"].groupby(
+        ["players", "measure"], sort=False
+    ):
+        cells = decisive[(decisive["players"] == n) & (decisive["measure"] == measure)]
+        described = [
+            f"{r.variant} ("
+            + ", ".join(
+                f"{c['field']} {fmt_row(c)}"
+                for _, c in cells[cells["variant"] == r.variant].iterrows()
+            )
+            + ")"
+            for r in rows.itertuples()
+        ]
+        words = [f"{DECISIVE_WORDS[measure].format(side)} under" for side in ("more", "less")]
+        where = "field" if measure == LEADER else "mixed field"
+        out.append(
+            f"{n} players, decisiveness ({measure}), in every {where}: "
+            f"{_by_sign(rows, described, words)}, against the canonical table. {established}"
+        )
+    return out
+
+
+def _by_sign(rows: pd.DataFrame, described: list[str], phrases: Sequence[str]) -> str:
+    """``described`` (a text per row of ``rows``) after ``phrases[0]`` for the effects that
+    raise the measure, after ``phrases[1]`` for the others."""
+    up = (rows["min_estimate"] > 0).tolist()
+    sides = [[d for d, u in zip(described, up, strict=True) if u == side] for side in (True, False)]
+    return "; ".join(
+        f"{phrase} " + ", ".join(side) for phrase, side in zip(phrases, sides, strict=True) if side
+    )
+
+
+def _ranking_findings(results: dict) -> list[str]:
+    """Per mixed field, the canonical ranking and the variants that reverse it."""
+    gaps, canonical = results["gaps"], results["canonical_gaps"]
+    out = []
+    for (n, field), rows in results["ranking"].groupby(["players", "field"], sort=False):
+        base = rows[rows["variant"] == BASELINE]
+        if base.empty:
+            continue
+        order = " > ".join(
+            base.sort_values("win_share", ascending=False, kind="stable")["strategy"]
+        )
+        mine = gaps[(gaps["players"] == n) & (gaps["field"] == field)] if len(gaps) else gaps
+        reversed_ = mine[mine["survives"] & (mine["estimate"] < 0)] if len(mine) else mine
+        base_gaps = canonical[(canonical["players"] == n) & (canonical["field"] == field)]
+        text = f"{n} players, {field}: the canonical win-share ranking is {order}" + (
+            ""
+            if (base_gaps["low"] > 0).all()
+            else " (not every adjacent gap resolved under the canonical table)"
+        )
+        if len(reversed_):
+            text += "; reversed (Holm) under " + ", ".join(
+                f"{r.variant} ({r.pair} {fmt_ci(r.estimate, r.low, r.high)}, {r.replication})"
+                for r in reversed_.itertuples()
+            )
+        else:
+            text += "; no variant reverses an adjacent pair after Holm"
+        out.append(text + ".")
+    return out
+
+
+def _family_line(name: str, table: pd.DataFrame) -> str:
+    """How many of a part's comparisons survive and are confirmed."""
+    return (
+        f"{name}: {int(table['survives'].sum())} of {len(table)} comparisons survive "
+        f"({table['correction'].iloc[0]}), {int(table['established'].sum())} of them "
+        "confirmed at the second seed."
+    )
+
+
+def _signed(value: float) -> str:
+    """:func:`~ohhell_sim.analysis.format.fmt_number`'s text, with a plus sign when positive."""
+    text = fmt_number(value)
+    return f"+{text}" if float(text) > 0 else text
+
+
+def _range(row: object) -> str:
+    """An effect's lowest and highest shift over the fields (a verdict row), with where."""
+    low = f"{_signed(row.min_estimate)} ({row.min_where})"
+    high = f"{_signed(row.max_estimate)} ({row.max_where})"
+    return low if row.min_estimate == row.max_estimate else f"{low} to {high}"
+
+
+def _percent(share: float) -> str:
+    """A share as a percentage of the tables' digits (0.637 as 63.7%)."""
+    return f"{Decimal(fmt_number(share)).scaleb(2)}%"
+
+
+def _first_place(top: pd.Series, lead: pd.DataFrame, players: int) -> str:
+    """``top`` lets skill decide most, or ties for it, by the test of its lead over the
+    runner-up."""
     if len(lead):
-        tables.insert(
-            1,
-            Table(
-                "Does the first table lead the second? Skill share of the first minus the second",
-                _family_display(lead, ["players", "field", "variant", "runner_up"]),
-                "The two tables of highest skill share in each mixed field (chosen on this "
-                "run's cards), the difference of their skill shares on the same games (paired "
-                "bootstrap, part of the report's one family); the confirmation run tests the "
-                "same order on fresh cards. A table ranks first only where this is established.",
-            ),
-        )
-    in_short = _in_short(skill, lead, t["verdicts"], data.manifest)
-    return study_report(
-        NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
+        lead = lead[(lead["players"] == players) & (lead["field"] == MAXIMISER_MIX)]
+    if not len(lead):
+        return f"{top['variant']} lets skill decide the game most (its lead is not tested)"
+    row = lead.iloc[0]
+    if row["established"] and row["estimate"] > 0:
+        return f"{row['variant']} lets skill decide the game most, ahead of {row['runner_up']}"
+    return (
+        f"{row['variant']} and {row['runner_up']} tie for letting skill decide the game most "
+        "(the first's lead is not established)"
     )
 
 
-def skill_ranking(levels: pd.DataFrame, decisiveness: pd.DataFrame) -> pd.DataFrame:
-    """Per mixed field and table size, the scoring tables ranked by skill share (highest
-    first), with the stronger seat's chance to finish ahead and each one's change against
-    the canonical table (from the family).
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``players``, ``field``, ``rank``, ``variant``, ``skill_share`` and
-        ``stronger_ahead`` (each with ``_low``/``_high``), and for the
-        non-canonical tables ``skill_change``/``stronger_change`` with their
-        intervals and ``*_established``.
-    """
-    if "skill_share" not in levels:
-        return pd.DataFrame()
-    rows = levels.dropna(subset=["skill_share"]).copy()
-    for measure, prefix in ((SKILL, "skill_change"), (STRONGER, "stronger_change")):
-        part = decisiveness[decisiveness["measure"] == measure]
-        part = part[[*CONDITION_KEYS, "estimate", "low", "high", "established"]].rename(
-            columns={
-                "estimate": prefix,
-                "low": f"{prefix}_low",
-                "high": f"{prefix}_high",
-                "established": f"{prefix}_established",
-            }
-        )
-        rows = rows.merge(part, on=CONDITION_KEYS, how="left")
-    rows = rows.sort_values(["players", "field", "skill_share"], ascending=[True, True, False])
-    rows["rank"] = rows.groupby(["players", "field"]).cumcount() + 1
-    return rows.reset_index(drop=True)
-
-
-def _skill_display(skill: pd.DataFrame) -> pd.DataFrame:
-    def change(row: pd.Series, prefix: str) -> str:
-        if pd.isna(row[prefix]):
-            return "reference" if row["variant"] == BASELINE else "n/a"
-        mark = " *" if row[f"{prefix}_established"] else ""
-        return fmt_ci(row[prefix], row[f"{prefix}_low"], row[f"{prefix}_high"]) + mark
-
-    return pd.DataFrame(
-        {
-            "players": skill["players"].to_numpy(),
-            "field": skill["field"].to_numpy(),
-            "rank": skill["rank"].to_numpy(),
-            "scoring table": skill["variant"].to_numpy(),
-            "skill share": [fmt_ci(*r) for r in skill[_triple("skill_share")].to_numpy()],
-            "change": [change(r, "skill_change") for _, r in skill.iterrows()],
-            "stronger seat ahead": [
-                fmt_ci(*r) for r in skill[_triple("stronger_ahead")].to_numpy()
-            ],
-            "change ": [change(r, "stronger_change") for _, r in skill.iterrows()],
-        }
-    )
-
-
-def _triple(base: str) -> list[str]:
-    return [base, f"{base}_low", f"{base}_high"]
-
-
-def _in_short(
-    skill: pd.DataFrame, lead: pd.DataFrame, verdicts: pd.DataFrame, manifest: dict
-) -> list[str]:
+def _in_short(results: dict, manifest: dict) -> list[str]:
     """The answer first: which table lets skill decide most, and how bids move."""
+    skill, lead, verdicts = results["skill"], results["lead"], results["verdicts"]
     text = []
     adapting = skill[skill["field"] == MAXIMISER_MIX] if len(skill) else skill
     for players, part in adapting.groupby("players", sort=True):
@@ -1393,7 +1478,7 @@ def _in_short(
             )
         )
     heads = verdicts[verdicts["headline"].astype(bool)] if len(verdicts) else verdicts
-    bid_heads = heads[heads["effect"] == "bid shift of score-maximising players"]
+    bid_heads = heads[heads["effect"] == BID_EFFECT]
     if len(bid_heads):
         text.append(
             f"Bids follow the table: {len(bid_heads)} bid shifts (of the mean bid or the "
@@ -1407,198 +1492,6 @@ def _in_short(
         + (" and confirmed at a second seed." if confirmed else " (no confirmation run).")
     )
     return text
-
-
-def _percent(share: float) -> str:
-    """A share as a percentage of the tables' digits (0.637 as 63.7%)."""
-    return f"{Decimal(fmt_number(share)).scaleb(2)}%"
-
-
-def _between_table(between: pd.DataFrame) -> list[Table]:
-    """The tests between fields (or players) as a table, none when there are none."""
-    if not len(between):
-        return []
-    shown = pd.DataFrame(
-        {
-            "players": between["players"].to_numpy(),
-            "measure": between["measure"].to_numpy(),
-            "variant": between["variant"].to_numpy(),
-            "compared": between["n"].astype(int).to_numpy(),
-            "W": [fmt_number(q, 1) for q in between["q"]],
-            "spread": [fmt_number(e) for e in between["estimate"]],
-            "p (adjusted)": [fmt_p(p) for p in between["p_adjusted"]],
-            "confirmation": between["confirmation"].to_numpy(),
-        }
-    )
-    return [
-        Table(
-            "Does a shift differ between fields? A paired test per measure and variant",
-            shown,
-            "Compared: the score-maximising players (bids) or the fields (decisiveness). "
-            "W: the Wald statistic of their shifts, the covariance estimated from the "
-            "per-game shifts, clustered by game (every field plays the same cards), "
-            "chi-squared with compared - 1 degrees of freedom; spread: the highest shift "
-            "minus the lowest. Part of the family. The skill share has no per-game value: "
-            "its covariance comes from one bootstrap that resamples the same games in every "
-            "field.",
-        )
-    ]
-
-
-def _first_place(top: pd.Series, lead: pd.DataFrame, players: int) -> str:
-    """``top`` lets skill decide most, or ties for it, by the test of its lead over the
-    runner-up."""
-    if len(lead):
-        lead = lead[(lead["players"] == players) & (lead["field"] == MAXIMISER_MIX)]
-    if not len(lead):
-        return f"{top['variant']} lets skill decide the game most (its lead is not tested)"
-    row = lead.iloc[0]
-    if row["established"] and row["estimate"] > 0:
-        return f"{row['variant']} lets skill decide the game most, ahead of {row['runner_up']}"
-    return (
-        f"{row['variant']} and {row['runner_up']} tie for letting skill decide the game most "
-        "(the first's lead is not established)"
-    )
-
-
-def _findings(data: StudyData, **t) -> list[str]:
-    out = []
-    names, verdicts = t["names"], t["verdicts"]
-    for name in names:
-        if " = " in name:
-            out.append(f"{name}: the same rules at these table sizes, played and reported once.")
-    reactions = t["reactions"]
-    if not reactions.empty:
-        same = reactions[reactions["share_differs"] == 0]
-        moved = reactions[(reactions["share_differs"] > 0)]
-        blind = moved[~moved["strategy"].isin(SCORE_AWARE_BIDDERS)]
-        text = "Bids identical to the canonical table's on every deal under every table: " + (
-            ", ".join(f"{r.strategy} in {r.field}" for r in same.itertuples()) or "none"
-        )
-        if not blind.empty:
-            text += (
-                "; in mixed fields the scoring-blind bidders move only through the others' bids "
-                "(the hook): share_differs at most "
-                f"{fmt_number(blind['share_differs'].max())} of their deals"
-            )
-        out.append(
-            text
-            + ". By their code, "
-            + ", ".join(SCORE_BLIND_BIDDERS)
-            + " ignore the scoring when they bid, so a ranking of them cannot change through "
-            "their bids."
-        )
-    if verdicts.empty:
-        return out
-    heads = verdicts[verdicts["headline"]]
-    bids = t["bids"]
-    bid_heads = heads[heads["effect"] != "decisiveness"]
-    for (n, measure), rows in bid_heads.groupby(["players", "measure"], sort=False):
-        parts = {"raised": [], "lowered": []}
-        for row in rows.itertuples():
-            pooled = bids[
-                (bids["field"] == STANDARDISED)
-                & (bids["variant"] == row.variant)
-                & (bids["measure"] == measure)
-                & (bids["players"] == n)
-            ]
-            pooled_text = f"; {STANDARDISED} {fmt_row(pooled.iloc[0])}" if len(pooled) else ""
-            side = "raised" if row.min_estimate > 0 else "lowered"
-            parts[side].append(f"{row.variant} ({_range(pd.Series(row._asdict()))}{pooled_text})")
-        said = "; ".join(f"{k} by " + ", ".join(v) for k, v in parts.items() if v)
-        out.append(
-            f"{n} players: the {measure} of every score-maximising player in every field is "
-            f"{said}. Each survives Holm and is confirmed at the second seed."
-        )
-    for (n, measure), rows in heads[heads["effect"] == "decisiveness"].groupby(
-        ["players", "measure"], sort=False
-    ):
-        parts = {"more": [], "less": []}
-        decisive = t["decisiveness"]
-        for row in rows.itertuples():
-            side = "more" if row.min_estimate > 0 else "less"
-            cells = decisive[
-                (decisive["players"] == n)
-                & (decisive["measure"] == measure)
-                & (decisive["variant"] == row.variant)
-            ]
-            each = ", ".join(f"{c['field']} {fmt_row(c)}" for _, c in cells.iterrows())
-            parts[side].append(f"{row.variant} ({each})")
-        said = "; ".join(
-            f"{DECISIVE_WORDS[measure][k]} under " + ", ".join(v) for k, v in parts.items() if v
-        )
-        where = "field" if measure == LEADER else "mixed field"
-        out.append(
-            f"{n} players, decisiveness ({measure}), in every {where}: {said}, against the "
-            "canonical table. Each survives Holm and is confirmed at the second seed."
-        )
-    if "learned" in set(bids.get("strategy", pd.Series(dtype=str))):
-        out.append(f"Caveat on every learned shift: {LEARNED_CAVEAT}.")
-    depends = verdicts[verdicts["verdict"] == DEPENDS_ON_FIELD]
-    for (n, effect, measure), rows in depends.groupby(["players", "effect", "measure"], sort=False):
-        parts = [
-            f"{r.variant} {_range(pd.Series(r._asdict()))}"
-            + (" (significant in opposite directions)" if r.opposite else "")
-            for r in rows.itertuples()
-        ]
-        out.append(
-            f"{n} players, depends on the field ({effect}, {measure}): " + "; ".join(parts) + "."
-        )
-    gaps, canonical = t["gaps"], t["canonical_gaps"]
-    ranking = t["ranking"]
-    for (n, field), rows in ranking.groupby(["players", "field"], sort=False):
-        base = rows[rows["variant"] == BASELINE].sort_values(
-            "win_share", ascending=False, kind="stable"
-        )
-        if base.empty:
-            continue
-        order = " > ".join(base["strategy"])
-        mine = gaps[(gaps["players"] == n) & (gaps["field"] == field)] if len(gaps) else gaps
-        reversed_ = mine[mine["survives"] & (mine["estimate"] < 0)] if len(mine) else mine
-        base_gaps = canonical[(canonical["players"] == n) & (canonical["field"] == field)]
-        resolved = (base_gaps["low"] > 0).all()
-        text = f"{n} players, {field}: the canonical win-share ranking is {order}" + (
-            "" if resolved else " (not every adjacent gap resolved under the canonical table)"
-        )
-        if len(reversed_):
-            text += "; reversed (Holm) under " + ", ".join(
-                f"{r.variant} ({r.pair} {fmt_ci(r.estimate, r.low, r.high)}, {r.replication})"
-                for r in reversed_.itertuples()
-            )
-        else:
-            text += "; no variant reverses an adjacent pair after Holm"
-        out.append(text + ".")
-    levels = t["levels"]
-    base = levels[levels["variant"] == BASELINE]
-    if len(base):
-        parts = [
-            f"{r.field} {fmt_ci(r.leader_wins, r.leader_wins_low, r.leader_wins_high)}"
-            for r in base.itertuples()
-        ]
-        out.append(
-            "Under the canonical table the half-game leader takes this share of the win: "
-            + "; ".join(parts)
-            + "."
-        )
-    if "skill_share" in levels.columns and levels["skill_share"].notna().any():
-        rows = levels.dropna(subset=["skill_share"])
-        low = rows.loc[rows["skill_share"].idxmin()]
-        high = rows.loc[rows["skill_share"].idxmax()]
-        out.append(
-            "The strategy explains from "
-            f"{fmt_ci(low['skill_share'], low['skill_share_low'], low['skill_share_high'])} "
-            f"({low['field']}, {low['variant']}) to "
-            f"{fmt_ci(high['skill_share'], high['skill_share_low'], high['skill_share_high'])} "
-            f"({high['field']}, {high['variant']}) of the variance of final totals."
-        )
-    decisive = t["decisiveness"]
-    for measure, rows in decisive.groupby("measure", sort=False):
-        out.append(_family_line(f"Decisiveness family '{measure}'", rows))
-    if not bids.empty:
-        out.append(_family_line("Bid-shift family", bids))
-    if len(gaps):
-        out.append(_family_line("Ranking family", gaps))
-    return out
 
 
 SPEC = StudySpec(
