@@ -1,34 +1,24 @@
 """Study ``zero_bids``: who bids zero, when it works, and when it should be bid.
 
 Every part is played in each strategy field of :data:`ohhell_sim.studies.design.FIELDS`
-(one strategy in every seat, or the mixed table), with one seed, so that game
-*g* deals the same cards in every field and condition:
+with one seed, so that game *g* deals the same cards in every field and condition:
 
 ``observed``
-    Each field at each table size, canonical rules: zero-bid rates and zero-bid
-    success by hand size, table size, bidding position, trump holding and
-    strategy.  A field whose strategy seldom bids 0 on some hands (``simple``
-    on ten-card hands with three trumps) cannot tell how such zero bids fare;
-    the report lists what each field can tell.
+    Each field at each table size, canonical rules: zero-bid rates and success by hand
+    size, table size, bidding position, trump holding and strategy, and what each field
+    bids 0 too seldom to tell (``simple`` on ten-card hands with three trumps).
 ``probe``
-    A counterfactual measured, not guessed.  Seat 0 holds the ``zero`` strategy
-    in two arms played on the same cards, the other seats the field's:
-    ``zero`` (threshold 1e9: bids 0 whenever 0 is legal and it holds no boss
-    trump, a sure trick) and ``alternative`` (threshold -1: always bids
-    ``expected_tricks``'s rounded count).  Only the hands where the two bids
-    differ are compared (``decision`` in :func:`probe_pairs`).  Both arms
-    play the same card-counting policy, so on every deal the difference of seat
-    0's scores is the effect of bidding 0 instead of the alternative bid on that
-    very hand, the other seats reacting as they would.  It is run under each
-    zero-bid table of the online game's page (``Rules.zero``).  Scoring the
-    tricks a hand took under a bid it did not make would not do: a player
-    aiming at 0 plays differently.  Only seat 0's rows of the probe are kept.
+    A counterfactual measured, not guessed, under each zero table (``Rules.zero``).  Seat 0
+    plays the ``zero`` strategy in two arms on the same cards, the other seats the field's:
+    ``zero`` (bids 0 whenever 0 is legal and it holds no boss trump, a sure trick) and
+    ``alternative`` (always bids ``expected_tricks``'s rounded count).  Both arms play
+    alike, so on a hand where the two bids differ (:func:`probe_pairs`) the difference of
+    seat 0's scores is the effect of bidding 0 instead, the other seats reacting as they
+    would; only seat 0's rows of the probe are kept.
 
-Pooled rows never weigh strata unequally: a rate pooled over table sizes, hand
-sizes or the mixed table's strategies gives each of them the same weight
-(:func:`standardised_rates`, :func:`standardised_difference`).  The fitted zero
-rule is fitted on the even games and judged on the odd ones
-(:func:`rule_evaluation`).
+Pooled rows give each stratum (table size, hand size, the mixed table's strategies) the
+same weight (:func:`standardised_rates`, :func:`standardised_difference`).  The zero rule is
+fitted on the even games and judged on the odd ones (:func:`rule_evaluation`).
 """
 
 from __future__ import annotations
@@ -131,12 +121,9 @@ def play(
     progress: bool = True,
     fields: Sequence[str] = DEFAULT_FIELDS,
 ) -> StudyData:
-    """Play the study's conditions (see :func:`conditions`) in ``fields`` with ``seed``.
-
-    The observed part is played first, then each field's probe, of which seat 0's
-    rows only are kept, with ``others_bids`` (the other seats' bids in total, which
-    says when 0 was the dealer's forbidden bid); the probe's other seats are the
-    field, measured in the observed part.
+    """Play the study's conditions (:func:`conditions`) in ``fields`` with ``seed``: the
+    observed part, then each field's probe, of which only seat 0's rows are kept, with
+    ``others_bids`` (the other seats' bids in total: when 0 was the dealer's forbidden bid).
     """
     fields = check_fields(fields)
     design = conditions(games, players, fields)
@@ -289,12 +276,9 @@ def standardised_difference(
 ) -> Estimate:
     """Standardised mean of ``values`` where ``column == first`` minus where it is ``second``.
 
-    Both means give equal weight to the same strata of ``strata``: those found
-    on both sides with at least ``min_rows`` rows each.  The difference is twice
-    the standardised mean of the signed values over the strata of both sides
-    (:func:`difference_inputs`), whose interval is clustered by ``cluster``, the
-    two sides' rows of one game being correlated.  NaN when no stratum is common
-    to both sides.
+    Both means give equal weight to the strata of ``strata`` found on both sides with at
+    least ``min_rows`` rows each; the interval is clustered by ``cluster``, the two sides'
+    rows of one game being correlated.  NaN when no stratum is common to both sides.
     """
     inputs = difference_inputs(frame, values, column, first, second, strata, min_rows, cluster)
     if inputs is None:
@@ -353,11 +337,8 @@ def comparison_specs(hands: pd.DataFrame) -> list[tuple[str, str, object, object
 
 def _differences(hands: pd.DataFrame, field_rows: bool = False) -> Iterator[tuple[dict, tuple]]:
     """Per unit (only the field rows with ``field_rows``), measure and comparison: its key
-    and the arguments of :func:`standardised_difference` (or :func:`difference_inputs`).
-
-    The zero-bid rate compares all deals, zero-bid success the zero bids of the strata with
-    at least :data:`MIN_ZERO_BIDS` of them on each side.
-    """
+    and the arguments of :func:`standardised_difference`; zero-bid success compares the
+    strata with at least :data:`MIN_ZERO_BIDS` zero bids on each side."""
     specs = comparison_specs(hands)
     for field, strategy, field_row, part in units(hands):
         if field_rows and not field_row:
@@ -376,41 +357,32 @@ def _differences(hands: pd.DataFrame, field_rows: bool = False) -> Iterator[tupl
 
 
 def comparisons(hands: pd.DataFrame) -> pd.DataFrame:
-    """The study's rate comparisons per unit (see :func:`units`), standardised.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``field``, ``strategy``, ``field_row``, ``measure``, ``comparison``,
-        ``n``, ``estimate``, ``low``, ``high``, ``method``.
-    """
+    """The study's rate comparisons per unit (:func:`units`), standardised: ``field``,
+    ``strategy``, ``field_row``, ``measure``, ``comparison``, then the estimate's columns."""
     return pd.DataFrame(
         [{**key, **standardised_difference(*args).row()} for key, args in _differences(hands)]
     )
 
 
 def probe_pairs(data: StudyData) -> pd.DataFrame:
-    """Seat 0's deals in both probe arms, side by side: one row per
-    (field, players, table, game, deal).
-
-    Columns: ``alt_bid`` and ``zero_arm_bid``, the scores ``alt_score`` and
-    ``zero_score``, ``diff`` = zero minus alternative, ``decision`` (the
-    alternative bid is not 0 and the zero arm could bid 0), ``hand_size``.
-    """
+    """Seat 0's deals in both probe arms side by side, one row per (field, players, table,
+    game, deal): ``hand_size``, ``alt_bid``, ``alt_score``, ``zero_arm_bid``, ``zero_score``,
+    ``diff`` (zero minus alternative), ``decision`` (the alternative bid is not 0 and the
+    zero arm bid 0) and ``alt_bid_label``."""
     hands = data.hands
     probe = hands[(hands["part"] == "probe") & (hands["seat"] == 0)]
     keys = ["field", "players", "zero_table", "game", "deal"]
-    arms = {
-        arm: probe[probe["arm"] == arm].astype({"field": str, "zero_table": str}).set_index(keys)
-        for arm in PROBE_ARMS
-    }
+    alt, zero = (
+        probe[probe["arm"] == arm].astype({"field": str, "zero_table": str}).set_index(keys)
+        for arm in ("alternative", "zero")
+    )
     pairs = (
-        arms["alternative"][["hand_size", "bid", "score"]]
-        .rename(columns={"bid": "alt_bid", "score": "alt_score"})
-        .join(
-            arms["zero"][["bid", "score"]].rename(
-                columns={"bid": "zero_arm_bid", "score": "zero_score"}
-            )
+        alt[["hand_size"]]
+        .assign(
+            alt_bid=alt["bid"],
+            alt_score=alt["score"],
+            zero_arm_bid=zero["bid"],
+            zero_score=zero["score"],
         )
         .reset_index()
     )
@@ -472,12 +444,10 @@ def _mean(frame: pd.DataFrame, values: pd.Series, name: str | None = None) -> di
 def rule_evaluation(pairs: pd.DataFrame) -> pd.DataFrame:
     """The zero rule per field and zero table, fitted on one half of the games, judged on both.
 
-    Rows per (field, zero_table, fit, evaluated): ``fit`` and ``evaluated`` are
-    ``"even"`` or ``"odd"`` games (:func:`~ohhell_sim.analysis.findings.half_of`).
-    ``gain`` is the rule's mean score per deal minus always bidding the
-    alternative (with ``_low``/``_high``, clustered by game) and ``zero_share``
-    the share of hands it sends to 0; a fit judged on its own half is the
-    in-sample figure, on the other half the held-out one.
+    One row per (field, zero_table, fit, evaluated), halves ``"even"`` or ``"odd"``:
+    ``gain`` (with ``_low``/``_high``) is the rule's score per deal minus always bidding the
+    alternative, ``zero_share`` the share of hands it sends to 0; a fit judged on its own
+    half is the in-sample figure, on the other half the held-out one.
     """
     rows = []
     names = ("even", "odd")
@@ -619,14 +589,9 @@ FAMILY_KEYS = {
 def confirmed_parts(
     adjusted: dict[str, pd.DataFrame], pairs: pd.DataFrame, confirmation: StudyData | None
 ) -> dict[str, pd.DataFrame]:
-    """The family's parts, their surviving rows checked in the confirmation run.
-
-    The rate comparisons, the counterfactual cells and the tests between fields
-    are computed again on the confirmation's cards; each field's zero rule and
-    the rule offered to players are chosen on all the games of the run and
-    judged on the confirmation's hands, which they never saw (``confirm_*``
-    columns of the rule parts: their gain there).
-    """
+    """The family's parts, their surviving rows checked in the confirmation run: computed
+    again on its cards, the rules (each field's and the one offered) chosen on all the games
+    of the run and judged on its hands, which they never saw."""
     second = None
     if confirmation is not None:
         other = probe_pairs(confirmation)
@@ -675,13 +640,8 @@ def offered_rule(pairs: pd.DataFrame) -> pd.Series:
 
 def offered_rule_gains(fitted: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
     """Per field and zero table: the gain per deal over always bidding the alternative of
-    the rule offered to players (:func:`offered_rule`, chosen on all the fields of
-    ``fitted``), on ``judged``'s pairs of that field (clustered by game).
-
-    The rule is one for every field, as a player would take it; judged on games
-    it was not chosen on (the odd games of the run, the confirmation run's),
-    its gain is a number the report can test rather than assume.
-    """
+    the rule offered to players (:func:`offered_rule`, one for every field, chosen on all the
+    fields of ``fitted``) on ``judged``'s pairs of that field, games it was not chosen on."""
     rows = []
     for table, chosen in fitted.groupby("zero_table", sort=False, observed=True):
         rule = offered_rule(chosen)
@@ -834,10 +794,9 @@ def analyse(data: StudyData) -> Report:
             f"The zero rule as a player's rule (zero table {CANONICAL_ZERO_TABLE})",
             player_rule,
             "Fitted on all the games of the run: bid 0 instead of the count your hand is worth "
-            "(what expected_tricks would bid) in the table sizes and hand sizes listed, when "
-            "you hold no boss trump (a sure trick) and 0 is legal. 'most fields': the cells "
-            "where bidding 0 scored more in more than half of the fields; 'every field': in "
-            "all of them.",
+            "(what expected_tricks would bid) in the table sizes and hand sizes listed, when you "
+            "hold no boss trump (a sure trick) and 0 is legal. 'most fields': the cells where "
+            "bidding 0 scored more in more than half of the fields; 'every field': in all of them.",
         ),
         Table(
             "Rate comparisons: verdicts across fields",
@@ -858,11 +817,10 @@ def analyse(data: StudyData) -> Report:
         Table(
             "Rate comparisons per field and strategy (difference of standardised rates)",
             _with_p(compared, [*rate_keys, "n", "estimate", "low", "high", *HOLDS_UP], 3),
-            "first minus second group; equal weight per table size, hand size and strategy "
-            "over the strata both groups have (success: strata with at least "
-            f"{MIN_ZERO_BIDS} zero bids on each side); intervals clustered by game; "
-            "p_adjusted: Holm over the study's family; replication: the even and the odd "
-            "games' intervals both exclude 0 on the same side.",
+            "first minus second group; equal weight per table size, hand size and strategy over "
+            f"the strata both groups have (success: strata with at least {MIN_ZERO_BIDS} zero bids "
+            "on each side); intervals clustered by game; p_adjusted: Holm over the study's family; "
+            "replication: the even and the odd games' intervals both exclude 0 on the same side.",
         ),
         Table(
             "Zero bids by field and strategy",
@@ -927,85 +885,73 @@ def analyse(data: StudyData) -> Report:
             "fresh cards. Part of the family.",
         ),
     ]
+    findings = _findings(
+        fields, by_unit, rate_verdicts, compared, gain_verdicts, gains, rule, rule_verdicts, hands
+    )
+    in_short = _in_short(
+        by_unit, gains, rate_verdicts, gain_verdicts, player_rule, compared, offered
+    )
+    figures = _figures(by["hand_size"], _in_order(gain_cells(pairs, ["hand_size"]), fields), rule)
+    method = _method(data, fields, correction)
     return study_report(
-        NAME,
-        QUESTION,
-        data.manifest,
-        _method(data, fields, correction),
-        _findings(
-            fields,
-            by_unit,
-            rate_verdicts,
-            compared,
-            gain_verdicts,
-            gains,
-            rule,
-            rule_verdicts,
-            hands,
-        ),
-        tables,
-        _figures(by["hand_size"], _in_order(gain_cells(pairs, ["hand_size"]), fields), rule),
-        in_short=_in_short(
-            by_unit, gains, rate_verdicts, gain_verdicts, player_rule, compared, offered
-        ),
+        NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
     )
 
 
 def _figures(by_size: pd.DataFrame, gain_by_size: pd.DataFrame, rule: pd.DataFrame) -> list[Figure]:
-    """The zero-bid rate and success, the gain of bidding 0 by hand size and the fitted rule's
-    gain; a figure whose table is empty is left out (a tiny run may leave every stratum too
-    thin to plot)."""
+    """The zero-bid rate and success and the gain of bidding 0 by hand size, and the fitted
+    rule's gain; none of an empty table (a tiny run may leave every stratum too thin)."""
+
+    def plot(name: str, caption: str, table: pd.DataFrame, **options) -> list[Figure]:
+        return [] if table.empty else [Figure(name, caption, interval_plot(table, **options))]
+
     field_rows = by_size[by_size["field_row"]]
-    held_out = rule[["field", "zero_table", "estimate", "low", "high"]].assign(judged="held out")
-    in_sample = _rename_rate(
-        rule[["field", "zero_table", *_triple("in_sample_gain")]], "in_sample_gain"
-    ).assign(judged="in sample")
     by_hand = {"x": "hand_size", "series": "field", "xlabel": "hand size"}
     gain = {"panels": "zero_table", "ylabel": "points per deal", "zero_line": True}
-    figures = [
-        (
+    judged = pd.concat(
+        [
+            rule[["field", "zero_table", "estimate", "low", "high"]].assign(judged="held out"),
+            _rename_rate(
+                rule[["field", "zero_table", *_triple("in_sample_gain")]], "in_sample_gain"
+            ).assign(judged="in sample"),
+        ],
+        ignore_index=True,
+    )
+    return [
+        *plot(
             "zero_rate_by_hand_size.png",
             "Zero-bid rate by hand size and field",
             _rename_rate(field_rows, "zero_bid_rate"),
-            {
-                **by_hand,
-                "title": "Zero-bid rate (standardised over table size)",
-                "ylabel": "share of deals",
-            },
+            title="Zero-bid rate (standardised over table size)",
+            ylabel="share of deals",
+            **by_hand,
         ),
-        (
+        *plot(
             "zero_success_by_hand_size.png",
             "Zero-bid success by hand size and field",
             _rename_rate(field_rows, "zero_made_rate").dropna(subset=["estimate"]),
-            {
-                **by_hand,
-                "title": "Zero bids made (standardised over table size)",
-                "ylabel": "share of zero bids",
-            },
+            title="Zero bids made (standardised over table size)",
+            ylabel="share of zero bids",
+            **by_hand,
         ),
-        (
+        *plot(
             "zero_gain_by_hand_size.png",
             "Score of bidding 0 minus the alternative bid, by hand size, field and zero table",
             gain_by_size.dropna(subset=["low"]),
-            {**by_hand, **gain, "title": "Bid 0 instead (probe, same cards)"},
+            title="Bid 0 instead (probe, same cards)",
+            **by_hand,
+            **gain,
         ),
-        (
+        *plot(
             "rule_gain.png",
             "The fitted zero rule's gain per deal, in sample and held out",
-            pd.concat([held_out, in_sample], ignore_index=True).dropna(subset=["low"]),
-            {
-                "x": "field",
-                "series": "judged",
-                "xlabel": "field",
-                **gain,
-                "title": "Fitted rule minus the alternative bid",
-            },
+            judged.dropna(subset=["low"]),
+            x="field",
+            series="judged",
+            title="Fitted rule minus the alternative bid",
+            xlabel="field",
+            **gain,
         ),
-    ]
-    return [
-        Figure(name, caption, interval_plot(table, **options))
-        for name, caption, table, options in figures
-        if not table.empty
     ]
 
 
@@ -1015,17 +961,9 @@ EVERY_FIELD = "every field"
 
 
 def rule_in_words(pairs: pd.DataFrame, table: str = CANONICAL_ZERO_TABLE) -> pd.DataFrame:
-    """The zero rule of each field (and of every field at once) under zero table ``table``,
-    as hand sizes per table size and alternative bid.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``field`` (a field, :data:`MOST_FIELDS`: the cells favoured in more
-        than half of them, or :data:`EVERY_FIELD`: in all), ``players``,
-        ``instead of`` (the alternative bid) and ``bid 0 with`` (hand sizes, as
-        ranges), one row per table size and alternative bid with any favoured cell.
-    """
+    """The zero rule of each field, and of :data:`MOST_FIELDS` (the cells favoured in more
+    than half of them) and :data:`EVERY_FIELD`, under zero table ``table``: per table size
+    and alternative bid (``instead of``), the hand sizes that bid 0 (``bid 0 with``)."""
     votes = field_rules(pairs[pairs["zero_table"] == table])
     fitted = dict(votes.items())
     if fitted:
@@ -1059,21 +997,17 @@ def _ranges(values: list[int]) -> str:
 def _in_short(by_unit, gains, rate_verdicts, gain_verdicts, player_rule, compared, offered):
     """The answer first: which hands should bid 0 and what that gains, then how zero bids
     fare by hand, how often fields bid 0 and make it, and the strength of the evidence."""
-    most = player_rule[player_rule["field"] == MOST_FIELDS].drop(columns="field")
-    every = player_rule[player_rule["field"] == EVERY_FIELD].drop(columns="field")
+    most, every = (
+        player_rule[player_rule["field"] == f].drop(columns="field").reset_index(drop=True)
+        for f in (MOST_FIELDS, EVERY_FIELD)
+    )
     table = f"Under the canonical zero table ({CANONICAL_ZERO_TABLE} points for a made 0)"
     if len(most):
         hands = "; ".join(
             f"{r['bid 0 with']} at {r['players']} players (instead of {r['instead of']})"
             for _, r in most.iterrows()
         )
-        agreed = (
-            "all"
-            if most.reset_index(drop=True).equals(every.reset_index(drop=True))
-            else "part"
-            if len(every)
-            else "none"
-        )
+        agreed = "all" if most.equals(every) else "part" if len(every) else "none"
         verdict = (
             f"{table}, bid 0, when it is legal and you hold no boss trump, only with {hands}; "
             f"elsewhere bid what the hand is worth (most fields' rule; every field favours "
@@ -1083,9 +1017,12 @@ def _in_short(by_unit, gains, rate_verdicts, gain_verdicts, player_rule, compare
         verdict = f"{table}, bid what the hand is worth: no hand favours 0 in most fields."
     rows = offered[offered["zero_table"] == CANONICAL_ZERO_TABLE] if len(offered) else offered
     if len(rows):
+        found = rows.loc[rows["established"].astype(bool), "estimate"]
         verdict += (
             f" On games it was not chosen on, it changes the score by {_span(rows['estimate'])} "
-            f"points per deal against bidding the hand's worth ({_signs(rows)})."
+            f"points per deal against bidding the hand's worth (a gain established in "
+            f"{int((found > 0).sum())} and a loss in {int((found < 0).sum())} of {len(rows)} "
+            "fields)."
         )
     text = [verdict]
     canonical = gains[(gains["zero_table"] == CANONICAL_ZERO_TABLE) & gains["low"].notna()]
@@ -1096,8 +1033,9 @@ def _in_short(by_unit, gains, rate_verdicts, gain_verdicts, player_rule, compare
             + "; ".join(
                 f"worth {p['alt_bid_label'].iloc[0]} by {_span(p['estimate'], 2)}" for p in parts
             )
-            + f" points per deal (established in {', '.join(_established(p) for p in parts)} "
-            "fields)."
+            + " points per deal (established in "
+            + ", ".join(f"{int(p['established'].sum())} of {len(p)}" for p in parts)
+            + " fields)."
         )
     fields = by_unit[by_unit["field_row"]]
     text.append(
@@ -1117,17 +1055,6 @@ def _in_short(by_unit, gains, rate_verdicts, gain_verdicts, player_rule, compare
         "tables give each field."
     )
     return text
-
-
-def _signs(rows: pd.DataFrame) -> str:
-    """How many of the fields' rows establish a gain and how many a loss."""
-    found = rows[rows["established"].astype(bool)]
-    gains, losses = int((found["estimate"] > 0).sum()), int((found["estimate"] < 0).sum())
-    return f"a gain established in {gains} and a loss in {losses} of {len(rows)} fields"
-
-
-def _established(rows: pd.DataFrame) -> str:
-    return f"{int(rows['established'].sum())} of {len(rows)}"
 
 
 def _span(values: pd.Series, digits: int = 3, percent: bool = False) -> str:
@@ -1166,9 +1093,8 @@ def _method(data: StudyData, fields: list[str], correction: str) -> list[str]:
         else ""
     )
     return [
-        f"Fields ({fields_text(fields)}).  Games per condition: {sizes}{share}.  All "
-        "conditions share the seed, so game g deals the same cards in every field, part and "
-        "zero table.",
+        f"Fields ({fields_text(fields)}).  Games per condition: {sizes}{share}.  All conditions "
+        "share the seed, so game g deals the same cards in every field, part and zero table.",
         "Observed part: canonical rules; zero-bid rates and success per deal with intervals "
         "clustered by game.  No row pools strata of unequal weight: every rate pooled over "
         "table sizes, hand sizes or the mixed field's strategies gives each the same weight "
