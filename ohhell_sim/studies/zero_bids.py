@@ -65,7 +65,7 @@ from ohhell_sim.studies.design import (
     fields_text,
     position_label,
 )
-from ohhell_sim.studies.family import confirm_parts
+from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_parts
 from ohhell_sim.studies.holdings import trump_holdings
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
@@ -78,7 +78,7 @@ DEFAULT_GAMES = 2000
 DEFAULT_PLAYERS = (3, 4, 5)
 DEFAULT_FIELDS = FIELDS
 #: Share of the games a field plays (``mc_bidder`` samples deals for every bid and
-#: costs far more per game than the other fields; at least one game is played).
+#: costs far more per game than the other fields); see :meth:`StudySpec.field_games`.
 FIELD_SHARES = {"mc_bidder": 0.25}
 #: Thresholds of the ``zero`` strategy's two probe arms (expected tricks at most this: bid 0).
 PROBE_ARMS = {"zero": 1e9, "alternative": -1.0}
@@ -185,6 +185,8 @@ def observed_rows(data: StudyData) -> pd.DataFrame:
 
 
 def _stratum_ids(frame: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
+    if not columns:
+        return np.zeros(len(frame), dtype=np.int64)
     return frame.groupby(list(columns), observed=True, sort=False).ngroup().to_numpy()
 
 
@@ -603,7 +605,9 @@ def confirmed_parts(
                 "fitted rule": rule_on(pairs, other),
                 "offered rule": offered_rule_gains(pairs, other),
                 **field_tests(hands, other, pairs, other),
-            }
+            },
+            method=CORRECTION,
+            alpha=ALPHA,
         )
     keys = {name: ["field", *FAMILY_KEYS[name]] for name in adjusted}
     return confirm_parts(adjusted, second, keys)
@@ -695,15 +699,15 @@ def verdicts(table: pd.DataFrame, keys: list[str], between: pd.DataFrame) -> pd.
 def _tests_display(parts: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """The tests between the fields, one row each, with what they compare."""
     what = {
-        "rates differ": lambda t: t["measure"] + ": " + t["comparison"],
-        "gains differ": lambda t: (
-            "bid 0, zero table " + t["zero_table"] + ", " + t["alt_bid_label"]
-        ),
-        "rule differs": lambda t: "fitted rule, zero table " + t["zero_table"],
+        "rates differ": "{measure}: {comparison}",
+        "gains differ": "bid 0, zero table {zero_table}, {alt_bid_label}",
+        "rule differs": "fitted rule, zero table {zero_table}",
     }
     shown = [
-        parts[name].assign(comparison=describe(parts[name].astype(str)))
-        for name, describe in what.items()
+        parts[name].assign(
+            comparison=[text.format(**r) for r in parts[name].astype(str).to_dict("records")]
+        )
+        for name, text in what.items()
         if len(parts[name])
     ]
     if not shown:
@@ -779,7 +783,9 @@ def analyse(data: StudyData) -> Report:
             "fitted rule": rule_summary(rule_evaluation(pairs)),
             "offered rule": held_out_offered_gains(pairs),
             **field_tests(hands, pairs, pairs[half == 0], pairs[half == 1]),
-        }
+        },
+        method=CORRECTION,
+        alpha=ALPHA,
     )
     parts = confirmed_parts(adjusted, pairs, data.confirmation)
     compared, rule, offered = parts["rates"], parts["fitted rule"], parts["offered rule"]
@@ -788,7 +794,7 @@ def analyse(data: StudyData) -> Report:
     rate_verdicts = verdicts(compared, ["measure", "comparison"], parts["rates differ"])
     gains = _in_order(parts["counterfactual"], fields)
     player_rule = rule_in_words(pairs)
-    correction = compared["correction"].iloc[0] if len(compared) else "holm"
+    correction = compared["correction"].iloc[0] if len(compared) else CORRECTION
     tables = [
         Table(
             f"The zero rule as a player's rule (zero table {CANONICAL_ZERO_TABLE})",
