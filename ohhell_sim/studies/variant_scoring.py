@@ -1,27 +1,16 @@
 """Study ``variant_scoring``: what each scoring table does to bids, rankings and games.
 
-Every scoring variant is played with the same seed, seats and schedule, so game
-*g* has the same cards under every table and each variant is compared with the
-canonical table game by game.  Variants whose rules are identical at a table
-size (the ``online`` and ``openspiel`` presets) are merged before anything is
-played and named once (``"online preset = openspiel preset"``).
-
-Each variant is played in several strategy fields (:data:`DEFAULT_FIELDS`): the
-shared fields of :mod:`ohhell_sim.studies.design` and :data:`MAXIMISER_MIX`, a
-mixed table of players that all re-optimise their bids for the table, where the
-strategies' ranking can change and where how much skill decides a game is
-measured: a player blind to the table would make a scoring change look like
-luck.  Which built-ins ignore the scoring when they bid is read off their code
-(:data:`SCORE_AWARE_BIDDERS`) and checked in the data (:func:`bid_reactions`).
-
-Decisiveness is measured in ways that do not depend on where zero lies, so they
-work for the penalty tables whose totals are negative: the half-game leader's
-final win share (every field) and, in the mixed fields, the share of the
-variance of final totals explained by the strategy and the probability that the
-seat of the stronger strategy finishes ahead of the other.  Every comparison
-belongs to the report's one family, adjusted with Holm; its surviving rows are
-checked in the confirmation run, and every row is also recomputed on the even
-and the odd games (:func:`~ohhell_sim.analysis.findings.replicate`).
+Every scoring variant is played with the same seed, seats and schedule, so each
+is compared with the canonical table game by game, on the same cards; variants
+whose rules are identical at a table size are merged and named once.  Each is
+played in several strategy fields (:data:`DEFAULT_FIELDS`), among them
+:data:`MAXIMISER_MIX`, whose players all re-optimise their bids for the table.
+Decisiveness is measured in ways that do not depend on where zero lies (the
+penalty tables' totals are negative): the half-game leader's win share and, in
+the mixed fields, the skill share of final totals and how often the stronger
+strategy's seat finishes ahead.  Every comparison belongs to the report's one
+family, adjusted with Holm, checked in the confirmation run and on the even and
+the odd games.
 """
 
 from __future__ import annotations
@@ -104,17 +93,11 @@ DEFAULT_FIELDS = KNOWN_FIELDS
 #: Bootstrap resamples of a skill share: enough to resolve the p-values that Holm over
 #: the report's family asks for (p < 0.05 / m needs more than m / 0.05 resamples).
 SKILL_RESAMPLES = 2000
-#: Share of ``games`` played in the expensive field (four Monte Carlo bidders);
-#: the others play ``games``.  Its intervals are wider, as the report's setup says.
+#: Share of ``games`` played in the expensive field (four Monte Carlo bidders).
 FIELD_SHARES = {"mc_bidder": 0.6}
 
-#: Built-ins whose bid reads the scoring tables (``Strategy.reads_scoring``:
-#: they call ``best_bid``, ``best_bid_by_row`` or ``points`` of
-#: :mod:`ohhell_sim.strategies._common` / :mod:`ohhell_sim.strategy_tools`).  ``learned``'s
-#: trick model was fitted under ``simple``'s play and does not depend on the
-#: table: only the choice of the bid from it does.
+#: Built-ins whose bid reads the scoring tables (``Strategy.reads_scoring``), and the others.
 SCORE_AWARE_BIDDERS = tuple(s.name for s in strategies.BUILTINS if s.reads_scoring)
-#: Built-ins whose bid ignores the scoring tables.
 SCORE_BLIND_BIDDERS = tuple(s.name for s in strategies.BUILTINS if not s.reads_scoring)
 #: Caveat attached to every statement about ``learned``'s bids.
 LEARNED_CAVEAT = (
@@ -122,8 +105,9 @@ LEARNED_CAVEAT = (
     "model fitted under simple's play that does not depend on the table"
 )
 
-#: Measures of the bid comparisons.
-BID_MEASURES = ("mean bid", "zero-bid rate")
+#: The per-game bid columns compared, and their measures.
+BID_COLUMNS = {"bid": "mean bid", "zero": "zero-bid rate"}
+BID_MEASURES = tuple(BID_COLUMNS.values())
 #: The effect of the bid shifts in the verdicts.
 BID_EFFECT = "bid shift of score-maximising players"
 #: The decisiveness measures, and how their rise ("more") and fall ("less") read.
@@ -497,10 +481,7 @@ def between_field_tests(
     seat ahead), on the per-game shifts, games paired across them
     (:func:`~ohhell_sim.analysis.findings.between_fields`); for the skill share, a bootstrap
     statistic with no per-game value, by a joint bootstrap (:func:`skill_share_tests`)."""
-    jobs = [
-        (per_game, column, ["strategy"], measure)
-        for column, measure in zip(("bid", "zero"), BID_MEASURES, strict=True)
-    ]
+    jobs = [(per_game, column, ["strategy"], measure) for column, measure in BID_COLUMNS.items()]
     jobs += [(decisive, "decisive", [], LEADER), (better, "better_wins", [], STRONGER)]
     tests = []
     for frame, column, by, measure in jobs:
@@ -520,12 +501,24 @@ def between_field_tests(
 
 
 def bid_shifts(per_game: pd.DataFrame, variants: Sequence[str]) -> pd.DataFrame:
-    """Mean-bid and zero-bid-rate shifts of each strategy in each field, paired by game."""
+    """Mean-bid and zero-bid-rate shifts from the canonical table, paired by game: of each
+    strategy in each field, and pooled over them with equal weight (:func:`standardised_shift`,
+    field :data:`~ohhell_sim.studies.design.STANDARDISED`)."""
+    players = per_game.assign(player=per_game["strategy"] + " in " + per_game["field"])
     tables = [
         _shifts(per_game, column, ["strategy"], variants).assign(measure=measure)
-        for column, measure in zip(("bid", "zero"), BID_MEASURES, strict=True)
+        for column, measure in BID_COLUMNS.items()
     ]
-    return pd.concat(tables, ignore_index=True)
+    tables += [
+        standardised_shift(
+            players, column, "variant", name, BASELINE, "player", by=["players"]
+        ).assign(variant=name, measure=measure, field=STANDARDISED)
+        for column, measure in BID_COLUMNS.items()
+        for name in variants
+        if name != BASELINE
+    ]
+    table = pd.concat(tables, ignore_index=True)
+    return table.assign(strategy=table["strategy"].fillna("score-maximising players"))
 
 
 def standardised_shift(
@@ -540,25 +533,21 @@ def standardised_shift(
 ) -> pd.DataFrame:
     """The ``first - second`` difference of ``value``, pooled over ``stratum`` with equal weights.
 
-    Within each stratum and game the arms' rows are averaged and differenced
-    (paired by game), and :func:`~ohhell_sim.analysis.stats.standardised_mean`
-    gives every stratum the same weight whatever its number of rows in either
-    arm, so the pooled difference cannot contradict the strata.
+    Within each stratum and game the arms' rows are averaged and differenced, and
+    :func:`~ohhell_sim.analysis.stats.standardised_mean` weighs every stratum the same
+    whatever its rows in either arm, so the pooled difference cannot contradict the strata.
 
     Parameters
     ----------
     frame : pandas.DataFrame
-        Rows of both arms with the ``arm``, ``stratum``, ``by`` and ``game`` columns.
-    value, arm : str
-        The column compared, and the column telling the arms apart.
+        Rows of both arms.
+    value, arm, stratum, game : str
+        The columns of the value, of the arms, of the strata, and of the game (the pairing
+        unit and the cluster of the interval).
     first, second : object
         The arms compared.
-    stratum : str
-        Column of the strata pooled with equal weight.
     by : sequence of str
         Groups estimated separately.
-    game : str
-        The pairing unit, also the cluster of the interval.
 
     Returns
     -------
@@ -577,24 +566,6 @@ def standardised_shift(
         return estimate_frame([], list(by))
     diffs = (means[first] - means[second]).dropna().rename("_diff").reset_index()
     return standardised_mean(diffs, diffs["_diff"], list(by), stratum, cluster=game)
-
-
-def pooled_bid_shifts(
-    per_game: pd.DataFrame, players_of: Sequence[str], variants: Sequence[str]
-) -> pd.DataFrame:
-    """:func:`standardised_shift` of the bid measures over the players named in
-    ``players_of`` (``"strategy in field"``), equal weight per player."""
-    frame = per_game.assign(player=per_game["strategy"] + " in " + per_game["field"])
-    frame = frame[frame["player"].isin(players_of)]
-    tables = [
-        standardised_shift(
-            frame, column, "variant", name, BASELINE, "player", by=["players"]
-        ).assign(variant=name, measure=measure, field=STANDARDISED)
-        for column, measure in zip(("bid", "zero"), BID_MEASURES, strict=True)
-        for name in variants
-        if name != BASELINE
-    ]
-    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
 
 
 def ranking_gaps(games: pd.DataFrame) -> pd.DataFrame:
@@ -738,14 +709,6 @@ def family_parts(
     games = _strings(games, "variant", "field", "strategy")
     # Only the score-maximising players' bids are compared (the others' are in reactions).
     per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)])
-    players_of = sorted(set(per_game["strategy"] + " in " + per_game["field"]))
-
-    def bids_compute(frame: pd.DataFrame) -> pd.DataFrame:
-        table = pd.concat(
-            [bid_shifts(frame, names), pooled_bid_shifts(frame, players_of, names)],
-            ignore_index=True,
-        )
-        return table.assign(strategy=table["strategy"].fillna("score-maximising players"))
 
     def gaps_compute(frame: pd.DataFrame) -> pd.DataFrame:
         table = ranking_gaps(frame)
@@ -758,7 +721,7 @@ def family_parts(
     better = better_seat_wins(mixed_games)
     leaders = skill_leaders(mixed_games) if leaders is None else leaders
     jobs = {
-        "bid shifts": (per_game, bids_compute) if len(per_game) else None,
+        "bid shifts": (per_game, lambda f: bid_shifts(f, names)) if len(per_game) else None,
         "leader": (decisive, lambda f: _shifts(f, "decisive", [], names)),
         "stronger seat": (better, lambda f: _shifts(f, "better_wins", [], names)),
         "skill share": (mixed_games, skill_share_shifts),
@@ -1042,28 +1005,12 @@ def _tables(results: dict) -> list[Table]:
     ]
 
 
-def _figure(
-    file: str,
-    caption: str,
-    rows: pd.DataFrame,
-    series: str,
-    order: list[str],
-    panels: str | None = None,
-    **labels: object,
-) -> Figure:
+def _figure(file: str, caption: str, rows: pd.DataFrame, panels: str | None = None, **options):
     """An interval plot of ``rows`` by scoring variant, in one panel per table size when
     there are several, unless ``panels`` names another column."""
     if panels is None and rows["players"].nunique() > 1:
         panels = "players"
-    plot = interval_plot(
-        rows,
-        "variant",
-        series=series,
-        panels=panels,
-        xlabel="scoring variant",
-        order=order,
-        **labels,
-    )
+    plot = interval_plot(rows, "variant", panels=panels, xlabel="scoring variant", **options)
     return Figure(file, caption, plot)
 
 
@@ -1083,8 +1030,8 @@ def _figures(results: dict) -> list[Figure]:
                 file,
                 f"Shift of the {measure} of score-maximising players against the canonical table",
                 rows.assign(player=player.where(rows["field"] != STANDARDISED, STANDARDISED)),
-                "player",
-                variants,
+                series="player",
+                order=variants,
                 title=f"{measure}: variant minus canonical",
                 ylabel=f"shift of the {measure}",
                 zero_line=True,
@@ -1096,8 +1043,8 @@ def _figures(results: dict) -> list[Figure]:
                 "leader_wins_shift.png",
                 "Half-game leader's win share against the canonical table, per field",
                 decisive[decisive["measure"] == LEADER],
-                "field",
-                variants,
+                series="field",
+                order=variants,
                 title="Decisiveness: leader's win share, variant minus canonical",
                 ylabel="difference in win share",
                 zero_line=True,
@@ -1109,8 +1056,8 @@ def _figures(results: dict) -> list[Figure]:
                 "skill_share_by_variant.png",
                 "Share of the variance of final totals explained by the strategy (mixed fields)",
                 _tidy(levels.dropna(subset=["skill_share"]), "skill_share"),
-                "field",
-                names,
+                series="field",
+                order=names,
                 title="Skill share of final totals",
                 ylabel="variance share (eta squared)",
             )
@@ -1121,9 +1068,9 @@ def _figures(results: dict) -> list[Figure]:
                 "win_share_by_variant.png",
                 "Win share per strategy by scoring variant (mixed fields)",
                 _tidy(ranking, "win_share"),
-                "strategy",
-                names,
                 panels="field",
+                series="strategy",
+                order=names,
                 title="Win share",
                 ylabel="win share per seat",
             )
@@ -1138,40 +1085,30 @@ def _tidy(table: pd.DataFrame, name: str) -> pd.DataFrame:
 
 def _method(manifest: dict, results: dict) -> list[str]:
     """The report's method: the design, the fields, the measures, the family and its checks."""
-    names, fields = results["names"], results["fields"]
-    merged = [n for n in names if " = " in n]
-    conditions = manifest["conditions"]
-    seats = {c["label"]["field"]: ", ".join(c["seats"]) for c in conditions}
-    games_of = {c["label"]["field"]: c["games"] for c in conditions}
-    shares = {f: share for f, share in FIELD_SHARES.items() if f in fields}
-    fewer = (
-        ". The all-Monte-Carlo field plays fewer games (a share of --games: "
-        + ", ".join(f"{f} {share:g}" for f, share in shares.items())
-        + "), so its intervals are wider"
-        if shares
-        else ""
+    fields = results["fields"]
+    merged = ", ".join(n for n in results["names"] if " = " in n) or "none at these table sizes"
+    # The seats at the largest table size.
+    played = {c["label"]["field"]: c for c in manifest["conditions"]}
+    seats = "; ".join(
+        f"{f}: {', '.join(played[f]['seats'])} ({played[f]['games']} games)" for f in fields
     )
+    shares = ", ".join(f"{f} {share:g}" for f, share in FIELD_SHARES.items() if f in fields)
+    if shares:
+        seats += (
+            f". The all-Monte-Carlo field plays fewer games (a share of --games: {shares}), so "
+            "its intervals are wider"
+        )
     return [
         "Every variant is played with the same seed, seats and schedule: the same cards in "
         "every game, so differences from the canonical table are paired by game (per-game "
         "means, Student-t interval over games).",
-        "Identical rule sets are merged before playing (equal `Rules.to_dict()`): "
-        + (", ".join(merged) if merged else "none at these table sizes")
-        + ".",
-        "Fields (seats in turn around the table; games per condition): "
-        + "; ".join(f"{f}: {seats[f]} ({games_of[f]} games)" for f in fields)
-        + fewer
-        + ".",
+        f"Identical rule sets are merged before playing (equal `Rules.to_dict()`): {merged}.",
+        f"Fields (seats in turn around the table; games per condition): {seats}.",
         "Bids that read the scoring table (by their code in ohhell_sim/strategies/*.py: they call "
-        "best_bid, best_bid_by_row or points): "
-        + ", ".join(SCORE_AWARE_BIDDERS)
-        + "; bids that ignore it: "
-        + ", ".join(SCORE_BLIND_BIDDERS)
-        + ". Caveat: "
-        + LEARNED_CAVEAT
-        + ", so its shifts are those of a fixed trick model re-scored, not "
-        "of a player that re-optimises its play; mc_bidder re-estimates the trick "
-        "distribution by playing samples out.",
+        f"best_bid, best_bid_by_row or points): {', '.join(SCORE_AWARE_BIDDERS)}; bids that "
+        f"ignore it: {', '.join(SCORE_BLIND_BIDDERS)}. Caveat: {LEARNED_CAVEAT}, so its shifts "
+        "are those of a fixed trick model re-scored, not of a player that re-optimises its "
+        "play; mc_bidder re-estimates the trick distribution by playing samples out.",
         "Decisiveness, in measures that do not depend on where zero lies (the penalty table's "
         "totals are negative): the half-game leader's final win share (every field); in mixed "
         "fields, the probability that the seat of the strategy with the higher mean total "
@@ -1222,9 +1159,25 @@ def _findings(results: dict) -> list[str]:
         for name in results["names"]
         if " = " in name
     ]
-    if not results["reactions"].empty:
-        out.append(_reactions_finding(results["reactions"]))
-    verdicts, bids, gaps = results["verdicts"], results["bids"], results["gaps"]
+    reactions = results["reactions"]
+    if not reactions.empty:
+        same = reactions[reactions["share_differs"] == 0]
+        same = ", ".join(f"{r.strategy} in {r.field}" for r in same.itertuples()) or "none"
+        moved = reactions[reactions["share_differs"] > 0]
+        blind = moved[~moved["strategy"].isin(SCORE_AWARE_BIDDERS)]
+        hook = (
+            "; in mixed fields the scoring-blind bidders move only through the others' bids "
+            f"(the hook): share_differs at most {fmt_number(blind['share_differs'].max())} "
+            "of their deals"
+            if len(blind)
+            else ""
+        )
+        out.append(
+            f"Bids identical to the canonical table's on every deal under every table: {same}"
+            f"{hook}. By their code, {', '.join(SCORE_BLIND_BIDDERS)} ignore the scoring when "
+            "they bid, so a ranking of them cannot change through their bids."
+        )
+    verdicts, bids, gaps, levels = (results[k] for k in ("verdicts", "bids", "gaps", "levels"))
     if verdicts.empty:
         return out
     out += _headline_findings(results)
@@ -1232,36 +1185,30 @@ def _findings(results: dict) -> list[str]:
         out.append(f"Caveat on every learned shift: {LEARNED_CAVEAT}.")
     depends = verdicts[verdicts["verdict"] == DEPENDS_ON_FIELD]
     for (n, effect, measure), rows in depends.groupby(["players", "effect", "measure"], sort=False):
-        parts = [
+        each = "; ".join(
             f"{r.variant} {_range(r)}"
             + (" (significant in opposite directions)" if r.opposite else "")
             for r in rows.itertuples()
-        ]
-        out.append(
-            f"{n} players, depends on the field ({effect}, {measure}): " + "; ".join(parts) + "."
         )
+        out.append(f"{n} players, depends on the field ({effect}, {measure}): {each}.")
     out += _ranking_findings(results)
-    levels = results["levels"]
     base = levels[levels["variant"] == BASELINE]
     if len(base):
-        parts = [
+        each = "; ".join(
             f"{r.field} {fmt_ci(r.leader_wins, r.leader_wins_low, r.leader_wins_high)}"
             for r in base.itertuples()
-        ]
+        )
         out.append(
-            "Under the canonical table the half-game leader takes this share of the win: "
-            + "; ".join(parts)
-            + "."
+            f"Under the canonical table the half-game leader takes this share of the win: {each}."
         )
     if "skill_share" in levels.columns and levels["skill_share"].notna().any():
         rows = levels.dropna(subset=["skill_share"])
         low = rows.loc[rows["skill_share"].idxmin()]
         high = rows.loc[rows["skill_share"].idxmax()]
         out.append(
-            "The strategy explains from "
-            f"{fmt_ci(*low[_triple('skill_share')])} ({low['field']}, {low['variant']}) to "
-            f"{fmt_ci(*high[_triple('skill_share')])} ({high['field']}, {high['variant']}) "
-            "of the variance of final totals."
+            f"The strategy explains from {fmt_ci(*low[_triple('skill_share')])} "
+            f"({low['field']}, {low['variant']}) to {fmt_ci(*high[_triple('skill_share')])} "
+            f"({high['field']}, {high['variant']}) of the variance of final totals."
         )
     for measure, rows in results["decisiveness"].groupby("measure", sort=False):
         out.append(_family_line(f"Decisiveness family '{measure}'", rows))
@@ -1270,29 +1217,6 @@ def _findings(results: dict) -> list[str]:
     if len(gaps):
         out.append(_family_line("Ranking family", gaps))
     return out
-
-
-def _reactions_finding(reactions: pd.DataFrame) -> str:
-    """Which players bid the same under every table, and what moves the scoring-blind ones."""
-    same = reactions[reactions["share_differs"] == 0]
-    moved = reactions[reactions["share_differs"] > 0]
-    blind = moved[~moved["strategy"].isin(SCORE_AWARE_BIDDERS)]
-    text = "Bids identical to the canonical table's on every deal under every table: " + (
-        ", ".join(f"{r.strategy} in {r.field}" for r in same.itertuples()) or "none"
-    )
-    if not blind.empty:
-        text += (
-            "; in mixed fields the scoring-blind bidders move only through the others' bids "
-            "(the hook): share_differs at most "
-            f"{fmt_number(blind['share_differs'].max())} of their deals"
-        )
-    return (
-        text
-        + ". By their code, "
-        + ", ".join(SCORE_BLIND_BIDDERS)
-        + " ignore the scoring when they bid, so a ranking of them cannot change through "
-        "their bids."
-    )
 
 
 def _headline_findings(results: dict) -> list[str]:
@@ -1310,17 +1234,15 @@ def _headline_findings(results: dict) -> list[str]:
         described = [
             f"{r.variant} ({_range(r)}"
             + (
-                f"; {STANDARDISED} {fmt_row(pooled.loc[r.variant])}"
+                f"; {STANDARDISED} {fmt_row(pooled.loc[r.variant])})"
                 if r.variant in pooled.index
-                else ""
+                else ")"
             )
-            + ")"
             for r in rows.itertuples()
         ]
-        said = _by_sign(rows, described, ("raised by", "lowered by"))
         out.append(
             f"{n} players: the {measure} of every score-maximising player in every field is "
-            f"{said}. {established}"
+            f"{_by_sign(rows, described, ('raised by', 'lowered by'))}. {established}"
         )
     for (n, measure), rows in heads[heads["effect"] == "decisiveness"].groupby(
         ["players", "measure"], sort=False
@@ -1368,19 +1290,24 @@ def _ranking_findings(results: dict) -> list[str]:
         mine = gaps[(gaps["players"] == n) & (gaps["field"] == field)] if len(gaps) else gaps
         reversed_ = mine[mine["survives"] & (mine["estimate"] < 0)] if len(mine) else mine
         base_gaps = canonical[(canonical["players"] == n) & (canonical["field"] == field)]
-        text = f"{n} players, {field}: the canonical win-share ranking is {order}" + (
+        unresolved = (
             ""
             if (base_gaps["low"] > 0).all()
             else " (not every adjacent gap resolved under the canonical table)"
         )
-        if len(reversed_):
-            text += "; reversed (Holm) under " + ", ".join(
+        reversals = (
+            "; reversed (Holm) under "
+            + ", ".join(
                 f"{r.variant} ({r.pair} {fmt_ci(r.estimate, r.low, r.high)}, {r.replication})"
                 for r in reversed_.itertuples()
             )
-        else:
-            text += "; no variant reverses an adjacent pair after Holm"
-        out.append(text + ".")
+            if len(reversed_)
+            else "; no variant reverses an adjacent pair after Holm"
+        )
+        out.append(
+            f"{n} players, {field}: the canonical win-share ranking is {order}{unresolved}"
+            f"{reversals}."
+        )
     return out
 
 
@@ -1435,8 +1362,8 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
     for players, part in adapting.groupby("players", sort=True):
         canonical = part[part["variant"] == BASELINE]
         above = part[part["skill_change"].notna() & part["skill_change_established"]]
-        more = above[above["skill_change"] > 0]["variant"].tolist()
-        less = above[above["skill_change"] < 0]["variant"].tolist()
+        more = ", ".join(above[above["skill_change"] > 0]["variant"]) or "none"
+        less = ", ".join(above[above["skill_change"] < 0]["variant"]) or "none"
         top = part.iloc[0]
         base = (
             f", against {_percent(canonical['stronger_ahead'].iloc[0])} under the canonical table"
@@ -1444,8 +1371,7 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
             else ""
         )
         changes = (
-            f" More than under the canonical table under: {', '.join(more) or 'none'}; less "
-            f"under: {', '.join(less) or 'none'}."
+            f" More than under the canonical table under: {more}; less under: {less}."
             if len(above)
             else " No table's change from the canonical one is established."
         )
@@ -1466,15 +1392,14 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
             order.get(p) == part["variant"].tolist()
             for p, part in adapting.groupby("players", sort=True)
         )
+        firsts = ", ".join(f"{v[0]} at {p} players" for p, v in order.items())
         text.append(
             f"In the {MIX_FIELD} field, whose simple and zero ignore the table, the tables rank "
             + (
                 "in the same order."
                 if same
-                else "in another order (first: "
-                + ", ".join(f"{v[0]} at {p} players" for p, v in order.items())
-                + "; untested): there a table's effect on skill mixes with what ignoring it "
-                "costs."
+                else f"in another order (first: {firsts}; untested): there a table's effect on "
+                "skill mixes with what ignoring it costs."
             )
         )
     heads = verdicts[verdicts["headline"].astype(bool)] if len(verdicts) else verdicts
