@@ -129,12 +129,9 @@ def check_study_fields(fields: object) -> tuple[str, ...]:
 
 
 def study_field_seats(field: str, players: int) -> tuple:
-    """The seats of ``field`` (one of :data:`KNOWN_FIELDS`) at a table of ``players``.
-
-    :data:`MAXIMISER_MIX` seats :data:`MAXIMISER_MIX_STRATEGIES` in turn, each as
-    :func:`ohhell_sim.studies.design.field_seats` seats it (``mc_bidder`` with fewer
-    samples), which seats the other fields.
-    """
+    """The seats of ``field`` (one of :data:`KNOWN_FIELDS`) at a table of ``players``:
+    :data:`MAXIMISER_MIX` seats :data:`MAXIMISER_MIX_STRATEGIES` in turn, each (and every
+    other field) as :func:`ohhell_sim.studies.design.field_seats` seats it."""
     if field != MAXIMISER_MIX:
         return field_seats(field, players)
     names = (MAXIMISER_MIX_STRATEGIES[i % len(MAXIMISER_MIX_STRATEGIES)] for i in range(players))
@@ -142,11 +139,8 @@ def study_field_seats(field: str, players: int) -> tuple:
 
 
 def variant_rules(players: int) -> dict[str, Rules]:
-    """Every scoring variant's rules at ``players``, identical rule sets merged.
-
-    Variants whose :meth:`Rules.to_dict` are equal are one condition, named by
-    their names joined with ``" = "`` in :data:`VARIANTS` order.
-    """
+    """Every scoring variant's rules at ``players``; variants whose :meth:`Rules.to_dict` are
+    equal are one, named by their names joined with ``" = "`` in :data:`VARIANTS` order."""
     merged: dict[str, tuple[list[str], Rules]] = {}
     for name, (preset, overrides) in VARIANTS.items():
         rules = Rules.preset(preset, players=players, **overrides)
@@ -182,12 +176,8 @@ def _strings(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
 
 
 def bid_reactions(hands: pd.DataFrame) -> pd.DataFrame:
-    """Per (players, field, strategy): how often a bid differs from the canonical table's.
-
-    Rows of a variant are matched with the canonical rows of the same field,
-    game, deal and seat (the same cards).  A share of exactly 0 means the
-    strategy bid the same on every deal under every table.
-    """
+    """Per (players, field, strategy): how often a bid differs from the canonical table's on
+    the same game, deal and seat (0: the same bid on every deal under every table)."""
     reactions = {}
     for (n, field), part in hands.groupby(["players", "field"], observed=True, sort=False):
         base = part[part["variant"] == BASELINE].set_index(["game", "deal", "seat"])["bid"]
@@ -214,13 +204,9 @@ def per_game_bids(hands: pd.DataFrame) -> pd.DataFrame:
 
 
 def halftime_decisiveness(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    """Per (players, field, variant, game): the win share of the leader after half the deals.
-
-    The leaders are the seats with the highest total after the first
-    ``n_deals // 2`` deals; the value is their mean final win share (1 when the
-    one leader wins outright, 1/2 when it shares the win with one other player).
-    Only ranks count, so it works whatever the sign of the totals.
-    """
+    """Per (players, field, variant, game): the mean final win share of the seats with the
+    highest total after the first ``n_deals // 2`` deals.  Only ranks count, so it works
+    whatever the sign of the totals."""
     keys = [*CONDITION_KEYS, "game"]
     n_deals = hands.groupby("condition", observed=True)["deal"].transform("max") + 1
     half = hands["deal"] < n_deals // 2
@@ -250,13 +236,9 @@ def _seat_totals(block: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def better_seat_wins(games: pd.DataFrame) -> pd.DataFrame:
-    """Per (players, field, variant, game) of a mixed field: how often the stronger seat is ahead.
-
-    For every pair of seats held by different strategies, the seat whose
-    strategy has the higher mean final total in that condition scores 1 when it
-    finishes ahead, 1/2 on a tie, 0 behind; the value is the mean over the
-    pairs.  Only the order of totals counts, so negative totals are no problem.
-    """
+    """Per (players, field, variant, game) of a mixed field: over the pairs of seats of
+    different strategies, how often the seat of the strategy with the higher mean final total
+    finishes ahead (ties half).  Only the order of totals counts."""
     parts = []
     for key, block in _mixed_blocks(games).items():
         totals, strategies = _seat_totals(block)
@@ -301,12 +283,8 @@ def _share_of_matrix(groups: np.ndarray) -> Callable[[np.ndarray], float]:
 
 
 def skill_shares(games: pd.DataFrame, resamples: int = SKILL_RESAMPLES) -> pd.DataFrame:
-    """Per condition of a mixed field: the variance share of final totals explained by strategy.
-
-    :func:`~ohhell_sim.analysis.findings.variance_share_of` of the seats' final
-    totals grouped by their strategies, with a percentile bootstrap interval
-    over games (:func:`~ohhell_sim.analysis.stats.bootstrap_matrix`).
-    """
+    """Per condition of a mixed field: the share of the variance of final totals explained
+    by the strategy, with a bootstrap interval over games."""
     rows = []
     for key, block in _mixed_blocks(games).items():
         totals, strategies = _seat_totals(block)
@@ -317,11 +295,13 @@ def skill_shares(games: pd.DataFrame, resamples: int = SKILL_RESAMPLES) -> pd.Da
     return estimate_frame(rows, CONDITION_KEYS)
 
 
-def _share_difference(first: pd.DataFrame, second: pd.DataFrame, resamples: int):
-    """The variance share of condition ``first`` minus that of ``second`` (the same games),
-    by a paired bootstrap over games; None with fewer than two games or unequal shapes."""
-    totals, strategies = _seat_totals(first)
-    other, _ = _seat_totals(second)
+def _share_difference(blocks: dict, first: tuple, second: tuple, resamples: int) -> dict | None:
+    """The skill share of condition ``first`` minus that of ``second`` on the same games, by a
+    paired bootstrap, as an estimate row; None when either is missing or has under two games."""
+    if first not in blocks or second not in blocks:
+        return None
+    totals, strategies = _seat_totals(blocks[first])
+    other, _ = _seat_totals(blocks[second])
     if totals.shape[0] < 2 or totals.shape != other.shape:
         return None
     seats = totals.shape[1]
@@ -330,23 +310,19 @@ def _share_difference(first: pd.DataFrame, second: pd.DataFrame, resamples: int)
         np.hstack([totals, other]),
         lambda m: share(m[:, :seats]) - share(m[:, seats:]),
         resamples=resamples,
-    )
+    ).row()
 
 
 def skill_share_shifts(games: pd.DataFrame, resamples: int = SKILL_RESAMPLES) -> pd.DataFrame:
-    """Per variant of a mixed field: its variance share minus the canonical table's.
-
-    Both shares are computed on the same resampled games (a paired bootstrap).
-    """
-    rows = []
+    """Per variant of a mixed field: its skill share minus the canonical table's, by a paired
+    bootstrap over games."""
     blocks = _mixed_blocks(games)
-    for (n, field, variant), block in blocks.items():
-        base = blocks.get((n, field, BASELINE))
-        if variant == BASELINE or base is None:
-            continue
-        est = _share_difference(block, base, resamples)
+    rows = []
+    for key in blocks:
+        base = (*key[:2], BASELINE)
+        est = None if key == base else _share_difference(blocks, key, base, resamples)
         if est is not None:
-            rows.append({"players": n, "field": field, "variant": variant, **est.row()})
+            rows.append({**dict(zip(CONDITION_KEYS, key, strict=True)), **est})
     return estimate_frame(rows, CONDITION_KEYS)
 
 
@@ -370,19 +346,15 @@ def skill_lead(
     games: pd.DataFrame, leaders: dict[tuple, tuple[str, str]], resamples: int = SKILL_RESAMPLES
 ) -> pd.DataFrame:
     """Per table size and mixed field: the skill share of the first scoring table minus the
-    second's (``leaders``, from :func:`skill_leaders` of the run), paired bootstrap over games.
-
-    A table "ranks first" only where this difference is established; the pair is
-    chosen on the run, so the confirmation run tests the same order on fresh cards.
-    """
-    rows = []
+    second's (``leaders``, from :func:`skill_leaders` of the run), paired bootstrap over games;
+    the confirmation run tests the run's pairs."""
     blocks = _mixed_blocks(games)
+    rows = []
     for (n, field), (first, second) in leaders.items():
-        a, b = blocks.get((n, field, first)), blocks.get((n, field, second))
-        est = None if a is None or b is None else _share_difference(a, b, resamples)
+        est = _share_difference(blocks, (n, field, first), (n, field, second), resamples)
         if est is not None:
             rows.append(
-                {"players": n, "field": field, "variant": first, "runner_up": second, **est.row()}
+                {"players": n, "field": field, "variant": first, "runner_up": second, **est}
             )
     return estimate_frame(rows, [*CONDITION_KEYS, "runner_up"])
 
@@ -431,11 +403,9 @@ def per_game_shifts(
 def skill_share_tests(
     mixed_games: pd.DataFrame, resamples: int = SKILL_RESAMPLES, seed: int = 0
 ) -> pd.DataFrame:
-    """Per table size and variant: the test that the skill share's shift from the canonical
-    table is the same in every mixed field, its covariance from one bootstrap that resamples
-    the same games in every field (the fields play the same cards; each field's games are
-    those all of them played), as rows of the family like
-    :func:`~ohhell_sim.analysis.findings.between_fields`'."""
+    """Per table size and variant: the test that the skill share's shift is the same in every
+    mixed field, its covariance from one bootstrap of the games all fields played, as rows
+    like :func:`~ohhell_sim.analysis.findings.between_fields`'."""
     blocks = _mixed_blocks(mixed_games)
     rows = []
     for n, variant in dict.fromkeys((k[0], k[2]) for k in blocks if k[2] != BASELINE):
@@ -477,10 +447,9 @@ def between_field_tests(
     variants: Sequence[str],
 ) -> pd.DataFrame:
     """Per table size, measure and variant: the test that its shift is the same for every
-    score-maximising player (bids) or in every field (the leader's win share, the stronger
-    seat ahead), on the per-game shifts, games paired across them
-    (:func:`~ohhell_sim.analysis.findings.between_fields`); for the skill share, a bootstrap
-    statistic with no per-game value, by a joint bootstrap (:func:`skill_share_tests`)."""
+    score-maximising player (bids) or in every field, on the per-game shifts
+    (:func:`~ohhell_sim.analysis.findings.between_fields`), or for the skill share by
+    :func:`skill_share_tests`."""
     jobs = [(per_game, column, ["strategy"], measure) for column, measure in BID_COLUMNS.items()]
     jobs += [(decisive, "decisive", [], LEADER), (better, "better_wins", [], STRONGER)]
     tests = []
@@ -569,14 +538,9 @@ def standardised_shift(
 
 
 def ranking_gaps(games: pd.DataFrame) -> pd.DataFrame:
-    """Win-share gaps between strategies adjacent in the canonical ranking, per variant.
-
-    Per mixed field the canonical table orders the strategies by win share; for
-    every variant (the canonical one included) and every adjacent pair
-    ``a > b`` of that order, the per-game difference of their seats' mean win
-    share with a t interval over games.  A negative gap under a variant is a
-    reversal of the canonical ranking.
-    """
+    """Per mixed field, variant (the canonical one included) and pair ``a - b`` of strategies
+    adjacent in the canonical table's win-share order: the per-game difference of their win
+    shares, t interval over games.  A negative gap is a reversal of the canonical ranking."""
     rows = []
     for (n, field), part in games.groupby(["players", "field"], observed=True, sort=False):
         base = part[part["variant"] == BASELINE]
@@ -632,11 +596,9 @@ def _ordered(frame: pd.DataFrame, names: Sequence[str], fields: Sequence[str]) -
 
 
 def _verdicts(table: pd.DataFrame, field: str, between: pd.DataFrame) -> pd.DataFrame:
-    """Per effect (players, measure, variant), whether it holds in every field (or for every
-    player): by :func:`~ohhell_sim.analysis.findings.verdicts_across_fields` where
-    ``between`` holds its test between the fields, by
-    :func:`~ohhell_sim.analysis.findings.field_verdicts` where it has none; with the count
-    of fields where the row is established (survives Holm and is confirmed)."""
+    """Per effect (players, measure, variant), whether it holds in every ``field``: tested
+    against ``between`` where it holds the effect's test between fields, with the count of
+    fields where it is established and whether it is a headline."""
     keys = ["players", "measure", "variant"]
     tested = table["measure"].isin(set(between["measure"]) if len(between) else set())
     parts = []
@@ -685,7 +647,6 @@ DECISIVE_PARTS = {"leader": LEADER, "stronger seat": STRONGER, "skill share": SK
 class Parts:
     """What the family is computed from, and its parts (unadjusted, halves marked)."""
 
-    games: pd.DataFrame
     decisive: pd.DataFrame
     mixed_games: pd.DataFrame
     better: pd.DataFrame
@@ -699,11 +660,8 @@ def family_parts(
     names: list[str],
     leaders: dict[tuple, tuple[str, str]] | None = None,
 ) -> Parts:
-    """The family's parts of one run (the run or its confirmation), each on all games and
-    on both halves (:func:`~ohhell_sim.analysis.findings.replicate`), not yet adjusted.
-
-    ``leaders`` are the pairs of :func:`skill_lead` (default: this run's own,
-    :func:`skill_leaders`); the confirmation takes the run's."""
+    """The family's parts of one run, each on all games and on both halves, not yet adjusted;
+    ``leaders`` are the pairs :func:`skill_lead` tests (default: the run's own)."""
     # The hands frame keeps its categorical labels (tens of millions of rows);
     # the per-game frames derived from it are made plain strings.
     games = _strings(games, "variant", "field", "strategy")
@@ -734,7 +692,7 @@ def family_parts(
     }
     # Tests, not estimates: not split into halves.
     family["between fields"] = between_field_tests(per_game, decisive, better, mixed_games, names)
-    return Parts(games, decisive, mixed_games, better, family, leaders)
+    return Parts(decisive, mixed_games, better, family, leaders)
 
 
 def confirmed_family(data: StudyData, names: list[str]) -> tuple[Parts, dict[str, pd.DataFrame]]:
@@ -765,11 +723,9 @@ def analyse(data: StudyData) -> Report:
     levels = _wide(leader, "leader_wins")
     if not better.empty:
         stronger = grouped_mean(better, better["better_wins"], CONDITION_KEYS, bounded=True)
-        for name, table in (
-            ("stronger_ahead", stronger),
-            ("skill_share", skill_shares(mixed_games)),
-        ):
-            levels = levels.merge(_wide(table, name), on=CONDITION_KEYS, how="left")
+        shares = skill_shares(mixed_games)
+        levels = levels.merge(_wide(stronger, "stronger_ahead"), on=CONDITION_KEYS, how="left")
+        levels = levels.merge(_wide(shares, "skill_share"), on=CONDITION_KEYS, how="left")
     decisiveness = pd.concat(
         [
             family[part].assign(measure=measure)
@@ -815,21 +771,12 @@ def analyse(data: StudyData) -> Report:
 
 
 def skill_ranking(levels: pd.DataFrame, decisiveness: pd.DataFrame) -> pd.DataFrame:
-    """Per mixed field and table size, the scoring tables ranked by skill share (highest
-    first), with the stronger seat's chance to finish ahead and each one's change against
-    the canonical table (from the family).
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``players``, ``field``, ``rank``, ``variant``, ``skill_share`` and
-        ``stronger_ahead`` (each with ``_low``/``_high``), and for the
-        non-canonical tables ``skill_change``/``stronger_change`` with their
-        intervals and ``*_established``.
-    """
+    """Per mixed field and table size, the scoring tables ranked by skill share (``rank``),
+    with ``stronger_ahead`` and, from the family, ``skill_change`` and ``stronger_change``
+    against the canonical table (with their intervals and ``*_established``)."""
     if "skill_share" not in levels:
         return pd.DataFrame()
-    rows = levels.dropna(subset=["skill_share"]).copy()
+    rows = levels.dropna(subset=["skill_share"])
     for measure, prefix in ((SKILL, "skill_change"), (STRONGER, "stronger_change")):
         part = decisiveness[decisiveness["measure"] == measure]
         change = _wide(part, prefix).assign(**{f"{prefix}_established": part["established"]})
