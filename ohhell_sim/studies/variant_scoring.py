@@ -1175,17 +1175,14 @@ def _headline_findings(results: dict) -> list[str]:
     for (n, measure), rows in heads[heads["effect"] == BID_EFFECT].groupby(
         ["players", "measure"], sort=False
     ):
-        pooled = bids[
+        standardised = bids[
             (bids["field"] == STANDARDISED) & (bids["measure"] == measure) & (bids["players"] == n)
-        ].set_index("variant")
+        ]
+        pooled = {
+            r["variant"]: f"; {STANDARDISED} {fmt_row(r)}" for _, r in standardised.iterrows()
+        }
         described = [
-            f"{r.variant} ({_range(r)}"
-            + (
-                f"; {STANDARDISED} {fmt_row(pooled.loc[r.variant])})"
-                if r.variant in pooled.index
-                else ")"
-            )
-            for r in rows.itertuples()
+            f"{r.variant} ({_range(r)}{pooled.get(r.variant, '')})" for r in rows.itertuples()
         ]
         out.append(
             f"{n} players: the {measure} of every score-maximising player in every field is "
