@@ -38,25 +38,15 @@ out_dir = None  # None: runs/notebook_hook_rule in the repository, wherever this
 # %%
 from IPython.display import Image, Markdown, display
 
-from ohhell_sim import studies
 from ohhell_sim.studies import hook_rule
-from ohhell_sim.studies.notebook import (
-    runs_folder,
-    show_figures,
-    show_findings,
-    show_in_short,
-    show_setup,
-    show_tables,
-)
+from ohhell_sim.studies import notebook as nb
 from ohhell_sim.studies.runs import read_study
 
-if data_dir is None:
-    out_dir = out_dir or runs_folder("notebook_hook_rule")
-    studies.run_experiment("hook_rule", out_dir, games, seed, players=players, fields=fields)
-    data_dir = out_dir
+data_dir, report = nb.open_study(
+    "hook_rule", data_dir, out_dir, games, seed, players=players, fields=fields
+)
 data = read_study(data_dir)
-report, _ = studies.load_report(data_dir)  # the saved analysis: no recomputation
-show_setup(report)
+nb.show_setup(report)
 
 # %% [markdown]
 # ## In short: should we play with the hook?
@@ -66,13 +56,13 @@ show_setup(report)
 # to the seats that deal more often, and a recommendation.
 
 # %%
-show_in_short(report)
+nb.show_in_short(report)
 
 # %% [markdown]
 # ## Findings (95% confidence intervals)
 
 # %%
-show_findings(report)
+nb.show_findings(report)
 
 # %% [markdown]
 # ## The per-field view
@@ -94,13 +84,13 @@ display(Image(cost_figure.png))
 # ## All tables
 
 # %%
-show_tables(report)
+nb.show_tables(report)
 
 # %% [markdown]
 # ## Figures
 
 # %%
-show_figures(report)
+nb.show_figures(report)
 
 # %% [markdown]
 # ## A closer look: the deal as a whole

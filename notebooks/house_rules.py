@@ -38,38 +38,28 @@ out_dir = None  # None: runs/notebook_house_rules in the repository, wherever th
 # %%
 from IPython.display import display
 
-from ohhell_sim import studies
 from ohhell_sim.studies import house_rules
-from ohhell_sim.studies.notebook import (
-    runs_folder,
-    show_figures,
-    show_findings,
-    show_in_short,
-    show_setup,
-    show_tables,
-)
+from ohhell_sim.studies import notebook as nb
 from ohhell_sim.studies.runs import read_study
 
-if data_dir is None:
-    out_dir = out_dir or runs_folder("notebook_house_rules")
-    studies.run_experiment("house_rules", out_dir, games, seed, players=players, fields=fields)
-    data_dir = out_dir
+data_dir, report = nb.open_study(
+    "house_rules", data_dir, out_dir, games, seed, players=players, fields=fields
+)
 data = read_study(data_dir)
-report, _ = studies.load_report(data_dir)  # the saved analysis: no recomputation
 tables = {table.title: table for table in report.tables}
-show_setup(report)
+nb.show_setup(report)
 
 # %% [markdown]
 # ## In short
 
 # %%
-show_in_short(report)
+nb.show_in_short(report)
 
 # %% [markdown]
 # ## Findings
 
 # %%
-show_findings(report)
+nb.show_findings(report)
 
 # %% [markdown]
 # ## One verdict per rule, and what it costs
@@ -96,10 +86,10 @@ display(
 # ## All tables
 
 # %%
-show_tables(report)
+nb.show_tables(report)
 
 # %% [markdown]
 # ## Figures
 
 # %%
-show_figures(report)
+nb.show_figures(report)

@@ -40,57 +40,46 @@ fields = ("simple", "card_counter")  # the strategy in the other seats, one ladd
 import pandas as pd
 from IPython.display import Markdown, display
 
-from ohhell_sim import studies
+from ohhell_sim.studies import notebook as nb
 from ohhell_sim.studies import strategy_ladder
-from ohhell_sim.studies.notebook import (
-    runs_folder,
-    show_figures,
-    show_findings,
-    show_in_short,
-    show_setup,
-    show_tables,
-)
 from ohhell_sim.studies.runs import read_study
 
-if data_dir is None:
-    out_dir = out_dir or runs_folder("notebook_strategy_ladder")
-    studies.run_experiment(
-        "strategy_ladder",
-        out_dir,
-        games,
-        seed,
-        players=players,
-        strategies=strategies,
-        fields=fields,
-    )
-    data_dir = out_dir
+data_dir, report = nb.open_study(
+    "strategy_ladder",
+    data_dir,
+    out_dir,
+    games,
+    seed,
+    players=players,
+    strategies=strategies,
+    fields=fields,
+)
 data = read_study(data_dir)
-report, _ = studies.load_report(data_dir)  # the saved analysis: no recomputation
-show_setup(report)
+nb.show_setup(report)
 
 # %% [markdown]
 # ## In short
 
 # %%
-show_in_short(report)
+nb.show_in_short(report)
 
 # %% [markdown]
 # ## Findings (95% confidence intervals)
 
 # %%
-show_findings(report)
+nb.show_findings(report)
 
 # %% [markdown]
 # ## Tables
 
 # %%
-show_tables(report)
+nb.show_tables(report)
 
 # %% [markdown]
 # ## Figures
 
 # %%
-show_figures(report)
+nb.show_figures(report)
 
 # %% [markdown]
 # ## Per field: the ranking, and where the order changes

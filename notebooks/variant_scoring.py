@@ -40,29 +40,19 @@ out_dir = None  # None: runs/notebook_variant_scoring in the repository, whereve
 # %%
 from IPython.display import Markdown, display
 
-from ohhell_sim import studies
-from ohhell_sim.studies.notebook import (
-    runs_folder,
-    show_figures,
-    show_findings,
-    show_in_short,
-    show_setup,
-    show_tables,
-)
+from ohhell_sim.studies import notebook as nb
 
-if data_dir is None:
-    out_dir = out_dir or runs_folder("notebook_variant_scoring")
-    studies.run_experiment("variant_scoring", out_dir, games, seed, players=players, fields=fields)
-    data_dir = out_dir
-report, _ = studies.load_report(data_dir)  # the saved analysis: no recomputation
+data_dir, report = nb.open_study(
+    "variant_scoring", data_dir, out_dir, games, seed, players=players, fields=fields
+)
 tables = {table.title: table for table in report.tables}
-show_setup(report)
+nb.show_setup(report)
 
 # %% [markdown]
 # ## In short
 
 # %%
-show_in_short(report)
+nb.show_in_short(report)
 
 # %% [markdown]
 # ## Findings (95% confidence intervals)
@@ -71,7 +61,7 @@ show_in_short(report)
 # the report's one family and are confirmed at the second seed.
 
 # %%
-show_findings(report)
+nb.show_findings(report)
 
 # %% [markdown]
 # ## The per-field view
@@ -104,10 +94,10 @@ display(tables["Decisiveness per field and variant"].frame)
 # ## All tables
 
 # %%
-show_tables(report)
+nb.show_tables(report)
 
 # %% [markdown]
 # ## Figures
 
 # %%
-show_figures(report)
+nb.show_figures(report)

@@ -38,32 +38,22 @@ out_dir = None  # None: runs/notebook_zero_bids in the repository, wherever this
 # %%
 from IPython.display import Markdown, display
 
-from ohhell_sim import studies
 from ohhell_sim.analysis.format import interval_table
+from ohhell_sim.studies import notebook as nb
 from ohhell_sim.studies import zero_bids
-from ohhell_sim.studies.notebook import (
-    runs_folder,
-    show_figures,
-    show_findings,
-    show_in_short,
-    show_setup,
-    show_tables,
-)
 from ohhell_sim.studies.runs import read_study
 
-if data_dir is None:
-    out_dir = out_dir or runs_folder("notebook_zero_bids")
-    studies.run_experiment("zero_bids", out_dir, games, seed, players=players, fields=fields)
-    data_dir = out_dir
+data_dir, report = nb.open_study(
+    "zero_bids", data_dir, out_dir, games, seed, players=players, fields=fields
+)
 data = read_study(data_dir)
-report, _ = studies.load_report(data_dir)  # the saved analysis: no recomputation
-show_setup(report)
+nb.show_setup(report)
 
 # %% [markdown]
 # ## In short
 
 # %%
-show_in_short(report)
+nb.show_in_short(report)
 
 # %% [markdown]
 # ## Findings (95% confidence intervals)
@@ -72,7 +62,7 @@ show_in_short(report)
 # over the report's one family of comparisons and are confirmed at the second seed.
 
 # %%
-show_findings(report)
+nb.show_findings(report)
 
 # %% [markdown]
 # ## Verdicts across fields
@@ -107,13 +97,13 @@ display(interval_table(field_rows, "hand_size", "field"))
 # ## All tables
 
 # %%
-show_tables(report)
+nb.show_tables(report)
 
 # %% [markdown]
 # ## Figures
 
 # %%
-show_figures(report)
+nb.show_figures(report)
 
 # %% [markdown]
 # ## A closer look: the fitted rule, in sample and held out

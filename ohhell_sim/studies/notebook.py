@@ -39,6 +39,31 @@ def runs_folder(name: str, start: str | Path | None = None) -> Path:
     return repository_root(start) / "runs" / name
 
 
+def open_study(
+    name: str,
+    data_dir: str | Path | None,
+    out_dir: str | Path | None,
+    games: int | None,
+    seed: int,
+    **options: object,
+) -> tuple[Path, Report]:
+    """The folder of study ``name``'s output and its saved report, for a notebook.
+
+    With ``data_dir`` the study's output is read from there; without, the study
+    is run here first (``games``, ``seed`` and the study's ``options``, as for
+    :func:`~ohhell_sim.studies.run_experiment`) into ``out_dir``, by default
+    :func:`runs_folder` ``("notebook_NAME")``.  The report is the saved analysis:
+    nothing is computed again.
+    """
+    from ohhell_sim.studies.experiment import load_report, run_experiment
+
+    if data_dir is None:
+        data_dir = out_dir or runs_folder(f"notebook_{name}")
+        run_experiment(name, data_dir, games, seed, **options)
+    report, _ = load_report(data_dir)
+    return Path(data_dir), report
+
+
 def _display():
     # Imported when called: IPython is only needed inside a notebook.
     from IPython.display import Image, Markdown, display
