@@ -127,19 +127,13 @@ def with_standardised(
     stratum: str = "players",
     bounded: bool = False,
 ) -> pd.DataFrame:
-    """Means per field, ``stratum`` and ``by`` group, plus a row per field over every stratum.
-
-    The row over the strata, labelled :data:`STANDARDISED` in the ``stratum``
-    column, is their unweighted average
-    (:func:`~ohhell_sim.analysis.stats.standardised_mean`): table sizes hold
-    different numbers of seats and deals, and a mean over the raw rows would
-    weigh them unequally and may contradict every one of them (Simpson's
-    paradox).  Intervals are clustered by game.
+    """Means per field, ``stratum`` and ``by`` group, then per field the :data:`STANDARDISED`
+    row: the strata's unweighted average (a raw pool would weigh them unequally).
 
     Parameters
     ----------
     frame : pandas.DataFrame
-        Rows with ``field``, ``stratum``, the ``by`` columns and ``game``.
+        Rows with ``field``, ``stratum``, the ``by`` columns and ``game`` (the cluster).
     values : Series or ndarray
         One value per row (booleans give a rate).
     by : sequence of str
@@ -147,13 +141,7 @@ def with_standardised(
     stratum : str
         The column pooled with equal weights.
     bounded : bool
-        Clip the per-stratum intervals to [0, 1] (a share).
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``field``, ``stratum`` (object: its values, then :data:`STANDARDISED`),
-        the ``by`` columns and the estimate columns.
+        Clip the intervals to [0, 1] (a share).
     """
     if stratum not in frame.columns:
         raise InvalidArgumentError(
@@ -179,30 +167,11 @@ def per_game_difference(
     second: object,
     keys: Sequence[str] = ("field", "players"),
 ) -> pd.DataFrame:
-    """Per game and ``keys`` group: the mean of arm ``first`` minus that of arm ``second``.
+    """Per game and ``keys`` group: the mean of ``arm`` ``first`` minus that of ``second``.
 
-    The frame that :func:`with_standardised` turns into a paired difference
-    (one value per game, so its interval is the paired t interval of
-    :func:`~ohhell_sim.analysis.stats.paired_by_game`); games missing from
-    either arm are dropped.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        Rows with the ``keys``, ``arm`` and ``game`` columns.
-    values : Series or ndarray
-        One value per row.
-    arm : str
-        Column telling the arms apart.
-    first, second : object
-        The values of ``arm`` compared.
-    keys : sequence of str
-        Groups compared separately.
-
-    Returns
-    -------
-    pandas.DataFrame
-        The ``keys``, ``game`` and ``value``.
+    One ``value`` per game, so :func:`with_standardised` of it gives the paired
+    interval of :func:`~ohhell_sim.analysis.stats.paired_by_game`; games missing
+    from either arm are dropped.
     """
     keys = list(keys)
     data = frame[[*keys, arm, "game"]].copy()
