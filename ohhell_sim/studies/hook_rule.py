@@ -96,6 +96,8 @@ FIELD_EFFECTS = (
 )
 #: Columns identifying a row of the family (in the run and in its confirmation).
 FAMILY_KEYS = ("effect", "field", "players")
+#: The groups of a per-game gap measured with the hook on and off.
+BY_HOOK = ("field", "players", "hook")
 
 
 def win_share_effect(strategy: str) -> str:
@@ -182,6 +184,13 @@ def per_game_difference(
     return difference.rename("value").reset_index()
 
 
+def _on_off(
+    frame: pd.DataFrame, values: pd.Series | np.ndarray, keys: Sequence[str] = ("field", "players")
+) -> pd.DataFrame:
+    """:func:`per_game_difference` of hook on minus hook off."""
+    return per_game_difference(frame, values, "hook", True, False, keys)
+
+
 def deal_frame(hands: pd.DataFrame) -> pd.DataFrame:
     """One row per (condition, game, deal): labels, hand size, the bids' total, all made.
 
@@ -248,12 +257,7 @@ def one_card_gaps(games: pd.DataFrame) -> pd.DataFrame:
     """Per (field, players, hook, game): the one-card deal's dealer's final total minus the
     mean of the other seats' (:func:`with_one_card_dealer` rows)."""
     return per_game_difference(
-        games,
-        games["total"],
-        "one_card_role",
-        "one-card dealer",
-        "other seats",
-        keys=("field", "players", "hook"),
+        games, games["total"], "one_card_role", "one-card dealer", "other seats", BY_HOOK
     )
 
 
@@ -262,23 +266,17 @@ def seat_gaps(games: pd.DataFrame) -> pd.DataFrame:
     often minus that of the seats that deal more often (:func:`with_deals_dealt` rows)."""
     uneven = games[games["deal_role"] != "evenly"]
     return per_game_difference(
-        uneven,
-        uneven["total"],
-        "deal_role",
-        "less often",
-        "more often",
-        keys=("field", "players", "hook"),
+        uneven, uneven["total"], "deal_role", "less often", "more often", BY_HOOK
     )
 
 
 def winning_margins(games: pd.DataFrame) -> pd.DataFrame:
     """Per (field, players, hook, game): the winner's final total minus the runner-up's."""
-    ordered = games.sort_values(["field", "players", "hook", "game", "total"], ascending=False)
-    ranked = ordered.groupby(["field", "players", "hook", "game"], observed=True)["total"]
-    top = ranked.nth(0).to_numpy()
-    second = ranked.nth(1).to_numpy()
-    keys = ordered.drop_duplicates(["field", "players", "hook", "game"])
-    return keys[["field", "players", "hook", "game"]].assign(margin=top - second)
+    keys = [*BY_HOOK, "game"]
+    ordered = games.sort_values([*keys, "total"], ascending=False)
+    ranked = ordered.groupby(keys, observed=True)["total"]
+    margin = ranked.nth(0).to_numpy() - ranked.nth(1).to_numpy()
+    return ordered.drop_duplicates(keys)[keys].assign(margin=margin)
 
 
 def winners_changed(games: pd.DataFrame) -> pd.DataFrame:
@@ -302,35 +300,27 @@ def effect_games(hands: pd.DataFrame, deals: pd.DataFrame, games: pd.DataFrame) 
     """
     dealer = hands["role"] == "dealer"
     parts = {
-        POINTS: per_game_difference(games, games["total"], "hook", True, False),
-        DEALER_COST: per_game_difference(
-            hands[dealer], hands.loc[dealer, "score"], "hook", True, False
-        ),
-        OTHERS_COST: per_game_difference(
-            hands[~dealer], hands.loc[~dealer, "score"], "hook", True, False
-        ),
+        POINTS: _on_off(games, games["total"]),
+        DEALER_COST: _on_off(hands[dealer], hands.loc[dealer, "score"]),
+        OTHERS_COST: _on_off(hands[~dealer], hands.loc[~dealer, "score"]),
     }
     for name, hook in ((EDGE_OFF, False), (EDGE_ON, True)):
         arm = hands[hands["hook"] == hook]
         parts[name] = per_game_difference(arm, arm["made"], "role", "dealer", "other seats")
-    parts[OVERBID] = per_game_difference(deals, deals["excess"] > 0, "hook", True, False)
-    gaps = seat_gaps(games)
-    for name, hook in ((SEAT_GAP_ON, True), (SEAT_GAP_OFF, False)):
-        parts[name] = gaps[gaps["hook"] == hook].drop(columns="hook")
-    parts[SEAT_GAP_SHIFT] = per_game_difference(gaps, gaps["value"], "hook", True, False)
-    one_card = one_card_gaps(games)
-    for name, hook in ((ONE_CARD_ON, True), (ONE_CARD_OFF, False)):
-        parts[name] = one_card[one_card["hook"] == hook].drop(columns="hook")
-    parts[ONE_CARD_SHIFT] = per_game_difference(one_card, one_card["value"], "hook", True, False)
+    parts[OVERBID] = _on_off(deals, deals["excess"] > 0)
+    for gaps, on, off, shift in (
+        (seat_gaps(games), SEAT_GAP_ON, SEAT_GAP_OFF, SEAT_GAP_SHIFT),
+        (one_card_gaps(games), ONE_CARD_ON, ONE_CARD_OFF, ONE_CARD_SHIFT),
+    ):
+        for name, hook in ((on, True), (off, False)):
+            parts[name] = gaps[gaps["hook"] == hook].drop(columns="hook")
+        parts[shift] = _on_off(gaps, gaps["value"])
     mixed = games[games["field"] == MIX_FIELD]
     if len(mixed):
-        share = per_game_difference(
-            mixed, mixed["win_share"], "hook", True, False, keys=("field", "players", "strategy")
-        )
+        share = _on_off(mixed, mixed["win_share"], ("field", "players", "strategy"))
         for strategy, part in share.groupby("strategy", observed=True, sort=False):
             parts[win_share_effect(str(strategy))] = part.drop(columns="strategy")
-    frames = [part.assign(effect=name) for name, part in parts.items()]
-    out = pd.concat(frames, ignore_index=True)
+    out = pd.concat([part.assign(effect=name) for name, part in parts.items()], ignore_index=True)
     out["effect"] = pd.Categorical(out["effect"], categories=list(parts))
     out["field"] = out["field"].astype(str)
     return out
@@ -410,12 +400,10 @@ def verdicts(family: pd.DataFrame) -> pd.DataFrame:
 
 def _frames(data: StudyData) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The hands (with positions), deals and games (with deals dealt) of ``data``."""
-    hands = _with_positions(data.hands)
-    hands["field"] = hands["field"].astype(str)
-    deals = deal_frame(data.hands)
-    deals["field"] = deals["field"].astype(str)
+    hands, deals = _with_positions(data.hands), deal_frame(data.hands)
     games = with_one_card_dealer(with_deals_dealt(data.games, data.hands), data.hands)
-    games["field"] = games["field"].astype(str)
+    for frame in (hands, deals, games):
+        frame["field"] = frame["field"].astype(str)
     return hands, deals, games
 
 
@@ -434,13 +422,8 @@ def analyse(data: StudyData) -> Report:
 
     role = with_standardised(hands, hands["made"], ["hook", "role"], bounded=True)
     role_score = with_standardised(hands, hands["score"], ["hook", "role"])
-    role_table = role[["field", "players", "hook", "role", "n"]].assign(
-        made_rate=role["estimate"],
-        made_rate_low=role["low"],
-        made_rate_high=role["high"],
-        mean_score=role_score["estimate"],
-        mean_score_low=role_score["low"],
-        mean_score_high=role_score["high"],
+    role_table = _side_by_side(
+        {"made_rate": role, "mean_score": role_score}, ["field", "players", "hook", "role", "n"]
     )
 
     family = confirmed_family(data)
@@ -456,19 +439,16 @@ def analyse(data: StudyData) -> Report:
         )
     )
 
+    sign = np.sign(deals["excess"])
     shares = {
-        name: with_standardised(deals, deals["excess"].pipe(test), ["hook"], bounded=True)
-        for name, test in (
-            ("over-bid (bids > tricks)", lambda e: e > 0),
-            ("exact (bids = tricks)", lambda e: e == 0),
-            ("under-bid (bids < tricks)", lambda e: e < 0),
+        name: with_standardised(deals, sign == side, ["hook"], bounded=True)
+        for name, side in (
+            ("over-bid (bids > tricks)", 1),
+            ("exact (bids = tricks)", 0),
+            ("under-bid (bids < tricks)", -1),
         )
     }
-    over_under = shares["over-bid (bids > tricks)"][["field", "players", "hook", "n"]].copy()
-    for name, table in shares.items():
-        over_under[name] = table["estimate"]
-        over_under[f"{name}_low"] = table["low"]
-        over_under[f"{name}_high"] = table["high"]
+    over_under = _side_by_side(shares, [*BY_HOOK, "n"])
 
     changed = winners_changed(games)
     changed_table = with_standardised(changed, changed["changed"], bounded=True)
@@ -639,16 +619,19 @@ def _mix_win_shares(games: pd.DataFrame) -> pd.DataFrame:
     if not len(mixed):
         return mixed
     share = with_standardised(mixed, mixed["win_share"], ["hook", "strategy"], bounded=True)
-    on = share[share["hook"]].reset_index(drop=True)
-    off = share[~share["hook"]].reset_index(drop=True)
-    return on[["field", "players", "strategy"]].assign(
-        hook_on=on["estimate"],
-        hook_on_low=on["low"],
-        hook_on_high=on["high"],
-        hook_off=off["estimate"],
-        hook_off_low=off["low"],
-        hook_off_high=off["high"],
-    )
+    arms = {"hook_on": share[share["hook"]], "hook_off": share[~share["hook"]]}
+    return _side_by_side(arms, ["field", "players", "strategy"])
+
+
+def _side_by_side(tables: dict[str, pd.DataFrame], keys: Sequence[str]) -> pd.DataFrame:
+    """The ``keys`` of the first of ``tables`` (whose rows match), then each table's estimate
+    and interval as the columns ``name``, ``name_low`` and ``name_high``."""
+    columns = {
+        f"{name}{suffix}": table[column].to_numpy()
+        for name, table in tables.items()
+        for suffix, column in (("", "estimate"), ("_low", "low"), ("_high", "high"))
+    }
+    return next(iter(tables.values()))[list(keys)].reset_index(drop=True).assign(**columns)
 
 
 def _method(manifest: dict, family: pd.DataFrame) -> list[str]:
