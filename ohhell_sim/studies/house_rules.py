@@ -629,7 +629,7 @@ def _same_seat(manifest: dict) -> str:
     same = [n for n in sizes if Rules(players=n).schedule.index(1) % n == 1]
     if not same:
         return ""
-    listed = ", ".join(map(str, same))
+    listed = " and ".join(map(str, same))
     return (
         f" In the canonical game at {listed} players they are the same seat, so their gaps "
         "are equal there."
