@@ -85,7 +85,6 @@ MEASURES = ("mean_total", "win_share", "made_rate", "zero_bid_rate")
 ONE_CARD_FACTOR = 10
 #: Joins the names of identical challengers into the name of their ladder entry.
 SAME = " = "
-#: The comparison method of the pairwise family.
 #: Columns identifying a row of the pairwise family, in the run and in its confirmation.
 PAIR_KEYS = ("field", "a", "b")
 #: What identical challengers must agree on, row by row (one row per game x rotation x seat).
@@ -291,16 +290,23 @@ def identical_groups(long: pd.DataFrame) -> list[tuple[str, ...]]:
         for name, part in long.groupby("challenger", observed=True, sort=False)
     }
     fields = {name: set(part.index.get_level_values("field")) for name, part in records.items()}
+
+    def same(first: str, name: str) -> bool:
+        shared = records[first].index.intersection(records[name].index)
+        return fields[first] == fields[name] == set(shared.get_level_values("field")) and (
+            records[first].loc[shared].equals(records[name].loc[shared])
+        )
+
+    return _alike(names, same)
+
+
+def _alike(names, same) -> list[tuple[str, ...]]:
+    """``names`` in groups, in order: each joins the first group whose first member is
+    ``same`` as it."""
     groups: list[list[str]] = []
     for name in names:
         for group in groups:
-            first = group[0]
-            if fields[first] != fields[name]:
-                continue
-            shared = records[first].index.intersection(records[name].index)
-            if set(shared.get_level_values("field")) != fields[name]:
-                continue
-            if records[first].loc[shared].equals(records[name].loc[shared]):
+            if same(group[0], name):
                 group.append(name)
                 break
         else:
@@ -366,79 +372,49 @@ def ranking_table(values: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def pair_units(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
-    """Per field, pair of ``order`` (``a`` before ``b``) and deal set both played: ``a``'s
-    mean score per game minus ``b``'s, as ``value`` (the deal set as ``game``)."""
-    frames = []
+def _paired_scores(values: pd.DataFrame, order: list[str]):
+    """Per field and pair of ``order`` (``a`` before ``b``) played there: the field, ``a``,
+    ``b`` and their mean scores per game on the deal sets both played."""
     for field, part in values.groupby("field", observed=True, sort=False):
         scores = part.pivot(index="unit", columns="challenger", values="mean_total")
         for a, b in combinations(order, 2):
             if a in scores and b in scores:
-                both = scores[[a, b]].dropna()
-                frames.append(
-                    pd.DataFrame(
-                        {
-                            "field": field,
-                            "a": a,
-                            "b": b,
-                            "game": both.index.to_numpy(),
-                            "value": (both[a] - both[b]).to_numpy(),
-                        }
-                    )
-                )
-    columns = ["field", "a", "b", "game", "value"]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
-
-
-def pairwise_table(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
-    """Mean score per game of ``a`` minus ``b`` for every pair of ``order`` (``a`` before
-    ``b``) in each field, paired on the deal sets both played."""
-    rows = []
-    for field, part in values.groupby("field", observed=True, sort=False):
-        scores = part.pivot(index="unit", columns="challenger", values="mean_total")
-        for a, b in combinations(order, 2):
-            if a not in scores or b not in scores:
-                continue
-            both = scores[[a, b]].dropna()
-            diff, low, high, _, _ = paired_difference_ci(both[a].to_numpy(), both[b].to_numpy())
-            rows.append(
-                {
-                    "field": field,
-                    "a": a,
-                    "b": b,
-                    "deal_sets": len(both),
-                    "estimate": diff,
-                    "low": low,
-                    "high": high,
-                }
-            )
-    return pd.DataFrame(rows, columns=["field", "a", "b", "deal_sets", "estimate", "low", "high"])
+                yield field, a, b, scores[[a, b]].dropna()
 
 
 def pairwise_family(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
     """The declared family: every pair of distinct ladder entries in every field, and per
     pair the test that its difference is the same in every field.
 
-    The test rows (``field`` :data:`~ohhell_sim.analysis.findings.BETWEEN_FIELDS`,
-    no interval, the spread between fields as ``estimate``) are a Wald test of the
-    pair's field differences on the deal sets (:func:`pair_units`), paired across
-    fields, which play the same cards
-    (:func:`~ohhell_sim.analysis.findings.between_fields`).  Holm-adjusted over the whole family
-    (:func:`~ohhell_sim.analysis.findings.adjust_family`).
+    A pair's row is the mean score per game of ``a`` minus ``b`` (``a`` before ``b``
+    in ``order``), paired on the deal sets both played.  The test rows (``field``
+    :data:`~ohhell_sim.analysis.findings.BETWEEN_FIELDS`, no interval, the spread
+    between fields as ``estimate``) are a Wald test of the pair's differences on the
+    deal sets, paired across fields, which play the same cards
+    (:func:`~ohhell_sim.analysis.findings.between_fields`).  Holm-adjusted over the
+    whole family (:func:`~ohhell_sim.analysis.findings.adjust_family`).
 
     Returns
     -------
     pandas.DataFrame
-        :func:`pairwise_table` (plus the test rows, with ``q``) with ``p``,
-        ``p_adjusted``, ``survives`` and ``correction``.
+        ``field``, ``a``, ``b``, ``deal_sets``, ``estimate``, ``low``, ``high`` (plus
+        the test rows, with ``q``), ``p``, ``p_adjusted``, ``survives`` and ``correction``.
     """
-    table = pairwise_table(values, order)
+    rows, units = [], []
+    for field, a, b, both in _paired_scores(values, order):
+        est = paired_difference_ci(both[a].to_numpy(), both[b].to_numpy())
+        rows.append({"field": field, "a": a, "b": b, "deal_sets": len(both), **est._asdict()})
+        diff = (both[a] - both[b]).to_numpy()
+        units.append(
+            pd.DataFrame({"field": field, "a": a, "b": b, "game": both.index, "value": diff})
+        )
+    table = pd.DataFrame(rows, columns=[*PAIR_KEYS, "deal_sets", "estimate", "low", "high"])
     if table.empty:
         # One entry: no comparison, an empty family.
         return table.assign(p=[], p_adjusted=[], survives=[], correction=[]).astype(
             {"survives": bool}
         )
-    tests = between_fields(pair_units(values, order), keys=["a", "b"])
+    tests = between_fields(pd.concat(units, ignore_index=True), keys=["a", "b"])
     parts = [table, tests] if len(tests) else [table]
     return adjust_family(pd.concat(parts, ignore_index=True), method=CORRECTION)
 
@@ -661,21 +637,13 @@ def analyse(data: StudyData) -> Report:
 def one_card_twins(hands: pd.DataFrame) -> list[tuple[str, ...]]:
     """Strategies whose one-card rows (:func:`play`'s ``hands``) have the same bids and
     scores in every game and seat: groups of two or more, in the order played."""
-    groups: list[list[str]] = []
+    columns = ["game", "seat", "bid", "score"]
     tables = {
-        name: part.sort_values(["game", "seat"])[["game", "seat", "bid", "score"]].reset_index(
-            drop=True
-        )
+        str(name): part.sort_values(["game", "seat"])[columns].reset_index(drop=True)
         for name, part in hands.groupby("strategy", observed=True, sort=False)
     }
-    for name, table in tables.items():
-        for group in groups:
-            if tables[group[0]].equals(table):
-                group.append(str(name))
-                break
-        else:
-            groups.append([str(name)])
-    return [tuple(g) for g in groups if len(g) > 1]
+    groups = _alike(tables, lambda first, name: tables[first].equals(tables[name]))
+    return [group for group in groups if len(group) > 1]
 
 
 def _merged_one_card(hands: pd.DataFrame, groups: list[tuple[str, ...]]) -> pd.DataFrame:
@@ -806,15 +774,15 @@ def _claims_table(claims: pd.DataFrame, correction: str) -> Table:
     )
 
 
+def _field_cells(part: pd.DataFrame, fields: list[str]) -> dict[str, str]:
+    """One pair's rows of the family as a cell per field (:func:`_marked`; ``n/a``: not played)."""
+    cells = {row["field"]: _marked(row) for _, row in part.iterrows()}
+    return {field: cells.get(field, "n/a") for field in fields}
+
+
 def _family_table(family: pd.DataFrame, fields: list[str], correction: str) -> Table:
-    rows = []
-    pairs = family[family["field"] != BETWEEN_FIELDS]
-    for (a, b), part in pairs.groupby(["a", "b"], sort=False):
-        row = {"a": a, "b": b}
-        for field in fields:
-            hit = part[part["field"] == field]
-            row[field] = _marked(hit.iloc[0]) if len(hit) else "n/a"
-        rows.append(row)
+    pairs = family[family["field"] != BETWEEN_FIELDS].groupby(["a", "b"], sort=False)
+    rows = [{"a": a, "b": b, **_field_cells(part, fields)} for (a, b), part in pairs]
     return Table(
         f"Pairwise: mean score per game of a minus b, per field ({correction})",
         pd.DataFrame(rows),
@@ -845,15 +813,15 @@ def _between_table(family: pd.DataFrame) -> Table:
 
 
 def _changes_table(changes: pd.DataFrame, fields: list[str]) -> Table:
-    rows = []
-    for _, change in changes.iterrows():
-        part = change["fields"]
-        row = {"a": change["a"], "b": change["b"]}
-        for field in fields:
-            hit = part[part["field"] == field]
-            row[field] = _marked(hit.iloc[0]) if len(hit) else "n/a"
-        row["resolved"] = "yes" if change["resolved"] else "no"
-        rows.append(row)
+    rows = [
+        {
+            "a": change["a"],
+            "b": change["b"],
+            **_field_cells(change["fields"], fields),
+            "resolved": "yes" if change["resolved"] else "no",
+        }
+        for _, change in changes.iterrows()
+    ]
     return Table(
         "Where the order changes between fields",
         pd.DataFrame(rows, columns=["a", "b", *fields, "resolved"]),
