@@ -387,11 +387,7 @@ def verdicts(family: pd.DataFrame) -> pd.DataFrame:
     )
     test = between.set_index("effect")
     out["between fields, p (adjusted)"] = out["effect"].map(test["p_adjusted"]).map(fmt_p)
-    size = standardised.assign(
-        detectable=detectable_effect(
-            standardised["low"], standardised["high"], ALPHA / _family_size(family)
-        )
-    )
+    size = standardised.assign(detectable=_detectable_sizes(family, standardised))
     out["detectable (standardised)"] = out["effect"].map(
         size.groupby("effect")["detectable"].max().map(fmt_number)
     )
@@ -453,7 +449,12 @@ def analyse(data: StudyData) -> Report:
     changed = winners_changed(games)
     changed_table = with_standardised(changed, changed["changed"], bounded=True)
     winners = _mix_win_shares(games)
-    facts = Facts(family, verdict, binds, all_made, margin, changed_table, role, games)
+    facts = Facts(
+        family,
+        verdict,
+        *map(_standardised, (binds, all_made, margin[~margin["hook"]], changed_table)),
+        _standardised(role[~role["hook"]]).set_index(["field", "role"]),
+    )
 
     tables = [
         Table(
@@ -602,7 +603,9 @@ def analyse(data: StudyData) -> Report:
 
 @dataclass(frozen=True)
 class Facts:
-    """The estimates the report's words are made of (see :func:`analyse`)."""
+    """The estimates the report's words are made of (see :func:`analyse`): the family, the
+    verdicts, and the fields' standardised rows of the rates, of the margin and of the
+    made rates (by field and role) without the hook."""
 
     family: pd.DataFrame
     verdict: pd.DataFrame
@@ -611,7 +614,6 @@ class Facts:
     margin: pd.DataFrame
     changed: pd.DataFrame
     role: pd.DataFrame
-    games: pd.DataFrame
 
 
 def _mix_win_shares(games: pd.DataFrame) -> pd.DataFrame:
@@ -717,10 +719,7 @@ def _family_display(rows: pd.DataFrame, family: pd.DataFrame) -> pd.DataFrame:
         columns={"n": "games"}
     )
     shown["p (adjusted)"] = [fmt_p(p) for p in rows["p_adjusted"]]
-    shown["detectable"] = [
-        fmt_number(d)
-        for d in detectable_effect(rows["low"], rows["high"], ALPHA / _family_size(family))
-    ]
+    shown["detectable"] = [fmt_number(d) for d in _detectable_sizes(family, rows)]
     shown["survives"] = np.where(rows["survives"], "yes", "no")
     shown["confirmation"] = [confirmation_cell(row) for _, row in rows.iterrows()]
     return shown
@@ -762,29 +761,21 @@ def _verdict_display(verdict: pd.DataFrame) -> pd.DataFrame:
 
 
 def _answer_table(facts: Facts) -> pd.DataFrame:
-    family = facts.family
-    points = family[(family["effect"] == POINTS) & (family["players"] == STANDARDISED)]
-    points = points[points["field"] != BETWEEN_FIELDS].set_index("field")
-    margin = facts.margin[(facts.margin["players"] == STANDARDISED) & ~facts.margin["hook"]]
-    margin = margin.set_index("field")
-    made = facts.all_made[facts.all_made["players"] == STANDARDISED].set_index("field")
-    changed = facts.changed[facts.changed["players"] == STANDARDISED].set_index("field")
-    dealer = family[(family["effect"] == DEALER_COST) & (family["players"] == STANDARDISED)]
-    dealer = dealer[dealer["field"] != BETWEEN_FIELDS].set_index("field")
+    fields = list(_standardised(facts.family, POINTS)["field"])
+    columns = {
+        POINTS: (_standardised(facts.family, POINTS), 3),
+        "winning margin, hook off (points)": (facts.margin, 1),
+        "every bid made, hook off (share of deals)": (facts.all_made, 3),
+        "games whose winners change": (facts.changed, 3),
+        DEALER_COST: (_standardised(facts.family, DEALER_COST), 3),
+    }
     return pd.DataFrame(
         {
-            "field": list(points.index),
-            "points per player per game, hook on - off": [
-                fmt_row(points.loc[f]) for f in points.index
-            ],
-            "winning margin, hook off (points)": [fmt_row(margin.loc[f], 1) for f in points.index],
-            "every bid made, hook off (share of deals)": [
-                fmt_row(made.loc[f]) for f in points.index
-            ],
-            "games whose winners change": [fmt_row(changed.loc[f]) for f in points.index],
-            "dealer's score per deal, hook on - off": [
-                fmt_row(dealer.loc[f]) for f in points.index
-            ],
+            "field": fields,
+            **{
+                name: [fmt_row(rows.set_index("field").loc[f], digits) for f in fields]
+                for name, (rows, digits) in columns.items()
+            },
         }
     )
 
@@ -801,7 +792,9 @@ def _seat_table(family: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
         (ONE_CARD_OFF, "one-card dealer, hook off"),
     ):
         for _, row in gap[gap["effect"] == effect].iterrows():
-            rows.append({"field": row["field"], "players": row["players"], column: _marked(row)})
+            # Marked * when established (survives and confirms).
+            cell = fmt_row(row) + (" *" if row["established"] else "")
+            rows.append({"field": row["field"], "players": row["players"], column: cell})
     table = pd.DataFrame(rows).groupby(["field", "players"], sort=False).first().reset_index()
     table = table.sort_values(["field", "players"], key=_order_key, kind="stable")
     table.insert(
@@ -810,11 +803,6 @@ def _seat_table(family: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
         [f"{counts[p][0]} / {counts[p][1]}" if p in counts else "n/a" for p in table["players"]],
     )
     return table.reset_index(drop=True)
-
-
-def _marked(row: pd.Series) -> str:
-    """An estimate with its interval, ``*`` when it is established (survives and confirms)."""
-    return fmt_row(row) + (" *" if row["established"] else "")
 
 
 def _in_field_order(table: pd.DataFrame) -> pd.DataFrame:
@@ -834,17 +822,10 @@ def _field_key(column: pd.Series) -> pd.Series:
     return column.cat.codes if hasattr(column, "cat") else column
 
 
-def _pick(table: pd.DataFrame, **where) -> pd.Series:
-    mask = np.ones(len(table), dtype=bool)
-    for column, value in where.items():
-        mask &= (table[column] == value).to_numpy()
-    return table[mask].iloc[0]
-
-
-def _standardised(family: pd.DataFrame, effect: str) -> pd.DataFrame:
-    """The fields' standardised rows of ``effect``."""
-    rows = family[(family["effect"] == effect) & (family["players"] == STANDARDISED)]
-    return rows[rows["field"] != BETWEEN_FIELDS]
+def _standardised(table: pd.DataFrame, effect: str | None = None) -> pd.DataFrame:
+    """The fields' standardised rows of ``table`` (of the family's ``effect`` when given)."""
+    rows = table[(table["players"] == STANDARDISED) & (table["field"] != BETWEEN_FIELDS)]
+    return rows if effect is None else rows[rows["effect"] == effect]
 
 
 def _span(rows: pd.DataFrame) -> str:
@@ -864,34 +845,28 @@ def _between(rows: pd.DataFrame, scale: int = 1, digits: int = 3, percent: bool 
     return values[0] if values[0] == values[-1] else f"{values[0]} to {values[-1]}"
 
 
+def _detectable_sizes(family: pd.DataFrame, rows: pd.DataFrame) -> np.ndarray:
+    """Per row of ``rows``, the smallest effect the run would have found at the strictest
+    level of ``family`` (the tables' ``detectable``)."""
+    size = int(family["p_adjusted"].notna().sum())
+    return detectable_effect(rows["low"], rows["high"], ALPHA / size)
+
+
 def _detectable(family: pd.DataFrame, rows: pd.DataFrame) -> str:
-    """The largest, over ``rows``, of the smallest effect the run would have found
-    (the same figure as the tables' ``detectable`` columns)."""
-    size = detectable_effect(rows["low"], rows["high"], ALPHA / _family_size(family))
-    return fmt_number(float(np.nanmax(size)))
-
-
-def _family_size(family: pd.DataFrame) -> int:
-    return int(family["p_adjusted"].notna().sum())
-
-
-def _confirmed_phrase(family: pd.DataFrame) -> str:
-    confirmed = family["confirmation"].isin([CONFIRMED, NOT_CONFIRMED]).any()
-    return "and confirmed at the second seed" if confirmed else "(no confirmation run)"
+    """The largest of :func:`_detectable_sizes` over ``rows``."""
+    return fmt_number(float(np.nanmax(_detectable_sizes(family, rows))))
 
 
 def _in_short(facts: Facts) -> list[str]:
     family, verdict = facts.family, facts.verdict
     points, dealer = _standardised(family, POINTS), _standardised(family, DEALER_COST)
-    margin = facts.margin[(facts.margin["players"] == STANDARDISED) & ~facts.margin["hook"]]
-    made = facts.all_made[facts.all_made["players"] == STANDARDISED]
-    changed = facts.changed[facts.changed["players"] == STANDARDISED]
     answer = (
         "Play with the hook if you want no deal in which every bid is made: it costs each "
         f"player {_between(points, -1)} points per game by field ({_established(points)}), "
-        f"against a typical winning margin of {_between(margin, digits=1)} points. Without "
-        f"it every player makes their bid in {_between(made, percent=True)} of deals. It "
-        f"changes the winning seat in {_between(changed, percent=True)} of games"
+        f"against a typical winning margin of {_between(facts.margin, digits=1)} points. "
+        f"Without it every player makes their bid in {_between(facts.all_made, percent=True)} "
+        f"of deals. It changes the winning seat in {_between(facts.changed, percent=True)} of "
+        "games"
     )
     shares = family[
         family["effect"].astype(str).str.startswith("win share of")
@@ -911,12 +886,7 @@ def _in_short(facts: Facts) -> list[str]:
         answer += f". Play without it if you want the dealer's seat no worse than others: {loss}."
     else:
         answer += f". Under it {loss} ({_established(dealer)})."
-    gaps = family[
-        (family["effect"] == ONE_CARD_ON)
-        & (family["field"] != BETWEEN_FIELDS)
-        & (family["players"] != STANDARDISED)
-        & family["established"]
-    ]
+    gaps = _established_cells(family, ONE_CARD_ON)
     if len(gaps):
         widest = gaps.loc[gaps["estimate"].abs().idxmax()]
         side = "behind" if widest["estimate"] < 0 else "ahead of"
@@ -933,11 +903,13 @@ def _in_short(facts: Facts) -> list[str]:
         )
     holds = verdict[verdict["verdict"] == HOLDS_EVERYWHERE]
     among = " (the cost among them)" if POINTS in set(holds["effect"]) else ""
+    confirmed = family["confirmation"].isin([CONFIRMED, NOT_CONFIRMED]).any()
     evidence = (
         f"Evidence: {len(holds)} of the {len(verdict)} effects measured in every field hold in "
         f"every field{among}, each surviving one correction over all comparisons "
-        f"{_confirmed_phrase(family)}; {int((verdict['size differs'] == 'yes').sum())} of the "
-        f"{len(verdict)} differ in size between fields."
+        f"{'and confirmed at the second seed' if confirmed else '(no confirmation run)'}; "
+        f"{int((verdict['size differs'] == 'yes').sum())} of the {len(verdict)} differ in size "
+        "between fields."
     )
     return [answer, seats, evidence]
 
@@ -956,15 +928,16 @@ def _deal_counts(games: pd.DataFrame) -> dict[int, tuple[int, int]]:
     }
 
 
+def _established_cells(family: pd.DataFrame, effect: str) -> pd.DataFrame:
+    """The established field x table-size cells of ``effect``."""
+    cells = family[(family["effect"] == effect) & (family["players"] != STANDARDISED)]
+    return cells[(cells["field"] != BETWEEN_FIELDS) & cells["established"]]
+
+
 def _signs_differ(family: pd.DataFrame, effect: str) -> bool:
     """Whether established cells of ``effect`` (table sizes) have both signs."""
-    cells = family[
-        (family["effect"] == effect)
-        & (family["players"] != STANDARDISED)
-        & (family["field"] != BETWEEN_FIELDS)
-        & family["established"]
-    ]
-    return cells["estimate"].gt(0).any() and cells["estimate"].lt(0).any()
+    estimate = _established_cells(family, effect)["estimate"]
+    return estimate.gt(0).any() and estimate.lt(0).any()
 
 
 def _findings(facts: Facts) -> list[str]:
@@ -1009,28 +982,23 @@ def _findings(facts: Facts) -> list[str]:
                 "(standardised); the test between fields finds no difference, and "
                 f"{row['cells established']} field x table-size cells are established."
             )
-    binds = facts.binds[facts.binds["players"] == STANDARDISED]
     out.append(
         "How often the hook binds (without it, the dealer's bid makes the bids total the "
-        f"hand size, the bid the hook forbids): {_span(binds)} of the deals by field, "
+        f"hand size, the bid the hook forbids): {_span(facts.binds)} of the deals by field, "
         "standardised over table sizes (a rate, not in the family)."
     )
     role = facts.role
-
-    def made(field: str, who: str) -> str:
-        return fmt_row(_pick(role, field=field, players=STANDARDISED, hook=False, role=who))
-
     edges = "; ".join(
-        f"{field} dealer {made(field, 'dealer')}, others {made(field, 'other seats')}"
-        for field in pd.unique(role["field"])
+        f"{field} dealer {fmt_row(role.loc[(field, 'dealer')])}, "
+        f"others {fmt_row(role.loc[(field, 'other seats')])}"
+        for field in pd.unique(role.index.get_level_values("field"))
     )
     out.append(
         "Made rate without the hook, standardised over table sizes (a raw pool would weigh "
         f"the table sizes by their numbers of seats): {edges}."
     )
-    changed = facts.changed[facts.changed["players"] == STANDARDISED]
     out.append(
-        f"The share of games whose winning seats change under the hook: {_span(changed)} by "
+        f"The share of games whose winning seats change under the hook: {_span(facts.changed)} by "
         "field, standardised over table sizes (a rate, not in the family)."
     )
     return out
