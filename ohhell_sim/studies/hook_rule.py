@@ -5,12 +5,9 @@ twice with the same seed, hook on and hook off.  The cards of game *g* are the
 same in both (the engine keys each shuffle by seed, game and deal), so every
 on/off comparison is paired by game.
 
-A finding about the hook should not depend on who sits at the table, so each
-effect is estimated per field and per table size; a row over all table sizes is
-standardised (every table size weighs the same) and labelled so, never pooled
-over the raw rows, whose table sizes weigh unequally.  The effects form one
-declared family, adjusted with Holm, and each is recomputed on the even and the
-odd games (:func:`ohhell_sim.analysis.findings.replicate`).
+Each effect is estimated per field and table size, and over the table sizes
+standardised (each weighs the same), never pooled over the raw rows.  The
+effects form one family, adjusted with Holm and confirmed at a second seed.
 """
 
 from __future__ import annotations
@@ -79,6 +76,8 @@ SEAT_GAP_SHIFT = "seat gap (dealing less often - more often), hook on - off"
 ONE_CARD_ON = "one-card deal's dealer - other seats, points per game, hook on"
 ONE_CARD_OFF = "one-card deal's dealer - other seats, points per game, hook off"
 ONE_CARD_SHIFT = "one-card dealer's gap, hook on - off"
+SEAT_GAPS = (SEAT_GAP_ON, SEAT_GAP_OFF, SEAT_GAP_SHIFT)
+ONE_CARD_GAPS = (ONE_CARD_ON, ONE_CARD_OFF, ONE_CARD_SHIFT)
 #: The effects measured in every field, in the order of the report.
 FIELD_EFFECTS = (
     POINTS,
@@ -87,12 +86,8 @@ FIELD_EFFECTS = (
     EDGE_OFF,
     EDGE_ON,
     OVERBID,
-    SEAT_GAP_ON,
-    SEAT_GAP_OFF,
-    SEAT_GAP_SHIFT,
-    ONE_CARD_ON,
-    ONE_CARD_OFF,
-    ONE_CARD_SHIFT,
+    *SEAT_GAPS,
+    *ONE_CARD_GAPS,
 )
 #: Columns identifying a row of the family (in the run and in its confirmation).
 FAMILY_KEYS = ("effect", "field", "players")
@@ -308,9 +303,9 @@ def effect_games(hands: pd.DataFrame, deals: pd.DataFrame, games: pd.DataFrame) 
         arm = hands[hands["hook"] == hook]
         parts[name] = per_game_difference(arm, arm["made"], "role", "dealer", "other seats")
     parts[OVERBID] = _on_off(deals, deals["excess"] > 0)
-    for gaps, on, off, shift in (
-        (seat_gaps(games), SEAT_GAP_ON, SEAT_GAP_OFF, SEAT_GAP_SHIFT),
-        (one_card_gaps(games), ONE_CARD_ON, ONE_CARD_OFF, ONE_CARD_SHIFT),
+    for gaps, (on, off, shift) in (
+        (seat_gaps(games), SEAT_GAPS),
+        (one_card_gaps(games), ONE_CARD_GAPS),
     ):
         for name, hook in ((on, True), (off, False)):
             parts[name] = gaps[gaps["hook"] == hook].drop(columns="hook")
@@ -338,12 +333,10 @@ def effect_family(effects: pd.DataFrame) -> pd.DataFrame:
     """
     family = with_standardised(effects, effects["value"], by=["effect"])
     family["effect"] = family["effect"].astype(str)
-    per_game = effects[effects["effect"].isin(FIELD_EFFECTS)].copy()
-    per_game["effect"] = per_game["effect"].astype(str)
-    tests = between_fields(per_game, keys=["effect"], stratum="players").assign(
-        players=STANDARDISED
-    )
-    family = pd.concat([family, tests], ignore_index=True)
+    per_game = effects[effects["effect"].isin(FIELD_EFFECTS)]
+    per_game = per_game.assign(effect=per_game["effect"].astype(str))
+    tests = between_fields(per_game, keys=["effect"], stratum="players")
+    family = pd.concat([family, tests.assign(players=STANDARDISED)], ignore_index=True)
     family = adjust_family(family, method=CORRECTION, alpha=ALPHA)
     family["effect"] = pd.Categorical(family["effect"], categories=effects["effect"].cat.categories)
     return family.sort_values(["effect", "field"], key=_field_key, kind="stable", ignore_index=True)
@@ -425,14 +418,7 @@ def analyse(data: StudyData) -> Report:
     family = confirmed_family(data)
     verdict = verdicts(family)
     by_position = _in_field_order(
-        paired_by_game(
-            hands,
-            hands["score"],
-            arm="hook",
-            first=True,
-            second=False,
-            by=["field", "players", "position"],
-        )
+        paired_by_game(hands, hands["score"], "hook", True, False, ["field", "players", "position"])
     )
 
     sign = np.sign(deals["excess"])
@@ -542,16 +528,15 @@ def analyse(data: StudyData) -> Report:
                 "A strategy's win share averaged over the seats it holds.",
             )
         )
-    dealer_rows = family[(family["effect"] == DEALER_COST) & (family["field"] != BETWEEN_FIELDS)]
+    # The tests between fields are standardised rows: not among the cells.
+    dealer_cells = family[(family["effect"] == DEALER_COST) & (family["players"] != STANDARDISED)]
     figures = [
         Figure(
             "hook_cost_by_field.png",
             "The dealer's cost of the hook, per field and table size",
             interval_plot(
                 # Table sizes as labels: the axis shows 3..7, not 3.5.
-                dealer_rows[dealer_rows["players"] != STANDARDISED].assign(
-                    players=lambda f: f["players"].astype(str)
-                ),
+                dealer_cells.assign(players=dealer_cells["players"].astype(str)),
                 "players",
                 series="field",
                 title="Dealer's score per deal, hook on minus off, paired by game",
@@ -699,17 +684,15 @@ def _correction(family: pd.DataFrame) -> str:
 
 
 def _effect_note(effect: str) -> str:
-    detectable = (
-        f" Detectable: the smallest effect the row would have found with probability "
-        f"{DETECTION_POWER:.0%} at the family's strictest level."
-    )
     if effect.startswith("win share of"):
-        return "Mix field only, paired by game. Part of the family." + detectable
-    if effect in (EDGE_OFF, EDGE_ON, SEAT_GAP_ON, SEAT_GAP_OFF, ONE_CARD_ON, ONE_CARD_OFF):
-        return "Within each game; n = games. Part of the family." + detectable
+        design = "Mix field only, paired by game."
+    elif effect in (EDGE_OFF, EDGE_ON, SEAT_GAP_ON, SEAT_GAP_OFF, ONE_CARD_ON, ONE_CARD_OFF):
+        design = "Within each game; n = games."
+    else:
+        design = "Paired by game: the same cards with and without the hook; n = games."
     return (
-        "Paired by game: the same cards with and without the hook; n = games. Part of the "
-        "family." + detectable
+        f"{design} Part of the family. Detectable: the smallest effect the row would have found "
+        f"with probability {DETECTION_POWER:.0%} at the family's strictest level."
     )
 
 
@@ -741,23 +724,10 @@ def _between_display(family: pd.DataFrame) -> pd.DataFrame:
 
 
 def _verdict_display(verdict: pd.DataFrame) -> pd.DataFrame:
-    return display_table(
-        verdict[
-            [
-                "effect",
-                "verdict",
-                "size differs",
-                "between fields, p (adjusted)",
-                "min_estimate",
-                "min_field",
-                "max_estimate",
-                "max_field",
-                "established in",
-                "cells established",
-                "detectable (standardised)",
-            ]
-        ]
-    )
+    test = "between fields, p (adjusted)"
+    shown = verdict.drop(columns=["fields", test])
+    shown.insert(3, test, verdict[test])
+    return display_table(shown)
 
 
 def _answer_table(facts: Facts) -> pd.DataFrame:
@@ -781,7 +751,6 @@ def _answer_table(facts: Facts) -> pd.DataFrame:
 
 
 def _seat_table(family: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    counts = _deal_counts(games)
     rows = []
     gap = family[family["field"] != BETWEEN_FIELDS]
     for effect, column in (
@@ -797,10 +766,12 @@ def _seat_table(family: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
             rows.append({"field": row["field"], "players": row["players"], column: cell})
     table = pd.DataFrame(rows).groupby(["field", "players"], sort=False).first().reset_index()
     table = table.sort_values(["field", "players"], key=_order_key, kind="stable")
+    # Per table size, the deals of the seats that deal less and more often.
+    uneven = games[games["deal_role"] != "evenly"]
+    dealt = uneven.groupby(["players", "deal_role"], observed=True)["dealt"].first().unstack()
+    counts = {p: f"{int(d['less often'])} / {int(d['more often'])}" for p, d in dealt.iterrows()}
     table.insert(
-        2,
-        "deals dealt (less / more often)",
-        [f"{counts[p][0]} / {counts[p][1]}" if p in counts else "n/a" for p in table["players"]],
+        2, "deals dealt (less / more often)", [counts.get(p, "n/a") for p in table["players"]]
     )
     return table.reset_index(drop=True)
 
@@ -868,10 +839,8 @@ def _in_short(facts: Facts) -> list[str]:
         f"of deals. It changes the winning seat in {_between(facts.changed, percent=True)} of "
         "games"
     )
-    shares = family[
-        family["effect"].astype(str).str.startswith("win share of")
-        & (family["players"] == STANDARDISED)
-    ]
+    shares = _standardised(family)
+    shares = shares[shares["effect"].astype(str).str.startswith("win share of")]
     moved = shares[shares["established"]]
     if len(moved):
         names = ", ".join(pd.unique(moved["effect"].astype(str).str[len("win share of ") :]))
@@ -918,20 +887,10 @@ def _established(rows: pd.DataFrame) -> str:
     return f"established in {int(rows['established'].sum())} of {len(rows)} fields"
 
 
-def _deal_counts(games: pd.DataFrame) -> dict[int, tuple[int, int]]:
-    """Per table size: how many deals the seats dealing less and more often deal."""
-    uneven = games[games["deal_role"] != "evenly"]
-    counts = uneven.groupby(["players", "deal_role"], observed=True)["dealt"].first().unstack()
-    return {
-        int(p): (int(counts.loc[p, "less often"]), int(counts.loc[p, "more often"]))
-        for p in counts.index
-    }
-
-
 def _established_cells(family: pd.DataFrame, effect: str) -> pd.DataFrame:
     """The established field x table-size cells of ``effect``."""
     cells = family[(family["effect"] == effect) & (family["players"] != STANDARDISED)]
-    return cells[(cells["field"] != BETWEEN_FIELDS) & cells["established"]]
+    return cells[cells["established"]]
 
 
 def _signs_differ(family: pd.DataFrame, effect: str) -> bool:
