@@ -1,31 +1,15 @@
 """Study ``strategy_ladder``: every built-in strategy ranked on the same cards, in several fields.
 
-A table seats at most seven players, fewer than the built-ins, so the ladder is a
-duplicate *gauntlet*: each strategy in turn takes one seat against a fixed
-*field* (one strategy in the other seats, a name of :data:`ohhell_sim.studies.design.FIELDS`)
-in a duplicate tournament (:func:`ohhell_sim.tournament`): every deal set is
-played once per rotation of the seats, so the challenger holds every hand from
-every seat.  All gauntlets use the same seed and game indices, so every
-challenger meets the same cards against the same opponents, and the difference
-between two challengers is paired on the deal set.  Each gauntlet compiles only
-the kernel of {challenger, field}.  The Monte Carlo strategies (:data:`SLOW`)
-are a thousand times slower and play the first deal sets only; their
-comparisons use the deal sets both sides played.
-
-The ladder is played in every field of ``fields`` (default :data:`DEFAULT_FIELDS`)
-and ranked per field; the report says which pairs change order between fields.
-Every gauntlet records each seat's bids and tricks deal by deal, so challengers
-that make the same bids and plays on the same cards are found and merged into one
-entry (:func:`identical_groups`) before the pairwise family is formed; that
-family, with a test per pair that its difference is the same in every field, is
-Holm-adjusted (:func:`ohhell_sim.analysis.findings.adjust_family`), and its
-surviving rows are checked in the confirmation run, played at another seed
-(:func:`ohhell_sim.analysis.findings.confirm`), with the order of the ranking
-chosen on the first run.
-
-The study also plays one-card deals with each challenger in every seat and sets
-its score at each bidding position beside the exact values of
-:func:`ohhell_sim.exact.solve_one_card` (section "Exact one-card play").
+Each strategy in turn, the *challenger*, takes one seat against a *field* (one
+strategy of :data:`ohhell_sim.studies.design.FIELDS` in the other seats) in a duplicate
+tournament (:func:`ohhell_sim.tournament`): every deal set is played once per rotation
+of the seats.  All gauntlets share the seed and game indices, so two challengers are
+paired on the deal set; the Monte Carlo strategies (:data:`SLOW`) play the first deal
+sets only.  Challengers that make the same bids and plays are merged into one entry
+(:func:`identical_groups`); the pairwise family, with a test per pair that its
+difference is the same in every field, is Holm-adjusted and its surviving rows
+confirmed at another seed (:func:`confirmed_family`).  Section "Exact one-card play"
+sets each challenger's one-card scores beside :func:`ohhell_sim.exact.solve_one_card`.
 """
 
 from __future__ import annotations
@@ -123,30 +107,13 @@ def slow_games(games: int, players: int) -> int:
     return max(2 * players, games // 10 // players * players)
 
 
-def _joined(values: pd.Series) -> str:
-    return ",".join(map(str, values.tolist()))
-
-
 def deal_records(hands: pd.DataFrame) -> pd.DataFrame:
-    """Each seat's bids and tricks, deal by deal, one row per (rotation, game, seat).
-
-    Parameters
-    ----------
-    hands : pandas.DataFrame
-        :attr:`ohhell_sim.TournamentResult.hands` (``rotation``, ``game``,
-        ``seat``, ``deal``, ``bid``, ``tricks``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``rotation``, ``game``, ``seat``, ``bids`` and ``tricks``: the values of
-        the seat's deals in deal order, as comma-separated text.
-    """
+    """Per (rotation, game, seat) of :attr:`ohhell_sim.TournamentResult.hands`, the seat's
+    ``bids`` and ``tricks`` in deal order, as comma-separated text."""
     ordered = hands.sort_values(["rotation", "game", "seat", "deal"])
-    grouped = ordered.groupby(["rotation", "game", "seat"], sort=False)
-    return pd.DataFrame(
-        {"bids": grouped["bid"].agg(_joined), "tricks": grouped["tricks"].agg(_joined)}
-    ).reset_index()
+    grouped = ordered.groupby(["rotation", "game", "seat"], sort=False)[["bid", "tricks"]]
+    joined = grouped.agg(lambda values: ",".join(map(str, values.tolist())))
+    return joined.rename(columns={"bid": "bids"}).reset_index()
 
 
 def play(
@@ -157,13 +124,12 @@ def play(
     strategies: tuple[str, ...] | None = None,
     fields: tuple[str, ...] = DEFAULT_FIELDS,
 ) -> StudyData:
-    """Play one duplicate gauntlet per strategy and field (see the module doc).
+    """Play one duplicate gauntlet per strategy and field, and the one-card deals.
 
     Parameters
     ----------
     games : int
-        Games per gauntlet (a multiple of the table size); the :data:`SLOW`
-        strategies play :func:`slow_games` of them.
+        Games per gauntlet (a multiple of the table size; :func:`slow_games` for :data:`SLOW`).
     seed : int
         Seed shared by every gauntlet.
     players : tuple of int
@@ -173,19 +139,14 @@ def play(
     strategies : tuple of str, optional
         The challengers (default: every built-in).
     fields : tuple of str
-        The fields (:data:`ohhell_sim.studies.design.FIELDS`): the strategy in the other
-        seats, one gauntlet per challenger in each.
+        The fields, one gauntlet per challenger in each.
 
     Returns
     -------
     StudyData
-        ``games`` holds every gauntlet's long frame (see
-        :class:`ohhell_sim.TournamentResult`) with ``field``, ``challenger``,
-        ``challenger_seat`` (the row is the challenger's) and the seat's
-        ``bids`` and ``tricks`` deal by deal (:func:`deal_records`); ``hands``
-        holds the one-card deals, each challenger in every seat (the rows of
-        :func:`ohhell_sim.exact.play_one_card`), ``ONE_CARD_FACTOR`` times as
-        many games as a gauntlet.
+        ``games``: every gauntlet's long frame with ``field``, ``challenger``,
+        ``challenger_seat`` and :func:`deal_records`; ``hands``: the one-card deals
+        (:func:`ohhell_sim.exact.play_one_card`), each challenger in every seat.
 
     Raises
     ------
@@ -523,6 +484,8 @@ def _marked(row: pd.Series, digits: int = 2) -> str:
 #: Most strategies whose pairwise cells hold their intervals; a larger matrix
 #: shows the estimates only (its cells would be too narrow), the table the intervals.
 MAX_INTERVAL_CELLS = 6
+#: How the pairwise matrix writes its cells.
+CELL_TEXT = {"ha": "center", "va": "center", "fontsize": 8}
 
 
 def _pairwise_figure(pairs: pd.DataFrame, order: list[str], field: str, family: str) -> bytes:
@@ -547,17 +510,8 @@ def _pairwise_figure(pairs: pd.DataFrame, order: list[str], field: str, family: 
     for r, c, text, survives in cells:
         # Dark cells at either end of the scale need light text.
         colour = text_colour(image.cmap(image.norm(matrix[r, c])))
-        ax.text(
-            c,
-            r,
-            text,
-            ha="center",
-            va="center",
-            fontsize=8,
-            color=colour,
-            fontweight="bold" if survives else "normal",
-            fontstyle="normal" if survives else "italic",
-        )
+        weight, style = ("bold", "normal") if survives else ("normal", "italic")
+        ax.text(c, r, text, color=colour, fontweight=weight, fontstyle=style, **CELL_TEXT)
     labels = [name.replace(SAME, " =\n") for name in order]
     ax.set_xticks(range(size))
     ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=9)
@@ -833,48 +787,30 @@ def _changes_table(changes: pd.DataFrame, fields: list[str]) -> Table:
 def exact_one_card_section(
     hands: pd.DataFrame, one_card: dict
 ) -> tuple[list[str], list[str], list[Table]]:
-    """Section "Exact one-card play": each challenger's score per bidding position in
-    one-card deals (every seat its own) beside the exact values, and the regret.
+    """Section "Exact one-card play": each challenger's score per bidding position in the
+    one-card deals of :func:`play` (``hands``) beside the exact values, and the regret.
 
-    Parameters
-    ----------
-    hands : pandas.DataFrame
-        The one-card rows of :func:`play` (see :func:`ohhell_sim.exact.play_one_card`).
-    one_card : dict
-        The manifest's ``one_card`` record: the rules played and the games.
-
-    Returns
-    -------
-    tuple
-        Method lines, findings and the two tables of the section.
+    ``one_card`` is the manifest's record (the rules played and the games).  Returns the
+    section's method lines, findings and two tables.
     """
     rules = Rules.from_dict(one_card["rules"])
     solution = solve_one_card(rules)
-    regret = regret_table(solution, hands)
     n = rules.players
     described = f"{n} players, the canonical profile but {rules_text(one_card['rules'])}"
-    roles = [position_role(p, n) for p in range(n)]
+    by_role = {position_role(p, n): fmt_number(v) for p, v in enumerate(solution.expected_score)}
     # Averages over seats: each game's seats averaged, a t interval over games.
-    groups = {
-        "before the dealer": np.arange(n - 1),
-        "table mean": np.arange(n),
-    }
+    groups = {"before the dealer": np.arange(n - 1), "table mean": np.arange(n)}
     exact_groups = {k: float(solution.expected_score[v].mean()) for k, v in groups.items()}
-    exact_row = {
-        role: fmt_number(v) for role, v in zip(roles, solution.expected_score, strict=True)
-    }
     scores = [
         {
             "strategy": "exact",
-            **exact_row,
+            **by_role,
             **{k: fmt_number(v) for k, v in exact_groups.items()},
             "dealer restricted": fmt_number(solution.hook_rate),
         }
     ]
-    regrets = []
-    before_regret = {}
-    dealer_above = {}
-    for name, group in regret.groupby("strategy", sort=False):
+    regrets, before_regret, dealer_above = [], {}, {}
+    for name, group in regret_table(solution, hands).groupby("strategy", sort=False):
         row = {"strategy": name}
         loss = {"strategy": name}
         for _, r in group.iterrows():
@@ -931,10 +867,7 @@ def exact_one_card_section(
     above = [name for name, yes in dealer_above.items() if yes]
     findings = [
         f"Exact one-card play ({described}): the solved policy scores, per bidding position, "
-        + ", ".join(
-            f"{role} {fmt_number(v)}"
-            for v, role in zip(solution.expected_score, roles, strict=True)
-        )
+        + ", ".join(f"{role} {text}" for role, text in by_role.items())
         + f" points per deal, {fmt_number(exact_groups['table mean'])} per seat on average.",
         f"Over the seats before the dealer, {best['strategy']} comes closest to the exact "
         f"values, with a regret of {best['before the dealer']} points per deal per seat"
