@@ -187,10 +187,8 @@ def _on_off(
 
 
 def deal_frame(hands: pd.DataFrame) -> pd.DataFrame:
-    """One row per (condition, game, deal): labels, hand size, the bids' total, all made.
-
-    ``all_made`` says whether every seat took exactly its bid.
-    """
+    """One row per (condition, game, deal): labels, ``hand_size``, the ``bids``' total, their
+    ``excess`` over the hand size, and ``all_made`` (every seat took exactly its bid)."""
     keys = ["condition", "players", "field", "hook", "game", "deal"]
     deals = (
         hands.assign(_made=hands["bid"] == hands["tricks"])
@@ -214,14 +212,9 @@ def _with_positions(hands: pd.DataFrame) -> pd.DataFrame:
 
 
 def with_deals_dealt(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
-    """``games`` with ``dealt`` (deals the seat dealt in its game) and ``deal_role``.
-
-    A game's deals seldom divide evenly among the players (19 deals at 3 to 5
-    players, 15 at 6, 13 at 7), so some seats deal once more than the others:
-    ``deal_role`` is ``"less often"`` for the seats that deal fewest, ``"more
-    often"`` for the others, and ``"evenly"`` in a game where every seat deals
-    as often.
-    """
+    """``games`` with ``dealt`` (deals the seat dealt in its game) and ``deal_role``: ``"less
+    often"`` for the seats that deal fewest, ``"more often"`` for the others, ``"evenly"`` in
+    a game whose deals divide evenly among the players."""
     dealing = hands[hands["seat"] == hands["dealer"]]
     dealt = dealing.groupby(["condition", "game", "seat"], observed=True).size().rename("dealt")
     out = games.merge(dealt.reset_index(), on=["condition", "game", "seat"], how="left")
@@ -236,11 +229,7 @@ def with_deals_dealt(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
 
 def with_one_card_dealer(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
     """``games`` with ``one_card_role``: ``"one-card dealer"`` for the seat that dealt the
-    game's one-card deal, ``"other seats"`` for the others.
-
-    With the hook that dealer is the one seat of the game forced off the bid
-    that would make the deal's bids add up to a single trick.
-    """
+    game's one-card deal, ``"other seats"`` for the others."""
     dealt = hands[(hands["hand_size"] == 1) & (hands["seat"] == hands["dealer"])]
     dealer = dealt[["condition", "game", "seat"]].drop_duplicates().assign(_dealt=True)
     out = games.merge(dealer, on=["condition", "game", "seat"], how="left")
@@ -287,12 +276,8 @@ def winners_changed(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def effect_games(hands: pd.DataFrame, deals: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    """Every effect of the family as one value per (effect, field, players, game).
-
-    ``hands`` carries the positions of :func:`_with_positions` and ``games`` the
-    deals dealt of :func:`with_deals_dealt`; the win-share effects exist in the
-    mix field only (a uniform field has one strategy).
-    """
+    """Every effect of the family as one value per (effect, field, players, game), from the
+    frames of :func:`_frames`; the win-share effects exist in the mix field only."""
     dealer = hands["role"] == "dealer"
     parts = {
         POINTS: _on_off(games, games["total"]),
@@ -322,15 +307,9 @@ def effect_games(hands: pd.DataFrame, deals: pd.DataFrame, games: pd.DataFrame) 
 
 
 def effect_family(effects: pd.DataFrame) -> pd.DataFrame:
-    """The declared family: every effect per field and table size, the standardised rows,
-    and per field effect the test that its size is the same in every field.
-
-    The test rows (``field`` :data:`~ohhell_sim.analysis.findings.BETWEEN_FIELDS`)
-    compare the fields' standardised effects by a Wald test that keeps their
-    games paired: every field plays the same cards
-    (:func:`~ohhell_sim.analysis.findings.between_fields`).  The whole family is
-    adjusted together (:data:`CORRECTION`).
-    """
+    """The family, adjusted as one: every effect per field and table size, the standardised
+    rows, and per field effect the test between fields
+    (:func:`~ohhell_sim.analysis.findings.between_fields`, games paired across fields)."""
     family = with_standardised(effects, effects["value"], by=["effect"])
     family["effect"] = family["effect"].astype(str)
     per_game = effects[effects["effect"].isin(FIELD_EFFECTS)]
@@ -344,8 +323,7 @@ def effect_family(effects: pd.DataFrame) -> pd.DataFrame:
 
 def study_family(data: StudyData) -> pd.DataFrame:
     """:func:`effect_family` of a run's data (the run or its confirmation)."""
-    hands, deals, games = _frames(data)
-    return effect_family(effect_games(hands, deals, games))
+    return effect_family(effect_games(*_frames(data)))
 
 
 def confirmed_family(data: StudyData) -> pd.DataFrame:
@@ -801,11 +779,9 @@ def _standardised(table: pd.DataFrame, effect: str | None = None) -> pd.DataFram
 
 def _span(rows: pd.DataFrame) -> str:
     """``"X (field) to Y (field)"``: the lowest and highest row of ``rows`` over the fields."""
-    first = rows.loc[rows["estimate"].idxmin()]
-    last = rows.loc[rows["estimate"].idxmax()]
-    if len(rows) == 1:
-        return f"{fmt_row(first)} ({first['field']})"
-    return f"{fmt_row(first)} ({first['field']}) to {fmt_row(last)} ({last['field']})"
+    first, last = rows.loc[rows["estimate"].idxmin()], rows.loc[rows["estimate"].idxmax()]
+    span = f"{fmt_row(first)} ({first['field']})"
+    return span if len(rows) == 1 else f"{span} to {fmt_row(last)} ({last['field']})"
 
 
 def _between(rows: pd.DataFrame, scale: int = 1, digits: int = 3, percent: bool = False) -> str:
