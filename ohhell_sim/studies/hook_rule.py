@@ -201,14 +201,12 @@ def deal_frame(hands: pd.DataFrame) -> pd.DataFrame:
 
 
 def _with_positions(hands: pd.DataFrame) -> pd.DataFrame:
-    hands = hands.copy()
-    position = bidding_position(hands)
-    hands["position"] = pd.Categorical(
-        position_label(position, hands["players"].to_numpy()), categories=POSITION_ORDER
+    labels = position_label(bidding_position(hands), hands["players"].to_numpy())
+    return hands.assign(
+        position=pd.Categorical(labels, categories=POSITION_ORDER),
+        role=np.where(labels == "dealer", "dealer", "other seats"),
+        made=hands["bid"] == hands["tricks"],
     )
-    hands["role"] = np.where(hands["position"] == "dealer", "dealer", "other seats")
-    hands["made"] = hands["bid"] == hands["tricks"]
-    return hands
 
 
 def with_deals_dealt(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
@@ -709,23 +707,17 @@ def _verdict_display(verdict: pd.DataFrame) -> pd.DataFrame:
 
 
 def _answer_table(facts: Facts) -> pd.DataFrame:
-    fields = list(_standardised(facts.family, POINTS)["field"])
-    columns = {
-        POINTS: (_standardised(facts.family, POINTS), 3),
-        "winning margin, hook off (points)": (facts.margin, 1),
-        "every bid made, hook off (share of deals)": (facts.all_made, 3),
-        "games whose winners change": (facts.changed, 3),
-        DEALER_COST: (_standardised(facts.family, DEALER_COST), 3),
-    }
-    return pd.DataFrame(
-        {
-            "field": fields,
-            **{
-                name: [fmt_row(rows.set_index("field").loc[f], digits) for f in fields]
-                for name, (rows, digits) in columns.items()
-            },
-        }
-    )
+    points = _standardised(facts.family, POINTS)
+    table = points[["field"]].reset_index(drop=True)
+    for name, rows, digits in (
+        (POINTS, points, 3),
+        ("winning margin, hook off (points)", facts.margin, 1),
+        ("every bid made, hook off (share of deals)", facts.all_made, 3),
+        ("games whose winners change", facts.changed, 3),
+        (DEALER_COST, _standardised(facts.family, DEALER_COST), 3),
+    ):
+        table[name] = [fmt_row(rows.set_index("field").loc[f], digits) for f in table["field"]]
+    return table
 
 
 def _seat_table(family: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
