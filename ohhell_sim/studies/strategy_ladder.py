@@ -458,22 +458,18 @@ def order_changes(family: pd.DataFrame) -> pd.DataFrame:
         pair is established (survives and confirms) in opposite directions in
         two fields; empty with one field.
     """
-    rows = []
-    pairs = family[family["field"] != BETWEEN_FIELDS]
-    for (a, b), part in pairs.groupby(["a", "b"], sort=False):
-        signs = set(np.sign(part["estimate"]))
-        if len(part) < 2 or len(signs) < 2:
-            continue
-        survivors = part[part["established"]]
-        rows.append(
-            {
-                "a": a,
-                "b": b,
-                "resolved": bool(len(set(np.sign(survivors["estimate"]))) > 1),
-                "fields": part.reset_index(drop=True),
-            }
-        )
+    pairs = family[family["field"] != BETWEEN_FIELDS].groupby(["a", "b"], sort=False)
+    rows = [
+        (a, b, _signs(part[part["established"]]) > 1, part.reset_index(drop=True))
+        for (a, b), part in pairs
+        if _signs(part) > 1
+    ]
     return pd.DataFrame(rows, columns=["a", "b", "resolved", "fields"])
+
+
+def _signs(part: pd.DataFrame) -> int:
+    """How many signs the estimates of ``part`` take."""
+    return len(set(np.sign(part["estimate"])))
 
 
 def _marked(row: pd.Series, digits: int = 2) -> str:
@@ -690,6 +686,11 @@ def _identical_table(groups: list[tuple[str, ...]], long: pd.DataFrame) -> Table
     )
 
 
+def _interval(row: pd.Series, measure: str, digits: int = 3) -> str:
+    """:func:`fmt_ci` of ``measure`` and its ``_low`` and ``_high`` columns in ``row``."""
+    return fmt_ci(row[measure], row[f"{measure}_low"], row[f"{measure}_high"], digits)
+
+
 def _rank_table(rankings: dict[str, pd.DataFrame], order: list[str]) -> Table:
     rows = []
     for name in order:
@@ -697,9 +698,7 @@ def _rank_table(rankings: dict[str, pd.DataFrame], order: list[str]) -> Table:
         for field, ranking in rankings.items():
             hit = ranking[ranking["strategy"] == name].iloc[0]
             row[f"rank against {field}"] = str(int(hit["rank"]))
-            row[f"points per game against {field}"] = fmt_ci(
-                hit["mean_total"], hit["mean_total_low"], hit["mean_total_high"], 2
-            )
+            row[f"points per game against {field}"] = _interval(hit, "mean_total", 2)
         rows.append(row)
     return Table(
         "Ranking per field",
@@ -980,8 +979,7 @@ def _findings(
         if len(family):
             pairs = family[family["field"] != BETWEEN_FIELDS].groupby(["a", "b"], sort=False)
             held = sum(
-                bool(part["established"].all() and len(set(np.sign(part["estimate"]))) == 1)
-                and len(part) == len(fields)
+                bool(part["established"].all() and _signs(part) == 1) and len(part) == len(fields)
                 for _, part in pairs
             )
             between = family[family["field"] == BETWEEN_FIELDS]
@@ -991,29 +989,27 @@ def _findings(
                 f"fields is established for {int(between['established'].sum())} of "
                 f"{len(between)} pairs."
             )
-        if len(changes):
-            for _, change in changes.iterrows():
-                part = change["fields"]
-                where = "; ".join(f"against {r['field']} {_marked(r)}" for _, r in part.iterrows())
-                verdict = (
-                    "a resolved change of order"
-                    if change["resolved"]
-                    else "not resolved in both directions"
-                )
-                out.append(
-                    f"The order of {change['a']} and {change['b']} depends on the field "
-                    f"({change['a']} minus {change['b']}: {where}): {verdict}."
-                )
-        else:
+        for _, change in changes.iterrows():
+            part = change["fields"]
+            where = "; ".join(f"against {r['field']} {_marked(r)}" for _, r in part.iterrows())
+            verdict = (
+                "a resolved change of order"
+                if change["resolved"]
+                else "not resolved in both directions"
+            )
+            out.append(
+                f"The order of {change['a']} and {change['b']} depends on the field "
+                f"({change['a']} minus {change['b']}: {where}): {verdict}."
+            )
+        if not len(changes):
             out.append("No pair changes order between the fields.")
     for field in fields:
         ranking = rankings[field]
         best = ranking.iloc[0]
         text = (
             f"Against {field}: {best['strategy']} ranks first with "
-            f"{fmt_ci(best['mean_total'], best['mean_total_low'], best['mean_total_high'], 3)} "
-            f"points per game and a win share of "
-            f"{fmt_ci(best['win_share'], best['win_share_low'], best['win_share_high'])}"
+            f"{_interval(best, 'mean_total')} points per game and a win share of "
+            f"{_interval(best, 'win_share')}"
         )
         mine = claims[claims["field"] == field] if len(claims) else claims
         if len(mine):
@@ -1024,8 +1020,7 @@ def _findings(
             last = ranking.iloc[-1]
             out.append(
                 f"Against {field}: {last['strategy']} ranks last with "
-                f"{fmt_ci(last['mean_total'], last['mean_total_low'], last['mean_total_high'])} "
-                "points per game."
+                f"{_interval(last, 'mean_total')} points per game."
             )
         if len(mine):
             firm = mine[mine["established"]]
