@@ -398,13 +398,10 @@ def analyse(data: StudyData) -> Report:
     )
 
     sign = np.sign(deals["excess"])
+    names = ("over-bid (bids > tricks)", "exact (bids = tricks)", "under-bid (bids < tricks)")
     shares = {
         name: with_standardised(deals, sign == side, ["hook"], bounded=True)
-        for name, side in (
-            ("over-bid (bids > tricks)", 1),
-            ("exact (bids = tricks)", 0),
-            ("under-bid (bids < tricks)", -1),
-        )
+        for name, side in zip(names, (1, 0, -1), strict=True)
     }
     over_under = _side_by_side(shares, [*BY_HOOK, "n"])
 
@@ -418,6 +415,7 @@ def analyse(data: StudyData) -> Report:
         _standardised(role[~role["hook"]]).set_index(["field", "role"]),
     )
 
+    cells = family[family["field"] != BETWEEN_FIELDS]
     tables = [
         Table(
             "Should we play with the hook? The answer's numbers, per field",
@@ -462,13 +460,8 @@ def analyse(data: StudyData) -> Report:
             "the highest field's estimate minus the lowest's.",
         ),
         *[
-            Table(
-                f"Effect: {effect}",
-                _family_display(family[(family["effect"] == effect)], family),
-                _effect_note(effect),
-            )
-            for effect in family["effect"].cat.categories
-            if ((family["effect"] == effect) & (family["field"] != BETWEEN_FIELDS)).any()
+            Table(f"Effect: {effect}", _family_display(rows, family), _effect_note(effect))
+            for effect, rows in cells.groupby("effect", observed=True)
         ],
         Table(
             "How often the hook binds (hook off: the bids total the hand size)",
@@ -673,7 +666,6 @@ def _effect_note(effect: str) -> str:
 
 
 def _family_display(rows: pd.DataFrame, family: pd.DataFrame) -> pd.DataFrame:
-    rows = rows[rows["field"] != BETWEEN_FIELDS]
     shown = display_table(rows[["field", "players", "n", "estimate", "low", "high"]]).rename(
         columns={"n": "games"}
     )
