@@ -540,17 +540,17 @@ def analyse(data: StudyData) -> Report:
 
     findings = _findings(rankings, family, claims, changes, groups, correction)
     in_short = _in_short(rankings, family, claims, changes, data.manifest)
-    figures = [_ranking_figure(rankings, order)]
-    for field in fields:
-        if len(order) > 1:
-            ranked = rankings[field]["strategy"].tolist()
-            figures.append(
-                Figure(
-                    f"ladder_pairwise_{field}.png",
-                    f"Pairwise score differences against {field}",
-                    _pairwise_figure(family[family["field"] == field], ranked, field, correction),
-                )
-            )
+    figures = [_ranking_figure(rankings, order)] + [
+        Figure(
+            f"ladder_pairwise_{field}.png",
+            f"Pairwise score differences against {field}",
+            _pairwise_figure(
+                family[family["field"] == field], ranking["strategy"].tolist(), field, correction
+            ),
+        )
+        for field, ranking in rankings.items()
+        if len(order) > 1
+    ]
     method = _method(fields, correction, len(order), data.manifest.get("confirmation") or {})
     tables = [_identical_table(groups, long)] if any(len(g) > 1 for g in groups) else []
     tables.append(_rank_table(rankings, order))
@@ -572,12 +572,6 @@ def analyse(data: StudyData) -> Report:
         )
         method += one_method
         findings += one_findings
-        for twins in one_card_twins(one_hands):
-            findings.append(
-                f"{' and '.join(twins)} make the same bids in every one-card deal, where "
-                "there is no card to choose; their gauntlets differ, so they stay separate "
-                "entries (identical in one-card deals only)."
-            )
         tables += one_tables
     return study_report(
         NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
@@ -790,7 +784,7 @@ def exact_one_card_section(
     one-card deals of :func:`play` (``hands``) beside the exact values, and the regret.
 
     ``one_card`` is the manifest's record (the rules played and the games).  Returns the
-    section's method lines, findings and two tables.
+    section's method lines, findings (naming the :func:`one_card_twins`) and two tables.
     """
     rules = Rules.from_dict(one_card["rules"])
     solution = solve_one_card(rules)
@@ -878,6 +872,11 @@ def exact_one_card_section(
         f"{len(above)} of {len(regrets)} strategies' dealers score more than the exact "
         "dealer (regret interval below zero); under the solved policy the bids before the "
         f"dealer leave it a forbidden bid in {fmt_number(solution.hook_rate)} of deals.",
+    ] + [
+        f"{' and '.join(twins)} make the same bids in every one-card deal, where "
+        "there is no card to choose; their gauntlets differ, so they stay separate "
+        "entries (identical in one-card deals only)."
+        for twins in one_card_twins(hands)
     ]
     return method, findings, tables
 
