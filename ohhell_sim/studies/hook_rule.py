@@ -427,7 +427,7 @@ def analyse(data: StudyData) -> Report:
         Table(
             "Seat fairness: seats that deal less often against seats that deal more often, "
             "and the one-card deal's dealer against the other seats",
-            _seat_table(family, games),
+            _seat_table(cells, games),
             "The deals of a game seldom divide evenly among the players, so some seats deal "
             "once more than others. Hook on, off, on - off: the mean final total of the seats "
             "that deal less often minus that of the others, points per game. One-card "
@@ -712,9 +712,8 @@ def _answer_table(facts: Facts) -> pd.DataFrame:
     return table
 
 
-def _seat_table(family: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+def _seat_table(cells: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     rows = []
-    gap = family[family["field"] != BETWEEN_FIELDS]
     for effect, column in (
         (SEAT_GAP_ON, "hook on"),
         (SEAT_GAP_OFF, "hook off"),
@@ -722,7 +721,7 @@ def _seat_table(family: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
         (ONE_CARD_ON, "one-card dealer, hook on"),
         (ONE_CARD_OFF, "one-card dealer, hook off"),
     ):
-        for _, row in gap[gap["effect"] == effect].iterrows():
+        for _, row in cells[cells["effect"] == effect].iterrows():
             # Marked * when established (survives and confirms).
             cell = fmt_row(row) + (" *" if row["established"] else "")
             rows.append({"field": row["field"], "players": row["players"], column: cell})
@@ -901,26 +900,22 @@ def _findings(facts: Facts) -> list[str]:
                 "(standardised); the test between fields finds no difference, and "
                 f"{row['cells established']} field x table-size cells are established."
             )
-    out.append(
-        "How often the hook binds (without it, the dealer's bid makes the bids total the "
-        f"hand size, the bid the hook forbids): {_span(facts.binds)} of the deals by field, "
-        "standardised over table sizes (a rate, not in the family)."
-    )
     role = facts.role
     edges = "; ".join(
         f"{field} dealer {fmt_row(role.loc[(field, 'dealer')])}, "
         f"others {fmt_row(role.loc[(field, 'other seats')])}"
         for field in pd.unique(role.index.get_level_values("field"))
     )
-    out.append(
+    return [
+        *out,
+        "How often the hook binds (without it, the dealer's bid makes the bids total the "
+        f"hand size, the bid the hook forbids): {_span(facts.binds)} of the deals by field, "
+        "standardised over table sizes (a rate, not in the family).",
         "Made rate without the hook, standardised over table sizes (a raw pool would weigh "
-        f"the table sizes by their numbers of seats): {edges}."
-    )
-    out.append(
+        f"the table sizes by their numbers of seats): {edges}.",
         f"The share of games whose winning seats change under the hook: {_span(facts.changed)} by "
-        "field, standardised over table sizes (a rate, not in the family)."
-    )
-    return out
+        "field, standardised over table sizes (a rate, not in the family).",
+    ]
 
 
 SPEC = StudySpec(
