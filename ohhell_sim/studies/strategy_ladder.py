@@ -223,23 +223,12 @@ def _fields_of(long: pd.DataFrame) -> list[str]:
 
 
 def identical_groups(long: pd.DataFrame) -> list[tuple[str, ...]]:
-    """Challengers that make the same bids and plays on the same cards, grouped.
+    """Challengers of ``long`` (:func:`play`'s ``games``) that make the same bids and plays
+    on the same cards, one tuple per ladder entry, in the order played.
 
-    Two challengers are identical when, in every field and on every (deal set,
-    rotation, seat) both played, every seat's bids and tricks deal by deal and
-    its final total are the same: same cards, same opponents, same decisions.
-    A slow challenger is compared on the deal sets it played.
-
-    Parameters
-    ----------
-    long : pandas.DataFrame
-        The ``games`` frame of :func:`play`.
-
-    Returns
-    -------
-    list of tuple of str
-        One tuple per ladder entry, its challengers in the order played; a
-        challenger identical to none is a tuple of one.
+    Identical: in every field and on every (deal set, rotation, seat) both played
+    (a slow challenger: the deal sets it played), every seat's bids and tricks deal
+    by deal and its total are the same.
     """
     names = [str(c) for c in pd.unique(long["challenger"])]
     if not set(DECISIONS) <= set(long.columns):
@@ -427,37 +416,22 @@ def flipped(row: pd.Series) -> pd.Series:
 
 
 def ranking_claims(family: pd.DataFrame, rankings: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """The headline claims "X beats Y": each entry against the next in its field's ranking.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (field, neighbouring pair), ``a`` ranked above ``b``, with the
-        family's columns (survival under the correction, confirmation).
-    """
+    """The headline claims "X beats Y": each entry against the next in its field's ranking,
+    one family row per (field, neighbouring pair), ``a`` ranked above ``b``."""
     rows = []
     for field, ranking in rankings.items():
-        part = family[family["field"] == field]
-        names = ranking["strategy"].tolist()
-        for above, below in pairwise(names):
-            same = part[(part["a"] == above) & (part["b"] == below)]
-            if len(same):
-                rows.append(same.iloc[0])
-            else:
-                rows.append(flipped(part[(part["a"] == below) & (part["b"] == above)].iloc[0]))
+        pairs = {
+            (row["a"], row["b"]): row for _, row in family[family["field"] == field].iterrows()
+        }
+        for above, below in pairwise(ranking["strategy"].tolist()):
+            found = pairs.get((above, below))
+            rows.append(flipped(pairs[below, above]) if found is None else found)
     return pd.DataFrame(rows).reset_index(drop=True)
 
 
 def order_changes(family: pd.DataFrame) -> pd.DataFrame:
-    """Pairs whose order differs between fields: the estimate's sign is not the same in all.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per such pair (``a``, ``b``), with ``resolved`` true when the
-        pair is established (survives and confirms) in opposite directions in
-        two fields; empty with one field.
-    """
+    """Pairs whose order differs between fields (the estimate's sign is not the same in all):
+    ``a``, ``b``, their rows as ``fields``, and ``resolved`` when established both ways."""
     pairs = family[family["field"] != BETWEEN_FIELDS].groupby(["a", "b"], sort=False)
     rows = [
         (a, b, _signs(part[part["established"]]) > 1, part.reset_index(drop=True))
@@ -931,7 +905,7 @@ def _in_short(
         )
     between = family[family["field"] == BETWEEN_FIELDS]
     if len(fields) > 1 and len(family):
-        resolved = int(changes["resolved"].sum()) if len(changes) else 0
+        resolved = int(changes["resolved"].sum())
         sized = int(between["established"].sum())
         order = (
             f"{len(changes)} pairs change order between fields ({resolved} established both "
