@@ -467,14 +467,14 @@ def _pairwise_figure(pairs: pd.DataFrame, order: list[str], field: str, family: 
     cells = []
     for _, row in pairs.iterrows():
         i, j = order.index(row["a"]), order.index(row["b"])
+        survives = bool(row["established"])
         for r, c, sign in ((i, j, 1), (j, i, -1)):
             matrix[r, c] = sign * row["estimate"]
             low, high = sorted((sign * row["low"], sign * row["high"]))
-            mark = " *" if row["established"] else ""
-            text = f"{fmt_number(matrix[r, c], 1)}{mark}"
+            text = fmt_number(matrix[r, c], 1) + (" *" if survives else "")
             if with_intervals:
                 text += f"\n[{fmt_number(low, 1)}, {fmt_number(high, 1)}]"
-            cells.append((r, c, text, bool(row["established"])))
+            cells.append((r, c, text, survives))
     limit = np.nanmax(np.abs(matrix)) if size > 1 and np.isfinite(matrix).any() else 1.0
     image = ax.imshow(matrix, cmap="RdBu", vmin=-limit, vmax=limit)
     for r, c, text, survives in cells:
@@ -483,12 +483,9 @@ def _pairwise_figure(pairs: pd.DataFrame, order: list[str], field: str, family: 
         weight, style = ("bold", "normal") if survives else ("normal", "italic")
         ax.text(c, r, text, color=colour, fontweight=weight, fontstyle=style, **CELL_TEXT)
     labels = [name.replace(SAME, " =\n") for name in order]
-    ax.set_xticks(range(size))
-    ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=9)
-    ax.set_yticks(range(size))
-    ax.set_yticklabels(labels, fontsize=9)
-    ax.set_xlabel("column strategy")
-    ax.set_ylabel("row strategy")
+    ax.set_xticks(range(size), labels, rotation=30, ha="right", fontsize=9)
+    ax.set_yticks(range(size), labels, fontsize=9)
+    ax.set(xlabel="column strategy", ylabel="row strategy")
     fig.colorbar(image, label="row minus column, points per game")
     shown = "95% CI, paired on deal sets" if with_intervals else "intervals in the table"
     ax.set_title(
