@@ -630,9 +630,7 @@ def _ranking_figure(rankings: dict[str, pd.DataFrame], order: list[str]) -> Figu
 def _identical_table(groups: list[tuple[str, ...]], long: pd.DataFrame) -> Table:
     rows = []
     challenger = long["challenger"].astype(str)
-    for group in groups:
-        if len(group) < 2:
-            continue
+    for group in (group for group in groups if len(group) > 1):
         played = long[challenger.isin(group)]
         compared = played.groupby(["field", "unit", "rotation", "seat"], observed=True).size()
         rows.append(
@@ -908,10 +906,10 @@ def _in_short(
             f"{len(changes)} pairs change order between fields ({resolved} established both "
             "ways; the findings name them)"
             if len(changes)
-            else "no pair changes order between the fields"
+            else "No pair changes order between the fields"
         )
         text.append(
-            f"Does the field matter? {order[0].upper() + order[1:]}; a pair's difference "
+            f"Does the field matter? {order}; a pair's difference "
             f"depends on the field for {sized} of {len(between)} pairs"
             + (
                 ": the field changes the size of the leads more often than the order."
