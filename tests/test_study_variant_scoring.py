@@ -219,3 +219,16 @@ def test_the_skill_share_shift_is_compared_between_fields_on_the_same_games():
     assert (
         vs.skill_share_tests(pd.concat(same, ignore_index=True), resamples=300).iloc[0]["p"] > 0.01
     )
+
+
+def test_games_ahead_is_the_normal_approximation_of_the_pairs_lead():
+    rng = np.random.default_rng(13)
+    strategies = ["strong", "weak", "strong", "weak"]
+    totals = np.where(np.array(strategies) == "strong", 110.0, 100.0) + rng.normal(0, 20, (4000, 4))
+    games = _games_frame(totals, strategies, vs.BASELINE)
+    (ahead,) = vs.games_ahead(games)["games_ahead"]
+    # Each pair's lead: mean 10, sd 20 * sqrt(2); (1.645 * 28.3 / 10)^2 is about 22.
+    assert 18 <= ahead <= 26
+    strong, weak = totals[:, [0, 0, 2, 2]], totals[:, [1, 3, 1, 3]]
+    lead = (strong - weak).ravel()
+    assert ahead == vs.games_to_be_ahead(lead.mean(), lead.std(ddof=1))

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
+from scipy import stats as scipy_stats
 
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import MAX_PLAYERS_ONE_DECK, MIN_PLAYERS
@@ -185,3 +186,25 @@ def check_players(players: object) -> tuple[int, ...]:
                 f"players must be table sizes in {allowed}, got {value!r} in {values!r}"
             )
     return tuple(sorted({int(v) for v in values}))
+
+
+#: The z of a one-sided 95% level: after k games the stronger of two players is ahead
+#: with probability Phi(sqrt(k) * mean / sd), in a normal approximation.
+Z_AHEAD = float(scipy_stats.norm.ppf(0.95))
+
+
+def games_to_be_ahead(mean: object, sd: object) -> np.ndarray:
+    """The games a player needs to be ahead of another 95% of the time, ``(z * sd / mean)**2``
+    rounded up, for a per-game lead of ``mean`` with spread ``sd`` (arrays broadcast);
+    infinite where the player is not ahead on average.
+
+    Examples
+    --------
+    >>> games_to_be_ahead([10.0, 0.0], [30.0, 30.0]).tolist()
+    [25.0, inf]
+    """
+    mean, sd = np.asarray(mean, dtype=float), np.asarray(sd, dtype=float)
+    ratio = np.divide(
+        Z_AHEAD * sd, mean, out=np.full(np.broadcast(mean, sd).shape, np.inf), where=mean > 0
+    )
+    return np.ceil(ratio**2)

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as scipy_stats
 
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import adjust_parts, heterogeneity
@@ -28,7 +27,7 @@ from ohhell_sim.analysis.format import display_table, fmt_number, fmt_p, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import grouped_mean, standardised_mean
 from ohhell_sim.rules import Rules, bidding_position
-from ohhell_sim.studies.design import check_fields
+from ohhell_sim.studies.design import check_fields, games_to_be_ahead
 from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_parts
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData
@@ -43,9 +42,6 @@ DEFAULT_PLAYERS = (3, 4, 5, 6, 7)
 FIELD_PAIRS = {"weak": ("card_counter", "simple"), "strong": ("distilled", "learned")}
 FIELDS = tuple(FIELD_PAIRS)
 CANONICAL = "canonical game"
-#: The z of a one-sided 95% level: the stronger is ahead after k games with
-#: probability Phi(sqrt(k) * mean / sd) under a normal approximation.
-Z_AHEAD = float(scipy_stats.norm.ppf(0.95))
 
 
 @dataclass(frozen=True)
@@ -261,7 +257,7 @@ def _lead_changes(hands: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(out).rename_axis(["condition", "game"])
 
 
-def games_to_be_ahead(games: pd.DataFrame) -> pd.DataFrame:
+def games_ahead_by_rule(games: pd.DataFrame) -> pd.DataFrame:
     """Per (rule, field): the games a stronger player needs to be ahead of a weaker one 95% of
     the time, ``(z * sd / mean)**2`` of a pair's per-game difference (normal
     approximation), mean and sd averaged over table sizes; infinite when the
@@ -275,8 +271,7 @@ def games_to_be_ahead(games: pd.DataFrame) -> pd.DataFrame:
         ["mean", "std"]
     )
     pooled = moments.groupby(["rule", "field"], observed=True).mean()
-    ratio = np.where(pooled["mean"] > 0, Z_AHEAD * pooled["std"] / pooled["mean"], np.inf)
-    return pooled.assign(games=np.ceil(ratio**2)).reset_index()
+    return pooled.assign(games=games_to_be_ahead(pooled["mean"], pooled["std"])).reset_index()
 
 
 def effects(measures: pd.DataFrame) -> pd.DataFrame:
@@ -424,7 +419,7 @@ def analyse(data: StudyData) -> Report:
     baseline = standardised_mean(base_long, base_long["value"], ["measure", "field"], "players")
     judged = judgements(found, baseline.set_index(["measure", "field"])["estimate"], sizes)
     verdict = verdicts(judged, found)
-    ahead = games_to_be_ahead(data.games)
+    ahead = games_ahead_by_rule(data.games)
     deals = diffs[diffs["measure"] == DEALS].groupby("rule", sort=False)["value"]
     verdict["length"] = [_deals_text(deals.min()[r], deals.max()[r]) for r in verdict["rule"]]
     cost = costs(verdict)

@@ -49,7 +49,14 @@ from ohhell_sim.analysis.stats import (
 )
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from ohhell_sim.studies.design import FIELDS, MIX_FIELD, STANDARDISED, check_fields, field_seats
+from ohhell_sim.studies.design import (
+    FIELDS,
+    MIX_FIELD,
+    STANDARDISED,
+    check_fields,
+    field_seats,
+    games_to_be_ahead,
+)
 from ohhell_sim.studies.family import CORRECTION, confirm_family
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData
@@ -235,21 +242,26 @@ def _seat_totals(block: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return totals, block["strategy"].astype(str).to_numpy()[:seats]
 
 
+def _better_pairs(block: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """One mixed condition's totals as games x pairs of seats of different strategies: the
+    seat of the strategy with the higher mean final total, and the other."""
+    totals, strategies = _seat_totals(block)
+    mean = {s: totals[:, strategies == s].mean() for s in set(strategies)}
+    pairs = [
+        (i, j) if mean[strategies[i]] >= mean[strategies[j]] else (j, i)
+        for i, j in itertools.combinations(range(len(strategies)), 2)
+        if strategies[i] != strategies[j]
+    ]
+    return totals[:, [p[0] for p in pairs]], totals[:, [p[1] for p in pairs]]
+
+
 def better_seat_wins(games: pd.DataFrame) -> pd.DataFrame:
     """Per (players, field, variant, game) of a mixed field: over the pairs of seats of
     different strategies, how often the seat of the strategy with the higher mean final total
     finishes ahead (ties half).  Only the order of totals counts."""
     parts = []
     for key, block in _mixed_blocks(games).items():
-        totals, strategies = _seat_totals(block)
-        mean = {s: totals[:, strategies == s].mean() for s in set(strategies)}
-        pairs = [
-            (i, j) if mean[strategies[i]] >= mean[strategies[j]] else (j, i)
-            for i, j in itertools.combinations(range(len(strategies)), 2)
-            if strategies[i] != strategies[j]
-        ]
-        strong = totals[:, [p[0] for p in pairs]]
-        weak = totals[:, [p[1] for p in pairs]]
+        strong, weak = _better_pairs(block)
         parts.append(
             pd.DataFrame(
                 {
@@ -261,6 +273,19 @@ def better_seat_wins(games: pd.DataFrame) -> pd.DataFrame:
         )
     columns = [*CONDITION_KEYS, "game", "better_wins"]
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+
+
+def games_ahead(games: pd.DataFrame) -> pd.DataFrame:
+    """Per condition of a mixed field: the games the stronger strategy's seat needs to be
+    ahead of a weaker one's 95% of the time (:func:`~ohhell_sim.studies.design.games_to_be_ahead`
+    of the pairs' per-game differences of final totals)."""
+    rows = []
+    for key, block in _mixed_blocks(games).items():
+        strong, weak = _better_pairs(block)
+        lead = (strong - weak).ravel()
+        ahead = games_to_be_ahead(lead.mean(), lead.std(ddof=1)) if lead.size > 1 else np.nan
+        rows.append({**dict(zip(CONDITION_KEYS, key, strict=True)), "games_ahead": float(ahead)})
+    return pd.DataFrame(rows, columns=[*CONDITION_KEYS, "games_ahead"])
 
 
 def _share_of_matrix(groups: np.ndarray) -> Callable[[np.ndarray], float]:
@@ -726,6 +751,7 @@ def analyse(data: StudyData) -> Report:
         shares = skill_shares(mixed_games)
         levels = levels.merge(_wide(stronger, "stronger_ahead"), on=CONDITION_KEYS, how="left")
         levels = levels.merge(_wide(shares, "skill_share"), on=CONDITION_KEYS, how="left")
+        levels = levels.merge(games_ahead(mixed_games), on=CONDITION_KEYS, how="left")
     decisiveness = pd.concat(
         [
             family[part].assign(measure=measure)
@@ -827,6 +853,7 @@ def _skill_display(skill: pd.DataFrame) -> pd.DataFrame:
                 fmt_ci(*r) for r in skill[_triple("stronger_ahead")].to_numpy()
             ],
             "change ": [change(r, "stronger_change") for _, r in skill.iterrows()],
+            "games to be ahead 95%": [fmt_number(g, 0) for g in skill["games_ahead"]],
         }
     )
 
@@ -873,7 +900,8 @@ def _tables(results: dict) -> list[Table]:
                 "paired on the same cards, * when established (survives the report's Holm "
                 f"correction and confirms at the second seed). {MAXIMISER_MIX} seats players "
                 f"that all bid for the active table ({', '.join(MAXIMISER_MIX_STRATEGIES)}); "
-                f"{MIX_FIELD}'s simple and zero ignore it.",
+                f"{MIX_FIELD}'s simple and zero ignore it. Games to be ahead 95%: how many games "
+                "the stronger strategy's seat needs to be ahead of another's 95% of the time.",
             )
         )
     if len(lead):
@@ -931,7 +959,10 @@ def _tables(results: dict) -> list[Table]:
             "stronger_ahead: share of seat pairs of different strategies in which the "
             "strategy with the higher mean total finishes ahead (ties half); skill_share: share "
             "of the variance of final totals explained by the strategy (bootstrap interval over "
-            "games, 2,000 resamples). The last two exist in mixed fields only.",
+            "games, 2,000 resamples); games_ahead: the games the stronger strategy's seat needs "
+            "to be ahead of another's 95% of the time, (1.645 sd / mean)^2 of the pairs' "
+            "per-game differences (a normal approximation). The last three exist in mixed "
+            "fields only.",
         ),
         Table(
             "Decisiveness against the canonical table (part of the report's one family)",
@@ -1277,6 +1308,11 @@ def _range(row: object) -> str:
     return low if row.min_estimate == row.max_estimate else f"{low} to {high}"
 
 
+def _games(row: pd.Series) -> str:
+    """The games a skill-ranking row's stronger seat needs to be ahead 95% of the time."""
+    return f"{fmt_number(row['games_ahead'], 0)} games to be ahead 95% of the time"
+
+
 def _percent(share: float) -> str:
     """A share as a percentage of the tables' digits (0.637 as 63.7%)."""
     return f"{Decimal(fmt_number(share)).scaleb(2)}%"
@@ -1310,7 +1346,8 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
         less = ", ".join(above[above["skill_change"] < 0]["variant"]) or "none"
         top = part.iloc[0]
         base = (
-            f", against {_percent(canonical['stronger_ahead'].iloc[0])} under the canonical table"
+            f", against {_percent(canonical['stronger_ahead'].iloc[0])} "
+            f"({_games(canonical.iloc[0])}) under the canonical table"
             if len(canonical) and top["variant"] != BASELINE
             else ""
         )
@@ -1322,7 +1359,8 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
         text.append(
             f"At {players} players, among players that all bid for the table, "
             f"{_first_place(top, lead, players)}: the stronger strategy's seat finishes ahead "
-            f"of another's in {_percent(top['stronger_ahead'])} of games{base}.{changes}"
+            f"of another's in {_percent(top['stronger_ahead'])} of games ({_games(top)}){base}."
+            f"{changes}"
         )
     if not len(adapting):
         text.append(
