@@ -158,11 +158,7 @@ def game_measures(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     deal of the rule's schedule (none is singled out, NaN, when every seat deals one).
     """
     keys = ["condition", "game"]
-    seats = games[[*keys, "players", "field", "order", "rule", "seat", "strategy", "total"]].copy()
-    seats["stronger"] = seats["strategy"].astype(str) == seats["field"].map(
-        {f: pair[0] for f, pair in FIELD_PAIRS.items()}
-    ).astype(str)
-    seats = seats.merge(_roles(hands), on=["condition", "game", "seat"], how="left")
+    seats = _seats(games).merge(_roles(hands), on=["condition", "game", "seat"], how="left")
     grouped = seats.groupby(keys, observed=True, sort=True)
     top = grouped["total"].transform("max")
     out = pd.DataFrame(
@@ -183,6 +179,15 @@ def game_measures(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     per_order = per_order.astype({"rule": str, "field": str})
     keys = ["rule", "field", "players", "game"]
     return per_order.groupby(keys, sort=True)[list(MEASURES)].mean().reset_index()
+
+
+def _seats(games: pd.DataFrame) -> pd.DataFrame:
+    """The seats' final totals with ``stronger``: the seat holds its field's stronger strategy."""
+    columns = ["condition", "game", "players", "field", "order", "rule", "seat", "strategy"]
+    seats = games[[*columns, "total"]].copy()
+    stronger = seats["field"].map({f: pair[0] for f, pair in FIELD_PAIRS.items()})
+    seats["stronger"] = seats["strategy"].astype(str) == stronger.astype(str)
+    return seats
 
 
 def _roles(hands: pd.DataFrame) -> pd.DataFrame:
@@ -262,11 +267,7 @@ def games_ahead_by_rule(games: pd.DataFrame) -> pd.DataFrame:
     the time, ``(z * sd / mean)**2`` of a pair's per-game difference (normal
     approximation), mean and sd averaged over table sizes; infinite when the
     stronger is not ahead on average."""
-    seats = games[["condition", "game", "players", "field", "rule", "strategy", "total"]].copy()
-    seats["stronger"] = seats["strategy"].astype(str) == seats["field"].map(
-        {f: pair[0] for f, pair in FIELD_PAIRS.items()}
-    ).astype(str)
-    pairs = _pairs(seats)
+    pairs = _pairs(_seats(games))
     moments = pairs.groupby(["rule", "field", "players"], observed=True)["diff"].agg(
         ["mean", "std"]
     )
