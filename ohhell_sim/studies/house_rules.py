@@ -354,7 +354,14 @@ def _in_fields(measure: str, words: dict[str, str]) -> list[str]:
     return [f"{word} ({what}{field} field)" for field, word in words.items()]
 
 
-def _direction(found, baseline, sizes, rule, measure, field) -> str:
+def _direction(
+    found: pd.DataFrame,
+    baseline: pd.Series,
+    sizes: pd.DataFrame,
+    rule: str,
+    measure: str,
+    field: str,
+) -> str:
     """What the established effect of ``rule`` on ``measure`` in ``field`` means, or ""."""
     hit = _where(found, rule=rule, measure=measure, field=field)
     if hit.empty or not bool(hit["established"].iloc[0]):
@@ -623,13 +630,8 @@ def _same_seat(manifest: dict) -> str:
     multiple of the table size), said once."""
     sizes = sorted({c["rules"]["players"] for c in manifest["conditions"]})
     same = [n for n in sizes if Rules(players=n).schedule.index(1) % n == 1]
-    if not same:
-        return ""
     listed = " and ".join(map(str, same))
-    return (
-        f" In the canonical game at {listed} players they are the same seat, so their gaps "
-        "are equal there."
-    )
+    return f" In the canonical game at {listed} players they are the same seat." if same else ""
 
 
 def _findings(found: pd.DataFrame) -> list[str]:
