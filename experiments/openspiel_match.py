@@ -2,7 +2,7 @@
 
 Usage: ``python experiments/openspiel_match.py [--strategies simple,pimc] [--opponents
 ismcts:1000,random] [--players 3,4,5] [--tricks 5,10] [--deals N] [--seed S] [--out DIR]``,
-the same as ``ohhell openspiel-match ...`` (see ``ohhell_sim/studies/openspiel_match.py``).
+the same as ``ohhell openspiel-match ...`` (see ``ohhell_sim/interop/openspiel_matches.py``).
 """
 
 import sys

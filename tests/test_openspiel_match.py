@@ -17,17 +17,20 @@ pytest.importorskip("pyspiel")
 
 from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.studies.openspiel_match import (
+from ohhell_sim.interop.openspiel_matches import (
     MATCHES_FILE,
     RUNS_FILE,
-    analyse,
     check_opponent,
     is_openspiel_bot,
-    match_table,
     plan_matches,
     read_matches,
     run_matches,
     seat_label,
+)
+from ohhell_sim.studies.openspiel_match import (
+    analyse,
+    corrected,
+    match_table,
     stock_worth,
     write_match_report,
 )
@@ -153,6 +156,11 @@ def test_told_the_stock_pairs_each_strategy_with_itself_on_the_same_deals(tmp_pa
     assert row["told"] == pytest.approx(table.loc["simple (told the stock)", "estimate"])
     assert row["estimate"] == pytest.approx(row["told"] - row["own"])
     assert row["low"] <= row["estimate"] <= row["high"]
+    # Every match and every worth is one family, corrected together.
+    adjusted, worth = corrected(match_table(rows), worth)
+    assert (adjusted["p_adjusted"] >= adjusted["p"]).all()
+    family = {f"holm over {len(adjusted) + len(worth)}"}
+    assert set(adjusted["correction"]) == set(worth["correction"]) == family
     report = analyse(rows)
     assert any(t.title.startswith("What knowing the undealt cards") for t in report.tables)
     assert any(f.startswith("Knowing the undealt cards is worth") for f in report.findings)
