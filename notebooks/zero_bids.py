@@ -113,14 +113,10 @@ nb.show_figures(report)
 
 # %%
 pairs = zero_bids.probe_pairs(data)
-evaluation = zero_bids.rule_evaluation(pairs)
-optimism = (
-    evaluation.assign(judged=lambda t: t["held_out"].map({True: "held out", False: "in sample"}))
-    .groupby(["field", "zero_table", "judged"])["gain"]
-    .mean()
-    .unstack("judged")
+optimism = zero_bids.rule_summary(pairs).rename(
+    columns={"in_sample_gain": "in sample", "estimate": "held out"}
 )
-display(optimism)
+display(optimism[["field", "zero_table", "in sample", "held out"]])
 decisions = pairs[pairs["decision"]]
 display(
     Markdown(

@@ -23,10 +23,10 @@ from ohhell_sim.errors import (
     InvalidArgumentError,
 )
 from ohhell_sim.interop.openspiel import check_bot_seeds
+from ohhell_sim.interop.openspiel_matches import plan_matches
 from ohhell_sim.results import check_output_folder
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategies.learned import train_bid_table
-from ohhell_sim.interop.openspiel_matches import plan_matches
 
 RULES = Rules(players=4)
 SEATS = ["random", "simple", "random", "simple"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from itertools import combinations
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -16,7 +15,6 @@ from ohhell_sim.analysis import figures
 from ohhell_sim.analysis.figures import (
     interval_plot,
     strategy_colour,
-    text_colour,
 )
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, interval_table
 from ohhell_sim.analysis.report import (
@@ -37,7 +35,6 @@ from ohhell_sim.analysis.report import (
 from ohhell_sim.analysis.run_report import run_report
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import available_strategies, get_strategy
-from ohhell_sim.studies.strategy_ladder import _pairwise_figure
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"0" * 20
 
@@ -100,13 +97,6 @@ def test_every_built_in_strategy_has_its_own_fixed_colour():
     assert strategy_colour("simple#2") == strategy_colour("simple")
     assert strategy_colour("zero(threshold=1)") == strategy_colour("zero")
     assert strategy_colour("my_bot") == strategy_colour("my_bot")  # stable for other names
-
-
-def test_text_colour_follows_the_cell_luminance():
-    assert text_colour("#67001f") == "white"  # the dark red end of RdBu
-    assert text_colour("#053061") == "white"
-    assert text_colour("#f7f7f7") == "black"
-    assert text_colour((1.0, 1.0, 0.6)) == "black"
 
 
 def test_interval_plot_renders_a_png():
@@ -322,33 +312,6 @@ def test_five_panels_with_a_legend_fit_the_page_in_legible_text(monkeypatch):
         monkeypatch,
     )
     assert len([ax for ax in fig.axes if ax.get_visible()]) == 5
-    _assert_legible(png, fig)
-
-
-def test_a_ladder_of_ten_strategies_fits_the_page_in_legible_text(monkeypatch):
-    order = [f"strategy_{k}" for k in range(10)]
-    pairs = pd.DataFrame(
-        [
-            {"a": a, "b": b, "estimate": -102.9, "low": -103.8, "high": -102.1, "established": True}
-            for a, b in combinations(order, 2)
-        ]
-    )
-    png, fig = _drawn(lambda: _pairwise_figure(pairs, order, "simple", "holm over 45"), monkeypatch)
-    cells = [t.get_text() for t in fig.axes[0].texts]
-    assert "-102.9 *" in cells  # estimates only: the intervals are in the table
-    _assert_legible(png, fig)
-
-
-def test_a_small_ladder_shows_the_intervals_in_its_cells(monkeypatch):
-    order = ["a", "b", "c"]
-    pairs = pd.DataFrame(
-        [
-            {"a": a, "b": b, "estimate": 1.0, "low": 0.5, "high": 1.5, "established": False}
-            for a, b in combinations(order, 2)
-        ]
-    )
-    png, fig = _drawn(lambda: _pairwise_figure(pairs, order, "simple", "holm over 3"), monkeypatch)
-    assert "1.0\n[0.5, 1.5]" in [t.get_text() for t in fig.axes[0].texts]
     _assert_legible(png, fig)
 
 

@@ -287,11 +287,6 @@ def test_ladder_sets_one_card_scores_beside_the_exact_values(outputs):
     dealer = hands[(hands["strategy"] == "random") & (hands["position"] == 3)]["score"]
     estimate, low, high = mean_ci(dealer.to_numpy())[:3]
     assert f"{estimate:.3f} [{low:.3f}, {high:.3f}]" in cells["4th (dealer)"]
-    regret = exact.expected_score[3] - estimate
-    assert (
-        f"{regret:.3f} [{exact.expected_score[3] - high:.3f}, {exact.expected_score[3] - low:.3f}]"
-        in cells["4th (dealer)"]
-    )
 
 
 # --- reports ----------------------------------------------------------------------
@@ -483,9 +478,9 @@ def test_findings_match_numbers_recomputed_from_parquet(outputs):
     ]
     per_unit = rows.groupby("unit")["total"].mean().to_numpy()
     estimate, low, high = mean_ci(per_unit)[:3]
-    assert (
-        f"Against simple: random ranks last with {estimate:.3f} [{low:.3f}, {high:.3f}]"
-        in _page(outputs["strategy_ladder"]).sections["findings"]
+    last = re.escape(f" and random last with {estimate:.3f} [{low:.3f}, {high:.3f}]")
+    assert re.search(
+        r"Against simple: [^\n]*?" + last, _page(outputs["strategy_ladder"]).sections["findings"]
     )
 
 

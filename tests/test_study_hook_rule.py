@@ -9,11 +9,12 @@ import pandas as pd
 import pytest
 
 from ohhell_sim.analysis.findings import CONFIRMED, NO_CONFIRMATION, NOT_CONFIRMED, NOT_TESTED
+from ohhell_sim.analysis.format import fmt_span
 from ohhell_sim.analysis.stats import paired_by_game
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import hook_rule
-from ohhell_sim.studies.design import FIELDS
-from ohhell_sim.studies.hook_rule import STANDARDISED, per_game_difference, with_standardised
+from ohhell_sim.studies.design import FIELDS, per_game_difference
+from ohhell_sim.studies.hook_rule import STANDARDISED, with_standardised
 
 
 def _exact(rate: float, size: int) -> np.ndarray:
@@ -111,6 +112,15 @@ def test_with_standardised_names_a_missing_stratum():
         with_standardised(frame, frame["value"])
 
 
+def test_spans_state_what_the_tables_print():
+    # The In short's ranges: the lowest and highest cell as printed, a share as a percentage.
+    assert fmt_span([0.2, 0.125], percent=True) == "12.5% to 20.0%"
+    assert fmt_span(-pd.Series([1.1424, 5.6851])) == "-5.685 to -1.142"
+    assert fmt_span([22.71, 19.34], 1) == "19.3 to 22.7"
+    assert fmt_span([1.0, 1.0002]) == "1.000"
+    assert fmt_span([np.nan]) == fmt_span([]) == "n/a"
+
+
 @pytest.fixture(scope="module")
 def small_run():
     return hook_rule.SPEC.run(16, seed=5, players=(3, 4), progress=False, fields=("simple", "mix"))
@@ -179,7 +189,7 @@ def test_deals_dealt_count_every_deal_once_and_split_the_seats(small_run):
     counts = games.groupby(["players", "deal_role"], observed=True)["dealt"].unique()
     assert list(counts[(3, "less often")]) == [6] and list(counts[(3, "more often")]) == [7]
     assert list(counts[(4, "less often")]) == [4] and list(counts[(4, "more often")]) == [5]
-    gaps = hook_rule.seat_gaps(games)
+    gaps = hook_rule.total_gaps(games, "deal_role")
     assert len(gaps) == games.groupby(["condition", "game"], observed=True).ngroups
 
 
@@ -196,7 +206,7 @@ def test_the_one_card_dealer_is_the_dealer_of_the_one_card_deal(small_run):
     )
     assert (dealers["deal"] == 9).all()
     # Its gap: that seat's final total minus the others' mean, per game.
-    gaps = hook_rule.one_card_gaps(games)
+    gaps = hook_rule.total_gaps(games, "one_card_role")
     row = gaps.iloc[0]
     game = games[
         (games["field"] == row["field"])
@@ -226,6 +236,11 @@ def test_report_has_no_raw_pooled_rows(small_run):
             assert "all" not in set(table.frame["players"]), table.title
     assert any(STANDARDISED in set(t.frame.get("players", [])) for t in report.tables)
     assert report.tables[0].title.startswith("Should we play with the hook?")
+    # One effect table holds every row of the family; the verdicts carry the tests between fields.
+    effects = next(t.frame for t in report.tables if t.title.startswith("Effects:"))
+    assert set(hook_rule.FIELD_EFFECTS) < set(effects["effect"])
+    verdict = next(t.frame for t in report.tables if t.title.startswith("Does each effect"))
+    assert {"W", "I²", "between fields, p (adjusted)"} <= set(verdict.columns)
     # The verdict first, in at most 200 words; no confirmation run: said so.
     assert report.in_short[0].startswith("Play with the hook if you want no deal in which")
     assert len(" ".join(report.in_short).split()) <= 200

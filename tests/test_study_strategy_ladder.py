@@ -182,7 +182,7 @@ def test_the_report_counts_merged_pairs_once(alias_run):
     assert len(family.frame) == 1
     assert "holm over 1" in family.title
     assert set(family.frame.columns) == {"a", "b", "simple"}
-    ranks = titles["Ranking per field"].frame
+    ranks = titles["Ranking per field (best mean score first)"].frame
     assert list(ranks["strategy"]) == ["simple = simple_alias", "random"]
     claims = next(t for title, t in titles.items() if title.startswith("Headline")).frame
     assert claims[["field", "claim"]].values.tolist() == [

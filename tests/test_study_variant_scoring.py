@@ -18,7 +18,7 @@ from ohhell_sim.analysis.findings import (
 )
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import variant_scoring as vs
-from ohhell_sim.studies.design import MIX_FIELD
+from ohhell_sim.studies.design import MIX_FIELD, STANDARDISED, check_fields
 
 
 def test_identical_rule_sets_are_merged_and_named_once():
@@ -48,9 +48,10 @@ def test_conditions_play_fewer_games_in_the_monte_carlo_fields():
 
 
 def test_study_fields_are_checked():
-    assert vs.check_study_fields([vs.MAXIMISER_MIX, "simple"]) == (vs.MAXIMISER_MIX, "simple")
+    fields = [vs.MAXIMISER_MIX, "simple"]
+    assert check_fields(fields, vs.KNOWN_FIELDS) == (vs.MAXIMISER_MIX, "simple")
     with pytest.raises(InvalidArgumentError, match="unknown field 'bogus' in fields"):
-        vs.check_study_fields(["bogus"])
+        vs.conditions(4, (4,), ["bogus"])
 
 
 def _games_frame(totals: np.ndarray, strategies: list[str], variant: str) -> pd.DataFrame:
@@ -93,23 +94,23 @@ def test_decisiveness_measures_work_with_negative_totals():
 
 
 def test_the_standardised_pool_follows_its_strata_not_their_weights():
-    # Simpson-type table: within each stratum the first arm is higher by 1, but the
-    # first arm's rows sit mostly in the low stratum and the second arm's in the high one,
+    # Simpson-type table: within each stratum (a player) the variant bids 1 more, but the
+    # variant's rows sit mostly in the low stratum and the canonical table's in the high one,
     # so the raw pooled difference is negative.
     rows = []
     for game in range(60):
-        for stratum, level, first_rows, second_rows in (("low", 0.0, 9, 1), ("high", 10.0, 1, 9)):
-            rows += [(game, stratum, "first", level + 1.0)] * first_rows
-            rows += [(game, stratum, "second", level)] * second_rows
-    frame = pd.DataFrame(rows, columns=["game", "player", "arm", "value"])
-    frame["value"] += np.random.default_rng(0).normal(0, 0.1, len(frame))
-    raw = frame.groupby("arm")["value"].mean()
-    assert raw["first"] - raw["second"] < 0
-    pooled = vs.standardised_shift(frame, "value", "arm", "first", "second", "player").iloc[0]
-    assert pooled["estimate"] == pytest.approx(1.0, abs=0.05)
-    assert pooled["low"] > 0
-    with pytest.raises(InvalidArgumentError, match="column 'nope' is missing"):
-        vs.standardised_shift(frame, "nope", "arm", "first", "second", "player")
+        for player, level, first_rows, second_rows in (("low", 0.0, 9, 1), ("high", 10.0, 1, 9)):
+            rows += [(game, player, "steep", level + 1.0)] * first_rows
+            rows += [(game, player, vs.BASELINE, level)] * second_rows
+    frame = pd.DataFrame(rows, columns=["game", "strategy", "variant", "bid"])
+    frame = frame.assign(players=4, field="mixed", zero=0.0)
+    frame["bid"] += np.random.default_rng(0).normal(0, 0.1, len(frame))
+    raw = frame.groupby("variant")["bid"].mean()
+    assert raw["steep"] - raw[vs.BASELINE] < 0
+    shifts = vs.bid_shifts(frame, [vs.BASELINE, "steep"])
+    pooled = shifts[(shifts["field"] == STANDARDISED) & (shifts["measure"] == "mean bid")]
+    assert pooled["estimate"].item() == pytest.approx(1.0, abs=0.05)
+    assert pooled["low"].item() > 0
 
 
 @pytest.mark.parametrize(
@@ -135,7 +136,7 @@ def test_analysis_of_a_tiny_run_declares_its_families(tmp_path):
     assert reactions.loc[("simple", "simple"), "differs"] == 0
     report = vs.analyse(data)
     text = " ".join(report.findings)
-    assert "online preset = openspiel preset" in text
+    assert "online preset = openspiel preset" in " ".join(report.method)
     assert "holm over" in text
     titles = [t.title for t in report.tables]
     assert titles[0].startswith("Which scoring table lets skill decide the game?")
@@ -187,7 +188,7 @@ def test_the_per_game_shifts_average_to_the_paired_shift():
         ],
         ignore_index=True,
     )
-    values = vs.per_game_shifts(frame, "decisive", [], [vs.BASELINE, "zero=5"])
+    values = vs._shifts(frame, "decisive", [], [vs.BASELINE, "zero=5"], per_game=True)
     shift = vs._shifts(frame, "decisive", [], [vs.BASELINE, "zero=5"]).iloc[0]
     assert len(values) == 50 and (values["variant"] == "zero=5").all()
     assert values["value"].mean() == pytest.approx(shift["estimate"])

@@ -19,6 +19,7 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import run_experiment
 from ohhell_sim.studies.zero_bids import (
     MIN_ZERO_BIDS,
+    MOST_FIELDS,
     PROBE_ARMS,
     SPEC,
     STANDARDISED,
@@ -26,12 +27,11 @@ from ohhell_sim.studies.zero_bids import (
     apply_rule,
     comparisons,
     conditions,
+    difference_inputs,
+    field_rules,
     fit_rule,
     gain_tests,
-    held_out_offered_gains,
-    offered_rule,
-    offered_rule_gains,
-    rule_evaluation,
+    rule_gains,
     rule_summary,
     rule_tests,
     standardised_difference,
@@ -134,7 +134,9 @@ def test_standardised_difference_matches_the_two_standardised_means():
     )
     frame["value"] = rng.normal(size=n) + (frame["group"] == "x") * 0.4 + frame["size"] * 0.1
     frame.loc[(frame["group"] == "y") & (frame["size"] == 9), "size"] = 7  # y lacks size 9
-    est = standardised_difference(frame, frame["value"], "group", "x", "y", ["size"])
+    est = standardised_difference(
+        difference_inputs(frame, frame["value"], ("group", "x", "y", ["size"]))
+    )
     common = frame[frame["size"].isin([1, 5])]
     sides = {
         g: standardised_mean_ci(part["value"], part["size"], part["game"])
@@ -146,7 +148,9 @@ def test_standardised_difference_matches_the_two_standardised_means():
     # Independent rows: the variance is the sum of the two sides' variances.
     half = math.hypot(*((s.high - s.low) / 2 for s in sides.values()))
     assert (est.high - est.low) / 2 == pytest.approx(half, rel=0.01)
-    missing = standardised_difference(frame, frame["value"], "group", "x", "nope", ["size"])
+    missing = difference_inputs(frame, frame["value"], ("group", "x", "nope", ["size"]))
+    assert missing is None
+    missing = standardised_difference(missing)
     assert math.isnan(missing.estimate)
 
 
@@ -207,11 +211,9 @@ def test_the_fitted_rule_is_judged_on_the_games_it_was_not_fitted_to():
     # and not on the others.
     in_sample, held_out = [], []
     for seed in range(20):
-        evaluation = rule_evaluation(_pairs(0.0, games=400, seed=seed)).set_index(
-            ["fit", "evaluated"]
-        )
-        in_sample.append(evaluation.loc[("even", "even"), "gain"])
-        held_out.append(evaluation.loc[("even", "odd"), "gain"])
+        summary = rule_summary(_pairs(0.0, games=400, seed=seed)).iloc[0]
+        in_sample.append(summary["in_sample_gain"])
+        held_out.append(summary["estimate"])
     assert min(in_sample) >= 0  # in sample a rule never loses
     assert np.mean(in_sample) > 0.1
     assert abs(np.mean(held_out)) < np.mean(in_sample) / 2
@@ -219,7 +221,7 @@ def test_the_fitted_rule_is_judged_on_the_games_it_was_not_fitted_to():
 
 def test_a_real_gain_survives_the_held_out_evaluation():
     pairs = _pairs(2.0)
-    summary = rule_summary(rule_evaluation(pairs)).iloc[0]
+    summary = rule_summary(pairs).iloc[0]
     # Half the hands sit in cells worth +2 points: about +1 per hand held out.
     assert summary["low"] > 0.5
     assert summary["estimate"] == pytest.approx(1.0, abs=0.3)
@@ -239,18 +241,19 @@ def test_the_offered_rule_is_the_cells_most_fields_favour_judged_where_not_chose
         return pd.concat(parts, ignore_index=True)
 
     pairs = dealt(0)
-    rule = offered_rule(pairs)
+    rule = field_rules(pairs)[MOST_FIELDS]
     assert list(rule[rule].index.get_level_values("hand_size")) == [1, 2, 3, 4, 5]
     # Judged on other games: every field takes the same rule, its own gain.
     fresh = dealt(10)
-    gains = offered_rule_gains(pairs, fresh).set_index("field")
+    gains = rule_gains(pairs, fresh, offered=True).set_index("field")
     learned = apply_rule(fresh[fresh["field"] == "learned"], rule)
     assert gains.loc["learned", "estimate"] == pytest.approx(learned["rule_gain"].mean())
     assert gains.loc["simple", "low"] > 0.5 and gains.loc["learned", "high"] < 0
     # The run's own row: chosen on the even games, judged on the odd ones.
-    held = held_out_offered_gains(pairs).set_index("field")
-    odd = pairs[pairs["game"] % 2 == 1]
-    chosen = offered_rule(pairs[pairs["game"] % 2 == 0])
+    even = pairs["game"] % 2 == 0
+    held = rule_gains(pairs[even], pairs[~even], offered=True).set_index("field")
+    odd = pairs[~even]
+    chosen = field_rules(pairs[even])[MOST_FIELDS]
     expected = apply_rule(odd[odd["field"] == "simple"], chosen)["rule_gain"].mean()
     assert held.loc["simple", "estimate"] == pytest.approx(expected)
 

@@ -3,8 +3,7 @@
 Every figure is rendered to PNG bytes (:func:`png_bytes`), never shown.  A
 strategy keeps its colour in every figure of every report
 (:func:`strategy_colour`), legends sit to the right of the axes
-(:func:`legend_outside`), and text written on a coloured cell takes the colour
-that reads on it (:func:`text_colour`).
+(:func:`legend_outside`).
 
 A report page shows a figure at its pixel size, so :func:`png_bytes` makes
 every figure legible there: at most :data:`MAX_WIDTH_PX` wide, legends
@@ -25,7 +24,6 @@ matplotlib.use("Agg")  # figures are rendered to PNG bytes, never shown
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.colors import to_rgb
 from matplotlib.text import Text
 
 from ohhell_sim.strategy import available_strategies, get_strategy
@@ -36,7 +34,6 @@ __all__ = [
     "png_bytes",
     "series_colours",
     "strategy_colour",
-    "text_colour",
 ]
 
 #: Pixels per inch of every figure's PNG.
@@ -75,18 +72,6 @@ def series_colours(column: str | None, keys: Sequence[object]) -> list[str | Non
     if column == "strategy":
         return [strategy_colour(k) for k in keys]
     return [_OTHER_COLOURS[i % len(_OTHER_COLOURS)] for i in range(len(keys))]
-
-
-def text_colour(background: object) -> str:
-    """``"black"`` or ``"white"``, whichever reads better on ``background`` (any colour).
-
-    Uses the relative luminance of sRGB (WCAG 2): dark cells get white text.
-    """
-    channels = np.array(to_rgb(background))
-    linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
-    luminance = float(linear @ np.array([0.2126, 0.7152, 0.0722]))
-    # Black and white give equal contrast at luminance 0.179.
-    return "black" if luminance > 0.179 else "white"
 
 
 def legend_outside(ax, title: str | None = None, axes: Sequence | None = None) -> None:

@@ -9,7 +9,8 @@ zero is printed without a sign (never ``-0.00``) and a missing one as ``n/a``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
 
 import numpy as np
 import pandas as pd
@@ -21,6 +22,7 @@ __all__ = [
     "fmt_number",
     "fmt_p",
     "fmt_row",
+    "fmt_span",
     "format_summary",
     "interval_table",
 ]
@@ -64,6 +66,21 @@ def fmt_ci(estimate: float, low: float, high: float, digits: int = 3) -> str:
 def fmt_row(row: pd.Series | dict, digits: int = 3) -> str:
     """:func:`fmt_ci` of a table row with ``estimate``, ``low`` and ``high``."""
     return fmt_ci(row["estimate"], row["low"], row["high"], digits)
+
+
+def fmt_span(values: Iterable[float], digits: int = 3, percent: bool = False) -> str:
+    """``"X to Y"``: the lowest and highest of ``values`` as the tables print them.
+
+    One number when both print alike, ``n/a`` for none (missing values are left
+    out); ``percent`` writes a share as a percentage of the same digits (the
+    cell 0.125 as 12.5%), so the text states exactly what a table shows.
+    """
+    values = pd.Series(list(values), dtype=np.float64).dropna()
+    if values.empty:
+        return "n/a"
+    ends = [fmt_number(v, digits) for v in (values.min(), values.max())]
+    ends = [f"{Decimal(v).scaleb(2)}%" if percent else v for v in ends]
+    return ends[0] if ends[0] == ends[1] else f"{ends[0]} to {ends[1]}"
 
 
 def excludes_zero(row: pd.Series | dict) -> bool:

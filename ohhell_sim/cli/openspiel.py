@@ -7,7 +7,6 @@ import argparse
 from ohhell_sim.arguments import check_count
 from ohhell_sim.cli.options import add_import_option, import_modules, parse_int_list
 from ohhell_sim.cli.seats import SEAT_SYNTAX, parse_seat
-from ohhell_sim.seat_text import split_seats
 from ohhell_sim.interop.openspiel_matches import (
     DEFAULT_DEALS,
     DEFAULT_OPPONENTS,
@@ -19,6 +18,7 @@ from ohhell_sim.interop.openspiel_matches import (
     record_run,
     run_matches,
 )
+from ohhell_sim.seat_text import split_seats
 from ohhell_sim.studies.openspiel_match import write_match_report
 
 

@@ -150,7 +150,7 @@ def play_conditions(
         "seed": seed,
         "conditions": [c.describe() for c in conditions],
     }
-    return StudyData(_stack(hands), _stack(games), manifest)
+    return StudyData(stack_frames(hands), stack_frames(games), manifest)
 
 
 def _labelled(
@@ -165,7 +165,8 @@ def _labelled(
     return out
 
 
-def _stack(frames: list[pd.DataFrame]) -> pd.DataFrame:
+def stack_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """``frames`` stacked, their text columns as categories (a study's hands or games)."""
     stacked = pd.concat(frames, ignore_index=True)
     for column in stacked.columns:
         if stacked[column].dtype == object:
