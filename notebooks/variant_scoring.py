@@ -83,12 +83,13 @@ display(
 )
 
 # %% [markdown]
-# Decisiveness, field by field: the half-game leader's win share in every field, and in
-# the mixed fields the stronger strategy's chance to finish ahead and the share of the
-# variance of totals that the strategy explains.
+# Decisiveness in the mixed fields: the scoring tables ranked by the share of the
+# variance of totals that the strategy explains, with the stronger strategy's chance to
+# finish ahead (none without a mixed field).
 
 # %%
-display(tables["Decisiveness per field and variant"].frame)
+ranked = [t.frame for t in report.tables if t.title.startswith("Which scoring table")]
+display(*ranked)
 
 # %% [markdown]
 # ## All tables

@@ -9,6 +9,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 from ohhell_sim.analysis.findings import (
+    BETWEEN_FIELDS,
     CONFIRMED,
     DEPENDS_ON_FIELD,
     HOLDS_EVERYWHERE,
@@ -22,10 +23,14 @@ from ohhell_sim.analysis.findings import (
     SOME_FIELDS,
     SOME_FIELDS_UNTESTED,
     adjust_family,
+    column_variance_share,
     confirm,
     detectable_effect,
+    equal_estimates_rows,
     equal_estimates_test,
     equal_replicates_test,
+    equal_standardised_means_rows,
+    equal_statistics_test,
     established,
     field_verdicts,
     half_of,
@@ -36,6 +41,7 @@ from ohhell_sim.analysis.findings import (
     variance_share,
     variance_share_of,
     verdicts_across_fields,
+    verdicts_with_counts,
 )
 from ohhell_sim.analysis.format import fmt_p
 from ohhell_sim.analysis.stats import grouped_mean, mean_ci
@@ -377,3 +383,85 @@ def test_detectable_effect_is_the_size_found_with_the_stated_power():
 def test_p_values_are_printed_to_the_precision_they_have(p, text):
     assert fmt_p(p) == text
     assert fmt_p(float("nan")) == "n/a"
+
+
+def test_column_variance_share_is_the_variance_share_of_the_matrix_by_column_group():
+    rng = np.random.default_rng(3)
+    groups = np.array(["b", "a", "b", "c"])
+    matrix = rng.normal(size=(50, 4)) + np.array([1.0, 0.0, 1.0, 2.0])
+    expected = variance_share_of(matrix.ravel(), np.tile(groups, 50))
+    assert column_variance_share(groups)(matrix) == pytest.approx(expected)
+    assert np.isnan(column_variance_share(groups)(np.ones((3, 4))))
+
+
+def test_equal_statistics_test_bootstraps_the_shared_units_once():
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=200)
+    y = x + rng.normal(scale=0.1, size=200)
+    same = [lambda rows: x[rows].mean(), lambda rows: y[rows].mean()]
+    apart = [lambda rows: x[rows].mean(), lambda rows: y[rows].mean() + 0.1]
+    # Resampled together, the shared units cancel: a gap of 0.1 is clear although each
+    # mean alone is uncertain by about 0.07.
+    assert equal_statistics_test(same, 200, resamples=200)["p"] > 0.05
+    assert equal_statistics_test(apart, 200, resamples=200)["p"] < 0.001
+    draws = np.random.default_rng(0).integers(0, 200, size=(200, 200))
+    replicates = np.array([[f(d) for f in apart] for d in draws])
+    expected = equal_replicates_test([f(np.arange(200)) for f in apart], replicates)
+    assert equal_statistics_test(apart, 200, resamples=200) == expected
+
+
+def test_equal_standardised_means_rows_test_the_fields_standardised_means():
+    # Two fields on the same games: the games' luck is shared, field g gains 0.5 in e2 only.
+    rng = np.random.default_rng(4)
+    games = np.tile(np.arange(300), 4)
+    frame = pd.DataFrame(
+        {
+            "game": games,
+            "field": np.repeat(["f", "g", "f", "g"], 300),
+            "effect": np.repeat(["e1", "e1", "e2", "e2"], 300),
+            "size": games % 3,
+        }
+    )
+    gain = np.where((frame["field"] == "g") & (frame["effect"] == "e2"), 0.5, 0.0)
+    shared = rng.normal(size=300)[games]
+    frame["value"] = shared + gain + frame["size"] + rng.normal(scale=0.1, size=len(frame))
+    rows = equal_standardised_means_rows(frame, frame["value"], ["effect"], ["size"])
+    assert rows["effect"].tolist() == ["e1", "e2"] and (rows["field"] == BETWEEN_FIELDS).all()
+    assert rows.loc[0, "p"] > 0.01 and rows.loc[1, "p"] < 1e-6
+    assert rows.loc[1, "spread"] == pytest.approx(0.5, abs=0.05)
+    assert rows[["estimate", "low", "high"]].isna().all().all()
+    # Each field's standardised mean with its influence per game, as equal_estimates_test takes.
+    pairs = []
+    for field in ("f", "g"):
+        part = frame[(frame["field"] == field) & (frame["effect"] == "e2")]
+        mean, labels, z = standardised_influence(part["value"], part["size"], part["game"])
+        pairs.append((mean, pd.Series(z, index=labels)))
+    expected = equal_estimates_test([m for m, _ in pairs], [z for _, z in pairs])
+    assert rows.loc[1, "q"] == pytest.approx(expected["q"])
+    direct = equal_estimates_rows({("e2",): pairs}, ["effect"])
+    pd.testing.assert_frame_equal(direct, rows.iloc[1:].reset_index(drop=True))
+    # An effect of one field has nothing to compare.
+    assert equal_estimates_rows({("e2",): pairs[:1]}, ["effect"]).empty
+
+
+def test_verdicts_with_counts_count_the_fields_where_an_effect_holds_up():
+    rows = pd.DataFrame(
+        {
+            "effect": ["a", "a", "b", "b"],
+            "field": ["f", "g", "f", "g"],
+            "estimate": [1.0, 2.0, 1.0, -1.0],
+            "low": [0.5, 1.0, 0.5, -2.0],
+            "high": [1.5, 3.0, 1.5, -0.5],
+            "survives": [True, True, True, True],
+            "established": [True, True, True, False],
+            "replication": [REPLICATED, SAME_DIRECTION, REPLICATED, REPLICATED],
+        }
+    )
+    between = pd.DataFrame({"effect": ["a", "b"], "established": [False, False]})
+    out = verdicts_with_counts(rows, between, ["effect"]).set_index("effect")
+    assert out.loc["a", "verdict"] == HOLDS_EVERYWHERE and out.loc["a", "headline"]
+    counts = ["survives_in", "established_in", "replicated_in"]
+    assert out.loc["a", counts].tolist() == [2, 2, 1]
+    assert out.loc["b", counts].tolist() == [2, 1, 2]
+    assert out.loc["b", "verdict"] == SOME_FIELDS and not out.loc["b", "headline"]
+    assert "established in" not in out.columns

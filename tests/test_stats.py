@@ -13,17 +13,22 @@ from hypothesis import strategies as st
 from ohhell_sim.analysis.format import format_summary
 from ohhell_sim.analysis.stats import (
     ESTIMATE_COLUMNS,
+    STANDARDISED_DIFFERENCE_METHOD,
     adjust_pvalues,
     bootstrap_by_game,
     bootstrap_matrix,
+    bootstrap_matrix_difference,
     clustered_mean_ci,
     grouped_mean,
     mean_ci,
     paired_by_game,
     paired_difference_ci,
     proportion_ci,
+    standardised_difference,
     standardised_mean,
     standardised_mean_ci,
+    standardised_means,
+    stratum_ids,
     t_quantile,
 )
 from ohhell_sim.results import SUMMARY_MEASURES, strategy_summary
@@ -506,3 +511,78 @@ def test_bootstrap_by_game_is_reproducible_and_close_to_the_t_interval() -> None
     )
     assert fast.estimate == pytest.approx(first.estimate)
     assert fast.high - fast.low == pytest.approx(t.high - t.low, rel=0.2)
+
+
+def test_bootstrap_matrix_difference_resamples_the_paired_rows_together() -> None:
+    rng = np.random.default_rng(5)
+    first = rng.normal(size=(80, 3))
+    second = first + 1.0 + rng.normal(scale=0.01, size=(80, 3))
+    est = bootstrap_matrix_difference(first, second, np.mean, resamples=300)
+    # The pairs move together, so the interval of the difference is narrow around -1.
+    assert est.estimate == pytest.approx(-1.0, abs=0.01)
+    assert -1.01 < est.low <= est.estimate <= est.high < -0.99
+    joint = bootstrap_matrix(
+        np.hstack([first, second]), lambda m: m[:, :3].mean() - m[:, 3:].mean(), resamples=300
+    )
+    assert est == joint
+
+
+def test_stratum_ids_number_the_groups_in_order_of_appearance() -> None:
+    frame = pd.DataFrame({"a": [2, 1, 2, 1], "b": ["x", "x", "x", "y"]})
+    assert stratum_ids(frame, ["a", "b"]).tolist() == [0, 1, 0, 2]
+    assert stratum_ids(frame, []).tolist() == [0, 0, 0, 0]
+
+
+def test_standardised_means_pool_the_groups_of_several_columns() -> None:
+    rng = np.random.default_rng(8)
+    frame = pd.DataFrame(
+        {
+            "arm": np.repeat(["a", "b"], 200),
+            "s1": rng.choice([0, 1], size=400),
+            "s2": rng.choice(["u", "v"], size=400),
+            "game": np.arange(400) // 2,
+        }
+    )
+    values = rng.random(400) < np.where(frame["s1"] == 1, 0.9, 0.1)
+    table = standardised_means(frame, values, ["arm"], ["s1", "s2"], bounded=True)
+    one_column = frame.assign(s=frame["s1"].astype(str) + frame["s2"])
+    expected = standardised_mean(one_column, values, ["arm"], "s")
+    assert table["estimate"].to_numpy() == pytest.approx(expected["estimate"].to_numpy())
+    assert table["strata"].tolist() == [4, 4]
+    assert (table["low"] >= 0).all() and (table["high"] <= 1).all()
+
+
+def test_standardised_difference_is_the_difference_of_the_means_over_common_strata() -> None:
+    rng = np.random.default_rng(5)
+    n = 4000
+    frame = pd.DataFrame(
+        {
+            "group": rng.choice(["x", "y"], size=n, p=[0.3, 0.7]),
+            "size": rng.choice([1, 5, 9], size=n),
+            "game": np.arange(n),
+        }
+    )
+    frame["value"] = rng.normal(size=n) + (frame["group"] == "x") * 0.4 + frame["size"] * 0.1
+    frame.loc[(frame["group"] == "y") & (frame["size"] == 9), "size"] = 7  # y lacks size 9
+    est, influence = standardised_difference(frame, frame["value"], "group", "x", "y", ["size"])
+    common = frame[frame["size"].isin([1, 5])]
+    sides = {
+        g: standardised_mean_ci(part["value"], part["size"], part["game"])
+        for g, part in common.groupby("group")
+    }
+    # Only the strata both groups have count, each with the same weight.
+    assert est.estimate == pytest.approx(sides["x"].estimate - sides["y"].estimate)
+    assert est.n == len(common) and est.method == STANDARDISED_DIFFERENCE_METHOD
+    # Independent rows: the variance is the sum of the two sides' variances.
+    half = math.hypot(*((s.high - s.low) / 2 for s in sides.values()))
+    assert (est.high - est.low) / 2 == pytest.approx(half, rel=0.01)
+    # The influences carry that variance: G / (G - 1) times their sum of squares.
+    games = len(influence)
+    se = math.sqrt(games / (games - 1) * float((influence**2).sum()))
+    assert (est.high - est.low) / 2 == pytest.approx(t_quantile(0.975, games - 1) * se)
+    thin, none = standardised_difference(
+        frame, frame["value"], "group", "x", "y", ["size"], min_rows=n
+    )
+    assert math.isnan(thin.estimate) and thin.n == 0 and none.empty
+    missing, _ = standardised_difference(frame, frame["value"], "group", "x", "nope", ["size"])
+    assert math.isnan(missing.estimate)

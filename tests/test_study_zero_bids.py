@@ -14,7 +14,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ohhell_sim.analysis.stats import standardised_mean_ci
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import run_experiment
 from ohhell_sim.studies.zero_bids import (
@@ -27,14 +26,12 @@ from ohhell_sim.studies.zero_bids import (
     apply_rule,
     comparisons,
     conditions,
-    difference_inputs,
     field_rules,
     fit_rule,
     gain_tests,
     rule_gains,
     rule_summary,
     rule_tests,
-    standardised_difference,
     standardised_rates,
 )
 
@@ -120,38 +117,6 @@ def test_strata_with_too_few_zero_bids_are_left_out_of_success():
     by_size = standardised_rates(hands, ["hand_size"]).set_index("hand_size")
     assert math.isnan(by_size.loc[9, "zero_made_rate"])
     assert by_size.loc[9, "zero_bids"] == MIN_ZERO_BIDS - 1
-
-
-def test_standardised_difference_matches_the_two_standardised_means():
-    rng = np.random.default_rng(5)
-    n = 4000
-    frame = pd.DataFrame(
-        {
-            "group": rng.choice(["x", "y"], size=n, p=[0.3, 0.7]),
-            "size": rng.choice([1, 5, 9], size=n),
-            "game": np.arange(n),
-        }
-    )
-    frame["value"] = rng.normal(size=n) + (frame["group"] == "x") * 0.4 + frame["size"] * 0.1
-    frame.loc[(frame["group"] == "y") & (frame["size"] == 9), "size"] = 7  # y lacks size 9
-    est = standardised_difference(
-        difference_inputs(frame, frame["value"], ("group", "x", "y", ["size"]))
-    )
-    common = frame[frame["size"].isin([1, 5])]
-    sides = {
-        g: standardised_mean_ci(part["value"], part["size"], part["game"])
-        for g, part in common.groupby("group")
-    }
-    # Only the strata both groups have count, each with the same weight.
-    assert est.estimate == pytest.approx(sides["x"].estimate - sides["y"].estimate)
-    assert est.n == len(common)
-    # Independent rows: the variance is the sum of the two sides' variances.
-    half = math.hypot(*((s.high - s.low) / 2 for s in sides.values()))
-    assert (est.high - est.low) / 2 == pytest.approx(half, rel=0.01)
-    missing = difference_inputs(frame, frame["value"], ("group", "x", "nope", ["size"]))
-    assert missing is None
-    missing = standardised_difference(missing)
-    assert math.isnan(missing.estimate)
 
 
 def _pairs(gain: float, games: int = 2000, seed: int = 6) -> pd.DataFrame:

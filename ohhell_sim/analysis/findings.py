@@ -22,13 +22,14 @@ that a grouping (the strategy) explains.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats as _scipy_stats
 
-from ohhell_sim.analysis.stats import Estimate, adjust_pvalues, bootstrap_by_game
+from ohhell_sim.analysis.stats import Estimate, adjust_pvalues, bootstrap_by_game, stratum_ids
+from ohhell_sim.estimates import standardised_influence
 
 #: Marks of :func:`replicate`.
 REPLICATED = "replicated"
@@ -690,6 +691,180 @@ def variance_share(
     return estimate._replace(method=VARIANCE_SHARE_METHOD)
 
 
+def column_variance_share(groups: np.ndarray) -> Callable[[np.ndarray], float]:
+    """:func:`variance_share_of` of a matrix whose column ``i`` is in group ``groups[i]``.
+
+    Parameters
+    ----------
+    groups : ndarray
+        One label per column.
+
+    Returns
+    -------
+    callable
+        Matrix (rows x ``len(groups)``) -> the share of its values' variance
+        between the groups' means, NaN when the values do not vary.  It works
+        from column sums, without sorting, so it is cheap to call once per
+        resample of :func:`~ohhell_sim.analysis.stats.bootstrap_matrix`.
+    """
+    codes = np.unique(groups, return_inverse=True)[1]
+    per_group = np.bincount(codes)
+
+    def share(matrix: np.ndarray) -> float:
+        mean = matrix.mean()
+        total = float(((matrix - mean) ** 2).sum())
+        if total == 0:
+            return float("nan")
+        counts = per_group * matrix.shape[0]
+        means = np.bincount(codes, weights=matrix.sum(axis=0)) / counts
+        return float((counts * (means - mean) ** 2).sum()) / total
+
+    return share
+
+
+def equal_estimates_rows(
+    effects: Mapping[tuple, Sequence[tuple[float, pd.Series]]],
+    keys: Sequence[str],
+    field: str = "field",
+) -> pd.DataFrame:
+    """The :func:`equal_estimates_test` of each effect's estimates as rows of a family.
+
+    The counterpart of :func:`between_fields` for estimates that bring their influence
+    per cluster rather than per-game values.
+
+    Parameters
+    ----------
+    effects : mapping
+        Per effect (a tuple of its ``keys``' values), one ``(estimate, influence)`` pair
+        per field, as :func:`equal_estimates_test` takes them.
+    keys : sequence of str
+        The columns naming an effect.
+    field : str, default "field"
+        The column set to :data:`BETWEEN_FIELDS`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per effect with two or more fields: the ``keys``, ``field``, the test's
+        ``fields``, ``q``, ``df``, ``p`` and ``spread``, and ``estimate``, ``low`` and
+        ``high`` left NaN, so that :func:`adjust_parts` adjusts the tests with the effects.
+    """
+    rows = []
+    for key, pairs in effects.items():
+        test = equal_estimates_test([e for e, _ in pairs], [z for _, z in pairs])
+        rows.append({**dict(zip(keys, key, strict=True)), field: BETWEEN_FIELDS, **test})
+    out = pd.DataFrame(rows, columns=[*keys, field, "fields", "q", "df", "p", "spread"])
+    out = out[out["fields"] > 1]
+    return out.assign(estimate=np.nan, low=np.nan, high=np.nan).reset_index(drop=True)
+
+
+def equal_standardised_means_rows(
+    frame: pd.DataFrame,
+    values: pd.Series | np.ndarray,
+    keys: Sequence[str],
+    strata: Sequence[str] = (),
+    field: str = "field",
+    cluster: str = "game",
+) -> pd.DataFrame:
+    """:func:`equal_estimates_rows` of the fields' standardised means of ``values`` per effect.
+
+    Each (``field``, effect) group's estimate is the mean of its ``values`` standardised
+    over the groups of its ``strata`` columns (each weighing the same,
+    :func:`~ohhell_sim.estimates.standardised_mean_ci`), its influence per ``cluster``
+    what :func:`equal_estimates_test` needs to keep the fields' correlation.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows with ``field``, the ``keys``, the ``strata`` columns and ``cluster``.
+    values : Series or ndarray
+        One value per row of ``frame``.
+    keys : sequence of str
+        The columns naming an effect.
+    strata : sequence of str
+        The columns whose groups are pooled with equal weight (none: a plain mean).
+    field : str, default "field"
+        The column naming the field.
+    cluster : str, default "game"
+        The independent unit, shared by the fields (the same cards).
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`equal_estimates_rows`.
+    """
+    keys = list(keys)
+    data = frame.assign(_value=np.asarray(values, dtype=np.float64))
+    effects: dict[tuple, list[tuple[float, pd.Series]]] = {}
+    for key, part in data.groupby([field, *keys], sort=False, observed=True):
+        ids = stratum_ids(part, strata)
+        mean, labels, z = standardised_influence(part["_value"].to_numpy(), ids, part[cluster])
+        effects.setdefault(tuple(key[1:]), []).append((mean, pd.Series(z, index=labels)))
+    return equal_estimates_rows(effects, keys, field)
+
+
+def verdicts_with_counts(
+    rows: pd.DataFrame, between: pd.DataFrame, keys: Sequence[str], field: str = "field"
+) -> pd.DataFrame:
+    """:func:`verdicts_across_fields` with, per effect, in how many fields it holds up.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        One row per (effect, field), as :func:`verdicts_across_fields` takes them, with
+        ``survives`` (:func:`adjust_family`) and ``replication`` (:func:`replicate`).
+    between, keys, field
+        As for :func:`verdicts_across_fields`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Its table without ``established in``, with ``survives_in``, ``established_in`` and
+        ``replicated_in`` (the fields where the effect survives the correction, is
+        established, is :data:`REPLICATED`) and ``headline`` (it holds in every field and
+        is established in each).
+    """
+    keys = list(keys)
+    rows = rows.assign(replicated=rows["replication"] == REPLICATED)
+    marks = rows.groupby(keys, sort=False, observed=True)[["survives", "established", "replicated"]]
+    out = verdicts_across_fields(rows, between, keys, field).drop(columns="established in")
+    out = out.merge(marks.sum().add_suffix("_in").reset_index(), on=keys)
+    everywhere = (out["verdict"] == HOLDS_EVERYWHERE) & (out["established_in"] == out["fields"])
+    return out.assign(headline=everywhere)
+
+
+def equal_statistics_test(
+    statistics: Sequence[Callable[[np.ndarray], float]],
+    units: int,
+    resamples: int = 200,
+    seed: int = 0,
+) -> dict:
+    """:func:`equal_replicates_test` that several statistics of the same units are equal,
+    their covariance from one bootstrap that resamples the units for all of them at once.
+
+    Parameters
+    ----------
+    statistics : sequence of callable
+        Each maps an array of unit indices (drawn from ``range(units)``, with repeats) to
+        a float.
+    units : int
+        How many units (e.g. games) the statistics share.
+    resamples, seed : int
+        Bootstrap resamples and the seed of their draws.
+
+    Returns
+    -------
+    dict
+        As :func:`equal_replicates_test`.
+    """
+
+    def values(rows: np.ndarray) -> list[float]:
+        return [statistic(rows) for statistic in statistics]
+
+    draws = np.random.default_rng(seed).integers(0, units, size=(resamples, units))
+    return equal_replicates_test(values(np.arange(units)), np.array([values(d) for d in draws]))
+
+
 __all__ = [
     "BETWEEN_FIELDS",
     "CONFIRMED",
@@ -710,8 +885,12 @@ __all__ = [
     "adjust_family",
     "adjust_parts",
     "between_fields",
+    "column_variance_share",
     "confirm",
     "detectable_effect",
+    "equal_estimates_rows",
+    "equal_standardised_means_rows",
+    "equal_statistics_test",
     "established",
     "field_verdicts",
     "half_of",
@@ -723,4 +902,5 @@ __all__ = [
     "variance_share",
     "variance_share_of",
     "verdicts_across_fields",
+    "verdicts_with_counts",
 ]

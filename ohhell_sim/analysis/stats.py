@@ -43,6 +43,7 @@ from ohhell_sim.estimates import (
     mean_ci,
     paired_difference_ci,
     proportion_ci,
+    standardised_influence,
     standardised_mean_ci,
     store_interval,
     t_quantile,
@@ -53,6 +54,7 @@ __all__ = [
     "CLUSTER_METHOD",
     "ESTIMATE_COLUMNS",
     "PAIRED_METHOD",
+    "STANDARDISED_DIFFERENCE_METHOD",
     "STANDARDISED_METHOD",
     "T_METHOD",
     "WILSON_METHOD",
@@ -60,6 +62,7 @@ __all__ = [
     "adjust_pvalues",
     "bootstrap_by_game",
     "bootstrap_matrix",
+    "bootstrap_matrix_difference",
     "check_confidence",
     "clip_rate",
     "clustered_mean_ci",
@@ -70,9 +73,12 @@ __all__ = [
     "paired_by_game",
     "paired_difference_ci",
     "proportion_ci",
+    "standardised_difference",
     "standardised_mean",
     "standardised_mean_ci",
+    "standardised_means",
     "store_interval",
+    "stratum_ids",
     "t_quantile",
 ]
 
@@ -342,4 +348,159 @@ def bootstrap_matrix(
         seed,
         confidence,
         None,
+    )
+
+
+STANDARDISED_DIFFERENCE_METHOD = (
+    "difference of stratum-standardised means over common strata, clustered by game"
+)
+
+
+def standardised_means(
+    frame: pd.DataFrame,
+    values: pd.Series | np.ndarray,
+    by: Sequence[str],
+    strata: Sequence[str],
+    cluster: str = "game",
+    bounded: bool = False,
+) -> pd.DataFrame:
+    """:func:`standardised_mean` per group of ``by``, pooled over the groups of several columns.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows with the ``by``, ``strata`` and ``cluster`` columns.
+    values : Series or ndarray
+        One value per row.
+    by : sequence of str
+        Groups to estimate separately.
+    strata : sequence of str
+        The columns whose groups (:func:`stratum_ids`) are the strata pooled with equal
+        weight (none: one stratum).
+    cluster : str, default "game"
+        The independent unit.
+    bounded : bool, default False
+        Clip the intervals to [0, 1] (a share).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The ``by`` columns, :data:`ESTIMATE_COLUMNS` and ``strata``: how many strata each
+        group pools.
+    """
+    data = frame.assign(_stratum=stratum_ids(frame, strata))
+    table = standardised_mean(data, values, by, "_stratum", cluster)
+    if bounded:
+        table[["low", "high"]] = table[["low", "high"]].clip(0.0, 1.0)
+    pooled = data.groupby(list(by), observed=True)["_stratum"].nunique()
+    table["strata"] = pooled.to_numpy() if len(table) else []
+    return table
+
+
+def stratum_ids(frame: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
+    """The stratum of each row of ``frame``: its group of ``columns``, numbered in order of
+    first appearance (all 0 for no columns)."""
+    if not columns:
+        return np.zeros(len(frame), dtype=np.int64)
+    return frame.groupby(list(columns), observed=True, sort=False).ngroup().to_numpy()
+
+
+def standardised_difference(
+    frame: pd.DataFrame,
+    values: pd.Series | np.ndarray,
+    column: str,
+    first: object,
+    second: object,
+    strata: Sequence[str] = (),
+    min_rows: int = 1,
+    cluster: str = "game",
+) -> tuple[Estimate, pd.Series]:
+    """The standardised mean of ``values`` where ``column`` is ``first`` minus that where it
+    is ``second``, over the strata both sides share, with its influence per cluster.
+
+    Both means are :func:`standardised_mean_ci`'s over the same strata: the groups of the
+    ``strata`` columns holding at least ``min_rows`` rows of each side, each weighing the
+    same.  The interval is clustered by ``cluster``, so that the two sides' rows of one
+    cluster (one game) keep their correlation.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows with ``column``, the ``strata`` columns and ``cluster``.
+    values : Series or ndarray
+        One value per row of ``frame``.
+    column : str
+        The column that names the side of a row.
+    first, second : object
+        The values of ``column`` compared; rows with other values are left out.
+    strata : sequence of str
+        The columns whose groups are pooled with equal weight (none: one stratum).
+    min_rows : int, default 1
+        The rows a stratum needs on each side to count.
+    cluster : str, default "game"
+        The independent unit.
+
+    Returns
+    -------
+    tuple of Estimate and pandas.Series
+        The difference (NaN with ``n`` 0 when no stratum is shared) and each cluster's
+        influence on it (:func:`~ohhell_sim.estimates.standardised_influence`), indexed by
+        cluster, for :func:`~ohhell_sim.analysis.findings.equal_estimates_test`.
+    """
+    side = frame[column].to_numpy()
+    mask = (side == first) | (side == second)
+    part = frame[mask]
+    x = np.asarray(values, dtype=np.float64)[mask]
+    is_first = (part[column].to_numpy() == first).astype(np.int64)
+    stratum = stratum_ids(part, strata)
+    counts = np.zeros((int(stratum.max()) + 1 if len(stratum) else 0, 2), dtype=np.int64)
+    np.add.at(counts, (stratum, is_first), 1)
+    common = (counts >= max(min_rows, 1)).all(axis=1)
+    keep = common[stratum] if len(stratum) else np.zeros(0, dtype=bool)
+    if not keep.any():
+        none = Estimate(np.nan, np.nan, np.nan, 0, STANDARDISED_DIFFERENCE_METHOD)
+        return none, pd.Series(dtype=float)
+    # Each side of each stratum its own stratum, the second side's values negated: the
+    # standardised mean of these is half the difference of the two sides' means.
+    signed = np.where(is_first[keep] == 1, x[keep], -x[keep])
+    inputs = signed, 2 * stratum[keep] + is_first[keep], part[cluster].to_numpy()[keep]
+    half = standardised_mean_ci(*inputs)
+    _, labels, z = standardised_influence(*inputs)
+    doubled = 2 * half.estimate, 2 * half.low, 2 * half.high
+    estimate = Estimate(*doubled, signed.size, STANDARDISED_DIFFERENCE_METHOD)
+    return estimate, pd.Series(2 * z, index=labels)
+
+
+def bootstrap_matrix_difference(
+    first: np.ndarray,
+    second: np.ndarray,
+    statistic: Callable[[np.ndarray], float],
+    *,
+    resamples: int = 200,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> Estimate:
+    """``statistic(first) - statistic(second)`` for two matrices paired row by row (the
+    same games), by :func:`bootstrap_matrix` resampling the pairs of rows together.
+
+    Parameters
+    ----------
+    first, second : ndarray
+        One row per game each, the same number of rows and columns.
+    statistic : callable
+        Array of rows -> float.
+    resamples, seed, confidence
+        As for :func:`bootstrap_by_game`.
+
+    Returns
+    -------
+    Estimate
+    """
+    columns = first.shape[1]
+    return bootstrap_matrix(
+        np.hstack([first, second]),
+        lambda m: statistic(m[:, :columns]) - statistic(m[:, columns:]),
+        resamples=resamples,
+        seed=seed,
+        confidence=confidence,
     )

@@ -9,7 +9,7 @@ for the table.  Decisiveness is measured in ways that do not depend on where zer
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -23,7 +23,8 @@ from ohhell_sim.analysis.findings import (
     SOME_FIELDS,
     adjust_parts,
     between_fields,
-    equal_replicates_test,
+    column_variance_share,
+    equal_statistics_test,
     field_verdicts,
     replicate,
     verdicts_across_fields,
@@ -32,6 +33,7 @@ from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p,
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import (
     bootstrap_matrix,
+    bootstrap_matrix_difference,
     estimate_frame,
     grouped_mean,
     mean_ci,
@@ -158,25 +160,6 @@ def _strings(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
     return frame.assign(**{column: frame[column].astype(str) for column in columns})
 
 
-def bid_reactions(hands: pd.DataFrame) -> pd.DataFrame:
-    """Per (players, field, strategy): how often a bid differs from the canonical table's on
-    the same game, deal and seat (0: the same bid on every deal under every table)."""
-    reactions = {}
-    for (n, field), part in hands.groupby(["players", "field"], observed=True, sort=False):
-        base = part[part["variant"] == BASELINE].set_index(["game", "deal", "seat"])["bid"]
-        others = part[part["variant"] != BASELINE]
-        if base.empty or others.empty:
-            continue
-        keys = pd.MultiIndex.from_frame(others[["game", "deal", "seat"]])
-        differs = pd.Series(others["bid"].to_numpy() != base.reindex(keys).to_numpy())
-        reactions[(n, field)] = differs.groupby(others["strategy"].to_numpy()).agg(
-            deals="size", differs="sum", share_differs="mean"
-        )
-    if not reactions:
-        return pd.DataFrame()
-    return pd.concat(reactions, names=["players", "field", "strategy"]).reset_index()
-
-
 def per_game_bids(hands: pd.DataFrame) -> pd.DataFrame:
     """Per (players, field, variant, strategy, game): mean bid and zero-bid rate."""
     keys = [*CONDITION_KEYS, "strategy", "game"]
@@ -201,27 +184,24 @@ def halftime_decisiveness(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFr
     return _strings(decisive, "field", "variant")
 
 
-def _mixed_blocks(games: pd.DataFrame) -> dict[tuple, pd.DataFrame]:
-    """The games of each condition of a mixed field, by (players, field, variant)."""
-    return {
-        tuple(block.iloc[0][k] for k in CONDITION_KEYS): block
-        for _, block in games.groupby("condition", observed=True, sort=True)
-        if block["strategy"].nunique() > 1
-    }
+def _mixed_blocks(games: pd.DataFrame) -> dict[tuple, tuple[np.ndarray, ...]]:
+    """Per condition of a mixed field, by (players, field, variant): its final totals as
+    games x seats, the strategy of each seat, and the games."""
+    blocks = {}
+    for _, block in games.groupby("condition", observed=True, sort=True):
+        if block["strategy"].nunique() > 1:
+            block = block.sort_values(["game", "seat"])
+            seats = int(block["seat"].max()) + 1
+            totals = block["total"].to_numpy(np.float64).reshape(-1, seats)
+            strategies = block["strategy"].astype(str).to_numpy()[:seats]
+            key = tuple(block.iloc[0][k] for k in CONDITION_KEYS)
+            blocks[key] = (totals, strategies, block["game"].to_numpy()[::seats])
+    return blocks
 
 
-def _seat_totals(block: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """One condition's final totals as games x seats, and the strategy of each seat."""
-    block = block.sort_values(["game", "seat"])
-    seats = int(block["seat"].max()) + 1
-    totals = block["total"].to_numpy(np.float64).reshape(-1, seats)
-    return totals, block["strategy"].astype(str).to_numpy()[:seats]
-
-
-def _better_pairs(block: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+def _better_pairs(totals: np.ndarray, strategies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """One mixed condition's totals as games x pairs of seats of different strategies: the
     seat of the strategy with the higher mean final total, and the other."""
-    totals, strategies = _seat_totals(block)
     mean = {s: totals[:, strategies == s].mean() for s in set(strategies)}
     pairs = [
         (i, j) if mean[strategies[i]] >= mean[strategies[j]] else (j, i)
@@ -236,10 +216,10 @@ def better_seat_wins(games: pd.DataFrame) -> pd.DataFrame:
     different strategies, how often the seat of the strategy with the higher mean final total
     finishes ahead (ties half).  Only the order of totals counts."""
     columns, parts = [*CONDITION_KEYS, "game", "better_wins"], []
-    for key, block in _mixed_blocks(games).items():
-        strong, weak = _better_pairs(block)
+    for key, (totals, seated, played) in _mixed_blocks(games).items():
+        strong, weak = _better_pairs(totals, seated)
         wins = ((strong > weak) + 0.5 * (strong == weak)).mean(axis=1)
-        frame = pd.DataFrame({"game": np.sort(block["game"].unique()), "better_wins": wins})
+        frame = pd.DataFrame({"game": played, "better_wins": wins})
         parts.append(frame.assign(**dict(zip(CONDITION_KEYS, key, strict=True)))[columns])
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
 
@@ -249,42 +229,22 @@ def games_ahead(games: pd.DataFrame) -> pd.DataFrame:
     ahead of a weaker one's 95% of the time (:func:`~ohhell_sim.studies.design.games_to_be_ahead`
     of the pairs' per-game differences of final totals)."""
     rows = []
-    for key, block in _mixed_blocks(games).items():
-        strong, weak = _better_pairs(block)
+    for key, (totals, seated, _) in _mixed_blocks(games).items():
+        strong, weak = _better_pairs(totals, seated)
         lead = (strong - weak).ravel()
         ahead = games_to_be_ahead(lead.mean(), lead.std(ddof=1)) if lead.size > 1 else np.nan
         rows.append({**dict(zip(CONDITION_KEYS, key, strict=True)), "games_ahead": float(ahead)})
     return pd.DataFrame(rows, columns=[*CONDITION_KEYS, "games_ahead"])
 
 
-def _share_of_matrix(groups: np.ndarray) -> Callable[[np.ndarray], float]:
-    """:func:`~ohhell_sim.analysis.findings.variance_share_of` for a games x seats matrix
-    whose seat ``i`` is in group ``groups[i]`` in every game, from column sums (no sort:
-    it runs once per resample)."""
-    codes = np.unique(groups, return_inverse=True)[1]
-    per_group = np.bincount(codes)
-
-    def share(matrix: np.ndarray) -> float:
-        mean = matrix.mean()
-        total = float(((matrix - mean) ** 2).sum())
-        if total == 0:
-            return float("nan")
-        counts = per_group * matrix.shape[0]
-        means = np.bincount(codes, weights=matrix.sum(axis=0)) / counts
-        return float((counts * (means - mean) ** 2).sum()) / total
-
-    return share
-
-
 def skill_shares(games: pd.DataFrame, resamples: int = SKILL_RESAMPLES) -> pd.DataFrame:
     """Per condition of a mixed field: the share of the variance of final totals explained
     by the strategy, with a bootstrap interval over games."""
     rows = []
-    for key, block in _mixed_blocks(games).items():
-        totals, strategies = _seat_totals(block)
+    for key, (totals, seated, _) in _mixed_blocks(games).items():
         # A bootstrap needs two games at least (a half of a tiny run may hold one).
         if totals.shape[0] > 1:
-            est = bootstrap_matrix(totals, _share_of_matrix(strategies), resamples=resamples)
+            est = bootstrap_matrix(totals, column_variance_share(seated), resamples=resamples)
             rows.append({**dict(zip(CONDITION_KEYS, key, strict=True)), **est.row()})
     return estimate_frame(rows, CONDITION_KEYS)
 
@@ -306,16 +266,12 @@ def skill_share_shifts(
     for n, field, first, second in pairs:
         if (n, field, first) not in blocks or (n, field, second) not in blocks:
             continue
-        totals, strategies = _seat_totals(blocks[(n, field, first)])
-        other, _ = _seat_totals(blocks[(n, field, second)])
+        totals, strategies, _ = blocks[(n, field, first)]
+        other = blocks[(n, field, second)][0]
         if totals.shape[0] < 2 or totals.shape != other.shape:
             continue
-        seats, share = totals.shape[1], _share_of_matrix(strategies)
-        est = bootstrap_matrix(
-            np.hstack([totals, other]),
-            lambda m, seats=seats, share=share: share(m[:, :seats]) - share(m[:, seats:]),
-            resamples=resamples,
-        )
+        share = column_variance_share(strategies)
+        est = bootstrap_matrix_difference(totals, other, share, resamples=resamples)
         key = {"players": n, "field": field, "variant": first, "runner_up": second}
         rows.append({**key, **est.row()})
     table = estimate_frame(rows, [*CONDITION_KEYS, "runner_up"])
@@ -370,20 +326,13 @@ def skill_share_tests(
     rows = []
     for n, variant in dict.fromkeys((k[0], k[2]) for k in blocks if k[2] != BASELINE):
         fields = [k[1] for k in blocks if k[::2] == (n, variant) and (n, k[1], BASELINE) in blocks]
-        pairs = []
-        for field in fields:
-            totals, strategies = _seat_totals(blocks[(n, field, variant)])
-            base = _seat_totals(blocks[(n, field, BASELINE)])[0]
-            pairs.append((totals, base, _share_of_matrix(strategies)))
-        games = min((t.shape[0] for t, _, _ in pairs), default=0)
+        pairs = [(blocks[(n, f, variant)], blocks[(n, f, BASELINE)][0]) for f in fields]
+        games = min((t.shape[0] for (t, _, _), _ in pairs), default=0)
         if len(pairs) < 2 or games < 2:
             continue
-
-        def shifts(rows_of: np.ndarray, pairs=pairs) -> list[float]:
-            return [share(t[rows_of]) - share(b[rows_of]) for t, b, share in pairs]
-
-        draws = np.random.default_rng(seed).integers(0, games, size=(resamples, games))
-        test = equal_replicates_test(shifts(np.arange(games)), np.array([shifts(d) for d in draws]))
+        shares = [(t, b, column_variance_share(seated)) for (t, seated, _), b in pairs]
+        shifts = [lambda rows, t=t, b=b, f=f: f(t[rows]) - f(b[rows]) for t, b, f in shares]
+        test = equal_statistics_test(shifts, games, resamples, seed)
         test |= {"players": n, "variant": variant, "n": test["fields"], "estimate": test["spread"]}
         shown = ("players", "variant", "n", "estimate", "low", "high", "p", "q", "i_squared")
         rows.append({k: test.get(k, np.nan) for k in shown} | {"measure": SKILL})
@@ -472,8 +421,10 @@ def _wide(table: pd.DataFrame, name: str, keys: Sequence[str] = CONDITION_KEYS) 
     return table.rename(columns=columns)[[*keys, *_triple(name)]]
 
 
-def _triple(name: str) -> list[str]:
-    return [name, f"{name}_low", f"{name}_high"]
+def _triple(*names: str) -> list[str]:
+    """Each name's estimate, lower and upper bound columns: ``name``, ``name_low``,
+    ``name_high``."""
+    return [c for name in names for c in (name, f"{name}_low", f"{name}_high")]
 
 
 def rankings(mixed_games: pd.DataFrame) -> pd.DataFrame:
@@ -550,7 +501,7 @@ def family_parts(
     # The hands frame keeps its categorical labels (tens of millions of rows);
     # the per-game frames derived from it are made plain strings.
     games = _strings(games, "variant", "field", "strategy")
-    # Only the score-maximising players' bids are compared (the others' are in reactions).
+    # Only the score-maximising players' bids are compared.
     per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)])
 
     decisive = halftime_decisiveness(hands, games)
@@ -558,7 +509,7 @@ def family_parts(
         games.groupby(["players", "field"], observed=True)["strategy"].transform("nunique") > 1
     ]
     better = better_seat_wins(mixed_games)
-    frames = {"decisive": decisive, "mixed_games": mixed_games, "better": better}
+    frames = {"mixed_games": mixed_games, "better": better}
     if leaders is None:
         frames["shares"] = skill_shares(mixed_games)
         leaders = skill_leaders(frames["shares"])
@@ -595,16 +546,14 @@ def analyse(data: StudyData) -> Report:
     # A part with no rows is left as it is.
     confirmed = confirm_family(data, adjusted, FAMILY_PARTS)
     family = {name: confirmed.get(name, table) for name, table in family.items()}
-    decisive, mixed_games, better = (frames[k] for k in ("decisive", "mixed_games", "better"))
+    mixed_games, better = frames["mixed_games"], frames["better"]
     bids, between = family["bid shifts"], family["between fields"]
 
-    leader = grouped_mean(decisive, decisive["decisive"], CONDITION_KEYS, bounded=True)
-    levels = _wide(leader, "leader_wins")
+    levels = pd.DataFrame(columns=CONDITION_KEYS)
     if not better.empty:
         stronger = grouped_mean(better, better["better_wins"], CONDITION_KEYS, bounded=True)
-        for more in (_wide(stronger, "stronger_ahead"), _wide(frames["shares"], "skill_share")):
-            levels = levels.merge(more, on=CONDITION_KEYS, how="left")
-        levels = levels.merge(games_ahead(mixed_games), on=CONDITION_KEYS, how="left")
+        levels = _wide(stronger, "stronger_ahead").merge(games_ahead(mixed_games), how="left")
+        levels = levels.merge(_wide(frames["shares"], "skill_share"), how="left")
     measures = {"leader": LEADER, "stronger seat": STRONGER, "skill share": SKILL}
     parts = [family[p].assign(measure=m) for p, m in measures.items() if not family[p].empty]
     decisiveness = pd.concat(parts, ignore_index=True)
@@ -617,7 +566,6 @@ def analyse(data: StudyData) -> Report:
     decisiveness = _ordered(decisiveness, names, fields)
     results = {
         "names": names,
-        "reactions": bid_reactions(data.hands),
         "bids": _ordered(bids, names, [*fields, STANDARDISED]) if not bids.empty else bids,
         "decisiveness": decisiveness,
         "levels": levels,
@@ -682,25 +630,16 @@ def _family_display(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame
 def _skill_display(skill: pd.DataFrame) -> pd.DataFrame:
     """The tables ranked by skill share, each change against the canonical table marked *
     when established."""
-
-    def cells(name: str) -> list[str]:
-        return [fmt_ci(*r) for r in skill[_triple(name)].to_numpy()]
-
-    def change(row: pd.Series, prefix: str) -> str:
-        if pd.isna(row[prefix]):
-            return "reference" if row["variant"] == BASELINE else "n/a"
-        return fmt_ci(*row[_triple(prefix)]) + (" *" if row[f"{prefix}_established"] else "")
-
-    shown = skill[["players", "field", "rank", "variant"]]
-    return shown.rename(columns={"variant": "scoring table"}).assign(
-        **{
-            "skill share": cells("skill_share"),
-            "change": [change(r, "skill_change") for _, r in skill.iterrows()],
-            "stronger seat ahead": cells("stronger_ahead"),
-            "change ": [change(r, "stronger_change") for _, r in skill.iterrows()],
-            "games to be ahead 95%": [fmt_number(g, 0) for g in skill["games_ahead"]],
-        }
-    )
+    names = ("skill_share", "skill_change", "stronger_ahead", "stronger_change")
+    keys = skill[["players", "field", "rank", "variant"]]
+    shown = keys.join(display_table(skill[_triple(*names)]))
+    for change in names[1::2]:
+        marked = shown[change] + np.where(skill[f"{change}_established"].eq(True), " *", "")
+        missing = np.where(skill["variant"] == BASELINE, "reference", "n/a")
+        shown[change] = np.where(skill[change].isna(), missing, marked)
+    shown["games to be ahead 95%"] = [fmt_number(g, 0) for g in skill["games_ahead"]]
+    columns = ("scoring table", "skill share", "change", "stronger seat ahead", "change ")
+    return shown.rename(columns=dict(zip(["variant", *names], columns, strict=True)))
 
 
 def _tables(results: dict) -> list[Table]:
@@ -759,14 +698,6 @@ def _tables(results: dict) -> list[Table]:
                 "chi-squared with compared - 1 degrees of freedom; spread: highest minus lowest.",
             )
         )
-    tables.append(
-        Table(
-            "Which strategies' bids react to the scoring table",
-            display_table(results["reactions"]),
-            "share_differs: the share of deals whose bid under another table differs from the "
-            "canonical table's on the same game, deal and seat.",
-        )
-    )
     tables += [
         Table(
             f"Shift of the {measure} of score-maximising players (family: bid shifts)",
@@ -780,12 +711,6 @@ def _tables(results: dict) -> list[Table]:
     ]
     return [
         *tables,
-        Table(
-            "Decisiveness per field and variant",
-            display_table(results["levels"]),
-            "leader_wins: the final win share of the leader(s) after half the deals; the other "
-            "measures (mixed fields only) as in the first table.",
-        ),
         Table(
             "Decisiveness against the canonical table (part of the report's one family)",
             _family_display(results["decisiveness"], ["players", "measure", "field", "variant"]),
@@ -815,37 +740,27 @@ def _figure(file: str, caption: str, rows: pd.DataFrame, **options) -> Figure:
 
 
 def _figures(results: dict) -> list[Figure]:
-    """The shifts of the bids and of the leader's win share, the skill shares, the win shares."""
-    names, bids, levels = results["names"], results["bids"], results["levels"]
-    decisive, ranking = results["decisiveness"], results["ranking"]
+    """The shifts of the bids, the skill shares and the win shares, by scoring variant."""
+    names, bids, levels, ranking = (results[k] for k in ("names", "bids", "levels", "ranking"))
     shifts = {"order": [n for n in names if n != BASELINE], "zero_line": True}
     figures = []
     for measure, file in zip(BID_MEASURES, ("bid_shift.png", "zero_rate_shift.png"), strict=True):
-        if bids.empty:
-            break
-        rows = bids[bids["measure"] == measure]
-        player = rows["strategy"] + " in " + rows["field"]
-        caption = f"Shift of the {measure} of score-maximising players against the canonical table"
-        rows = rows.assign(player=player.where(rows["field"] != STANDARDISED, STANDARDISED))
-        title, ylabel = f"{measure}: variant minus canonical", f"shift of the {measure}"
-        figures.append(
-            _figure(file, caption, rows, series="player", title=title, ylabel=ylabel, **shifts)
-        )
-    if not decisive.empty:
-        caption = "Half-game leader's win share against the canonical table, per field"
-        title = "Decisiveness: leader's win share, variant minus canonical"
-        rows = decisive[decisive["measure"] == LEADER]
-        options = {"title": title, "ylabel": "difference in win share", **shifts}
-        figures.append(_figure("leader_wins_shift.png", caption, rows, series="field", **options))
+        if len(bids):
+            rows = bids[bids["measure"] == measure]
+            player = rows["strategy"] + " in " + rows["field"]
+            rows = rows.assign(player=player.where(rows["field"] != STANDARDISED, STANDARDISED))
+            caption = (
+                f"Shift of the {measure} of score-maximising players against the canonical table"
+            )
+            title, ylabel = f"{measure}: variant minus canonical", f"shift of the {measure}"
+            options = {"series": "player", "title": title, "ylabel": ylabel, **shifts}
+            figures.append(_figure(file, caption, rows, **options))
     if "skill_share" in levels.columns:
         caption = "Share of the variance of final totals explained by the strategy (mixed fields)"
         rows = _tidy(levels.dropna(subset=["skill_share"]), "skill_share")
         options = {"title": "Skill share of final totals", "ylabel": "variance share (eta squared)"}
-        figures.append(
-            _figure(
-                "skill_share_by_variant.png", caption, rows, series="field", order=names, **options
-            )
-        )
+        options |= {"series": "field", "order": names}
+        figures.append(_figure("skill_share_by_variant.png", caption, rows, **options))
     if not ranking.empty:
         caption = "Win share per strategy by scoring variant (mixed fields)"
         rows, options = _tidy(ranking, "win_share"), {"title": "Win share", "order": names}
@@ -865,12 +780,10 @@ def _method(manifest: dict, results: dict) -> list[str]:
     return [
         "Every variant is played with the same seed, seats and schedule, so on the same cards: "
         "its differences from the canonical table are paired by game (Student-t interval over "
-        f"games). Identical rule sets are merged (equal `Rules.to_dict()`): {merged}. The "
-        "conditions table lists each field's seats (in turn around the table) and games.",
-        f"Bids that read the scoring table (by their code): {', '.join(SCORE_AWARE_BIDDERS)}; "
-        f"bids that ignore it: {', '.join(SCORE_BLIND_BIDDERS)}. Caveat: learned picks the bid "
-        "of highest expected points under the table from a trick model fitted under simple's "
-        "play, whatever the table; mc_bidder re-estimates the tricks by playing samples out.",
+        f"games). Identical rule sets are merged (equal `Rules.to_dict()`): {merged}.",
+        f"Score-maximising players (their bid reads the table): {', '.join(SCORE_AWARE_BIDDERS)}; "
+        f"the others ignore it ({', '.join(SCORE_BLIND_BIDDERS)}). learned bids by a trick "
+        "model fitted under simple's play, whatever the table; mc_bidder plays samples out.",
         "Decisiveness, in measures that do not depend on where zero lies (penalty totals are "
         "negative): the half-game leader's final win share; in mixed fields, how often the "
         "stronger strategy's seat finishes ahead of another's, and the skill share (eta squared "
@@ -903,21 +816,8 @@ def _correction_of(results: dict) -> str:
 
 
 def _findings(results: dict) -> list[str]:
-    """The findings in words: which bids react, the headline effects, the rest."""
-    reactions, verdicts, levels = results["reactions"], results["verdicts"], results["levels"]
-    out = []
-    if len(reactions):
-        same = reactions[reactions["share_differs"] == 0]
-        moved = reactions[reactions["share_differs"] > 0]
-        blind = moved[~moved["strategy"].isin(SCORE_AWARE_BIDDERS)]
-        each = ", ".join(f"{r.strategy} in {r.field}" for r in same.itertuples()) or "none"
-        hook = (
-            "; in mixed fields the scoring-blind bidders move only through the others' bids "
-            f"(the hook), on at most {fmt_number(blind['share_differs'].max())} of their deals"
-            if len(blind)
-            else ""
-        )
-        out.append(f"Bids identical to the canonical table's on every deal: {each}{hook}.")
+    """The findings in words: the headline effects, the skill leaders, the rankings."""
+    verdicts, out = results["verdicts"], []
     kinds = {
         "holds in every field, established in each (survives Holm, confirmed at the second "
         "seed), against the canonical table": verdicts["headline"].astype(bool),
@@ -933,12 +833,21 @@ def _findings(results: dict) -> list[str]:
                 for r in rows.itertuples()
             )
             out.append(f"{n} players, {measure} ({effect}), {kind}: {each}.")
+    skill, lead = results["skill"], results["lead"]
+    for (n, field), rows in skill.groupby(["players", "field"], sort=False) if len(skill) else []:
+        top = rows.iloc[0]
+        mine = lead[(lead["players"] == n) & (lead["field"] == field)] if len(lead) else lead
+        out.append(
+            f"{n} players, {field}: the highest skill share is under {top['variant']}, "
+            f"{fmt_ci(*top[_triple('skill_share')])}"
+            + "".join(
+                f"; the lead of {r.variant} over {r.runner_up}: {fmt_ci(r.estimate, r.low, r.high)}"
+                f" ({'established' if r.established else 'not established'})"
+                for r in mine.itertuples()
+            )
+            + "."
+        )
     out += _ranking_findings(results)
-    base = levels[levels["variant"] == BASELINE]
-    each = "; ".join(f"{r.field} {fmt_ci(*r[_triple('leader_wins')])}" for _, r in base.iterrows())
-    out.append(
-        f"Under the canonical table the half-game leader takes this share of the win: {each}."
-    )
     parts = dict(iter(results["decisiveness"].groupby("measure", sort=False)))
     parts |= {"bid shifts": results["bids"], "ranking gaps": results["gaps"]}
     counts = "; ".join(
@@ -996,10 +905,10 @@ def _stronger(row: pd.Series) -> str:
     return f"{ahead} of games ({games} games to be ahead 95% of the time)"
 
 
-def _first_place(top: pd.Series, lead: pd.DataFrame, players: int) -> str:
-    """``top`` lets skill decide most, or ties for it, by the test of its lead."""
+def _first_place(top: pd.Series, lead: pd.DataFrame, players: int, field: str) -> str:
+    """``top`` lets skill decide most in ``field``, or ties for it, by the test of its lead."""
     if len(lead):
-        lead = lead[(lead["players"] == players) & (lead["field"] == MAXIMISER_MIX)]
+        lead = lead[(lead["players"] == players) & (lead["field"] == field)]
     if not len(lead):
         return f"{top['variant']} lets skill decide the game most (its lead is not tested)"
     row = lead.iloc[0]
@@ -1030,9 +939,9 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
         )
         text.append(
             f"At {players} players, among players that all bid for the table, "
-            f"{_first_place(top, results['lead'], players)}: the stronger strategy's seat "
-            f"finishes ahead of another's in {_stronger(top)}{base}. Established against the "
-            f"canonical table: more skill under {more}; less under {less}."
+            f"{_first_place(top, results['lead'], players, MAXIMISER_MIX)}: the stronger "
+            f"strategy's seat finishes ahead of another's in {_stronger(top)}{base}. Established "
+            f"against the canonical table: more skill under {more}; less under {less}."
         )
     if not len(adapting):
         text.append(
@@ -1041,11 +950,11 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
         )
     blind = skill[skill["field"] == MIX_FIELD] if len(skill) else skill
     if len(blind) and len(adapting):
-        firsts = blind.groupby("players")["variant"].first().items()
-        text.append(
-            f"In the {MIX_FIELD} field, whose simple and zero ignore the table, the highest skill "
-            f"share is under {', '.join(f'{v} at {p} players' for p, v in firsts)} (untested)."
+        each = "; ".join(
+            f"at {p} players {_first_place(part.iloc[0], results['lead'], p, MIX_FIELD)}"
+            for p, part in blind.groupby("players")
         )
+        text.append(f"In the {MIX_FIELD} field, whose simple and zero ignore the table, {each}.")
     heads = verdicts[verdicts["headline"].astype(bool)]
     bid_heads = heads[heads["effect"] == BID_EFFECT]
     if len(bid_heads):

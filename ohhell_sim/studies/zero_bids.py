@@ -19,31 +19,27 @@ import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
-    BETWEEN_FIELDS,
     DEPENDS_ON_FIELD,
-    HOLDS_EVERYWHERE,
-    REPLICATED,
     adjust_parts,
-    equal_estimates_test,
+    equal_estimates_rows,
+    equal_standardised_means_rows,
     half_of,
     replicate,
     replication_mark,
-    verdicts_across_fields,
+    verdicts_with_counts,
 )
-from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_p, fmt_row, fmt_span
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_p, fmt_span
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import (
     STANDARDISED_METHOD,
     Estimate,
     grouped_mean,
-    standardised_mean,
-    standardised_mean_ci,
+    standardised_difference,
+    standardised_means,
 )
-from ohhell_sim.estimates import standardised_influence
 from ohhell_sim.rules import ZERO_TABLES, Rules
 from ohhell_sim.studies.design import (
     FIELDS,
-    POSITION_ORDER,
     STANDARDISED,
     bidding_position,
     check_fields,
@@ -79,7 +75,6 @@ HAND_BANDS = {"1-3 cards": (1, 2, 3), "8-10 cards": (8, 9, 10)}
 RATE = "zero-bid rate"
 SUCCESS = "zero-bid success"
 ESTIMATE = ["estimate", "low", "high"]
-DIFFERENCE_METHOD = "difference of stratum-standardised means over common strata, clustered by game"
 
 
 def conditions(
@@ -162,12 +157,6 @@ def observed_rows(data: StudyData) -> pd.DataFrame:
     return hands
 
 
-def _stratum_ids(frame: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
-    if not columns:
-        return np.zeros(len(frame), dtype=np.int64)
-    return frame.groupby(list(columns), observed=True, sort=False).ngroup().to_numpy()
-
-
 def _enough(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     """The rows of ``frame`` whose group of ``columns`` holds at least :data:`MIN_ZERO_BIDS`."""
     size = frame.groupby(list(columns), observed=True, sort=False)["game"].transform("size")
@@ -179,11 +168,7 @@ def _standardised(
 ) -> pd.DataFrame:
     """The rate of ``values`` per ``by`` group standardised over ``strata``, as ``name`` (with
     ``_low``/``_high``, clipped to [0, 1]), and ``strata``: how many strata it pools."""
-    frame = frame.assign(_stratum=_stratum_ids(frame, strata))
-    table = standardised_mean(frame, values, by, "_stratum")[[*by, *ESTIMATE]]
-    table[["low", "high"]] = table[["low", "high"]].clip(0.0, 1.0)
-    strata_counts = frame.groupby(by, observed=True)["_stratum"].nunique()
-    table["strata"] = strata_counts.to_numpy() if len(table) else []
+    table = standardised_means(frame, values, by, strata, bounded=True)[[*by, *ESTIMATE, "strata"]]
     return table.rename(columns=dict(zip(ESTIMATE, _triple(name), strict=True)))
 
 
@@ -229,44 +214,10 @@ def standardised_rates(hands: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     return pd.concat(out, ignore_index=True)[columns]
 
 
-def difference_inputs(
-    frame: pd.DataFrame, values: pd.Series | np.ndarray, spec: tuple, min_rows: int = 1
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """For ``spec`` ``(column, first, second, strata)``: the signed values, strata and games of
-    the rows where ``column`` is ``first`` or ``second``, in the strata of ``strata`` found on
-    both sides with at least ``min_rows`` rows each (None when there is none): half their
-    standardised mean is :func:`standardised_difference`'s."""
-    column, first, second, strata = spec
-    side = frame[column].to_numpy()
-    mask = (side == first) | (side == second)
-    part = frame[mask]
-    x = np.asarray(values, dtype=np.float64)[mask]
-    is_first = (part[column].to_numpy() == first).astype(np.int64)
-    stratum = _stratum_ids(part, strata)
-    counts = np.zeros((int(stratum.max()) + 1 if len(stratum) else 0, 2), dtype=np.int64)
-    np.add.at(counts, (stratum, is_first), 1)
-    common = (counts >= max(min_rows, 1)).all(axis=1)
-    keep = common[stratum] if len(stratum) else np.zeros(0, dtype=bool)
-    if not keep.any():
-        return None
-    signed = np.where(is_first[keep] == 1, x[keep], -x[keep])
-    return signed, 2 * stratum[keep] + is_first[keep], part["game"].to_numpy()[keep]
-
-
-def standardised_difference(inputs: tuple[np.ndarray, np.ndarray, np.ndarray] | None) -> Estimate:
-    """The standardised mean of the ``first`` side of :func:`difference_inputs` minus that of
-    the ``second``, each stratum weighing the same, the interval clustered by game (the two
-    sides' rows of one game are correlated); NaN for ``None``."""
-    if inputs is None:
-        return Estimate(np.nan, np.nan, np.nan, 0, DIFFERENCE_METHOD)
-    est = standardised_mean_ci(*inputs)
-    return Estimate(2 * est.estimate, 2 * est.low, 2 * est.high, len(inputs[0]), DIFFERENCE_METHOD)
-
-
-def _differences(hands: pd.DataFrame, field_rows: bool = False) -> Iterator[tuple[dict, tuple]]:
-    """Per unit (only the field rows with ``field_rows``), measure and comparison (the largest
-    vs the smallest table, ...): its key and :func:`difference_inputs`; zero-bid success
-    compares the strata with at least :data:`MIN_ZERO_BIDS` zero bids on each side."""
+def _differences(hands: pd.DataFrame) -> Iterator[tuple[dict, tuple[Estimate, pd.Series]]]:
+    """Per unit, measure and comparison (the largest vs the smallest table, ...): its key and
+    :func:`standardised_difference`; zero-bid success compares the strata with at least
+    :data:`MIN_ZERO_BIDS` zero bids on each side."""
     sizes = sorted(pd.unique(hands["players"]))
     matched = ["players", "band_rank", "strategy"]  # hand sizes matched size by size
     specs = [
@@ -278,8 +229,6 @@ def _differences(hands: pd.DataFrame, field_rows: bool = False) -> Iterator[tupl
         name = f"{sizes[-1]} vs {sizes[0]} players"
         specs.insert(0, (name, "players", sizes[-1], sizes[0], ["hand_size", "strategy"]))
     for field, strategy, field_row, part in units(hands):
-        if field_rows and not field_row:
-            continue
         zeros = part[part["zero"]]
         for measure, frame, values, minimum in (
             (RATE, part, part["zero"], 1),
@@ -287,16 +236,14 @@ def _differences(hands: pd.DataFrame, field_rows: bool = False) -> Iterator[tupl
         ):
             for name, *spec in specs:
                 key = {"field": field, "strategy": strategy, "field_row": field_row}
-                inputs = difference_inputs(frame, values, tuple(spec), minimum)
-                yield {**key, "measure": measure, "comparison": name}, inputs
+                found = standardised_difference(frame, values, *spec, min_rows=minimum)
+                yield {**key, "measure": measure, "comparison": name}, found
 
 
 def comparisons(hands: pd.DataFrame) -> pd.DataFrame:
     """The study's rate comparisons per unit (:func:`units`), standardised: ``field``,
     ``strategy``, ``field_row``, ``measure``, ``comparison``, then the estimate's columns."""
-    return pd.DataFrame(
-        [{**key, **standardised_difference(inputs).row()} for key, inputs in _differences(hands)]
-    )
+    return pd.DataFrame([{**key, **found.row()} for key, (found, _) in _differences(hands)])
 
 
 def probe_pairs(data: StudyData) -> pd.DataFrame:
@@ -330,8 +277,7 @@ def gain_cells(pairs: pd.DataFrame, by: Sequence[str] = ("alt_bid_label",)) -> p
     # cells weigh the hand sizes alike, by how often such hands are dealt: no compared
     # row mixes hand sizes differently from another.
     decisions = _enough(pairs[pairs["decision"]], [*by, "players"])
-    decisions = decisions.assign(_stratum=_stratum_ids(decisions, ["players"]))
-    return standardised_mean(decisions, decisions["diff"], by, "_stratum")
+    return standardised_means(decisions, decisions["diff"], by, ["players"]).drop(columns="strata")
 
 
 RULE_CELLS = ["players", "hand_size", "alt_bid"]
@@ -380,59 +326,34 @@ def rule_summary(pairs: pd.DataFrame) -> pd.DataFrame:
         )
         gain, second = _mean(held, held["rule_gain"]), _mean(other, other["rule_gain"])
         rows.append(
-            {
-                "field": field,
-                "zero_table": table,
-                **_mean(inside, inside["rule_gain"], "in_sample_gain"),
-                **gain,
-                **_mean(held, held["rule_zero"], "zero_share"),
-                "alternative_zero_share": _mean(held, held["alt_bid"] == 0)["estimate"],
-                **dict(zip(_triple("other_fold_gain"), second.values(), strict=True)),
-                "replication": replication_mark(gain["estimate"], gain, second),
-            }
+            {"field": field, "zero_table": table}
+            | _mean(inside, inside["rule_gain"], "in_sample_gain")
+            | gain
+            | _mean(held, held["rule_zero"], "zero_share")
+            | {"alternative_zero_share": _mean(held, held["alt_bid"] == 0)["estimate"]}
+            | dict(zip(_triple("other_fold_gain"), second.values(), strict=True))
+            | {"replication": replication_mark(gain["estimate"], gain, second)}
         )
     return pd.DataFrame(rows)
-
-
-def _influence(values: np.ndarray, strata: np.ndarray, games: np.ndarray, scale: float = 1.0):
-    mean, labels, z = standardised_influence(values, strata, games)
-    return scale * mean, pd.Series(scale * z, index=labels)
-
-
-def _test_rows(fitted: dict[tuple, list], names: Sequence[str]) -> pd.DataFrame:
-    """One test row per effect of ``fitted`` (effect -> the field rows' estimates and
-    influences): :func:`~ohhell_sim.analysis.findings.equal_estimates_test`."""
-    rows = []
-    for key, pairs in fitted.items():
-        test = equal_estimates_test([e for e, _ in pairs], [z for _, z in pairs])
-        rows.append({**dict(zip(names, key, strict=True)), "field": BETWEEN_FIELDS, **test})
-    out = pd.DataFrame(rows, columns=[*names, "field", "fields", "q", "df", "p", "spread"])
-    out = out[out["fields"] > 1]
-    return out.assign(estimate=np.nan, low=np.nan, high=np.nan).reset_index(drop=True)
 
 
 def rate_tests(hands: pd.DataFrame) -> pd.DataFrame:
     """Per rate comparison, the paired test that the fields' rows (each field's one row that
     speaks for it) are equal: the fields play the same cards, so their rows are correlated."""
     fitted: dict[tuple, list] = {}
-    for key, inputs in _differences(hands, field_rows=True):
-        if inputs is not None:
+    for key, (found, influence) in _differences(hands):
+        if key["field_row"] and found.n:
             effect = key["measure"], key["comparison"]
-            fitted.setdefault(effect, []).append(_influence(*inputs, scale=2.0))
-    return _test_rows(fitted, ["measure", "comparison"])
+            fitted.setdefault(effect, []).append((found.estimate, influence))
+    return equal_estimates_rows(fitted, ["measure", "comparison"])
 
 
 def gain_tests(pairs: pd.DataFrame) -> pd.DataFrame:
     """Per zero table and alternative bid, the paired test that the fields' gains of bidding
     0 (:func:`gain_cells`) are equal."""
-    by = ["field", "zero_table", "alt_bid_label"]
-    fitted: dict[tuple, list] = {}
-    decisions = _enough(pairs[pairs["decision"]], [*by, "players"])
-    for (_, table, alt), part in decisions.groupby(by, sort=False, observed=True):
-        values = part["diff"].to_numpy(dtype=float)
-        inputs = values, _stratum_ids(part, ["players"]), part["game"].to_numpy()
-        fitted.setdefault((table, alt), []).append(_influence(*inputs))
-    return _test_rows(fitted, ["zero_table", "alt_bid_label"])
+    keys = ["zero_table", "alt_bid_label"]
+    decisions = _enough(pairs[pairs["decision"]], ["field", *keys, "players"])
+    return equal_standardised_means_rows(decisions, decisions["diff"], keys, ["players"])
 
 
 def _judged(
@@ -452,11 +373,9 @@ def _judged(
 def rule_tests(fitted_on: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
     """Per zero table, the paired test that each field's own rule, fitted on ``fitted_on``'s
     pairs, gains the same on ``judged``'s (the family's held-out rows)."""
-    found: dict[tuple, list] = {}
-    for _, table, applied in _judged(fitted_on, judged):
-        inputs = applied["rule_gain"].to_numpy(dtype=float), np.zeros(len(applied))
-        found.setdefault((table,), []).append(_influence(*inputs, applied["game"].to_numpy()))
-    return _test_rows(found, ["zero_table"])
+    applied = [rows for *_, rows in _judged(fitted_on, judged)]
+    applied = pd.concat(applied) if applied else judged.iloc[:0].assign(rule_gain=0.0)
+    return equal_standardised_means_rows(applied, applied["rule_gain"], ["zero_table"])
 
 
 def rule_gains(fitted: pd.DataFrame, judged: pd.DataFrame, offered: bool = False) -> pd.DataFrame:
@@ -509,19 +428,16 @@ def family(
     if fitted is None:
         half = half_of(pairs["game"])
         fitted, judged = pairs[half == 0], pairs[half == 1]
-        parts = {
-            "rates": replicate(hands, comparisons, ["field", *FAMILY_KEYS["rates"]]),
-            "counterfactual": replicate(pairs, gain_cells, ["field", *FAMILY_KEYS["gains differ"]]),
-            "fitted rule": rule_summary(pairs),
-        }
+        rates = replicate(hands, comparisons, ["field", *FAMILY_KEYS["rates"]])
+        gains = replicate(pairs, gain_cells, ["field", *FAMILY_KEYS["gains differ"]])
+        rule = rule_summary(pairs)
     else:
         judged = pairs
-        parts = {
-            "rates": comparisons(hands),
-            "counterfactual": gain_cells(pairs),
-            "fitted rule": rule_gains(fitted, pairs),
-        }
-    parts |= {
+        rates, gains, rule = comparisons(hands), gain_cells(pairs), rule_gains(fitted, pairs)
+    parts = {
+        "rates": rates,
+        "counterfactual": gains,
+        "fitted rule": rule,
         "offered rule": rule_gains(fitted, judged, offered=True),
         "rates differ": rate_tests(hands),
         "gains differ": gain_tests(pairs),
@@ -531,34 +447,13 @@ def family(
 
 
 def verdicts(table: pd.DataFrame, keys: list[str], between: pd.DataFrame) -> pd.DataFrame:
-    """:func:`~ohhell_sim.analysis.findings.verdicts_across_fields` of the field rows of
-    ``table`` with ``between``, the family's tests that the fields differ; with in how many
-    fields the effect survives Holm, is confirmed at the second seed (``established_in``)
-    and replicates on the halves, and whether it is established in every field with one
-    sign (``headline``)."""
+    """:func:`~ohhell_sim.analysis.findings.verdicts_with_counts` of the field rows of ``table``
+    with ``between``, the family's tests that the fields differ (none without a row)."""
     rows = table[table["field_row"]] if "field_row" in table else table
     rows = rows.dropna(subset=["estimate"])
-    if rows.empty:
-        return pd.DataFrame()
-    rows = rows.assign(replicated=rows["replication"] == REPLICATED)
-    counts = rows.groupby(keys, sort=False, observed=True)[
-        ["survives", "established", "replicated"]
-    ]
-    out = verdicts_across_fields(rows, between, keys).drop(columns="established in")
-    out = out.merge(counts.sum().add_suffix("_in").reset_index(), on=keys)
-    out["headline"] = (out["verdict"] == HOLDS_EVERYWHERE) & (
-        out["established_in"] == out["fields"]
-    )
-    return out
+    return verdicts_with_counts(rows, between, keys) if len(rows) else pd.DataFrame()
 
 
-#: The tables of zero bids by one column, with what the column is.
-RATES_BY = {
-    "players": "table size",
-    "hand_size": "hand size",
-    "position": "bidding position",
-    "trump_holding": "trump holding",
-}
 #: The columns that say whether a row of the family holds up.
 HOLDS_UP = ["p_adjusted", "survives", "confirmation", "replication"]
 #: How the tables name a row of the probe's cells.
@@ -576,13 +471,7 @@ def analyse(data: StudyData) -> Report:
     """The report of a ``zero_bids`` run, every number computed from ``data``."""
     hands, pairs = observed_rows(data), probe_pairs(data)
     fields = list(pd.unique(hands["field"]))
-    by_unit = standardised_rates(hands, [])
-    by = {column: standardised_rates(hands, [column]) for column in RATES_BY}
-    by["position"] = by["position"].sort_values(
-        ["field", "strategy", "position"],
-        key=lambda c: c.map(POSITION_ORDER.index) if c.name == "position" else c,
-        kind="stable",
-    )
+    by_unit, by_size = (standardised_rates(hands, by) for by in ([], ["hand_size"]))
     second = data.confirmation
     if second is not None:
         second = family(observed_rows(second), probe_pairs(second), pairs)
@@ -596,27 +485,21 @@ def analyse(data: StudyData) -> Report:
     parts["counterfactual"] = _in_order(parts["counterfactual"], fields)
     compared, gains, rule = parts["rates"], parts["counterfactual"], parts["fitted rule"]
     player_rule = rule_in_words(pairs)
-    correction = compared["correction"].iloc[0] if len(compared) else CORRECTION
-    tests = {name: parts[test] for name, (test, *_) in VERDICT_PARTS.items()}
     hidden = ("p", "correction", "established")
     tables = [
         Table(
             f"The zero rule as a player's rule (zero table {CANONICAL_ZERO_TABLE})",
             player_rule,
-            "Fitted on all the games: bid 0 instead of what the hand is worth (expected_tricks's "
-            "bid) at the sizes listed, when 0 is legal and you hold no boss trump. 'most fields' "
-            "/ 'every field': the cells where bidding 0 scored more in most / all fields.",
+            "Fitted on all the games: bid 0 instead of expected_tricks's bid at the sizes listed, "
+            "when 0 is legal and you hold no boss trump. 'most fields' / 'every field': the "
+            "cells where bidding 0 scored more in most / all fields.",
         ),
         Table(
             "Comparisons: verdicts across fields",
             _gathered(verdict_of),
             f"Over the field rows (one strategy, or the mix's {STANDARDISED} row). survives_in / "
             "established_in / replicated_in: fields where it survives Holm / is also confirmed / "
-            "replicates in both halves; size differs: the paired test below is established.",
-        ),
-        Table(
-            "Do the fields differ? A paired test per comparison",
-            _gathered(tests, ["fields", "spread", "q", "df", "p", "p_adjusted", "established"]),
+            "replicates in both halves; size differs: the fields' paired test is established.",
         ),
         Table(
             "Rate comparisons per field and strategy (difference of standardised rates)",
@@ -629,10 +512,7 @@ def analyse(data: StudyData) -> Report:
             "zero_made_rate: share of zero bids that took no trick, from the success_strata "
             f"strata with at least {MIN_ZERO_BIDS} zero bids.",
         ),
-        *(
-            Table(f"Zero bids by {words}", display_table(by[column].drop(columns="field_row")))
-            for column, words in RATES_BY.items()
-        ),
+        Table("Zero bids by hand size", display_table(by_size.drop(columns="field_row"))),
         Table(
             "Bidding 0 instead of the alternative bid: score difference per deal",
             _with_p(gains, [*keys["counterfactual"], "n", *ESTIMATE, *HOLDS_UP], 2),
@@ -641,7 +521,7 @@ def analyse(data: StudyData) -> Report:
         Table(
             "The fitted zero rule: in sample and held out, per field",
             _with_p(rule, [c for c in rule.columns if c not in hidden and c[:8] != "confirm_"], 3),
-            "estimate: score per deal minus always bidding the alternative, held out; "
+            "estimate: held-out score per deal minus always bidding the alternative; "
             "in_sample_gain: on the games it was fitted to; other_fold_gain: fitted on the odd "
             "games, judged on the even; zero_share: held-out hands it sends to 0.",
         ),
@@ -651,30 +531,27 @@ def analyse(data: StudyData) -> Report:
             "Chosen on the even games, judged on the odd ones (as the fitted rule).",
         ),
     ]
-    findings = _findings(verdict_of, parts, by_unit, len(fields))
     confirmed = data.confirmation is not None
     in_short = _in_short(by_unit, gains, verdict_of, player_rule, parts["offered rule"], confirmed)
-    figures = _figures(by["hand_size"], _in_order(gain_cells(pairs, ["hand_size"]), fields))
+    figures = _figures(by_size, _in_order(gain_cells(pairs, ["hand_size"]), fields))
+    correction = compared["correction"].iloc[0] if len(compared) else CORRECTION
     method = _method(data, fields, correction)
+    findings = _findings(verdict_of, parts, by_unit, len(fields))
     return study_report(
         NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
     )
 
 
-def _gathered(tables: dict[str, pd.DataFrame], columns: list[str] | None = None) -> pd.DataFrame:
-    """The rows of ``tables`` (by part of :data:`VERDICT_PARTS`) as display strings in one
-    table, named in a first column ``comparison``: ``columns`` of each to three digits (p-values
-    to their precision), or all but the keys to the part's digits."""
+def _gathered(verdict_of: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The verdicts of the parts of :data:`VERDICT_PARTS` as display strings in one table, each
+    row named in a first column ``comparison``."""
     shown = []
-    for name, table in tables.items():
+    for name, table in verdict_of.items():
         test, label, _, digits = VERDICT_PARTS[name]
         if len(table):
             keys = FAMILY_KEYS[test]
-            rows = table[columns or [c for c in table.columns if c not in keys]]
-            rows = rows.assign(**{c: rows[c].map(fmt_p) for c in ("p", "p_adjusted") if c in rows})
             named = [label.format(**r) for r in table[keys].astype(str).to_dict("records")]
-            shown.append(display_table(rows, 3 if columns else digits).assign(comparison=named))
-    # The name first.
+            shown.append(display_table(table.drop(columns=keys), digits).assign(comparison=named))
     out = pd.concat(shown, ignore_index=True) if shown else pd.DataFrame(columns=["comparison"])
     return out[["comparison", *out.columns[:-1]]]
 
@@ -720,14 +597,8 @@ def rule_in_words(pairs: pd.DataFrame, table: str = CANONICAL_ZERO_TABLE) -> pd.
 
 def _ranges(values: list[int]) -> str:
     """``[1, 2, 3, 5]`` as ``"1-3, 5"``."""
-    parts, start = [], None
-    for i, value in enumerate(values):
-        if start is None:
-            start = value
-        if i + 1 == len(values) or values[i + 1] != value + 1:
-            parts.append(str(start) if start == value else f"{start}-{value}")
-            start = None
-    return ", ".join(parts)
+    runs = np.split(np.asarray(values), np.flatnonzero(np.diff(values) != 1) + 1)
+    return ", ".join(f"{r[0]}" if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 def _in_short(
@@ -744,20 +615,18 @@ def _in_short(
         player_rule[player_rule["field"] == f].drop(columns="field").reset_index(drop=True)
         for f in (MOST_FIELDS, EVERY_FIELD)
     )
-    table = f"Under the canonical zero table ({CANONICAL_ZERO_TABLE} points for a made 0)"
-    verdict = f"{table}, bid what the hand is worth: no hand favours 0 in most fields."
-    if len(most):
-        hands = "; ".join(
-            f"{r['bid 0 with']} at {r['players']} players (instead of {r['instead of']})"
-            for _, r in most.iterrows()
-        )
-        agreed = "all" if most.equals(every) else "part" if len(every) else "none"
-        verdict = (
-            f"{table}, bid 0, when it is legal and you hold no boss trump, only with {hands}; "
-            f"elsewhere bid what the hand is worth (most fields' rule; every field favours "
-            f"{agreed} of it)."
-        )
-    rows = offered[offered["zero_table"] == CANONICAL_ZERO_TABLE] if len(offered) else offered
+    hands = "; ".join(
+        f"{r['bid 0 with']} at {r['players']} players (instead of {r['instead of']})"
+        for _, r in most.iterrows()
+    )
+    agreed = "all" if most.equals(every) else "part" if len(every) else "none"
+    verdict = f"Under the canonical zero table ({CANONICAL_ZERO_TABLE} points for a made 0), " + (
+        f"bid 0, when it is legal and you hold no boss trump, only with {hands}; elsewhere bid "
+        f"what the hand is worth (most fields' rule; every field favours {agreed} of it)."
+        if len(most)
+        else "bid what the hand is worth: no hand favours 0 in most fields."
+    )
+    rows = offered[offered["zero_table"] == CANONICAL_ZERO_TABLE]
     if len(rows):
         found = rows.loc[rows["established"].astype(bool), "estimate"]
         verdict += (
@@ -768,19 +637,19 @@ def _in_short(
         )
     canonical = gains[(gains["zero_table"] == CANONICAL_ZERO_TABLE) & gains["low"].notna()]
     worth = [part for _, part in canonical.groupby("alt_bid_label", sort=True)]
-    by_worth = "; ".join(
-        f"worth {p['alt_bid_label'].iloc[0]} by {fmt_span(p['estimate'], 2)}" for p in worth
-    )
-    found_in = ", ".join(f"{int(p['established'].sum())} of {len(p)}" for p in worth)
-    fields = by_unit[by_unit["field_row"]]
-    judged = [v for v in verdict_of.values() if len(v)]
-    checked = "and confirmed at the second seed" if confirmed else "(no confirmation run)"
     text = [verdict]
     if worth:
+        by_worth = "; ".join(
+            f"worth {p['alt_bid_label'].iloc[0]} by {fmt_span(p['estimate'], 2)}" for p in worth
+        )
+        found_in = ", ".join(f"{int(p['established'].sum())} of {len(p)}" for p in worth)
         text.append(
             f"Bidding 0 instead changes the score of a hand {by_worth} points per deal "
             f"(established in {found_in} fields)."
         )
+    fields = by_unit[by_unit["field_row"]]
+    judged = [v for v in verdict_of.values() if len(v)]
+    checked = "and confirmed at the second seed" if confirmed else "(no confirmation run)"
     return [
         *text,
         f"Fields bid 0 in {fmt_span(fields['zero_bid_rate'], percent=True)} of deals and make "
@@ -815,36 +684,32 @@ def _in_order(table: pd.DataFrame, fields: list[str]) -> pd.DataFrame:
 
 def _method(data: StudyData, fields: list[str], correction: str) -> list[str]:
     return [
-        f"Fields ({fields_text(fields)}); the games per condition are in the conditions table.  "
-        "All conditions share the seed: game g deals the same cards in every field, part and "
-        "zero table.",
+        f"Fields ({fields_text(fields)}). All conditions share the seed: game g deals the same "
+        "cards in every field, part and zero table.",
         "Observed part (canonical rules): zero-bid rate and success per deal, intervals "
         "clustered by game; a row pooled over table sizes, hand sizes or the mix's strategies "
-        f"gives each the same weight ({STANDARDISED_METHOD}); rates are compared as the "
-        "difference of two such rates over the strata both groups have.",
+        f"gives each the same weight ({STANDARDISED_METHOD}), and two groups are compared over "
+        "the strata both have. A success rate or counterfactual cell leaves out strata with "
+        f"fewer than {MIN_ZERO_BIDS} zero bids, a floor fixed before the data.",
         "Probe part: seat 0 plays each hand twice on the same cards, bidding 0 whenever legal "
-        "(unless it holds a boss trump) or expected_tricks's count (the alternative), the other "
-        "seats the field's; where the bids differ, the score difference is the measured effect "
-        "of bidding 0, per field, zero table and alternative bid, each table size weighing the "
-        "same and the hands within one as dealt (alike in every field and zero table).",
-        "The zero rule bids 0 in the (table size, hand size, alternative bid) cells where "
-        "bidding 0 scored more on the even games; it is judged on the odd games (held out), the "
-        "fit on the odd games judged on the even being its replication.  The rule offered to "
-        "players takes the cells most fields' rules favour.",
+        "(unless it holds a boss trump) or expected_tricks's count (the alternative); where the "
+        "bids differ, the score difference is the effect of bidding 0, per field, zero table "
+        "and alternative bid, each table size weighing the same and the hands within one as "
+        "dealt. The zero rule bids 0 in the (table size, hand size, alternative bid) cells "
+        "where bidding 0 scored more on the even games and is judged on the odd games; the "
+        "rule offered to players takes the cells most fields' rules favour.",
         f"One family ({correction}): every rate comparison, counterfactual cell and rule gain "
         "(p-values read off the intervals) and, per comparison, a paired Wald test that the "
-        "fields' rows are equal (clustered by game: the fields play the same cards).  A finding "
-        f"is claimed only where it survives, '{DEPENDS_ON_FIELD}' only where its test does; a "
-        "headline survives and is confirmed in every field.  'replicated': the even and the "
-        "odd games' intervals both exclude 0 on the side of the estimate.",
+        "fields' rows are equal (clustered by game). A finding is claimed only where it "
+        f"survives, '{DEPENDS_ON_FIELD}' only where its test does; a headline survives and is "
+        "confirmed in every field. 'replicated': the even and the odd games' intervals both "
+        "exclude 0 on the estimate's side.",
         confirmation_method(
             data.manifest.get("confirmation") or {},
             "every part is played again",
             "games per condition (each field its share); the zero rule fitted on all of "
             "the first run's games is judged on the confirmation's hands, which it never saw",
         ),
-        "A success rate or counterfactual cell leaves out the strata (table size, hand size, "
-        f"strategy) with fewer than {MIN_ZERO_BIDS} zero bids, a floor fixed before the data.",
     ]
 
 
@@ -854,25 +719,22 @@ def _findings(
     by_unit: pd.DataFrame,
     n_fields: int,
 ) -> list[str]:
-    """What holds in every field, with each field's estimate; where the fields differ; each
-    field's zero-bid rate and success; how many comparisons fail Holm."""
+    """What holds in every field and where the fields differ; each field's zero-bid rate and
+    success; how many comparisons fail Holm."""
     headline, depends = [], []
     for name, (test, label, unit, digits) in VERDICT_PARTS.items():
-        keys = FAMILY_KEYS[test]
         for _, v in verdict_of[name].iterrows():
-            words = v[keys].astype(str)
+            words = v[FAMILY_KEYS[test]].astype(str)
+            what = label.format(**words)
             if v["headline"] and v["fields"] == n_fields:
-                rows = parts[name][(parts[name][keys] == v[keys]).all(axis=1)]
-                rows = rows[rows["field_row"]] if "field_row" in rows else rows
-                cis = "; ".join(f"{r['field']} {fmt_row(r, digits)}" for _, r in rows.iterrows())
-                what = f"{label} ({unit})".format(**words)
+                span = fmt_span(v[["min_estimate", "max_estimate"]], digits)
                 sign = "higher" if v["min_estimate"] > 0 else "lower"
                 headline.append(
-                    f"{what[0].upper()}{what[1:]}: {sign} in all {n_fields} fields, survives "
-                    f"Holm and is confirmed in each: {cis}."
+                    f"{what[0].upper()}{what[1:]} ({unit.format(**words)}): {sign} in all "
+                    f"{n_fields} fields ({span}), survives Holm and is confirmed in each."
                 )
             elif v["verdict"] == DEPENDS_ON_FIELD:
-                depends.append(label.format(**words))
+                depends.append(what)
     others = sum(map(len, verdict_of.values())) - len(headline)
     differ = f"; the fields differ in {'; '.join(depends)}" if depends else ""
     levels = [
