@@ -134,7 +134,6 @@ def test_analysis_of_a_tiny_run_declares_its_families(tmp_path):
     report = vs.analyse(data)
     text = " ".join(report.findings)
     assert "online preset = openspiel preset" in " ".join(report.method)
-    assert "holm over" in text
     # The mixed field's table of highest skill share, and the test of its lead.
     assert f"4 players, {MIX_FIELD}: the highest skill share is under" in text
     assert "the lead of" in text

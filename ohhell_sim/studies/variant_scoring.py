@@ -1,10 +1,5 @@
-"""Study ``variant_scoring``: what each scoring table does to bids, rankings and games.
-
-Every scoring variant is played with the same seed, seats and schedule, so each is compared
-with the canonical table game by game, on the same cards.  Each is played in several
-strategy fields, among them :data:`MAXIMISER_MIX`, whose players all re-optimise their bids
-for the table.  Decisiveness is measured in ways that do not depend on where zero lies.
-"""
+"""Study ``variant_scoring``: what each scoring table does to bids, rankings and games,
+each compared with the canonical table on the same cards, in several strategy fields."""
 
 from __future__ import annotations
 
@@ -87,36 +82,28 @@ VARIANTS: dict[str, tuple[str, dict[str, object]]] = {
 #: The study's own mixed field: players that all bid for the active scoring table, in turn.
 MAXIMISER_MIX = "maximiser_mix"
 MAXIMISER_MIX_STRATEGIES = ("distilled", "mc_bidder", "learned")
-#: Every field this study can play (``--fields`` accepts these).
 KNOWN_FIELDS = (*FIELDS, MAXIMISER_MIX)
 DEFAULT_FIELDS = KNOWN_FIELDS
 #: Bootstrap resamples of a skill share: enough to resolve the p-values that Holm over
 #: the report's family asks for (p < 0.05 / m needs more than m / 0.05 resamples).
 SKILL_RESAMPLES = 2000
-#: Share of ``games`` played in the expensive field (four Monte Carlo bidders).
 FIELD_SHARES = {"mc_bidder": 0.6}
 
 #: Built-ins whose bid reads the scoring tables (``Strategy.reads_scoring``), and the others.
 SCORE_AWARE_BIDDERS = tuple(s.name for s in strategies.BUILTINS if s.reads_scoring)
 SCORE_BLIND_BIDDERS = tuple(s.name for s in strategies.BUILTINS if not s.reads_scoring)
 
-#: The per-game bid columns compared, and their measures.
 BID_COLUMNS = {"bid": "mean bid", "zero": "zero-bid rate"}
 BID_MEASURES = tuple(BID_COLUMNS.values())
-#: The effect of the bid shifts in the verdicts.
 BID_EFFECT = "bid shift of score-maximising players"
-#: The decisiveness measures.
 LEADER, STRONGER, SKILL = "leader's win share", "stronger seat ahead", "skill share of totals"
-#: The columns that name a condition.
 CONDITION_KEYS = ["players", "field", "variant"]
-#: The columns of an estimate and its interval.
 INTERVAL = ["estimate", "low", "high"]
 
 
 def study_field_seats(field: str, players: int) -> tuple:
-    """The seats of ``field`` (one of :data:`KNOWN_FIELDS`) at a table of ``players``:
-    :data:`MAXIMISER_MIX` seats :data:`MAXIMISER_MIX_STRATEGIES` in turn, each (and every
-    other field) as :func:`ohhell_sim.studies.design.field_seats` seats it."""
+    """The seats of ``field`` at a table of ``players``; :data:`MAXIMISER_MIX` seats
+    :data:`MAXIMISER_MIX_STRATEGIES` in turn."""
     if field != MAXIMISER_MIX:
         return field_seats(field, players)
     names = (MAXIMISER_MIX_STRATEGIES[i % len(MAXIMISER_MIX_STRATEGIES)] for i in range(players))
@@ -171,8 +158,7 @@ def per_game_bids(hands: pd.DataFrame) -> pd.DataFrame:
 
 def halftime_decisiveness(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     """Per (players, field, variant, game): the mean final win share of the seats with the
-    highest total after the first ``n_deals // 2`` deals.  Only ranks count, so it works
-    whatever the sign of the totals."""
+    highest total after the first ``n_deals // 2`` deals."""
     keys = [*CONDITION_KEYS, "game"]
     n_deals = hands.groupby("condition", observed=True)["deal"].transform("max") + 1
     half = hands["deal"] < n_deals // 2
@@ -185,8 +171,7 @@ def halftime_decisiveness(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFr
 
 
 def _mixed_blocks(games: pd.DataFrame) -> dict[tuple, tuple[np.ndarray, ...]]:
-    """Per condition of a mixed field, by (players, field, variant): its final totals as
-    games x seats, the strategy of each seat, and the games."""
+    """Per mixed condition: its totals (games x seats), seats' strategies and games."""
     blocks = {}
     for _, block in games.groupby("condition", observed=True, sort=True):
         if block["strategy"].nunique() > 1:
@@ -200,8 +185,7 @@ def _mixed_blocks(games: pd.DataFrame) -> dict[tuple, tuple[np.ndarray, ...]]:
 
 
 def _better_pairs(totals: np.ndarray, strategies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """One mixed condition's totals as games x pairs of seats of different strategies: the
-    seat of the strategy with the higher mean final total, and the other."""
+    """Totals of pairs of seats of different strategies: the stronger one's, the other's."""
     mean = {s: totals[:, strategies == s].mean() for s in set(strategies)}
     pairs = [
         (i, j) if mean[strategies[i]] >= mean[strategies[j]] else (j, i)
@@ -212,9 +196,8 @@ def _better_pairs(totals: np.ndarray, strategies: np.ndarray) -> tuple[np.ndarra
 
 
 def better_seat_wins(games: pd.DataFrame) -> pd.DataFrame:
-    """Per (players, field, variant, game) of a mixed field: over the pairs of seats of
-    different strategies, how often the seat of the strategy with the higher mean final total
-    finishes ahead (ties half).  Only the order of totals counts."""
+    """Per mixed (players, field, variant, game): how often the stronger strategy's seat
+    finishes ahead of another strategy's (ties half)."""
     columns, parts = [*CONDITION_KEYS, "game", "better_wins"], []
     for key, (totals, seated, played) in _mixed_blocks(games).items():
         strong, weak = _better_pairs(totals, seated)
@@ -225,9 +208,8 @@ def better_seat_wins(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def games_ahead(games: pd.DataFrame) -> pd.DataFrame:
-    """Per condition of a mixed field: the games the stronger strategy's seat needs to be
-    ahead of a weaker one's 95% of the time (:func:`~ohhell_sim.studies.design.games_to_be_ahead`
-    of the pairs' per-game differences of final totals)."""
+    """Per mixed condition: :func:`~ohhell_sim.studies.design.games_to_be_ahead` of the
+    stronger strategy's seat over another's."""
     rows = []
     for key, (totals, seated, _) in _mixed_blocks(games).items():
         strong, weak = _better_pairs(totals, seated)
@@ -238,11 +220,9 @@ def games_ahead(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def skill_shares(games: pd.DataFrame, resamples: int = SKILL_RESAMPLES) -> pd.DataFrame:
-    """Per condition of a mixed field: the share of the variance of final totals explained
-    by the strategy, with a bootstrap interval over games."""
+    """Per mixed condition: the variance share of final totals by strategy, bootstrapped."""
     rows = []
     for key, (totals, seated, _) in _mixed_blocks(games).items():
-        # A bootstrap needs two games at least (a half of a tiny run may hold one).
         if totals.shape[0] > 1:
             est = bootstrap_matrix(totals, column_variance_share(seated), resamples=resamples)
             rows.append({**dict(zip(CONDITION_KEYS, key, strict=True)), **est.row()})
@@ -254,33 +234,26 @@ def skill_share_shifts(
     leaders: dict[tuple, tuple[str, str]] | None = None,
     resamples: int = SKILL_RESAMPLES,
 ) -> pd.DataFrame:
-    """Per pair of scoring tables of a mixed field, the first's skill share minus the second's
-    on the same games, by a paired bootstrap: each variant against the canonical table, or
-    the pairs of ``leaders`` (from :func:`skill_leaders` of the run), then with ``runner_up``."""
-    blocks = _mixed_blocks(games)
-    if leaders is None:
-        pairs = [(*key, BASELINE) for key in blocks if key[2] != BASELINE]
-    else:
-        pairs = [(n, field, *pair) for (n, field), pair in leaders.items()]
+    """Skill share of one table minus another's on the same games (paired bootstrap): each
+    variant minus the canonical, or the pairs of ``leaders`` (with ``runner_up``)."""
+    blocks, tested = _mixed_blocks(games), leaders is not None
+    if not tested:
+        leaders = {k: (k[2], BASELINE) for k in blocks if k[2] != BASELINE}
     rows = []
-    for n, field, first, second in pairs:
-        if (n, field, first) not in blocks or (n, field, second) not in blocks:
+    for key, (first, second) in leaders.items():
+        one, two = blocks.get((*key[:2], first)), blocks.get((*key[:2], second))
+        if one is None or two is None or len(one[0]) < 2 or one[0].shape != two[0].shape:
             continue
-        totals, strategies, _ = blocks[(n, field, first)]
-        other = blocks[(n, field, second)][0]
-        if totals.shape[0] < 2 or totals.shape != other.shape:
-            continue
-        share = column_variance_share(strategies)
-        est = bootstrap_matrix_difference(totals, other, share, resamples=resamples)
-        key = {"players": n, "field": field, "variant": first, "runner_up": second}
-        rows.append({**key, **est.row()})
+        share = column_variance_share(one[1])
+        est = bootstrap_matrix_difference(one[0], two[0], share, resamples=resamples)
+        names = {"players": key[0], "field": key[1], "variant": first, "runner_up": second}
+        rows.append(names | est.row())
     table = estimate_frame(rows, [*CONDITION_KEYS, "runner_up"])
-    return table if leaders is not None else table.drop(columns="runner_up")
+    return table if tested else table.drop(columns="runner_up")
 
 
 def skill_leaders(shares: pd.DataFrame) -> dict[tuple, tuple[str, str]]:
-    """Per table size and mixed field: the scoring tables of the highest and the second
-    highest skill share (of :func:`skill_shares`), the pair whose lead is tested."""
+    """Per (players, mixed field): the two tables of highest skill share."""
     return {
         key: tuple(part.sort_values("estimate", ascending=False, kind="stable")["variant"][:2])
         for key, part in shares.dropna(subset=["estimate"]).groupby(CONDITION_KEYS[:2], sort=False)
@@ -298,9 +271,8 @@ def _shifts(
     variants: Sequence[str],
     per_game: bool = False,
 ) -> pd.DataFrame:
-    """``column`` under each variant minus under the canonical table, paired by game (the
-    same cards): its mean and interval, or with ``per_game`` each game's difference as
-    ``value`` (the values whose means it estimates)."""
+    """``column`` under each variant minus the canonical, paired by game: its mean and
+    interval, or with ``per_game`` each game's difference as ``value``."""
     keys = ["players", "field", *by]
     present = set(frame["variant"]) if len(frame) else set()
     names = [v for v in variants if v != BASELINE and v in present and BASELINE in present]
@@ -319,9 +291,8 @@ def _shifts(
 def skill_share_tests(
     mixed_games: pd.DataFrame, resamples: int = SKILL_RESAMPLES, seed: int = 0
 ) -> pd.DataFrame:
-    """Per table size and variant: the test that the skill share's shift is the same in every
-    mixed field, its covariance from one bootstrap of the games all fields played, as rows
-    like :func:`~ohhell_sim.analysis.findings.between_fields`'."""
+    """Per (players, variant): the test that the skill share's shift is equal in every mixed
+    field, by one bootstrap of their shared games."""
     blocks = _mixed_blocks(mixed_games)
     rows = []
     for n, variant in dict.fromkeys((k[0], k[2]) for k in blocks if k[2] != BASELINE):
@@ -339,30 +310,22 @@ def skill_share_tests(
     return pd.DataFrame(rows)
 
 
-def between_field_tests(
-    per_game: pd.DataFrame,
-    decisive: pd.DataFrame,
-    better: pd.DataFrame,
-    mixed_games: pd.DataFrame,
-    variants: Sequence[str],
-) -> pd.DataFrame:
-    """Per table size, measure and variant: the test that its shift is the same for every
-    score-maximising player (bids) or in every field, on the per-game shifts
-    (:func:`~ohhell_sim.analysis.findings.between_fields`), or for the skill share by
-    :func:`skill_share_tests`."""
-    jobs = [(per_game, column, ["strategy"], measure) for column, measure in BID_COLUMNS.items()]
-    jobs += [(decisive, "decisive", [], LEADER), (better, "better_wins", [], STRONGER)]
+def between_field_tests(frames: dict[str, pd.DataFrame], variants: Sequence[str]) -> pd.DataFrame:
+    """Per (players, measure, variant): the test that the shift is equal in every field
+    (bids: for every score-maximising player), from :func:`family_parts`' ``frames``."""
+    bids = [(frames["bids"], c, ["strategy"], measure) for c, measure in BID_COLUMNS.items()]
+    jobs = [*bids, (frames["decisive"], "decisive", [], LEADER)]
+    jobs.append((frames["better"], "better_wins", [], STRONGER))
     tests = []
     for frame, column, by, measure in jobs:
         if not len(frame):
             continue
         values = _shifts(frame, column, by, variants, per_game=True)
         if by:
-            # The bids' "fields" are the score-maximising players, strategy in field.
             values["field"] = values["strategy"].astype(str) + " in " + values["field"].astype(str)
         tests.append(between_fields(values, ["players", "variant"]).assign(measure=measure))
-    if len(mixed_games):
-        tests.append(skill_share_tests(mixed_games))
+    if len(frames["mixed_games"]):
+        tests.append(skill_share_tests(frames["mixed_games"]))
     tests = [t for t in tests if len(t)]
     if not tests:
         return pd.DataFrame()
@@ -370,11 +333,8 @@ def between_field_tests(
 
 
 def bid_shifts(per_game: pd.DataFrame, variants: Sequence[str]) -> pd.DataFrame:
-    """Mean-bid and zero-bid-rate shifts from the canonical table, paired by game: of each
-    strategy in each field, and pooled over them (field
-    :data:`~ohhell_sim.studies.design.STANDARDISED`), each weighing the same whatever its
-    rows (:func:`~ohhell_sim.analysis.stats.standardised_mean` of the per-game shifts), so
-    that the pool cannot contradict them."""
+    """Bid shifts from the canonical table per strategy and field, and pooled over them
+    (:data:`~ohhell_sim.studies.design.STANDARDISED`), each weighing the same."""
     players = per_game.assign(player=per_game["strategy"] + " in " + per_game["field"])
     tables = [
         _shifts(per_game, column, ["strategy"], variants).assign(measure=measure)
@@ -391,9 +351,8 @@ def bid_shifts(per_game: pd.DataFrame, variants: Sequence[str]) -> pd.DataFrame:
 
 
 def ranking_gaps(games: pd.DataFrame, canonical: bool = False) -> pd.DataFrame:
-    """Per mixed field, variant (or with ``canonical`` the canonical table only) and pair
-    ``a - b`` of strategies adjacent in the canonical table's win-share order: the per-game
-    difference of their win shares, t interval over games.  A negative gap is a reversal."""
+    """Per mixed field, variant (``canonical``: the canonical only) and pair ``a - b``
+    adjacent in the canonical win-share order: their per-game win-share difference."""
     rows = []
     for (n, field), part in games.groupby(["players", "field"], observed=True, sort=False):
         base = part[part["variant"] == BASELINE]
@@ -415,15 +374,13 @@ def ranking_gaps(games: pd.DataFrame, canonical: bool = False) -> pd.DataFrame:
 
 
 def _wide(table: pd.DataFrame, name: str, keys: Sequence[str] = CONDITION_KEYS) -> pd.DataFrame:
-    """The ``keys`` of an estimate table, its estimate and interval named ``name``,
-    ``name_low`` and ``name_high``."""
+    """The ``keys`` of an estimate table and its interval, named :func:`_triple` of ``name``."""
     columns = dict(zip(INTERVAL, _triple(name), strict=True))
     return table.rename(columns=columns)[[*keys, *_triple(name)]]
 
 
 def _triple(*names: str) -> list[str]:
-    """Each name's estimate, lower and upper bound columns: ``name``, ``name_low``,
-    ``name_high``."""
+    """Each name's ``name``, ``name_low`` and ``name_high``."""
     return [c for name in names for c in (name, f"{name}_low", f"{name}_high")]
 
 
@@ -442,17 +399,15 @@ def _ordered(frame: pd.DataFrame, names: Sequence[str], fields: Sequence[str]) -
     """``frame`` sorted by table size, then by field and variant in the orders given."""
     ranks = {k: {v: i for i, v in enumerate(o)} for k, o in (("field", fields), ("variant", names))}
     keys = [c for c in CONDITION_KEYS if c in frame.columns]
-
-    def key(column: pd.Series) -> pd.Series:
-        return column.map(ranks[column.name]) if column.name in ranks else column
-
-    return frame.sort_values(keys, key=key, kind="stable").reset_index(drop=True)
+    frame = frame.sort_values(
+        keys, key=lambda c: c.map(ranks[c.name]) if c.name in ranks else c, kind="stable"
+    )
+    return frame.reset_index(drop=True)
 
 
 def _verdicts(table: pd.DataFrame, field: str, between: pd.DataFrame) -> pd.DataFrame:
-    """Per effect (players, measure, variant), whether it holds in every ``field``: tested
-    against ``between`` where it holds the effect's test between fields, with the count of
-    fields where it is established and whether it is a headline."""
+    """Per effect (players, measure, variant), whether it holds in every ``field``, by
+    ``between``'s tests where there are some."""
     keys = ["players", "measure", "variant"]
     tested = table["measure"].isin(set(between["measure"]) if len(between) else set())
     parts = []
@@ -460,20 +415,18 @@ def _verdicts(table: pd.DataFrame, field: str, between: pd.DataFrame) -> pd.Data
         parts.append(verdicts_across_fields(table[tested], between, keys, field=field))
     if (~tested).any():
         parts.append(field_verdicts(table[~tested], keys, field=field))
-    grouped = table.assign(up=table["low"] > 0, down=table["high"] < 0).groupby(
-        keys, observed=True, sort=False
+    grouped = table.groupby(keys, observed=True, sort=False)
+    found, rows = grouped["established"].sum(), grouped["established"].size()
+    counts = pd.DataFrame(
+        {
+            # An effect resolved on both sides of zero in different fields.
+            "opposite": (grouped["low"].max() > 0) & (grouped["high"].min() < 0),
+            "established_in": [f"{int(s)} of {int(z)}" for s, z in zip(found, rows, strict=True)],
+            "headline": found == rows,
+        }
     )
-    counts = grouped.agg(found=("established", "sum"), rows=("established", "size"))
-    # An effect resolved on both sides of zero in different fields.
-    counts["opposite"] = grouped["up"].any() & grouped["down"].any()
-    verdicts = pd.concat(parts, ignore_index=True).merge(counts, on=keys, how="left")
-    verdicts["established_in"] = [
-        f"{int(s)} of {int(z)}" for s, z in zip(verdicts["found"], verdicts["rows"], strict=True)
-    ]
-    verdicts["headline"] = (verdicts["verdict"] == HOLDS_EVERYWHERE) & (
-        verdicts["found"] == verdicts["rows"]
-    )
-    verdicts = verdicts.drop(columns=["found", "rows"])
+    verdicts = pd.concat(parts, ignore_index=True).merge(counts.reset_index(), on=keys, how="left")
+    verdicts["headline"] &= verdicts["verdict"] == HOLDS_EVERYWHERE
     return verdicts.rename(columns={"min_field": "min_where", "max_field": "max_where"})
 
 
@@ -495,13 +448,9 @@ def family_parts(
     names: list[str],
     leaders: dict[tuple, tuple[str, str]] | None = None,
 ) -> tuple[dict[str, pd.DataFrame], dict]:
-    """The family's parts of one run, each on all games and on both halves, not yet adjusted,
-    and the frames they come from; ``leaders`` are the pairs whose skill lead is tested
-    (default: the run's own :func:`skill_leaders`, its ``shares`` among the frames)."""
-    # The hands frame keeps its categorical labels (tens of millions of rows);
-    # the per-game frames derived from it are made plain strings.
+    """The family's parts of one run, unadjusted, and their frames; ``leaders``: the pairs
+    whose skill lead is tested (default: the run's own)."""
     games = _strings(games, "variant", "field", "strategy")
-    # Only the score-maximising players' bids are compared.
     per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)])
 
     decisive = halftime_decisiveness(hands, games)
@@ -509,7 +458,7 @@ def family_parts(
         games.groupby(["players", "field"], observed=True)["strategy"].transform("nunique") > 1
     ]
     better = better_seat_wins(mixed_games)
-    frames = {"mixed_games": mixed_games, "better": better}
+    frames = {"mixed_games": mixed_games, "better": better, "bids": per_game, "decisive": decisive}
     if leaders is None:
         frames["shares"] = skill_shares(mixed_games)
         leaders = skill_leaders(frames["shares"])
@@ -526,7 +475,7 @@ def family_parts(
         for name, job in jobs.items()
     }
     # Tests, not estimates: not split into halves.
-    family["between fields"] = between_field_tests(per_game, decisive, better, mixed_games, names)
+    family["between fields"] = between_field_tests(frames, names)
     return family, {**frames, "leaders": leaders}
 
 
@@ -590,9 +539,7 @@ def analyse(data: StudyData) -> Report:
 
 
 def skill_ranking(levels: pd.DataFrame, decisiveness: pd.DataFrame) -> pd.DataFrame:
-    """Per mixed field and table size, the scoring tables ranked by skill share (``rank``),
-    with ``stronger_ahead`` and, from the family, ``skill_change`` and ``stronger_change``
-    against the canonical table (with their intervals and ``*_established``)."""
+    """Per (players, mixed field), the tables ranked by skill share, with the family's changes."""
     if "skill_share" not in levels:
         return pd.DataFrame()
     rows = levels.dropna(subset=["skill_share"])
@@ -607,7 +554,6 @@ def skill_ranking(levels: pd.DataFrame, decisiveness: pd.DataFrame) -> pd.DataFr
 
 # --- the report -----------------------------------------------------------------------
 
-#: The columns of the verdicts table.
 VERDICT_COLUMNS = [
     *("players", "effect", "measure", "variant", "fields", "verdict"),
     *("min_estimate", "min_where", "max_estimate", "max_where"),
@@ -647,39 +593,30 @@ def _tables(results: dict) -> list[Table]:
     skill, lead, bids, between = (results[k] for k in ("skill", "lead", "bids", "between"))
     tables = []
     if len(skill):
-        tables.append(
-            Table(
-                "Which scoring table lets skill decide the game? Tables ranked by skill share",
-                _skill_display(skill),
-                "Mixed fields. Skill share: the share of the variance of final totals that the "
-                "strategy explains; stronger seat ahead: how often the seat of the strategy with "
-                "the higher mean total finishes ahead of another strategy's (ties half); games "
-                "to be ahead 95%: (1.645 sd / mean)^2 of those pairs' per-game leads. change: "
-                "against the canonical table on the same cards, * when established. "
-                f"{MAXIMISER_MIX} seats players that all bid for the table "
-                f"({', '.join(MAXIMISER_MIX_STRATEGIES)}); {MIX_FIELD}'s simple and zero "
-                "ignore it.",
-            )
+        title = "Which scoring table lets skill decide the game? Tables ranked by skill share"
+        note = (
+            "Mixed fields. Skill share: the share of the variance of final totals that the "
+            "strategy explains; stronger seat ahead: how often the stronger strategy's seat "
+            "finishes ahead of another strategy's (ties half); games to be ahead 95%: "
+            "(1.645 sd / mean)^2 of those pairs' per-game leads. change: against the canonical "
+            f"table, * when established. {MAXIMISER_MIX} "
+            f"({', '.join(MAXIMISER_MIX_STRATEGIES)}) bids for the table; {MIX_FIELD}'s simple "
+            "and zero ignore it."
         )
+        tables.append(Table(title, _skill_display(skill), note))
     if len(lead):
+        title = "Does the first table lead the second? Skill share of the first minus the second"
+        shown = _family_display(lead, ["players", "field", "variant", "runner_up"])
         tables.append(
-            Table(
-                "Does the first table lead the second? Skill share of the first minus the second",
-                _family_display(lead, ["players", "field", "variant", "runner_up"]),
-                "The two tables of highest skill share in each mixed field, chosen on this run's "
-                "cards; a table ranks first only where its lead is established.",
-            )
+            Table(title, shown, "A table ranks first only where its lead is established.")
         )
-    tables.append(
-        Table(
-            "Verdicts across fields",
-            display_table(results["verdicts"][VERDICT_COLUMNS]),
-            "Per effect (a variant against the canonical table), over the fields (bids: over "
-            f"the score-maximising players). '{DEPENDS_ON_FIELD}' needs the test between the "
-            f"fields (next table), else '{SOME_FIELDS}'; with a single field, "
-            f"{FIELD_VERDICT_NOTE} opposite: 95% intervals on both sides of zero.",
-        )
+    note = (
+        f"Over the fields (bids: the score-maximising players). '{DEPENDS_ON_FIELD}' needs the "
+        f"test between the fields (next table), else '{SOME_FIELDS}'; with a single field, "
+        f"{FIELD_VERDICT_NOTE} opposite: 95% intervals on both sides of zero."
     )
+    verdicts = display_table(results["verdicts"][VERDICT_COLUMNS])
+    tables.append(Table("Verdicts across fields", verdicts, note))
     if len(between):
         shown = between[["players", "measure", "variant"]].assign(
             compared=between["n"].astype(int),
@@ -688,27 +625,21 @@ def _tables(results: dict) -> list[Table]:
             **{"p (adjusted)": [fmt_p(p) for p in between["p_adjusted"]]},
             confirmation=between["confirmation"],
         )
-        tables.append(
-            Table(
-                "Does a shift differ between fields? A paired test per measure and variant",
-                shown,
-                "compared: the score-maximising players (bids) or the fields. W: the Wald "
-                "statistic of their shifts, clustered by game (the fields play the same cards; "
-                "for the skill share, one bootstrap of the same games in every field), "
-                "chi-squared with compared - 1 degrees of freedom; spread: highest minus lowest.",
-            )
+        title = "Does a shift differ between fields? A paired test per measure and variant"
+        note = (
+            "compared: the score-maximising players (bids) or the fields. W: the Wald statistic "
+            "of their shifts, clustered by game (skill share: one bootstrap of the shared games), "
+            "chi-squared on compared - 1 degrees of freedom; spread: highest minus lowest."
         )
-    tables += [
-        Table(
-            f"Shift of the {measure} of score-maximising players (family: bid shifts)",
-            _family_display(
-                bids[bids["measure"] == measure], ["players", "field", "strategy", "variant"]
-            ),
-            f"Variant minus canonical, paired by game; {STANDARDISED}: every score-maximising "
-            "player weighted equally; halves: the even and the odd games.",
+        tables.append(Table(title, shown, note))
+    columns = ["players", "field", "strategy", "variant"]
+    for measure in BID_MEASURES if len(bids) else ():
+        title = f"Shift of the {measure} of score-maximising players (family: bid shifts)"
+        shown = _family_display(bids[bids["measure"] == measure], columns)
+        note = (
+            f"Variant minus canonical, paired by game; {STANDARDISED}: each player weighs the same."
         )
-        for measure in (BID_MEASURES if len(bids) else ())
-    ]
+        tables.append(Table(title, shown, note))
     return [
         *tables,
         Table(
@@ -723,8 +654,8 @@ def _tables(results: dict) -> list[Table]:
         Table(
             "Ranking gaps against the canonical order (family: ranking)",
             _family_display(results["gaps"], ["players", "field", "variant", "pair"]),
-            "Win share of the first strategy minus the second's, per game, for strategies "
-            "adjacent in the canonical order; a negative gap that survives is a reversal.",
+            "Win share of the first strategy minus the second's, per game, adjacent in the "
+            "canonical order; a negative gap that survives is a reversal.",
         ),
     ]
 
@@ -740,8 +671,8 @@ def _figure(file: str, caption: str, rows: pd.DataFrame, **options) -> Figure:
 
 
 def _figures(results: dict) -> list[Figure]:
-    """The shifts of the bids, the skill shares and the win shares, by scoring variant."""
-    names, bids, levels, ranking = (results[k] for k in ("names", "bids", "levels", "ranking"))
+    """The shifts of the bids and the skill shares, by scoring variant."""
+    names, bids, levels = (results[k] for k in ("names", "bids", "levels"))
     shifts = {"order": [n for n in names if n != BASELINE], "zero_line": True}
     figures = []
     for measure, file in zip(BID_MEASURES, ("bid_shift.png", "zero_rate_shift.png"), strict=True):
@@ -749,46 +680,37 @@ def _figures(results: dict) -> list[Figure]:
             rows = bids[bids["measure"] == measure]
             player = rows["strategy"] + " in " + rows["field"]
             rows = rows.assign(player=player.where(rows["field"] != STANDARDISED, STANDARDISED))
-            caption = (
-                f"Shift of the {measure} of score-maximising players against the canonical table"
-            )
+            caption = f"Shift of the {measure} of score-maximising players from the canonical"
             title, ylabel = f"{measure}: variant minus canonical", f"shift of the {measure}"
             options = {"series": "player", "title": title, "ylabel": ylabel, **shifts}
             figures.append(_figure(file, caption, rows, **options))
     if "skill_share" in levels.columns:
         caption = "Share of the variance of final totals explained by the strategy (mixed fields)"
-        rows = _tidy(levels.dropna(subset=["skill_share"]), "skill_share")
+        rows = levels.dropna(subset=["skill_share"])
+        rows = rows.rename(columns=dict(zip(_triple("skill_share"), INTERVAL, strict=True)))
         options = {"title": "Skill share of final totals", "ylabel": "variance share (eta squared)"}
         options |= {"series": "field", "order": names}
         figures.append(_figure("skill_share_by_variant.png", caption, rows, **options))
-    if not ranking.empty:
-        caption = "Win share per strategy by scoring variant (mixed fields)"
-        rows, options = _tidy(ranking, "win_share"), {"title": "Win share", "order": names}
-        options |= {"panels": "field", "series": "strategy", "ylabel": "win share per seat"}
-        figures.append(_figure("win_share_by_variant.png", caption, rows, **options))
     return figures
-
-
-def _tidy(table: pd.DataFrame, name: str) -> pd.DataFrame:
-    """``table`` with ``name``, ``name_low``, ``name_high`` as ``estimate``, ``low``, ``high``."""
-    return table.rename(columns=dict(zip(_triple(name), INTERVAL, strict=True)))
 
 
 def _method(manifest: dict, results: dict) -> list[str]:
     """The report's method: the design, the fields, the measures, the family and its checks."""
     merged = ", ".join(n for n in results["names"] if " = " in n) or "none at these table sizes"
+    parts = (results["bids"], results["decisiveness"], results["gaps"])
+    found = (str(t["correction"].iloc[0]) for t in parts if len(t) and "correction" in t)
+    correction = next(found, "holm over 0")
     return [
-        "Every variant is played with the same seed, seats and schedule, so on the same cards: "
-        "its differences from the canonical table are paired by game (Student-t interval over "
-        f"games). Identical rule sets are merged (equal `Rules.to_dict()`): {merged}.",
+        "Every variant is played with the same seed, seats and schedule, so on the same cards "
+        "as the canonical table: their differences are paired by game (Student-t interval over "
+        f"games). Identical rule sets (equal `Rules.to_dict()`) are merged: {merged}.",
         f"Score-maximising players (their bid reads the table): {', '.join(SCORE_AWARE_BIDDERS)}; "
-        f"the others ignore it ({', '.join(SCORE_BLIND_BIDDERS)}). learned bids by a trick "
-        "model fitted under simple's play, whatever the table; mc_bidder plays samples out.",
-        "Decisiveness, in measures that do not depend on where zero lies (penalty totals are "
-        "negative): the half-game leader's final win share; in mixed fields, how often the "
-        "stronger strategy's seat finishes ahead of another's, and the skill share (eta squared "
-        f"of final totals by strategy, bootstrap over games, {SKILL_RESAMPLES:,} resamples).",
-        f"One family of comparisons, adjusted with Holm's method ({_correction_of(results)}, "
+        f"the others ignore it ({', '.join(SCORE_BLIND_BIDDERS)}).",
+        "Decisiveness, whatever the sign of the totals: the half-game leader's final win share; "
+        "in mixed fields, how often the stronger strategy's seat finishes ahead of another's, "
+        "and the skill share (eta squared of final totals by strategy, bootstrap over games, "
+        f"{SKILL_RESAMPLES:,} resamples).",
+        f"One family of comparisons, adjusted with Holm's method ({correction}, "
         "family-wise 5%): every shift against the canonical table (the bids of every "
         f"score-maximising player and their pool, '{STANDARDISED}', weighing each equally; "
         "the three decisiveness measures), the ranking gaps, the lead of the first table by "
@@ -800,27 +722,18 @@ def _method(manifest: dict, results: dict) -> list[str]:
             "every variant is played again in every field",
             "games per condition (each field its share)",
         ),
-        "A headline effect holds in every field and is established (survives Holm and is "
-        "confirmed) in each. The canonical ranking and the stronger strategy are read off each "
-        "run's own canonical table, so an order that holds only on the first run's cards does "
-        "not confirm; the skill lead tests the first run's two leading tables again. Rows "
-        "also mark their replication on the even and the odd games.",
+        "A headline effect holds in every field and is established in each. Each run reads "
+        "the canonical ranking and the stronger strategy off its own canonical table; the "
+        "skill lead tests the first run's two leading tables again. halves: replication on "
+        "the even and the odd games.",
     ]
-
-
-def _correction_of(results: dict) -> str:
-    """The family's correction, read off any of its non-empty parts."""
-    tables = (results["bids"], results["decisiveness"], results["gaps"])
-    found = [str(t["correction"].iloc[0]) for t in tables if len(t) and "correction" in t]
-    return found[0] if found else "holm over 0"
 
 
 def _findings(results: dict) -> list[str]:
     """The findings in words: the headline effects, the skill leaders, the rankings."""
     verdicts, out = results["verdicts"], []
     kinds = {
-        "holds in every field, established in each (survives Holm, confirmed at the second "
-        "seed), against the canonical table": verdicts["headline"].astype(bool),
+        "holds in every field, established in each": verdicts["headline"].astype(bool),
         "depends on the field": verdicts["verdict"] == DEPENDS_ON_FIELD,
     }
     for kind, mask in kinds.items():
@@ -847,17 +760,7 @@ def _findings(results: dict) -> list[str]:
             )
             + "."
         )
-    out += _ranking_findings(results)
-    parts = dict(iter(results["decisiveness"].groupby("measure", sort=False)))
-    parts |= {"bid shifts": results["bids"], "ranking gaps": results["gaps"]}
-    counts = "; ".join(
-        f"{name}: {int(t['survives'].sum())} of {len(t)} survive, "
-        f"{int(t['established'].sum())} confirmed"
-        for name, t in parts.items()
-        if len(t)
-    )
-    out.append(f"Comparisons per part ({_correction_of(results)}): {counts}.")
-    return out
+    return out + _ranking_findings(results)
 
 
 def _ranking_findings(results: dict) -> list[str]:
@@ -885,17 +788,13 @@ def _ranking_findings(results: dict) -> list[str]:
     return out
 
 
-def _signed(value: float) -> str:
-    """:func:`~ohhell_sim.analysis.format.fmt_number`'s text, with a plus sign when positive."""
-    text = fmt_number(value)
-    return f"+{text}" if float(text) > 0 else text
-
-
 def _range(row: object) -> str:
-    """An effect's lowest and highest shift over the fields (a verdict row), with where."""
-    low = f"{_signed(row.min_estimate)} ({row.min_where})"
-    high = f"{_signed(row.max_estimate)} ({row.max_where})"
-    return low if row.min_estimate == row.max_estimate else f"{low} to {high}"
+    """An effect's lowest and highest shift over the fields (a verdict row), signed, with where."""
+    ends = [
+        f"{'+' * (float(fmt_number(value)) > 0)}{fmt_number(value)} ({where})"
+        for value, where in ((row.min_estimate, row.min_where), (row.max_estimate, row.max_where))
+    ]
+    return ends[0] if row.min_estimate == row.max_estimate else " to ".join(ends)
 
 
 def _stronger(row: pd.Series) -> str:
@@ -907,15 +806,14 @@ def _stronger(row: pd.Series) -> str:
 
 def _first_place(top: pd.Series, lead: pd.DataFrame, players: int, field: str) -> str:
     """``top`` lets skill decide most in ``field``, or ties for it, by the test of its lead."""
-    if len(lead):
-        lead = lead[(lead["players"] == players) & (lead["field"] == field)]
+    lead = lead[(lead["players"] == players) & (lead["field"] == field)] if len(lead) else lead
     if not len(lead):
         return f"{top['variant']} lets skill decide the game most (its lead is not tested)"
-    row = lead.iloc[0]
-    if row["established"] and row["estimate"] > 0:
-        return f"{row['variant']} lets skill decide the game most, ahead of {row['runner_up']}"
+    first, second = lead.iloc[0][["variant", "runner_up"]]
+    if lead.iloc[0]["established"] and lead.iloc[0]["estimate"] > 0:
+        return f"{first} lets skill decide the game most, ahead of {second}"
     return (
-        f"{row['variant']} and {row['runner_up']} tie for letting skill decide the game most "
+        f"{first} and {second} tie for letting skill decide the game most "
         "(the first's lead is not established)"
     )
 

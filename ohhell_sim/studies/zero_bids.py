@@ -1,12 +1,9 @@
 """Study ``zero_bids``: who bids zero, when it works, and when it should be bid.
 
-Every part is played in each strategy field of :data:`ohhell_sim.studies.design.FIELDS`
-with one seed, so that game *g* deals the same cards everywhere: ``observed`` (canonical
-rules: zero-bid rates and success) and ``probe``, under each zero table (``Rules.zero``):
-seat 0 plays the ``zero`` strategy in two arms on the same cards, bidding 0 whenever legal
-and it holds no boss trump, or ``expected_tricks``'s count, the other seats the field's.
-Both arms play alike, so where the two bids differ (:func:`probe_pairs`) the difference of
-seat 0's scores is the effect of bidding 0.
+Each field of :data:`~ohhell_sim.studies.design.FIELDS` plays, with one seed (game *g* deals
+the same cards everywhere), ``observed`` (canonical rules) and ``probe``: under each zero table
+seat 0 plays ``zero`` in two arms, bidding 0 whenever legal without a boss trump, or
+``expected_tricks``'s count; where the bids differ the score difference is the effect of bid 0.
 """
 
 from __future__ import annotations
@@ -75,6 +72,8 @@ HAND_BANDS = {"1-3 cards": (1, 2, 3), "8-10 cards": (8, 9, 10)}
 RATE = "zero-bid rate"
 SUCCESS = "zero-bid success"
 ESTIMATE = ["estimate", "low", "high"]
+#: Tables by name: the family's parts and their verdicts.
+Frames = dict[str, pd.DataFrame]
 
 
 def conditions(
@@ -85,7 +84,6 @@ def conditions(
     def condition(field, n, part="observed", table=CANONICAL_ZERO_TABLE, arm="-") -> Condition:
         seats = field_seats(field, n)
         if part == "probe":
-            # Seat 0 plays ``zero`` with the arm's threshold, the other seats the field's.
             seats = (("zero", {"threshold": PROBE_ARMS[arm]}), *seats[1:])
         label = {"part": part, "field": field, "players": n, "zero_table": table, "arm": arm}
         return Condition(label, Rules(players=n, zero=table), seats, SPEC.field_games(field, games))
@@ -103,10 +101,8 @@ def play(
     progress: bool = True,
     fields: Sequence[str] = DEFAULT_FIELDS,
 ) -> StudyData:
-    """Play the study's conditions (:func:`conditions`) in ``fields`` with ``seed``: the
-    observed part, then each field's probe, of which only seat 0's rows are kept, with
-    ``others_bids`` (the other seats' bids in total: when 0 was the dealer's forbidden bid).
-    """
+    """Play :func:`conditions`: the observed part, then each field's probe, keeping seat 0's
+    rows with ``others_bids`` (the other seats' total: when 0 was the dealer's forbidden bid)."""
     design = conditions(games, players, check_fields(fields))
     hands, games_played, offset = [], [], 0
     parts: dict[str, list[Condition]] = {}
@@ -129,14 +125,9 @@ def play(
     return StudyData(stack_frames(hands), stack_frames(games_played), manifest)
 
 
-def _three_plus(counts: np.ndarray) -> np.ndarray:
-    """Counts as ``"0"``, ``"1"``, ``"2"``, ``"3+"``."""
-    return np.where(counts >= 3, "3+", counts.astype(str))
-
-
 def observed_rows(data: StudyData) -> pd.DataFrame:
     """The observed part with ``position``, ``zero``, ``made``, ``trumps``, ``trump_holding``,
-    and the hand-size band (``band``, ``band_rank``: the size's place in its band)."""
+    ``band`` and ``band_rank`` (the hand size's place in its :data:`HAND_BANDS` band)."""
     hands = data.hands[data.hands["part"] == "observed"].astype(
         {"field": str, "strategy": str, "players": np.int64, "hand_size": np.int64}
     )
@@ -149,7 +140,8 @@ def observed_rows(data: StudyData) -> pd.DataFrame:
         for n, table in hands.groupby("players", observed=True)
     ]
     hands = hands.merge(pd.concat(holdings), on=["players", "game", "deal", "seat"], how="left")
-    hands["trump_holding"] = _three_plus(hands["trumps"].to_numpy(dtype=np.int64))
+    trumps = hands["trumps"].to_numpy(dtype=np.int64)
+    hands["trump_holding"] = np.where(trumps >= 3, "3+", trumps.astype(str))
     bands = {size: band for band, sizes in HAND_BANDS.items() for size in sizes}
     ranks = {size: rank for sizes in HAND_BANDS.values() for rank, size in enumerate(sizes)}
     hands["band"] = hands["hand_size"].map(bands).fillna("")
@@ -163,19 +155,9 @@ def _enough(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     return frame[size.to_numpy() >= MIN_ZERO_BIDS]
 
 
-def _standardised(
-    frame: pd.DataFrame, values: pd.Series, by: list[str], strata: list[str], name: str
-) -> pd.DataFrame:
-    """The rate of ``values`` per ``by`` group standardised over ``strata``, as ``name`` (with
-    ``_low``/``_high``, clipped to [0, 1]), and ``strata``: how many strata it pools."""
-    table = standardised_means(frame, values, by, strata, bounded=True)[[*by, *ESTIMATE, "strata"]]
-    return table.rename(columns=dict(zip(ESTIMATE, _triple(name), strict=True)))
-
-
 def units(hands: pd.DataFrame) -> Iterator[tuple[str, str, bool, pd.DataFrame]]:
-    """``(field, strategy, field_row, rows)`` per unit a table reports: each field's strategies,
-    and for a field of several strategies its :data:`STANDARDISED` row; ``field_row`` marks the
-    one row of each field that speaks for the whole field."""
+    """``(field, strategy, field_row, rows)`` per field's strategy and a mixed field's
+    :data:`STANDARDISED` row; ``field_row`` marks the one row that speaks for the field."""
     for field, rows in hands.groupby("field", observed=True, sort=False):
         strategies = list(pd.unique(rows["strategy"]))
         if len(strategies) > 1:
@@ -185,29 +167,25 @@ def units(hands: pd.DataFrame) -> Iterator[tuple[str, str, bool, pd.DataFrame]]:
 
 
 def standardised_rates(hands: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
-    """Zero-bid rate and zero-bid success per field, strategy and ``by`` group (may be none) of
-    ``hands`` (:func:`observed_rows`), pooled over the :data:`STRATA` not in ``by`` with equal
-    weight per stratum; success rates leave out strata with fewer than :data:`MIN_ZERO_BIDS`
-    zero bids.  Columns: ``field``, ``strategy``, ``field_row``, the ``by`` columns, ``deals``,
-    ``zero_bid_rate`` (with ``_low``/``_high``), ``zero_bids``, ``zero_made_rate`` (with
-    ``_low``/``_high``) and ``success_strata`` (strata behind the success rate).
-    """
+    """Zero-bid rate and success per :func:`units` row and ``by`` group (may be none) of
+    ``hands`` (:func:`observed_rows`), each stratum of the :data:`STRATA` not in ``by`` weighing
+    the same; success leaves out strata with under :data:`MIN_ZERO_BIDS` zero bids (the
+    ``success_strata`` are those it pools)."""
     by = list(by)
     strata = [c for c in STRATA if c not in by]
     groups = by or ["_all"]  # one group of all the rows when ``by`` is empty
     out = []
     for field, strategy, field_row, rows in units(hands.assign(_all=0)):
         zeros = _enough(rows[rows["zero"]], [*groups, *strata])
-        rate = _standardised(rows, rows["zero"], groups, strata, "zero_bid_rate")
-        success = _standardised(zeros, zeros["made"], groups, strata, "zero_made_rate")
-        table = (
-            rows.groupby(groups, observed=True)["zero"]
-            .agg(deals="size", zero_bids="sum")
-            .reset_index()
-            .merge(rate.drop(columns="strata"), on=groups, how="left")
-            .merge(success.rename(columns={"strata": "success_strata"}), on=groups, how="left")
-        )
-        table["success_strata"] = table["success_strata"].fillna(0).astype(int)
+        table = rows.groupby(groups, observed=True)["zero"].agg(deals="size", zero_bids="sum")
+        for frame, name in ((rows, "zero_bid_rate"), (zeros, "zero_made_rate")):
+            values = frame["zero" if name == "zero_bid_rate" else "made"]
+            rate = standardised_means(frame, values, groups, strata, bounded=True).set_index(groups)
+            names = [*_triple(name), "strata"]
+            table = table.join(rate[[*ESTIMATE, "strata"]].set_axis(names, axis=1))
+            # Only the success rate's strata are shown (the rate's are all of them).
+            table["success_strata"] = table.pop("strata").fillna(0).astype(int)
+        table = table.reset_index()
         out.append(table.assign(field=field, strategy=strategy, field_row=field_row))
     columns = ["field", "strategy", "field_row", *by, "deals", *_triple("zero_bid_rate")]
     columns += ["zero_bids", *_triple("zero_made_rate"), "success_strata"]
@@ -215,9 +193,8 @@ def standardised_rates(hands: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
 
 
 def _differences(hands: pd.DataFrame) -> Iterator[tuple[dict, tuple[Estimate, pd.Series]]]:
-    """Per unit, measure and comparison (the largest vs the smallest table, ...): its key and
-    :func:`standardised_difference`; zero-bid success compares the strata with at least
-    :data:`MIN_ZERO_BIDS` zero bids on each side."""
+    """Per unit, measure and comparison: its key and :func:`standardised_difference` (success
+    over the strata with at least :data:`MIN_ZERO_BIDS` zero bids on each side)."""
     sizes = sorted(pd.unique(hands["players"]))
     matched = ["players", "band_rank", "strategy"]  # hand sizes matched size by size
     specs = [
@@ -241,16 +218,13 @@ def _differences(hands: pd.DataFrame) -> Iterator[tuple[dict, tuple[Estimate, pd
 
 
 def comparisons(hands: pd.DataFrame) -> pd.DataFrame:
-    """The study's rate comparisons per unit (:func:`units`), standardised: ``field``,
-    ``strategy``, ``field_row``, ``measure``, ``comparison``, then the estimate's columns."""
+    """The rate comparisons of :func:`_differences`, a row each."""
     return pd.DataFrame([{**key, **found.row()} for key, (found, _) in _differences(hands)])
 
 
 def probe_pairs(data: StudyData) -> pd.DataFrame:
-    """Seat 0's deals in both probe arms side by side, one row per (field, players, table,
-    game, deal): ``hand_size``, ``alt_bid``, ``alt_score``, ``zero_arm_bid``, ``zero_score``,
-    ``diff`` (zero minus alternative), ``decision`` (the alternative bid is not 0 and the
-    zero arm bid 0) and ``alt_bid_label``."""
+    """Seat 0's deals in both probe arms side by side, with ``diff`` (zero minus alternative
+    score) and ``decision`` (the alternative bid is not 0 and the zero arm bid 0)."""
     hands = data.hands
     probe = hands[(hands["part"] == "probe") & (hands["seat"] == 0)]
     keys = ["field", "players", "zero_table", "game", "deal"]
@@ -258,13 +232,11 @@ def probe_pairs(data: StudyData) -> pd.DataFrame:
         probe[probe["arm"] == arm].astype({"field": str, "zero_table": str}).set_index(keys)
         for arm in ("alternative", "zero")
     )
-    pairs = alt[["hand_size"]].assign(
-        alt_bid=alt["bid"], alt_score=alt["score"], zero_arm_bid=zero["bid"]
-    )
-    pairs = pairs.assign(zero_score=zero["score"]).reset_index()
+    pairs = alt[["hand_size"]].assign(alt_bid=alt["bid"], alt_score=alt["score"])
+    pairs = pairs.assign(zero_arm_bid=zero["bid"], zero_score=zero["score"]).reset_index()
     pairs["diff"] = pairs["zero_score"] - pairs["alt_score"]
     pairs["decision"] = (pairs["alt_bid"] > 0) & (pairs["zero_arm_bid"] == 0)
-    pairs["alt_bid_label"] = _three_plus(pairs["alt_bid"].to_numpy())
+    pairs["alt_bid_label"] = np.where(pairs["alt_bid"] >= 3, "3+", pairs["alt_bid"].astype(str))
     return pairs
 
 
@@ -273,9 +245,8 @@ def gain_cells(pairs: pd.DataFrame, by: Sequence[str] = ("alt_bid_label",)) -> p
     that could choose, in (table size, ``by``) strata with at least :data:`MIN_ZERO_BIDS` of
     them: equal weight per table size, and within a table size the hands as dealt."""
     by = ["field", "zero_table", *by]
-    # Every field and zero table holds the same probe hands (the same cards), so their
-    # cells weigh the hand sizes alike, by how often such hands are dealt: no compared
-    # row mixes hand sizes differently from another.
+    # Every field and zero table holds the same probe cards, so no compared cell mixes hand
+    # sizes differently from another.
     decisions = _enough(pairs[pairs["decision"]], [*by, "players"])
     return standardised_means(decisions, decisions["diff"], by, ["players"]).drop(columns="strata")
 
@@ -284,16 +255,14 @@ RULE_CELLS = ["players", "hand_size", "alt_bid"]
 
 
 def fit_rule(pairs: pd.DataFrame) -> pd.Series:
-    """The zero rule fitted on ``pairs`` (one field and zero table): per (table size, hand
-    size, alternative bid) cell, whether bidding 0 scored more on average there."""
+    """Per :data:`RULE_CELLS` cell of ``pairs``, whether bidding 0 scored more on average."""
     decisions = pairs[pairs["decision"]]
     return decisions.groupby(RULE_CELLS, observed=True)["diff"].mean() > 0
 
 
 def apply_rule(pairs: pd.DataFrame, rule: pd.Series) -> pd.DataFrame:
-    """``pairs`` with ``rule_zero`` (the rule bids 0: the alternative is 0, or the hand could
-    choose and its cell favours 0; a cell the fit never saw keeps the alternative) and
-    ``rule_gain`` (the rule's score minus the alternative's on that deal)."""
+    """``pairs`` with ``rule_zero`` (the alternative is 0, or the hand could choose and its
+    cell favours 0: an unseen cell does not) and ``rule_gain`` (minus the alternative's)."""
     favoured = pairs.join(rule.rename("_favoured"), on=RULE_CELLS)["_favoured"]
     favoured = favoured.fillna(False).astype(bool).to_numpy()
     chosen = pairs["decision"].to_numpy() & favoured
@@ -304,18 +273,15 @@ def apply_rule(pairs: pd.DataFrame, rule: pd.Series) -> pd.DataFrame:
 
 
 def _mean(frame: pd.DataFrame, values: pd.Series, name: str | None = None) -> dict:
-    """The mean of ``values`` over all of ``frame``, clustered by game, as ``estimate``,
-    ``low`` and ``high`` (``name``, ``name_low`` and ``name_high`` when named)."""
+    """The mean of ``values``, clustered by game, as :data:`ESTIMATE` or ``_triple(name)``."""
     mean = grouped_mean(frame, values, [])[ESTIMATE].iloc[0]
     return dict(zip(_triple(name) if name else mean.index, mean, strict=True))
 
 
 def rule_summary(pairs: pd.DataFrame) -> pd.DataFrame:
-    """The zero rule per field and zero table, fitted on the even games: its score per deal
-    minus always bidding the alternative in sample (``in_sample_gain``) and held out on the
-    odd games (``estimate``, ``low``, ``high``, with the ``zero_share`` of those hands it sends
-    to 0 and the alternative's), and the fit on the odd games judged on the even ones
-    (``other_fold_gain``), the second half of the ``replication`` mark."""
+    """Per field and zero table, the rule fitted on the even games: its gain per deal over the
+    alternative in sample and on the odd games (the estimate, with the ``zero_share`` it sends
+    to 0), and the odd games' fit judged on the even ones (``other_fold_gain``)."""
     rows = []
     for (field, table), part in pairs.groupby(["field", "zero_table"], sort=False):
         half = half_of(part["game"])
@@ -338,8 +304,8 @@ def rule_summary(pairs: pd.DataFrame) -> pd.DataFrame:
 
 
 def rate_tests(hands: pd.DataFrame) -> pd.DataFrame:
-    """Per rate comparison, the paired test that the fields' rows (each field's one row that
-    speaks for it) are equal: the fields play the same cards, so their rows are correlated."""
+    """Per rate comparison, the paired test that the fields' ``field_row`` rows are equal (the
+    same cards make them correlated)."""
     fitted: dict[tuple, list] = {}
     for key, (found, influence) in _differences(hands):
         if key["field_row"] and found.n:
@@ -349,8 +315,7 @@ def rate_tests(hands: pd.DataFrame) -> pd.DataFrame:
 
 
 def gain_tests(pairs: pd.DataFrame) -> pd.DataFrame:
-    """Per zero table and alternative bid, the paired test that the fields' gains of bidding
-    0 (:func:`gain_cells`) are equal."""
+    """Per zero table and alternative bid, the paired test that the fields' gains are equal."""
     keys = ["zero_table", "alt_bid_label"]
     decisions = _enough(pairs[pairs["decision"]], ["field", *keys, "players"])
     return equal_standardised_means_rows(decisions, decisions["diff"], keys, ["players"])
@@ -359,9 +324,8 @@ def gain_tests(pairs: pd.DataFrame) -> pd.DataFrame:
 def _judged(
     fitted: pd.DataFrame, judged: pd.DataFrame, offered: bool = False
 ) -> Iterator[tuple[str, str, pd.DataFrame]]:
-    """Per zero table and field of ``judged``: its pairs judged (:func:`apply_rule`) by the
-    rule fitted on all of ``fitted``'s pairs of that table, the field's own (:func:`fit_rule`)
-    or, with ``offered``, the one offered to players (:func:`field_rules`)."""
+    """Per zero table and field, ``judged``'s pairs under the rule fitted on ``fitted``'s: the
+    field's own or, with ``offered``, the one offered to players (:data:`MOST_FIELDS`)."""
     for table, chosen in fitted.groupby("zero_table", sort=False, observed=True):
         common = field_rules(chosen)[MOST_FIELDS] if offered else None
         mine = judged[judged["zero_table"] == table]
@@ -371,17 +335,14 @@ def _judged(
 
 
 def rule_tests(fitted_on: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
-    """Per zero table, the paired test that each field's own rule, fitted on ``fitted_on``'s
-    pairs, gains the same on ``judged``'s (the family's held-out rows)."""
+    """Per zero table, the paired test that the fields' own rules gain alike (:func:`_judged`)."""
     applied = [rows for *_, rows in _judged(fitted_on, judged)]
     applied = pd.concat(applied) if applied else judged.iloc[:0].assign(rule_gain=0.0)
     return equal_standardised_means_rows(applied, applied["rule_gain"], ["zero_table"])
 
 
 def rule_gains(fitted: pd.DataFrame, judged: pd.DataFrame, offered: bool = False) -> pd.DataFrame:
-    """Per field and zero table: the gain per deal over always bidding the alternative, on
-    ``judged``'s pairs, of the rule fitted on ``fitted``'s (:func:`_judged`: each field's own,
-    or the one offered to players), clustered by game."""
+    """Per field and zero table, the gain per deal over the alternative of :func:`_judged`."""
     rows = [
         {"field": field, "zero_table": table, "hands": len(applied)}
         | _mean(applied, applied["rule_gain"])
@@ -391,12 +352,9 @@ def rule_gains(fitted: pd.DataFrame, judged: pd.DataFrame, offered: bool = False
 
 
 def field_rules(pairs: pd.DataFrame) -> pd.DataFrame:
-    """The zero rule of each field of ``pairs`` (one zero table), a column per field
-    (:func:`fit_rule`; a cell a field's fit never saw does not favour 0 there), then
-    :data:`MOST_FIELDS`, the rule offered to players (the cells favoured in more than half of
-    the fields), and :data:`EVERY_FIELD` (in all of them)."""
-    rules = pairs.groupby("field", sort=False, observed=True)
-    fits = {field: fit_rule(rows) for field, rows in rules}
+    """Per field of ``pairs`` (one zero table) its :func:`fit_rule`, then :data:`MOST_FIELDS`
+    (cells favoured in more than half of them) and :data:`EVERY_FIELD` (in all)."""
+    fits = {f: fit_rule(rows) for f, rows in pairs.groupby("field", sort=False, observed=True)}
     votes = pd.concat(fits, axis=1).fillna(False).astype(bool) if fits else pd.DataFrame()
     return votes.assign(**{MOST_FIELDS: votes.mean(axis=1) > 0.5, EVERY_FIELD: votes.all(axis=1)})
 
@@ -404,7 +362,6 @@ def field_rules(pairs: pd.DataFrame) -> pd.DataFrame:
 #: The columns of :func:`field_rules` that speak for several fields.
 MOST_FIELDS = "most fields"
 EVERY_FIELD = "every field"
-
 
 #: The comparison families' keys: what names one comparison within a field.
 FAMILY_KEYS = {
@@ -418,13 +375,10 @@ FAMILY_KEYS = {
 }
 
 
-def family(
-    hands: pd.DataFrame, pairs: pd.DataFrame, fitted: pd.DataFrame | None = None
-) -> dict[str, pd.DataFrame]:
-    """The parts of the study's one family (:data:`FAMILY_KEYS`), adjusted together: of the
-    run (``fitted`` None: its rows replicated on the halves, the rules fitted on its even
-    games and judged on its odd ones), or of its confirmation run, the rules fitted on
-    ``fitted`` (all the run's pairs) and judged on the confirmation's, which they never saw."""
+def family(hands: pd.DataFrame, pairs: pd.DataFrame, fitted: pd.DataFrame | None = None) -> Frames:
+    """The study's one family (:data:`FAMILY_KEYS`), adjusted together: of the run (rules fitted
+    on its even games, judged on its odd ones) or, given ``fitted`` (the run's pairs), of its
+    confirmation, judged by the rules fitted on ``fitted``."""
     if fitted is None:
         half = half_of(pairs["game"])
         fitted, judged = pairs[half == 0], pairs[half == 1]
@@ -447,8 +401,7 @@ def family(
 
 
 def verdicts(table: pd.DataFrame, keys: list[str], between: pd.DataFrame) -> pd.DataFrame:
-    """:func:`~ohhell_sim.analysis.findings.verdicts_with_counts` of the field rows of ``table``
-    with ``between``, the family's tests that the fields differ (none without a row)."""
+    """:func:`verdicts_with_counts` of ``table``'s field rows with ``between``'s tests."""
     rows = table[table["field_row"]] if "field_row" in table else table
     rows = rows.dropna(subset=["estimate"])
     return verdicts_with_counts(rows, between, keys) if len(rows) else pd.DataFrame()
@@ -490,9 +443,9 @@ def analyse(data: StudyData) -> Report:
         Table(
             f"The zero rule as a player's rule (zero table {CANONICAL_ZERO_TABLE})",
             player_rule,
-            "Fitted on all the games: bid 0 instead of expected_tricks's bid at the sizes listed, "
-            "when 0 is legal and you hold no boss trump. 'most fields' / 'every field': the "
-            "cells where bidding 0 scored more in most / all fields.",
+            "Fitted on all the games: bid 0 instead of expected_tricks's bid at the sizes listed "
+            "(when legal, holding no boss trump); 'most fields' / 'every field': the cells where 0 "
+            "scored more in most / all fields.",
         ),
         Table(
             "Comparisons: verdicts across fields",
@@ -521,9 +474,9 @@ def analyse(data: StudyData) -> Report:
         Table(
             "The fitted zero rule: in sample and held out, per field",
             _with_p(rule, [c for c in rule.columns if c not in hidden and c[:8] != "confirm_"], 3),
-            "estimate: held-out score per deal minus always bidding the alternative; "
-            "in_sample_gain: on the games it was fitted to; other_fold_gain: fitted on the odd "
-            "games, judged on the even; zero_share: held-out hands it sends to 0.",
+            "estimate: held-out gain per deal over the alternative; in_sample_gain: on its own "
+            "games; other_fold_gain: fitted on the odd games, judged on the even; zero_share: "
+            "held-out hands sent to 0.",
         ),
         Table(
             "The rule offered to players, judged where it was not chosen",
@@ -531,20 +484,20 @@ def analyse(data: StudyData) -> Report:
             "Chosen on the even games, judged on the odd ones (as the fitted rule).",
         ),
     ]
-    confirmed = data.confirmation is not None
-    in_short = _in_short(by_unit, gains, verdict_of, player_rule, parts["offered rule"], confirmed)
+    field_rows = by_unit[by_unit["field_row"]]
+    in_short = _in_short(field_rows, parts, verdict_of, player_rule, second is not None)
     figures = _figures(by_size, _in_order(gain_cells(pairs, ["hand_size"]), fields))
     correction = compared["correction"].iloc[0] if len(compared) else CORRECTION
     method = _method(data, fields, correction)
-    findings = _findings(verdict_of, parts, by_unit, len(fields))
+    findings = _findings(verdict_of, parts, field_rows)
     return study_report(
         NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
     )
 
 
-def _gathered(verdict_of: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """The verdicts of the parts of :data:`VERDICT_PARTS` as display strings in one table, each
-    row named in a first column ``comparison``."""
+def _gathered(verdict_of: Frames) -> pd.DataFrame:
+    """The verdicts of :data:`VERDICT_PARTS` as display strings in one table, each row named
+    in a first column ``comparison``."""
     shown = []
     for name, table in verdict_of.items():
         test, label, _, digits = VERDICT_PARTS[name]
@@ -557,8 +510,7 @@ def _gathered(verdict_of: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def _figures(by_size: pd.DataFrame, gain_by_size: pd.DataFrame) -> list[Figure]:
-    """The zero-bid rate and success and the gain of bidding 0 by hand size; none of an empty
-    table (a tiny run may leave every stratum too thin)."""
+    """The zero-bid rate, success and gain of bidding 0 by hand size; none of an empty table."""
     rows = by_size[by_size["field_row"]]
     plots = {
         "zero_rate_by_hand_size.png": ("zero_bid_rate", "Zero-bid rate", "share of deals"),
@@ -579,16 +531,10 @@ def _figures(by_size: pd.DataFrame, gain_by_size: pd.DataFrame) -> list[Figure]:
 
 
 def rule_in_words(pairs: pd.DataFrame, table: str = CANONICAL_ZERO_TABLE) -> pd.DataFrame:
-    """The zero rule of each field, and of :data:`MOST_FIELDS` (the cells favoured in more
-    than half of them) and :data:`EVERY_FIELD`, under zero table ``table``: per table size
-    and alternative bid (``instead of``), the hand sizes that bid 0 (``bid 0 with``)."""
+    """Each column of :func:`field_rules` under zero table ``table``: per table size and
+    alternative bid (``instead of``), the hand sizes that bid 0 (``bid 0 with``)."""
     rows = [
-        {
-            "field": field,
-            "players": int(players),
-            "instead of": int(alt),
-            "bid 0 with": f"{_ranges(sorted(cells['hand_size'].astype(int)))} cards",
-        }
+        (field, int(players), int(alt), f"{_ranges(sorted(cells['hand_size'].astype(int)))} cards")
         for field, rule in field_rules(pairs[pairs["zero_table"] == table]).items()
         for (players, alt), cells in rule[rule].reset_index().groupby(["players", "alt_bid"])
     ]
@@ -602,17 +548,12 @@ def _ranges(values: list[int]) -> str:
 
 
 def _in_short(
-    by_unit: pd.DataFrame,
-    gains: pd.DataFrame,
-    verdict_of: dict[str, pd.DataFrame],
-    player_rule: pd.DataFrame,
-    offered: pd.DataFrame,
-    confirmed: bool,
+    fields: pd.DataFrame, parts: Frames, verdict_of: Frames, rule: pd.DataFrame, confirmed: bool
 ) -> list[str]:
     """The answer first: which hands should bid 0 and what that gains, then how zero bids
     fare by hand, how often fields bid 0 and make it, and the strength of the evidence."""
     most, every = (
-        player_rule[player_rule["field"] == f].drop(columns="field").reset_index(drop=True)
+        rule[rule["field"] == f].drop(columns="field").reset_index(drop=True)
         for f in (MOST_FIELDS, EVERY_FIELD)
     )
     hands = "; ".join(
@@ -626,6 +567,7 @@ def _in_short(
         if len(most)
         else "bid what the hand is worth: no hand favours 0 in most fields."
     )
+    gains, offered = parts["counterfactual"], parts["offered rule"]
     rows = offered[offered["zero_table"] == CANONICAL_ZERO_TABLE]
     if len(rows):
         found = rows.loc[rows["established"].astype(bool), "estimate"]
@@ -647,7 +589,6 @@ def _in_short(
             f"Bidding 0 instead changes the score of a hand {by_worth} points per deal "
             f"(established in {found_in} fields)."
         )
-    fields = by_unit[by_unit["field_row"]]
     judged = [v for v in verdict_of.values() if len(v)]
     checked = "and confirmed at the second seed" if confirmed else "(no confirmation run)"
     return [
@@ -662,8 +603,7 @@ def _in_short(
 
 
 def _with_p(table: pd.DataFrame, columns: list[str], digits: int) -> pd.DataFrame:
-    """``table[columns]`` as display strings, the adjusted p-values to their precision and the
-    confirmation with its estimate."""
+    """``table[columns]`` as display strings, with the adjusted p-value and confirmation."""
     shown = display_table(table[columns], digits=digits)
     shown["p_adjusted"] = table["p_adjusted"].map(fmt_p).to_numpy()
     shown["confirmation"] = [confirmation_cell(r, digits) for _, r in table.iterrows()]
@@ -677,9 +617,8 @@ def _triple(base: str) -> list[str]:
 def _in_order(table: pd.DataFrame, fields: list[str]) -> pd.DataFrame:
     """``table`` in the order of the fields and of :data:`ZERO_TABLES`."""
     rank = {f: i for i, f in enumerate(fields)} | {t: i for i, t in enumerate(ZERO_TABLES)}
-    return table.sort_values(
-        ["field", "zero_table"], key=lambda c: c.map(rank), kind="stable"
-    ).reset_index(drop=True)
+    ordered = table.sort_values(["field", "zero_table"], key=lambda c: c.map(rank), kind="stable")
+    return ordered.reset_index(drop=True)
 
 
 def _method(data: StudyData, fields: list[str], correction: str) -> list[str]:
@@ -692,12 +631,12 @@ def _method(data: StudyData, fields: list[str], correction: str) -> list[str]:
         "the strata both have. A success rate or counterfactual cell leaves out strata with "
         f"fewer than {MIN_ZERO_BIDS} zero bids, a floor fixed before the data.",
         "Probe part: seat 0 plays each hand twice on the same cards, bidding 0 whenever legal "
-        "(unless it holds a boss trump) or expected_tricks's count (the alternative); where the "
-        "bids differ, the score difference is the effect of bidding 0, per field, zero table "
-        "and alternative bid, each table size weighing the same and the hands within one as "
-        "dealt. The zero rule bids 0 in the (table size, hand size, alternative bid) cells "
-        "where bidding 0 scored more on the even games and is judged on the odd games; the "
-        "rule offered to players takes the cells most fields' rules favour.",
+        "without a boss trump, or expected_tricks's count (the alternative); where the bids "
+        "differ, the score difference is the effect of bidding 0, per field, zero table and "
+        "alternative bid (each table size weighing the same, the hands within one as dealt). "
+        "The zero rule bids 0 in the (table size, hand size, alternative bid) cells where 0 "
+        "scored more on the even games and is judged on the odd ones; the rule offered to "
+        "players takes the cells most fields' rules favour.",
         f"One family ({correction}): every rate comparison, counterfactual cell and rule gain "
         "(p-values read off the intervals) and, per comparison, a paired Wald test that the "
         "fields' rows are equal (clustered by game). A finding is claimed only where it "
@@ -713,35 +652,29 @@ def _method(data: StudyData, fields: list[str], correction: str) -> list[str]:
     ]
 
 
-def _findings(
-    verdict_of: dict[str, pd.DataFrame],
-    parts: dict[str, pd.DataFrame],
-    by_unit: pd.DataFrame,
-    n_fields: int,
-) -> list[str]:
-    """What holds in every field and where the fields differ; each field's zero-bid rate and
-    success; how many comparisons fail Holm."""
+def _findings(verdict_of: Frames, parts: Frames, fields: pd.DataFrame) -> list[str]:
+    """What holds in every field (``fields``: their rows) and where they differ; each field's
+    zero-bid rate and success; how many comparisons fail Holm."""
     headline, depends = [], []
     for name, (test, label, unit, digits) in VERDICT_PARTS.items():
         for _, v in verdict_of[name].iterrows():
             words = v[FAMILY_KEYS[test]].astype(str)
             what = label.format(**words)
-            if v["headline"] and v["fields"] == n_fields:
+            if v["headline"] and v["fields"] == len(fields):
                 span = fmt_span(v[["min_estimate", "max_estimate"]], digits)
                 sign = "higher" if v["min_estimate"] > 0 else "lower"
                 headline.append(
                     f"{what[0].upper()}{what[1:]} ({unit.format(**words)}): {sign} in all "
-                    f"{n_fields} fields ({span}), survives Holm and is confirmed in each."
+                    f"{len(fields)} fields ({span}), survives Holm and is confirmed in each."
                 )
             elif v["verdict"] == DEPENDS_ON_FIELD:
                 depends.append(what)
     others = sum(map(len, verdict_of.values())) - len(headline)
     differ = f"; the fields differ in {'; '.join(depends)}" if depends else ""
     levels = [
-        f"In the {r['field']} field, players bid 0 in {fmt_ci(*r[_triple('zero_bid_rate')])} "
-        f"of deals and make {fmt_ci(*r[_triple('zero_made_rate')])} of those zero bids "
-        "(standardised)."
-        for _, r in by_unit[by_unit["field_row"]].iterrows()
+        f"In the {r['field']} field, players bid 0 in {fmt_ci(*r[_triple('zero_bid_rate')])} of "
+        f"deals and make {fmt_ci(*r[_triple('zero_made_rate')])} of those zero bids (standardised)."
+        for _, r in fields.iterrows()
     ]
     # The family's comparisons are its rows with a p-value (the correction's count).
     tested = pd.concat([part[["p", "survives"]] for part in parts.values()]).dropna()
