@@ -209,6 +209,8 @@ def _detail_table(table: pd.DataFrame) -> pd.DataFrame:
 
 def _findings(table: pd.DataFrame, worth: pd.DataFrame) -> list[str]:
     lines = []
+    # The comparisons with a p-value, as adjust_family counts them.
+    family = sum(int(part["p"].notna().sum()) for part in (table, worth) if "p" in part)
     baseline = table["strategy"].map(is_openspiel_bot)
     told = table["strategy"].str.endswith(TOLD_STOCK)
     ours_all = table[~baseline & ~told]
@@ -229,7 +231,7 @@ def _findings(table: pd.DataFrame, worth: pd.DataFrame) -> list[str]:
         )
         lines.append(
             f"Against {opponent}: {len(ahead)} of {len(part)} matches have our strategy ahead "
-            f"and {len(behind)} behind after the correction for all {_family_size(table)} "
+            f"and {len(behind)} behind after the correction for all {family} "
             f"comparisons (tables {', '.join(_tables_in_order(part))})."
         )
     for row in table[told].sort_values(["opponent", "players", "tricks", "seed"]).itertuples():
@@ -257,10 +259,6 @@ def _findings(table: pd.DataFrame, worth: pd.DataFrame) -> list[str]:
             f"to {fmt_number(table['ms_theirs'].max(), 2)} ms."
         )
     return lines
-
-
-def _family_size(table: pd.DataFrame) -> int:
-    return int(table["correction"].iloc[0].rsplit(" ", 1)[-1])
 
 
 def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:

@@ -32,6 +32,7 @@ from ohhell_sim.analysis.stats import (
     Estimate,
     grouped_mean,
     standardised_difference,
+    standardised_mean,
     standardised_means,
 )
 from ohhell_sim.rules import ZERO_TABLES, Rules
@@ -248,7 +249,7 @@ def gain_cells(pairs: pd.DataFrame, by: Sequence[str] = ("alt_bid_label",)) -> p
     # Every field and zero table holds the same probe cards, so no compared cell mixes hand
     # sizes differently from another.
     decisions = _enough(pairs[pairs["decision"]], [*by, "players"])
-    return standardised_means(decisions, decisions["diff"], by, ["players"]).drop(columns="strata")
+    return standardised_mean(decisions, decisions["diff"], by, "players")
 
 
 RULE_CELLS = ["players", "hand_size", "alt_bid"]
