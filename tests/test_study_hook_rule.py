@@ -10,11 +10,11 @@ import pytest
 
 from ohhell_sim.analysis.findings import CONFIRMED, NO_CONFIRMATION, NOT_CONFIRMED, NOT_TESTED
 from ohhell_sim.analysis.format import fmt_span
-from ohhell_sim.analysis.stats import paired_by_game
+from ohhell_sim.analysis.stats import paired_by_game, per_game_difference
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import hook_rule
-from ohhell_sim.studies.design import FIELDS, per_game_difference
-from ohhell_sim.studies.hook_rule import STANDARDISED, with_standardised
+from ohhell_sim.studies.design import FIELDS
+from ohhell_sim.studies.hook_rule import BY_TABLE, STANDARDISED, with_standardised
 
 
 def _exact(rate: float, size: int) -> np.ndarray:
@@ -64,7 +64,7 @@ def test_standardised_rows_follow_the_table_sizes_not_the_raw_pool():
 
     # The same through the paired path: the per-game edge is positive in each stratum,
     # so its standardised row is too.
-    edge = per_game_difference(hands, hands["made"], "role", "dealer", "other seats")
+    edge = per_game_difference(hands, hands["made"], "role", "dealer", "other seats", BY_TABLE)
     edges = with_standardised(edge, edge["value"]).set_index("players")
     assert (edges.loc[[3, 7], "estimate"] > 0).all()
     assert edges.loc[STANDARDISED, "estimate"] == pytest.approx(0.01)
@@ -82,7 +82,7 @@ def test_per_game_differences_give_the_paired_interval():
         }
     )
     frame["score"] = rng.normal(5, 3, len(frame)) - 0.5 * frame["hook"]
-    difference = per_game_difference(frame, frame["score"], "hook", True, False)
+    difference = per_game_difference(frame, frame["score"], "hook", True, False, BY_TABLE)
     ours = with_standardised(difference, difference["value"])
     ours = ours[ours["players"] != STANDARDISED].set_index("field")
     paired = paired_by_game(frame, frame["score"], "hook", True, False, by=["field"])

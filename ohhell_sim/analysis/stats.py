@@ -72,6 +72,7 @@ __all__ = [
     "mean_ci",
     "paired_by_game",
     "paired_difference_ci",
+    "per_game_difference",
     "proportion_ci",
     "standardised_difference",
     "standardised_mean",
@@ -180,6 +181,53 @@ def standardised_mean(
     return estimate_frame(rows, by)
 
 
+def _arm_means_per_game(
+    frame: pd.DataFrame,
+    values: pd.Series | np.ndarray,
+    arm: str,
+    first: object,
+    second: object,
+    by: Sequence[str],
+    game: str,
+) -> pd.DataFrame:
+    """Per (``by`` group, ``game``): the mean of ``values`` in arm ``first`` and in arm
+    ``second`` (columns ``first`` and ``second``), games missing from either dropped."""
+    data = frame[[*by, arm, game]].copy()
+    data["_value"] = np.asarray(values, dtype=np.float64)
+    data = data[data[arm].isin([first, second])]
+    per_game = data.groupby([*by, game, arm], observed=True)["_value"].mean().unstack(arm)
+    # Selected one by one: a list of boolean arm labels would be read as a mask.
+    return pd.DataFrame({"first": per_game[first], "second": per_game[second]}).dropna()
+
+
+def per_game_difference(
+    frame: pd.DataFrame,
+    values: pd.Series | np.ndarray,
+    arm: str,
+    first: object,
+    second: object,
+    by: Sequence[str] = (),
+    game: str = "game",
+) -> pd.DataFrame:
+    """The differences :func:`paired_by_game` averages, one per game and ``by`` group.
+
+    Parameters
+    ----------
+    frame, values, arm, first, second, by, game
+        As for :func:`paired_by_game`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The ``by`` columns, ``game`` and ``value``: the game's mean in arm ``first``
+        minus its mean in arm ``second``.  A mean of ``value`` over games is the
+        paired comparison; a pool of several groups' means (a standardised row)
+        keeps the pairing.
+    """
+    pairs = _arm_means_per_game(frame, values, arm, first, second, by, game)
+    return (pairs["first"] - pairs["second"]).rename("value").reset_index()
+
+
 def paired_by_game(
     frame: pd.DataFrame,
     values: pd.Series | np.ndarray,
@@ -219,12 +267,7 @@ def paired_by_game(
     pandas.DataFrame
         The ``by`` columns, then :data:`ESTIMATE_COLUMNS` (``n``: games paired).
     """
-    data = frame[[*by, arm, game]].copy()
-    data["_value"] = np.asarray(values, dtype=np.float64)
-    data = data[data[arm].isin([first, second])]
-    per_game = data.groupby([*by, game, arm], observed=True)["_value"].mean().unstack(arm)
-    # Selected one by one: a list of boolean arm labels would be read as a mask.
-    pairs = pd.DataFrame({"first": per_game[first], "second": per_game[second]}).dropna()
+    pairs = _arm_means_per_game(frame, values, arm, first, second, by, game)
     rows = []
     groups = pairs.groupby(level=list(by), sort=True) if by else [((), pairs)]
     for key, block in groups:

@@ -1,4 +1,4 @@
-"""What the studies share: the strategy mixes, bidding positions, paired differences and checks.
+"""What the studies share: the strategy mixes, bidding positions and argument checks.
 
 Every distinct *set* of strategies in a seating compiles its own kernel (tens of
 seconds), so the studies that play mixed tables draw every seating from one set,
@@ -12,7 +12,7 @@ reacts to scoring variants), ``simple`` counts high cards and trumps, and
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
@@ -208,28 +208,3 @@ def games_to_be_ahead(mean: object, sd: object) -> np.ndarray:
         Z_AHEAD * sd, mean, out=np.full(np.broadcast(mean, sd).shape, np.inf), where=mean > 0
     )
     return np.ceil(ratio**2)
-
-
-def per_game_difference(
-    frame: pd.DataFrame,
-    values: pd.Series | np.ndarray,
-    arm: str,
-    first: object,
-    second: object,
-    keys: Sequence[str] = ("field", "players"),
-) -> pd.DataFrame:
-    """Per game and ``keys`` group: the mean of ``values`` where ``arm`` is ``first`` minus
-    their mean where it is ``second`` (hook on minus off, a variant minus the canonical table).
-
-    One ``value`` per game, so a mean of it over games is the paired comparison
-    of two conditions played on the same cards
-    (:func:`~ohhell_sim.analysis.stats.paired_by_game`); games missing from
-    either arm are dropped.
-    """
-    keys = list(keys)
-    data = frame[[*keys, arm, "game"]].copy()
-    data["_value"] = np.asarray(values, dtype=np.float64)
-    per_game = data.groupby([*keys, "game", arm], observed=True)["_value"].mean().unstack(arm)
-    # Selected one by one: a list of boolean arm labels would be read as a mask.
-    difference = (per_game[first] - per_game[second]).dropna()
-    return difference.rename("value").reset_index()

@@ -33,7 +33,12 @@ from ohhell_sim.analysis.findings import (
 )
 from ohhell_sim.analysis.format import display_table, fmt_number, fmt_p, fmt_row, fmt_span
 from ohhell_sim.analysis.report import Figure, Report, Table
-from ohhell_sim.analysis.stats import grouped_mean, paired_by_game, standardised_mean
+from ohhell_sim.analysis.stats import (
+    grouped_mean,
+    paired_by_game,
+    per_game_difference,
+    standardised_mean,
+)
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.studies.design import (
@@ -45,7 +50,6 @@ from ohhell_sim.studies.design import (
     check_fields,
     field_seats,
     fields_text,
-    per_game_difference,
     position_label,
 )
 from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_family
@@ -95,8 +99,10 @@ ROLES = {
 }
 
 
-#: Per game, hook on minus off (:func:`~ohhell_sim.studies.design.per_game_difference`).
-_on_off = partial(per_game_difference, arm="hook", first=True, second=False)
+#: The groups of an effect: a field at a table size.
+BY_TABLE = ("field", "players")
+#: Per game and table, hook on minus off (:func:`~ohhell_sim.analysis.stats.per_game_difference`).
+_on_off = partial(per_game_difference, arm="hook", first=True, second=False, by=BY_TABLE)
 
 
 def conditions(
@@ -242,7 +248,9 @@ def effect_games(hands: pd.DataFrame, deals: pd.DataFrame, games: pd.DataFrame) 
     }
     for name, hook in zip(EDGES, (False, True), strict=True):
         arm = hands[hands["hook"] == hook]
-        parts[name] = per_game_difference(arm, arm["made"], "role", "dealer", "other seats")
+        parts[name] = per_game_difference(
+            arm, arm["made"], "role", "dealer", "other seats", BY_TABLE
+        )
     parts[OVERBID] = _on_off(deals, deals["excess"] > 0)
     for role, (on, off, shift) in zip(ROLES, (SEAT_GAPS, ONE_CARD_GAPS), strict=True):
         gaps = total_gaps(games, role)
@@ -252,7 +260,7 @@ def effect_games(hands: pd.DataFrame, deals: pd.DataFrame, games: pd.DataFrame) 
     mixed = games[games["field"] == MIX_FIELD]
     if len(mixed):
         keys = ("field", "players", "strategy")
-        share = _on_off(mixed, mixed["win_share"], keys=keys)
+        share = _on_off(mixed, mixed["win_share"], by=keys)
         for strategy, part in share.groupby("strategy", observed=True, sort=False):
             parts[f"win share of {strategy}, hook on - off"] = part.drop(columns="strategy")
     out = pd.concat([part.assign(effect=name) for name, part in parts.items()], ignore_index=True)

@@ -33,6 +33,7 @@ from ohhell_sim.analysis.stats import (
     grouped_mean,
     mean_ci,
     paired_by_game,
+    per_game_difference,
     standardised_mean,
 )
 from ohhell_sim.rules import Rules
@@ -43,7 +44,6 @@ from ohhell_sim.studies.design import (
     check_fields,
     field_seats,
     games_to_be_ahead,
-    per_game_difference,
 )
 from ohhell_sim.studies.family import CORRECTION, confirm_family
 from ohhell_sim.studies.report import study_report
