@@ -14,13 +14,13 @@
 # ---
 
 # %% [markdown]
-# # Scoring variants: bids, rankings and decisiveness, field by field
+# # Scoring variants: bids and decisiveness, field by field
 #
 # Every scoring table of the sources played on the same cards, in several strategy
 # fields: how the bids of players that re-optimise for the table (`mc_bidder`, and
 # `learned`, whose trick model does not depend on the table) shift, which built-ins
-# ignore the scoring, whether the strategies' ranking changes in mixed fields, and how
-# decisive the game is, by measures that work for the negative totals of the penalty
+# ignore the scoring, and how often the stronger strategy's seat finishes ahead in mixed
+# fields under each table, a measure that works for the negative totals of the penalty
 # table.  Every comparison belongs to the report's one family, adjusted with Holm, is
 # confirmed at a second seed and recomputed on the even and the odd games.
 #
@@ -45,7 +45,6 @@ from ohhell_sim.studies import notebook as nb
 data_dir, report = nb.open_study(
     "variant_scoring", data_dir, out_dir, games, seed, players=players, fields=fields
 )
-tables = {table.title: table for table in report.tables}
 nb.show_setup(report)
 
 # %% [markdown]
@@ -70,7 +69,7 @@ nb.show_findings(report)
 # field (for bids: every score-maximising player), and over which range?
 
 # %%
-verdicts = tables["Verdicts across fields"].frame
+verdicts = next(t.frame for t in report.tables if t.title.startswith("Does each effect hold"))
 display(verdicts)
 counts = verdicts.groupby(["effect", "verdict"]).size().rename("effects").reset_index()
 display(counts)
@@ -83,9 +82,9 @@ display(
 )
 
 # %% [markdown]
-# Decisiveness in the mixed fields: the scoring tables ranked by the share of the
-# variance of totals that the strategy explains, with the stronger strategy's chance to
-# finish ahead (none without a mixed field).
+# Decisiveness in the mixed fields: the scoring tables ranked by how often the stronger
+# strategy's seat finishes ahead of another's, with the games it needs to be ahead 95% of
+# the time (none without a mixed field).
 
 # %%
 ranked = [t.frame for t in report.tables if t.title.startswith("Which scoring table")]

@@ -23,14 +23,11 @@ from ohhell_sim.analysis.findings import (
     SOME_FIELDS,
     SOME_FIELDS_UNTESTED,
     adjust_family,
-    column_variance_share,
     confirm,
     detectable_effect,
     equal_estimates_rows,
     equal_estimates_test,
-    equal_replicates_test,
     equal_standardised_means_rows,
-    equal_statistics_test,
     established,
     field_verdicts,
     half_of,
@@ -38,8 +35,6 @@ from ohhell_sim.analysis.findings import (
     p_value,
     replicate,
     replication_mark,
-    variance_share,
-    variance_share_of,
     verdicts_across_fields,
     verdicts_with_counts,
 )
@@ -152,32 +147,6 @@ def test_field_verdicts():
     assert field_verdicts(flip, [])["verdict"].item() == DEPENDS_ON_FIELD
 
 
-def test_variance_share_ignores_where_zero_lies():
-    rng = np.random.default_rng(3)
-    groups = np.repeat(["a", "b", "c"], 300)
-    values = rng.normal(size=900) + np.repeat([0.0, 1.0, 2.0], 300)
-    share = variance_share_of(values, groups)
-    # Between-group variance 2/3 against a within variance of about 1.
-    assert share == pytest.approx((2 / 3) / (2 / 3 + 1), abs=0.05)
-    # The same spread around negative or near-zero totals gives the same share.
-    assert variance_share_of(values - 100.0, groups) == pytest.approx(share)
-    assert variance_share_of(values * -3.0, groups) == pytest.approx(share)
-    assert np.isnan(variance_share_of(np.ones(4), ["a", "a", "b", "b"]))  # nothing varies
-    assert variance_share_of(np.array([1.0, 1.0, 2.0, 2.0]), ["a", "a", "b", "b"]) == 1.0
-
-
-def test_variance_share_interval_over_games():
-    rng = np.random.default_rng(4)
-    games = np.repeat(np.arange(200), 4)
-    strategy = np.tile(["a", "a", "b", "b"], 200)
-    total = rng.normal(size=800) + np.where(strategy == "a", 1.0, 0.0)
-    frame = pd.DataFrame({"game": games, "strategy": strategy, "total": total})
-    est = variance_share(frame, "total", "strategy", resamples=100)
-    assert est.low < est.estimate < est.high
-    assert est.estimate == pytest.approx(variance_share_of(total, strategy))
-    assert 0.1 < est.estimate < 0.35
-
-
 def _rows(estimates, se, effect="e"):
     estimates, se = np.asarray(estimates, float), np.asarray(se, float)
     z = scipy_stats.norm.ppf(0.975)
@@ -253,16 +222,6 @@ def test_estimates_with_their_influence_are_tested_as_the_per_game_test():
     )
     assert test["q"] == pytest.approx(scipy_stats.ttest_rel(x, y).statistic ** 2)
     assert test["df"] == 1 and test["spread"] == pytest.approx(abs(x.mean() - y.mean()))
-
-
-def test_estimates_with_bootstrap_replicates_are_tested_with_their_covariance():
-    draws = np.random.default_rng(12)
-    covariance = np.array([[1.0, 0.9], [0.9, 1.0]])
-    replicates = draws.multivariate_normal([0.0, 0.0], covariance, size=20000)
-    test = equal_replicates_test([0.5, 0.0], replicates)
-    # Var(a - b) = 1 + 1 - 2 * 0.9 = 0.2: the correlation is what finds the difference.
-    assert test["df"] == 1 and test["q"] == pytest.approx(0.5**2 / 0.2, rel=0.05)
-    assert np.isnan(equal_replicates_test([0.5], replicates[:, :1])["p"])
 
 
 def test_standardised_rates_sharing_games_across_strata_keep_their_covariance():
@@ -383,31 +342,6 @@ def test_detectable_effect_is_the_size_found_with_the_stated_power():
 def test_p_values_are_printed_to_the_precision_they_have(p, text):
     assert fmt_p(p) == text
     assert fmt_p(float("nan")) == "n/a"
-
-
-def test_column_variance_share_is_the_variance_share_of_the_matrix_by_column_group():
-    rng = np.random.default_rng(3)
-    groups = np.array(["b", "a", "b", "c"])
-    matrix = rng.normal(size=(50, 4)) + np.array([1.0, 0.0, 1.0, 2.0])
-    expected = variance_share_of(matrix.ravel(), np.tile(groups, 50))
-    assert column_variance_share(groups)(matrix) == pytest.approx(expected)
-    assert np.isnan(column_variance_share(groups)(np.ones((3, 4))))
-
-
-def test_equal_statistics_test_bootstraps_the_shared_units_once():
-    rng = np.random.default_rng(4)
-    x = rng.normal(size=200)
-    y = x + rng.normal(scale=0.1, size=200)
-    same = [lambda rows: x[rows].mean(), lambda rows: y[rows].mean()]
-    apart = [lambda rows: x[rows].mean(), lambda rows: y[rows].mean() + 0.1]
-    # Resampled together, the shared units cancel: a gap of 0.1 is clear although each
-    # mean alone is uncertain by about 0.07.
-    assert equal_statistics_test(same, 200, resamples=200)["p"] > 0.05
-    assert equal_statistics_test(apart, 200, resamples=200)["p"] < 0.001
-    draws = np.random.default_rng(0).integers(0, 200, size=(200, 200))
-    replicates = np.array([[f(d) for f in apart] for d in draws])
-    expected = equal_replicates_test([f(np.arange(200)) for f in apart], replicates)
-    assert equal_statistics_test(apart, 200, resamples=200) == expected
 
 
 def test_equal_standardised_means_rows_test_the_fields_standardised_means():

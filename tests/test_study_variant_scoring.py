@@ -1,5 +1,5 @@
 """Study ``variant_scoring``: merged rule sets, fields, decisiveness that survives negative
-totals, the standardised pool (a Simpson-type table) and which bidders ignore the scoring."""
+totals, tests between fields and which bidders ignore the scoring."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ from ohhell_sim.analysis.findings import (
     SOME_FIELDS,
     SOME_FIELDS_UNTESTED,
 )
+from ohhell_sim.analysis.stats import grouped_mean
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import variant_scoring as vs
-from ohhell_sim.studies.design import MIX_FIELD, STANDARDISED, check_fields
+from ohhell_sim.studies.design import MIX_FIELD, check_fields
 
 
 def test_identical_rule_sets_are_merged_and_named_once():
@@ -51,6 +52,9 @@ def test_study_fields_are_checked():
     assert check_fields(fields, vs.KNOWN_FIELDS) == (vs.MAXIMISER_MIX, "simple")
     with pytest.raises(InvalidArgumentError, match="unknown field 'bogus' in fields"):
         vs.conditions(4, (4,), ["bogus"])
+    # Neither a bid that reads the table nor a mix whose skill could be measured.
+    with pytest.raises(InvalidArgumentError, match=r"fields \['simple', 'card_counter'\] seat no"):
+        vs.conditions(4, (4,), ["simple", "card_counter"])
 
 
 def _games_frame(totals: np.ndarray, strategies: list[str], variant: str) -> pd.DataFrame:
@@ -83,33 +87,9 @@ def test_decisiveness_measures_work_with_negative_totals():
     )
     ahead = vs.better_seat_wins(games).groupby("variant")["better_wins"].mean()
     assert ahead[vs.BASELINE] > 0.95 and 0.5 < ahead["luck"] < 0.8
-    shares = vs.skill_shares(games, resamples=50).set_index("variant")
-    assert shares.loc[vs.BASELINE, "estimate"] > 0.8 > 0.3 > shares.loc["luck", "estimate"]
-    assert (shares["low"] <= shares["estimate"]).all() and (
-        shares["estimate"] <= shares["high"]
-    ).all()
-    shift = vs.skill_share_shifts(games, resamples=50).iloc[0]
-    assert shift["variant"] == "luck" and shift["high"] < 0
-
-
-def test_the_standardised_pool_follows_its_strata_not_their_weights():
-    # Simpson-type table: within each stratum (a player) the variant bids 1 more, but the
-    # variant's rows sit mostly in the low stratum and the canonical table's in the high one,
-    # so the raw pooled difference is negative.
-    rows = []
-    for game in range(60):
-        for player, level, first_rows, second_rows in (("low", 0.0, 9, 1), ("high", 10.0, 1, 9)):
-            rows += [(game, player, "steep", level + 1.0)] * first_rows
-            rows += [(game, player, vs.BASELINE, level)] * second_rows
-    frame = pd.DataFrame(rows, columns=["game", "strategy", "variant", "bid"])
-    frame = frame.assign(players=4, field="mixed", zero=0.0)
-    frame["bid"] += np.random.default_rng(0).normal(0, 0.1, len(frame))
-    raw = frame.groupby("variant")["bid"].mean()
-    assert raw["steep"] - raw[vs.BASELINE] < 0
-    shifts = vs.bid_shifts(frame, [vs.BASELINE, "steep"])
-    pooled = shifts[(shifts["field"] == STANDARDISED) & (shifts["measure"] == "mean bid")]
-    assert pooled["estimate"].item() == pytest.approx(1.0, abs=0.05)
-    assert pooled["low"].item() > 0
+    # The luckier table needs more games for the stronger seat to be ahead 95% of the time.
+    needed = vs.games_ahead(games).set_index("variant")["games_ahead"]
+    assert needed[vs.BASELINE] < needed["luck"]
 
 
 @pytest.mark.parametrize(
@@ -130,12 +110,12 @@ def test_score_blind_bidders_bid_the_same_under_every_table(seats):
 
 @pytest.mark.slow
 def test_analysis_of_a_tiny_run_declares_its_families(tmp_path):
-    data = vs.SPEC.run(8, 2, (4,), progress=False, fields=("simple", MIX_FIELD))
+    data = vs.SPEC.run(8, 2, (4,), progress=False, fields=("learned", MIX_FIELD))
     report = vs.analyse(data)
     text = " ".join(report.findings)
     assert "online preset = openspiel preset" in " ".join(report.method)
     # The mixed field's table of highest skill share, and the test of its lead.
-    assert f"4 players, {MIX_FIELD}: the highest skill share is under" in text
+    assert f"4 players, {MIX_FIELD}: the stronger seat is ahead most often under" in text
     assert "the lead of" in text
     titles = [t.title for t in report.tables]
     assert titles[0].startswith("Which scoring table lets skill decide the game?")
@@ -147,7 +127,7 @@ def test_analysis_of_a_tiny_run_declares_its_families(tmp_path):
     assert set(ranking["field"]) == {MIX_FIELD}
     assert (ranking.loc[ranking["scoring table"] == "canonical", "change"] == "reference").all()
     assert "holm over" in " ".join(report.method) and "Confirmation" not in text
-    verdicts = next(t.frame for t in report.tables if t.title == "Verdicts across fields")
+    verdicts = next(t.frame for t in report.tables if t.title.startswith("Does each effect hold"))
     assert set(verdicts["verdict"]) <= {
         HOLDS_EVERYWHERE,
         DEPENDS_ON_FIELD,
@@ -155,8 +135,10 @@ def test_analysis_of_a_tiny_run_declares_its_families(tmp_path):
         SOME_FIELDS,
         SOME_FIELDS_UNTESTED,
     }
-    tests = next(t.frame for t in report.tables if t.title.startswith("Does a shift differ"))
-    assert set(tests["measure"]) <= {*vs.BID_MEASURES, vs.LEADER, vs.STRONGER}
+    assert set(verdicts["measure"]) <= {*vs.BID_MEASURES, vs.STRONGER}
+    tested = verdicts[verdicts["between fields, p (adjusted)"] != "-"]
+    # learned bids for the table in both fields: every bid effect is tested between them.
+    assert set(tested["measure"]) == set(vs.BID_MEASURES)
     assert not any("sd" in c for t in report.tables for c in t.frame.columns)
 
 
@@ -184,32 +166,23 @@ def test_the_per_game_shifts_average_to_the_paired_shift():
     assert values["value"].mean() == pytest.approx(shift["estimate"])
 
 
-def test_the_skill_share_shift_is_compared_between_fields_on_the_same_games():
+def test_the_lead_of_the_first_table_is_paired_by_game():
     rng = np.random.default_rng(11)
     strategies = ["strong", "weak", "strong", "weak"]
     skill = np.where(np.array(strategies) == "strong", 30.0, 0.0)
-    cards = rng.normal(0, 40, size=(600, 4))  # the luck of the deal, the same in both fields
-    frames = []
-    for condition, (field, variant, spread) in enumerate(
-        [
-            ("a", vs.BASELINE, 1.0),
-            ("a", "luck", 1.0),
-            ("b", vs.BASELINE, 1.0),
-            ("b", "luck", 2.0),  # in field b the variant doubles the luck
-        ]
-    ):
-        totals = skill + spread * cards + rng.normal(0, 5, size=cards.shape)
-        frame = _games_frame(totals, strategies, variant)
-        frames.append(frame.assign(field=field, condition=condition))
-    tests = vs.skill_share_tests(pd.concat(frames, ignore_index=True), resamples=300)
-    differ = tests.iloc[0]
-    assert (differ["variant"], differ["measure"], differ["n"]) == ("luck", vs.SKILL, 2)
-    assert differ["p"] < 1e-3
-    # With the same variant effect in both fields the test finds nothing.
-    same = [*frames[:3], frames[1].assign(field="b", condition=3)]
-    assert (
-        vs.skill_share_tests(pd.concat(same, ignore_index=True), resamples=300).iloc[0]["p"] > 0.01
-    )
+    cards = rng.normal(0, 40, size=(600, 4))  # the luck of the deal, the same in both tables
+    frames = [
+        _games_frame(skill + spread * cards, strategies, variant).assign(condition=condition)
+        for condition, (variant, spread) in enumerate([(vs.BASELINE, 1.0), ("luck", 2.0)])
+    ]
+    better = vs.better_seat_wins(pd.concat(frames, ignore_index=True))
+    levels = grouped_mean(better, better["better_wins"], vs.CONDITION_KEYS, bounded=True)
+    leaders = vs.skill_leaders(levels)
+    assert leaders == {(4, "mixed"): (vs.BASELINE, "luck")}
+    (lead,) = vs.leads(better, leaders).itertuples()
+    by_game = better.pivot(index="game", columns="variant", values="better_wins")
+    assert lead.estimate == pytest.approx((by_game[vs.BASELINE] - by_game["luck"]).mean())
+    assert (lead.runner_up, lead.n) == ("luck", 600) and lead.low > 0
 
 
 def test_games_ahead_is_the_normal_approximation_of_the_pairs_lead():

@@ -14,10 +14,6 @@ its claims survive that.  Three tools, each on tidy tables (``estimate``,
   holds in every strategy field, with its range; "depends on the field" only
   where a test between the fields (:func:`heterogeneity`) or opposite signs
   say so.
-
-And one measure of how decisive a game is that works whatever the sign of the
-totals: :func:`variance_share`, the share of the variance of a per-seat outcome
-that a grouping (the strategy) explains.
 """
 
 from __future__ import annotations
@@ -28,7 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _scipy_stats
 
-from ohhell_sim.analysis.stats import Estimate, adjust_pvalues, bootstrap_by_game, stratum_ids
+from ohhell_sim.analysis.stats import adjust_pvalues, stratum_ids
 from ohhell_sim.estimates import standardised_influence
 
 #: Marks of :func:`replicate`.
@@ -63,7 +59,6 @@ NO_CONFIRMATION = "no confirmation run"
 DETECTION_POWER = 0.8
 #: Names of the two halves of :func:`half_of`.
 HALVES = ("even games", "odd games")
-VARIANCE_SHARE_METHOD = "share of variance between groups (eta squared), bootstrap over games"
 
 
 def p_value(estimate: float, low: float, high: float, confidence: float = 0.95) -> float:
@@ -90,7 +85,7 @@ def adjust_parts(
     """Tables of different shapes adjusted as one family (:func:`adjust_family`).
 
     A report's comparisons come in tables of different columns (rate
-    differences, counterfactual cells, skill shares); one family over all of
+    differences, counterfactual cells, tests between fields); one family over all of
     them keeps one error rate for the report.  Each table comes back with
     ``p``, ``p_adjusted``, ``survives`` and ``correction`` (the size of the whole
     family).
@@ -220,26 +215,6 @@ def equal_estimates_test(estimates: Sequence[float], influences: Sequence[pd.Ser
     clusters = len(z)
     covariance = clusters / max(clusters - 1, 1) * (z.T @ z)
     return _wald(means, covariance)
-
-
-def equal_replicates_test(estimates: Sequence[float], replicates: np.ndarray) -> dict:
-    """The Wald test of :func:`equal_estimates_test` for statistics with no per-game value
-    (a variance share), their covariance read off a joint bootstrap.
-
-    Parameters
-    ----------
-    estimates : sequence of float
-        One estimate per field.
-    replicates : ndarray
-        Resamples x fields: the estimates recomputed on the same resampled games
-        in every field (the fields play the same cards), so that their
-        correlation is kept.
-    """
-    means = np.asarray(estimates, dtype=float)
-    draws = np.asarray(replicates, dtype=float)
-    if len(means) < 2 or draws.shape[0] < 2:
-        return _wald(means, np.zeros((len(means), len(means))))
-    return _wald(means, np.atleast_2d(np.cov(draws, rowvar=False)))
 
 
 def _wald(means: np.ndarray, covariance: np.ndarray) -> dict:
@@ -647,81 +622,6 @@ def verdicts_across_fields(
     return pd.DataFrame(out)
 
 
-def variance_share_of(values: np.ndarray, groups: np.ndarray) -> float:
-    """Share of the variance of ``values`` between the means of ``groups`` (eta squared).
-
-    0 when the groups' means are equal, 1 when every value equals its group's
-    mean; NaN when ``values`` do not vary.  Unlike a spread over the mean total,
-    it does not depend on where zero lies, so it works for tables whose totals
-    are negative or near zero.
-    """
-    values = np.asarray(values, dtype=np.float64)
-    _, group_of = np.unique(np.asarray(groups), return_inverse=True)
-    total = float(((values - values.mean()) ** 2).sum())
-    if total == 0:
-        return float("nan")
-    counts = np.bincount(group_of)
-    means = np.bincount(group_of, weights=values) / counts
-    between = float((counts * (means - values.mean()) ** 2).sum())
-    return between / total
-
-
-def variance_share(
-    frame: pd.DataFrame,
-    value: str,
-    group: str,
-    game: str = "game",
-    resamples: int = 200,
-    seed: int = 0,
-    confidence: float = 0.95,
-) -> Estimate:
-    """:func:`variance_share_of` of ``frame[value]`` by ``frame[group]``, interval over games.
-
-    E.g. the share of the variance of the seats' final totals that their
-    strategies explain: how much skill, rather than the cards, decides a table.
-    """
-    estimate = bootstrap_by_game(
-        frame,
-        lambda f: variance_share_of(f[value].to_numpy(), f[group].to_numpy()),
-        game=game,
-        resamples=resamples,
-        seed=seed,
-        confidence=confidence,
-    )
-    return estimate._replace(method=VARIANCE_SHARE_METHOD)
-
-
-def column_variance_share(groups: np.ndarray) -> Callable[[np.ndarray], float]:
-    """:func:`variance_share_of` of a matrix whose column ``i`` is in group ``groups[i]``.
-
-    Parameters
-    ----------
-    groups : ndarray
-        One label per column.
-
-    Returns
-    -------
-    callable
-        Matrix (rows x ``len(groups)``) -> the share of its values' variance
-        between the groups' means, NaN when the values do not vary.  It works
-        from column sums, without sorting, so it is cheap to call once per
-        resample of :func:`~ohhell_sim.analysis.stats.bootstrap_matrix`.
-    """
-    codes = np.unique(groups, return_inverse=True)[1]
-    per_group = np.bincount(codes)
-
-    def share(matrix: np.ndarray) -> float:
-        mean = matrix.mean()
-        total = float(((matrix - mean) ** 2).sum())
-        if total == 0:
-            return float("nan")
-        counts = per_group * matrix.shape[0]
-        means = np.bincount(codes, weights=matrix.sum(axis=0)) / counts
-        return float((counts * (means - mean) ** 2).sum()) / total
-
-    return share
-
-
 def equal_estimates_rows(
     effects: Mapping[tuple, Sequence[tuple[float, pd.Series]]],
     keys: Sequence[str],
@@ -833,38 +733,6 @@ def verdicts_with_counts(
     return out.assign(headline=everywhere)
 
 
-def equal_statistics_test(
-    statistics: Sequence[Callable[[np.ndarray], float]],
-    units: int,
-    resamples: int = 200,
-    seed: int = 0,
-) -> dict:
-    """:func:`equal_replicates_test` that several statistics of the same units are equal,
-    their covariance from one bootstrap that resamples the units for all of them at once.
-
-    Parameters
-    ----------
-    statistics : sequence of callable
-        Each maps an array of unit indices (drawn from ``range(units)``, with repeats) to
-        a float.
-    units : int
-        How many units (e.g. games) the statistics share.
-    resamples, seed : int
-        Bootstrap resamples and the seed of their draws.
-
-    Returns
-    -------
-    dict
-        As :func:`equal_replicates_test`.
-    """
-
-    def values(rows: np.ndarray) -> list[float]:
-        return [statistic(rows) for statistic in statistics]
-
-    draws = np.random.default_rng(seed).integers(0, units, size=(resamples, units))
-    return equal_replicates_test(values(np.arange(units)), np.array([values(d) for d in draws]))
-
-
 __all__ = [
     "BETWEEN_FIELDS",
     "CONFIRMED",
@@ -885,12 +753,10 @@ __all__ = [
     "adjust_family",
     "adjust_parts",
     "between_fields",
-    "column_variance_share",
     "confirm",
     "detectable_effect",
     "equal_estimates_rows",
     "equal_standardised_means_rows",
-    "equal_statistics_test",
     "established",
     "field_verdicts",
     "half_of",
@@ -899,8 +765,6 @@ __all__ = [
     "replicate",
     "replication_mark",
     "standard_error",
-    "variance_share",
-    "variance_share_of",
     "verdicts_across_fields",
     "verdicts_with_counts",
 ]

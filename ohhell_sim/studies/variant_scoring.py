@@ -1,4 +1,4 @@
-"""Study ``variant_scoring``: what each scoring table does to bids, rankings and games,
+"""Study ``variant_scoring``: what each scoring table does to bids and to how skill decides games,
 each compared with the canonical table on the same cards, in several strategy fields."""
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ from ohhell_sim.analysis.findings import (
     SOME_FIELDS,
     adjust_parts,
     between_fields,
-    column_variance_share,
-    equal_statistics_test,
     field_verdicts,
     replicate,
     verdicts_across_fields,
@@ -27,20 +25,16 @@ from ohhell_sim.analysis.findings import (
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p, fmt_span
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import (
-    bootstrap_matrix,
-    bootstrap_matrix_difference,
     estimate_frame,
     grouped_mean,
-    mean_ci,
     paired_by_game,
     per_game_difference,
-    standardised_mean,
 )
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.studies.design import (
     FIELDS,
     MIX_FIELD,
-    STANDARDISED,
     check_fields,
     field_seats,
     games_to_be_ahead,
@@ -53,7 +47,7 @@ from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
 NAME = "variant_scoring"
 QUESTION = (
-    "How do the scoring tables change bids, rankings and decisiveness, "
+    "How do the scoring tables change bids and decisiveness, "
     "in fields of players that do and do not re-optimise for the table?"
 )
 DEFAULT_GAMES = 2000
@@ -84,9 +78,6 @@ MAXIMISER_MIX = "maximiser_mix"
 MAXIMISER_MIX_STRATEGIES = ("distilled", "mc_bidder", "learned")
 KNOWN_FIELDS = (*FIELDS, MAXIMISER_MIX)
 DEFAULT_FIELDS = KNOWN_FIELDS
-#: Bootstrap resamples of a skill share: enough to resolve the p-values that Holm over
-#: the report's family asks for (p < 0.05 / m needs more than m / 0.05 resamples).
-SKILL_RESAMPLES = 2000
 FIELD_SHARES = {"mc_bidder": 0.6}
 
 #: Built-ins whose bid reads the scoring tables (``Strategy.reads_scoring``), and the others.
@@ -96,7 +87,7 @@ SCORE_BLIND_BIDDERS = tuple(s.name for s in strategies.BUILTINS if not s.reads_s
 BID_COLUMNS = {"bid": "mean bid", "zero": "zero-bid rate"}
 BID_MEASURES = tuple(BID_COLUMNS.values())
 BID_EFFECT = "bid shift of score-maximising players"
-LEADER, STRONGER, SKILL = "leader's win share", "stronger seat ahead", "skill share of totals"
+STRONGER = "stronger seat ahead"
 CONDITION_KEYS = ["players", "field", "variant"]
 INTERVAL = ["estimate", "low", "high"]
 
@@ -126,6 +117,13 @@ def conditions(
 ) -> list[Condition]:
     """Every distinct scoring variant in every field at every table size."""
     fields = check_fields(fields, KNOWN_FIELDS)
+    seated = [{s if isinstance(s, str) else s[0] for s in study_field_seats(f, 3)} for f in fields]
+    if not any(len(names) > 1 or names & set(SCORE_AWARE_BIDDERS) for names in seated):
+        raise InvalidArgumentError(
+            f"fields {list(fields)} seat no score-maximising player and no mix of strategies, "
+            f"so no bid can follow the table and no skill can be measured; add one of learned, "
+            f"mc_bidder, {MIX_FIELD} or {MAXIMISER_MIX}"
+        )
     return [
         Condition(
             {"players": n, "field": field, "variant": name},
@@ -154,20 +152,6 @@ def per_game_bids(hands: pd.DataFrame) -> pd.DataFrame:
     frame = hands[keys].assign(bid=bids.astype(np.float64), zero=(bids == 0).astype(np.float64))
     means = frame.groupby(keys, observed=True, sort=True)[["bid", "zero"]].mean().reset_index()
     return _strings(means, "field", "variant", "strategy")
-
-
-def halftime_decisiveness(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    """Per (players, field, variant, game): the mean final win share of the seats with the
-    highest total after the first ``n_deals // 2`` deals."""
-    keys = [*CONDITION_KEYS, "game"]
-    n_deals = hands.groupby("condition", observed=True)["deal"].transform("max") + 1
-    half = hands["deal"] < n_deals // 2
-    totals = hands[half].groupby([*keys, "seat"], observed=True)["score"].sum()
-    leading = totals == totals.groupby(level=keys, observed=True).transform("max")
-    share = games.set_index([*keys, "seat"])["win_share"]
-    leaders = share[leading[leading].index]
-    decisive = leaders.groupby(level=keys, observed=True).mean().rename("decisive").reset_index()
-    return _strings(decisive, "field", "variant")
 
 
 def _mixed_blocks(games: pd.DataFrame) -> dict[tuple, tuple[np.ndarray, ...]]:
@@ -219,49 +203,27 @@ def games_ahead(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[*CONDITION_KEYS, "games_ahead"])
 
 
-def skill_shares(games: pd.DataFrame, resamples: int = SKILL_RESAMPLES) -> pd.DataFrame:
-    """Per mixed condition: the variance share of final totals by strategy, bootstrapped."""
-    rows = []
-    for key, (totals, seated, _) in _mixed_blocks(games).items():
-        if totals.shape[0] > 1:
-            est = bootstrap_matrix(totals, column_variance_share(seated), resamples=resamples)
-            rows.append({**dict(zip(CONDITION_KEYS, key, strict=True)), **est.row()})
-    return estimate_frame(rows, CONDITION_KEYS)
-
-
-def skill_share_shifts(
-    games: pd.DataFrame,
-    leaders: dict[tuple, tuple[str, str]] | None = None,
-    resamples: int = SKILL_RESAMPLES,
-) -> pd.DataFrame:
-    """Skill share of one table minus another's on the same games (paired bootstrap): each
-    variant minus the canonical, or the pairs of ``leaders`` (with ``runner_up``)."""
-    blocks, tested = _mixed_blocks(games), leaders is not None
-    if not tested:
-        leaders = {k: (k[2], BASELINE) for k in blocks if k[2] != BASELINE}
-    rows = []
-    for key, (first, second) in leaders.items():
-        one, two = blocks.get((*key[:2], first)), blocks.get((*key[:2], second))
-        if one is None or two is None or len(one[0]) < 2 or one[0].shape != two[0].shape:
-            continue
-        share = column_variance_share(one[1])
-        est = bootstrap_matrix_difference(one[0], two[0], share, resamples=resamples)
-        names = {"players": key[0], "field": key[1], "variant": first, "runner_up": second}
-        rows.append(names | est.row())
-    table = estimate_frame(rows, [*CONDITION_KEYS, "runner_up"])
-    return table if tested else table.drop(columns="runner_up")
-
-
-def skill_leaders(shares: pd.DataFrame) -> dict[tuple, tuple[str, str]]:
-    """Per (players, mixed field): the two tables of highest skill share."""
+def skill_leaders(levels: pd.DataFrame) -> dict[tuple, tuple[str, str]]:
+    """Per (players, mixed field): the two tables under which the stronger seat is ahead
+    most often (``levels``: :func:`better_seat_wins` averaged per condition)."""
     return {
         key: tuple(part.sort_values("estimate", ascending=False, kind="stable")["variant"][:2])
-        for key, part in shares.dropna(subset=["estimate"]).groupby(CONDITION_KEYS[:2], sort=False)
+        for key, part in levels.groupby(CONDITION_KEYS[:2], sort=False)
         if len(part) > 1
     }
 
 
-# --- comparisons against the canonical table ------------------------------------------
+def leads(better: pd.DataFrame, leaders: dict[tuple, tuple[str, str]]) -> pd.DataFrame:
+    """Per (players, mixed field): how much more often the stronger seat is ahead under the
+    first of its ``leaders`` than under the second (``runner_up``), paired by game."""
+    parts = []
+    for (players, field), (first, second) in leaders.items():
+        part = better[(better["players"] == players) & (better["field"] == field)]
+        lead = paired_by_game(part, part["better_wins"], "variant", first, second, ["players"])
+        parts.append(lead.assign(field=field, variant=first, runner_up=second))
+    if not parts:
+        return estimate_frame([], [*CONDITION_KEYS, "runner_up"])
+    return pd.concat(parts, ignore_index=True)[[*CONDITION_KEYS, "runner_up", *INTERVAL, "n"]]
 
 
 def _shifts(
@@ -288,34 +250,11 @@ def _shifts(
     return pd.concat(parts, ignore_index=True)[[*CONDITION_KEYS, *by, *INTERVAL, "n", "method"]]
 
 
-def skill_share_tests(
-    mixed_games: pd.DataFrame, resamples: int = SKILL_RESAMPLES, seed: int = 0
-) -> pd.DataFrame:
-    """Per (players, variant): the test that the skill share's shift is equal in every mixed
-    field, by one bootstrap of their shared games."""
-    blocks = _mixed_blocks(mixed_games)
-    rows = []
-    for n, variant in dict.fromkeys((k[0], k[2]) for k in blocks if k[2] != BASELINE):
-        fields = [k[1] for k in blocks if k[::2] == (n, variant) and (n, k[1], BASELINE) in blocks]
-        pairs = [(blocks[(n, f, variant)], blocks[(n, f, BASELINE)][0]) for f in fields]
-        games = min((t.shape[0] for (t, _, _), _ in pairs), default=0)
-        if len(pairs) < 2 or games < 2:
-            continue
-        shares = [(t, b, column_variance_share(seated)) for (t, seated, _), b in pairs]
-        shifts = [lambda rows, t=t, b=b, f=f: f(t[rows]) - f(b[rows]) for t, b, f in shares]
-        test = equal_statistics_test(shifts, games, resamples, seed)
-        test |= {"players": n, "variant": variant, "n": test["fields"], "estimate": test["spread"]}
-        shown = ("players", "variant", "n", "estimate", "low", "high", "p", "q", "i_squared")
-        rows.append({k: test.get(k, np.nan) for k in shown} | {"measure": SKILL})
-    return pd.DataFrame(rows)
-
-
 def between_field_tests(frames: dict[str, pd.DataFrame], variants: Sequence[str]) -> pd.DataFrame:
     """Per (players, measure, variant): the test that the shift is equal in every field
     (bids: for every score-maximising player), from :func:`family_parts`' ``frames``."""
     bids = [(frames["bids"], c, ["strategy"], measure) for c, measure in BID_COLUMNS.items()]
-    jobs = [*bids, (frames["decisive"], "decisive", [], LEADER)]
-    jobs.append((frames["better"], "better_wins", [], STRONGER))
+    jobs = [*bids, (frames["better"], "better_wins", [], STRONGER)]
     tests = []
     for frame, column, by, measure in jobs:
         if not len(frame):
@@ -324,8 +263,6 @@ def between_field_tests(frames: dict[str, pd.DataFrame], variants: Sequence[str]
         if by:
             values["field"] = values["strategy"].astype(str) + " in " + values["field"].astype(str)
         tests.append(between_fields(values, ["players", "variant"]).assign(measure=measure))
-    if len(frames["mixed_games"]):
-        tests.append(skill_share_tests(frames["mixed_games"]))
     tests = [t for t in tests if len(t)]
     if not tests:
         return pd.DataFrame()
@@ -333,44 +270,12 @@ def between_field_tests(frames: dict[str, pd.DataFrame], variants: Sequence[str]
 
 
 def bid_shifts(per_game: pd.DataFrame, variants: Sequence[str]) -> pd.DataFrame:
-    """Bid shifts from the canonical table per strategy and field, and pooled over them
-    (:data:`~ohhell_sim.studies.design.STANDARDISED`), each weighing the same."""
-    players = per_game.assign(player=per_game["strategy"] + " in " + per_game["field"])
+    """Bid shifts from the canonical table per strategy and field."""
     tables = [
         _shifts(per_game, column, ["strategy"], variants).assign(measure=measure)
         for column, measure in BID_COLUMNS.items()
     ]
-    for (column, measure), name in itertools.product(BID_COLUMNS.items(), variants):
-        if name != BASELINE:
-            keys = ["players", "player"]
-            diffs = per_game_difference(players, players[column], "variant", name, BASELINE, keys)
-            pooled = standardised_mean(diffs, diffs["value"], ["players"], "player")
-            tables.append(pooled.assign(variant=name, measure=measure, field=STANDARDISED))
-    table = pd.concat(tables, ignore_index=True)
-    return table.assign(strategy=table["strategy"].fillna("score-maximising players"))
-
-
-def ranking_gaps(games: pd.DataFrame, canonical: bool = False) -> pd.DataFrame:
-    """Per mixed field, variant (``canonical``: the canonical only) and pair ``a - b``
-    adjacent in the canonical win-share order: their per-game win-share difference."""
-    rows = []
-    for (n, field), part in games.groupby(["players", "field"], observed=True, sort=False):
-        base = part[part["variant"] == BASELINE]
-        if part["strategy"].nunique() < 2 or base.empty:
-            continue
-        wins = base.groupby("strategy", observed=True)["win_share"].mean()
-        order = wins.sort_values(ascending=False, kind="stable").index.astype(str).tolist()
-        for variant, block in part.groupby("variant", observed=True, sort=False):
-            if (variant == BASELINE) != canonical:
-                continue
-            per_game = block.pivot_table(
-                index="game", columns="strategy", values="win_share", observed=True
-            )
-            for a, b in itertools.pairwise(order):
-                est = mean_ci((per_game[a] - per_game[b]).to_numpy())
-                key = {"players": n, "field": field, "variant": variant, "pair": f"{a} - {b}"}
-                rows.append({**key, **est.row()})
-    return estimate_frame(rows, [*CONDITION_KEYS, "pair"])
+    return pd.concat(tables, ignore_index=True)
 
 
 def _wide(table: pd.DataFrame, name: str, keys: Sequence[str] = CONDITION_KEYS) -> pd.DataFrame:
@@ -382,14 +287,6 @@ def _wide(table: pd.DataFrame, name: str, keys: Sequence[str] = CONDITION_KEYS) 
 def _triple(*names: str) -> list[str]:
     """Each name's ``name``, ``name_low`` and ``name_high``."""
     return [c for name in names for c in (name, f"{name}_low", f"{name}_high")]
-
-
-def rankings(mixed_games: pd.DataFrame) -> pd.DataFrame:
-    """Per condition of a mixed field: win share and mean total per strategy."""
-    keys = [*CONDITION_KEYS, "strategy"]
-    wins = grouped_mean(mixed_games, mixed_games["win_share"], keys, bounded=True)
-    totals = grouped_mean(mixed_games, mixed_games["total"], keys)
-    return _wide(wins, "win_share", keys).join(_wide(totals, "mean_total", []))
 
 
 # --- the analysis ---------------------------------------------------------------------
@@ -433,11 +330,8 @@ def _verdicts(table: pd.DataFrame, field: str, between: pd.DataFrame) -> pd.Data
 #: The parts of the report's one family, and the columns naming a row of each.
 FAMILY_PARTS = {
     "bid shifts": [*CONDITION_KEYS, "strategy", "measure"],
-    "leader": CONDITION_KEYS,
     "stronger seat": CONDITION_KEYS,
-    "skill share": CONDITION_KEYS,
-    "skill lead": [*CONDITION_KEYS, "runner_up"],
-    "ranking gaps": [*CONDITION_KEYS, "pair"],
+    "lead": [*CONDITION_KEYS, "runner_up"],
     "between fields": ["players", "measure", "variant"],
 }
 
@@ -449,26 +343,21 @@ def family_parts(
     leaders: dict[tuple, tuple[str, str]] | None = None,
 ) -> tuple[dict[str, pd.DataFrame], dict]:
     """The family's parts of one run, unadjusted, and their frames; ``leaders``: the pairs
-    whose skill lead is tested (default: the run's own)."""
+    of tables whose lead is tested (default: the run's own :func:`skill_leaders`)."""
     games = _strings(games, "variant", "field", "strategy")
     per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)])
-
-    decisive = halftime_decisiveness(hands, games)
     mixed_games = games[
         games.groupby(["players", "field"], observed=True)["strategy"].transform("nunique") > 1
     ]
     better = better_seat_wins(mixed_games)
-    frames = {"mixed_games": mixed_games, "better": better, "bids": per_game, "decisive": decisive}
+    frames = {"mixed_games": mixed_games, "better": better, "bids": per_game}
     if leaders is None:
-        frames["shares"] = skill_shares(mixed_games)
-        leaders = skill_leaders(frames["shares"])
+        frames["levels"] = grouped_mean(better, better["better_wins"], CONDITION_KEYS, bounded=True)
+        leaders = skill_leaders(frames["levels"])
     jobs = {
         "bid shifts": (per_game, lambda f: bid_shifts(f, names)) if len(per_game) else None,
-        "leader": (decisive, lambda f: _shifts(f, "decisive", [], names)),
         "stronger seat": (better, lambda f: _shifts(f, "better_wins", [], names)),
-        "skill share": (mixed_games, skill_share_shifts),
-        "skill lead": (mixed_games, lambda f: skill_share_shifts(f, leaders)),
-        "ranking gaps": (mixed_games, ranking_gaps),
+        "lead": (better, lambda f: leads(f, leaders)),
     }
     family = {
         name: pd.DataFrame() if job is None else replicate(*job, FAMILY_PARTS[name])
@@ -495,34 +384,23 @@ def analyse(data: StudyData) -> Report:
     # A part with no rows is left as it is.
     confirmed = confirm_family(data, adjusted, FAMILY_PARTS)
     family = {name: confirmed.get(name, table) for name, table in family.items()}
-    mixed_games, better = frames["mixed_games"], frames["better"]
     bids, between = family["bid shifts"], family["between fields"]
-
-    levels = pd.DataFrame(columns=CONDITION_KEYS)
-    if not better.empty:
-        stronger = grouped_mean(better, better["better_wins"], CONDITION_KEYS, bounded=True)
-        levels = _wide(stronger, "stronger_ahead").merge(games_ahead(mixed_games), how="left")
-        levels = levels.merge(_wide(frames["shares"], "skill_share"), how="left")
-    measures = {"leader": LEADER, "stronger seat": STRONGER, "skill share": SKILL}
-    parts = [family[p].assign(measure=m) for p, m in measures.items() if not family[p].empty]
-    decisiveness = pd.concat(parts, ignore_index=True)
-    verdicts = [_verdicts(decisiveness, "field", between).assign(effect="decisiveness")]
+    decisiveness = family["stronger seat"].assign(measure=STRONGER)
+    verdicts = [pd.DataFrame(columns=VERDICT_COLUMNS)]
     if not bids.empty:
-        rows = bids[bids["field"] != STANDARDISED]
-        rows = rows.assign(player=rows["strategy"] + " in " + rows["field"])
-        verdicts.insert(0, _verdicts(rows, "player", between).assign(effect=BID_EFFECT))
-    levels = _ordered(levels, names, fields)
-    decisiveness = _ordered(decisiveness, names, fields)
+        rows = bids.assign(player=bids["strategy"] + " in " + bids["field"])
+        verdicts.append(_verdicts(rows, "player", between).assign(effect=BID_EFFECT))
+    if not decisiveness.empty:
+        verdicts.append(_verdicts(decisiveness, "field", between).assign(effect="decisiveness"))
+    skill = pd.DataFrame(columns=CONDITION_KEYS)
+    if not decisiveness.empty:
+        skill = skill_ranking(frames["levels"], games_ahead(frames["mixed_games"]), decisiveness)
     results = {
         "names": names,
-        "bids": _ordered(bids, names, [*fields, STANDARDISED]) if not bids.empty else bids,
-        "decisiveness": decisiveness,
-        "levels": levels,
-        "ranking": _ordered(rankings(mixed_games), names, fields),
-        "gaps": _ordered(family["ranking gaps"], names, fields),
-        "canonical_gaps": ranking_gaps(mixed_games, canonical=True),
-        "skill": skill_ranking(levels, decisiveness),
-        "lead": family["skill lead"],
+        "bids": _ordered(bids, names, fields) if not bids.empty else bids,
+        "decisiveness": _ordered(decisiveness, names, fields),
+        "skill": skill,
+        "lead": family["lead"],
         "between": between,
         "verdicts": _ordered(pd.concat(verdicts, ignore_index=True), names, fields),
     }
@@ -538,16 +416,16 @@ def analyse(data: StudyData) -> Report:
     )
 
 
-def skill_ranking(levels: pd.DataFrame, decisiveness: pd.DataFrame) -> pd.DataFrame:
-    """Per (players, mixed field), the tables ranked by skill share, with the family's changes."""
-    if "skill_share" not in levels:
-        return pd.DataFrame()
-    rows = levels.dropna(subset=["skill_share"])
-    for measure, prefix in ((SKILL, "skill_change"), (STRONGER, "stronger_change")):
-        part = decisiveness[decisiveness["measure"] == measure]
-        change = _wide(part, prefix).assign(**{f"{prefix}_established": part["established"]})
-        rows = rows.merge(change, on=CONDITION_KEYS, how="left")
-    rows = rows.sort_values(["players", "field", "skill_share"], ascending=[True, True, False])
+def skill_ranking(
+    levels: pd.DataFrame, ahead: pd.DataFrame, decisiveness: pd.DataFrame
+) -> pd.DataFrame:
+    """Per (players, mixed field), the tables ranked by how often the stronger seat is ahead
+    (``levels``), with the games it needs (``ahead``) and the change from the canonical table."""
+    change = _wide(decisiveness, "stronger_change")
+    change["stronger_change_established"] = decisiveness["established"].to_numpy()
+    rows = _wide(levels, "stronger_ahead").merge(ahead, how="left")
+    rows = rows.merge(change, on=CONDITION_KEYS, how="left")
+    rows = rows.sort_values(["players", "field", "stronger_ahead"], ascending=[True, True, False])
     rows["rank"] = rows.groupby(["players", "field"]).cumcount() + 1
     return rows.reset_index(drop=True)
 
@@ -574,29 +452,27 @@ def _family_display(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame
 
 
 def _skill_display(skill: pd.DataFrame) -> pd.DataFrame:
-    """The tables ranked by skill share, each change against the canonical table marked *
-    when established."""
-    names = ("skill_share", "skill_change", "stronger_ahead", "stronger_change")
-    keys = skill[["players", "field", "rank", "variant"]]
-    shown = keys.join(display_table(skill[_triple(*names)]))
-    for change in names[1::2]:
-        marked = shown[change] + np.where(skill[f"{change}_established"].eq(True), " *", "")
-        missing = np.where(skill["variant"] == BASELINE, "reference", "n/a")
-        shown[change] = np.where(skill[change].isna(), missing, marked)
+    """The tables ranked by how often the stronger seat is ahead, each change against the
+    canonical table marked * when established."""
+    shown = skill[["players", "field", "rank", "variant"]].join(
+        display_table(skill[_triple("stronger_ahead", "stronger_change")])
+    )
+    marked = shown["stronger_change"] + np.where(skill["stronger_change_established"], " *", "")
+    missing = np.where(skill["variant"] == BASELINE, "reference", "n/a")
+    shown["stronger_change"] = np.where(skill["stronger_change"].isna(), missing, marked)
     shown["games to be ahead 95%"] = [fmt_number(g, 0) for g in skill["games_ahead"]]
-    columns = ("scoring table", "skill share", "change", "stronger seat ahead", "change ")
-    return shown.rename(columns=dict(zip(["variant", *names], columns, strict=True)))
+    columns = {"variant": "scoring table", "stronger_ahead": STRONGER, "stronger_change": "change"}
+    return shown.rename(columns=columns)
 
 
 def _tables(results: dict) -> list[Table]:
-    """The report's tables, the ranking of the tables by skill share first."""
+    """The report's tables, the ranking of the tables by skill first."""
     skill, lead, bids, between = (results[k] for k in ("skill", "lead", "bids", "between"))
     tables = []
     if len(skill):
-        title = "Which scoring table lets skill decide the game? Tables ranked by skill share"
+        title = "Which scoring table lets skill decide the game? Tables ranked by skill"
         note = (
-            "Mixed fields. Skill share: the share of the variance of final totals that the "
-            "strategy explains; stronger seat ahead: how often the stronger strategy's seat "
+            "Mixed fields. stronger seat ahead: how often the stronger strategy's seat "
             "finishes ahead of another strategy's (ties half); games to be ahead 95%: "
             "(1.645 sd / mean)^2 of those pairs' per-game leads. change: against the canonical "
             f"table, * when established. {MAXIMISER_MIX} "
@@ -605,132 +481,96 @@ def _tables(results: dict) -> list[Table]:
         )
         tables.append(Table(title, _skill_display(skill), note))
     if len(lead):
-        title = "Does the first table lead the second? Skill share of the first minus the second"
+        title = "Does the first table lead the second? Stronger seat ahead, first minus second"
         shown = _family_display(lead, ["players", "field", "variant", "runner_up"])
         tables.append(
             Table(title, shown, "A table ranks first only where its lead is established.")
         )
-    note = (
-        f"Over the fields (bids: the score-maximising players). '{DEPENDS_ON_FIELD}' needs the "
-        f"test between the fields (next table), else '{SOME_FIELDS}'; with a single field, "
-        f"{FIELD_VERDICT_NOTE} opposite: 95% intervals on both sides of zero."
-    )
     verdicts = display_table(results["verdicts"][VERDICT_COLUMNS])
-    tables.append(Table("Verdicts across fields", verdicts, note))
     if len(between):
-        shown = between[["players", "measure", "variant"]].assign(
-            compared=between["n"].astype(int),
+        test = between[["players", "measure", "variant"]].assign(
+            compared=between["n"].astype(int).astype(str),
             W=[fmt_number(q, 1) for q in between["q"]],
             spread=[fmt_number(e) for e in between["estimate"]],
-            **{"p (adjusted)": [fmt_p(p) for p in between["p_adjusted"]]},
-            confirmation=between["confirmation"],
+            **{"between fields, p (adjusted)": [fmt_p(p) for p in between["p_adjusted"]]},
+            **{"between fields, confirmation": between["confirmation"]},
         )
-        title = "Does a shift differ between fields? A paired test per measure and variant"
-        note = (
-            "compared: the score-maximising players (bids) or the fields. W: the Wald statistic "
-            "of their shifts, clustered by game (skill share: one bootstrap of the shared games), "
-            "chi-squared on compared - 1 degrees of freedom; spread: highest minus lowest."
-        )
-        tables.append(Table(title, shown, note))
+        keys = ["players", "measure", "variant"]
+        verdicts = verdicts.merge(test.astype({"players": str}), on=keys, how="left").fillna("-")
+    note = (
+        f"Over the fields (bids: the score-maximising players). '{DEPENDS_ON_FIELD}' needs the "
+        f"test between the fields, else '{SOME_FIELDS}'; with a single field, "
+        f"{FIELD_VERDICT_NOTE} opposite: 95% intervals on both sides of zero. The test: "
+        "compared, the score-maximising players (bids) or the fields; W, the Wald statistic of "
+        "their shifts, clustered by game, chi-squared on compared - 1 degrees of freedom; "
+        "spread, highest minus lowest."
+    )
+    title = "Does each effect hold in every field? Verdicts, with the test between the fields"
+    tables.append(Table(title, verdicts, note))
     columns = ["players", "field", "strategy", "variant"]
     for measure in BID_MEASURES if len(bids) else ():
         title = f"Shift of the {measure} of score-maximising players (family: bid shifts)"
         shown = _family_display(bids[bids["measure"] == measure], columns)
-        note = (
-            f"Variant minus canonical, paired by game; {STANDARDISED}: each player weighs the same."
-        )
-        tables.append(Table(title, shown, note))
-    return [
-        *tables,
-        Table(
-            "Decisiveness against the canonical table (part of the report's one family)",
-            _family_display(results["decisiveness"], ["players", "measure", "field", "variant"]),
-            "Variant minus canonical on the same games; skill share: paired bootstrap.",
-        ),
-        Table(
-            "Win share and mean final total per strategy (mixed fields)",
-            display_table(results["ranking"]),
-        ),
-        Table(
-            "Ranking gaps against the canonical order (family: ranking)",
-            _family_display(results["gaps"], ["players", "field", "variant", "pair"]),
-            "Win share of the first strategy minus the second's, per game, adjacent in the "
-            "canonical order; a negative gap that survives is a reversal.",
-        ),
-    ]
-
-
-def _figure(file: str, caption: str, rows: pd.DataFrame, **options) -> Figure:
-    """An interval plot of ``rows`` by scoring variant, in one panel per table size when
-    there are several, unless ``options`` name other panels."""
-    if "panels" not in options and rows["players"].nunique() > 1:
-        options["panels"] = "players"
-    return Figure(
-        file, caption, interval_plot(rows, "variant", xlabel="scoring variant", **options)
-    )
+        tables.append(Table(title, shown, "Variant minus canonical, paired by game."))
+    title = "Decisiveness against the canonical table (part of the report's one family)"
+    shown = _family_display(results["decisiveness"], ["players", "measure", "field", "variant"])
+    note = "Variant minus canonical, paired by game."
+    return [*tables, Table(title, shown, note)]
 
 
 def _figures(results: dict) -> list[Figure]:
-    """The shifts of the bids and the skill shares, by scoring variant."""
-    names, bids, levels = (results[k] for k in ("names", "bids", "levels"))
-    shifts = {"order": [n for n in names if n != BASELINE], "zero_line": True}
-    figures = []
-    for measure, file in zip(BID_MEASURES, ("bid_shift.png", "zero_rate_shift.png"), strict=True):
-        if len(bids):
-            rows = bids[bids["measure"] == measure]
-            player = rows["strategy"] + " in " + rows["field"]
-            rows = rows.assign(player=player.where(rows["field"] != STANDARDISED, STANDARDISED))
-            caption = f"Shift of the {measure} of score-maximising players from the canonical"
-            title, ylabel = f"{measure}: variant minus canonical", f"shift of the {measure}"
-            options = {"series": "player", "title": title, "ylabel": ylabel, **shifts}
-            figures.append(_figure(file, caption, rows, **options))
-    if "skill_share" in levels.columns:
-        caption = "Share of the variance of final totals explained by the strategy (mixed fields)"
-        rows = levels.dropna(subset=["skill_share"])
-        rows = rows.rename(columns=dict(zip(_triple("skill_share"), INTERVAL, strict=True)))
-        options = {"title": "Skill share of final totals", "ylabel": "variance share (eta squared)"}
-        options |= {"series": "field", "order": names}
-        figures.append(_figure("skill_share_by_variant.png", caption, rows, **options))
-    return figures
+    """How often the stronger seat is ahead by scoring variant, a panel per table size."""
+    skill = results["skill"]
+    if not len(skill):
+        return []
+    rows = skill.rename(columns=dict(zip(_triple("stronger_ahead"), INTERVAL, strict=True)))
+    plot = interval_plot(
+        rows,
+        "variant",
+        series="field",
+        order=results["names"],
+        panels="players" if rows["players"].nunique() > 1 else None,
+        horizontal=True,
+        title="Stronger strategy's seat ahead of another's",
+        xlabel="scoring variant",
+        ylabel="share of games (ties half)",
+    )
+    caption = "How often the stronger strategy's seat finishes ahead, by scoring table"
+    return [Figure("stronger_ahead_by_variant.png", caption, plot)]
 
 
 def _method(manifest: dict, results: dict) -> list[str]:
     """The report's method: the design, the fields, the measures, the family and its checks."""
     merged = ", ".join(n for n in results["names"] if " = " in n) or "none at these table sizes"
-    parts = (results["bids"], results["decisiveness"], results["gaps"])
+    parts = (results["bids"], results["decisiveness"])
     found = (str(t["correction"].iloc[0]) for t in parts if len(t) and "correction" in t)
-    correction = next(found, "holm over 0")
     return [
-        "Every variant is played with the same seed, seats and schedule, so on the same cards "
-        "as the canonical table: their differences are paired by game (Student-t interval over "
-        f"games). Identical rule sets (equal `Rules.to_dict()`) are merged: {merged}.",
+        "Every variant is played with the same seed, seats and schedule as the canonical table, "
+        "so their differences are paired by game (Student-t interval over games). Identical "
+        f"rule sets (equal `Rules.to_dict()`) are merged: {merged}.",
         f"Score-maximising players (their bid reads the table): {', '.join(SCORE_AWARE_BIDDERS)}; "
         f"the others ignore it ({', '.join(SCORE_BLIND_BIDDERS)}).",
-        "Decisiveness, whatever the sign of the totals: the half-game leader's final win share; "
-        "in mixed fields, how often the stronger strategy's seat finishes ahead of another's, "
-        "and the skill share (eta squared of final totals by strategy, bootstrap over games, "
-        f"{SKILL_RESAMPLES:,} resamples).",
-        f"One family of comparisons, adjusted with Holm's method ({correction}, "
-        "family-wise 5%): every shift against the canonical table (the bids of every "
-        f"score-maximising player and their pool, '{STANDARDISED}', weighing each equally; "
-        "the three decisiveness measures), the ranking gaps, the lead of the first table by "
-        "skill share, and per measure and variant a Wald test that the shift is the same in "
-        "every field (bids: for every player), games paired across fields. p-values are read "
-        "off the 95% intervals (the bootstrap's for the skill share).",
+        "Skill, in mixed fields and whatever the sign of the totals: how often the stronger "
+        "strategy's seat (by the two strategies' mean totals under that table in that run) "
+        "finishes ahead of another strategy's, ties half, per game.",
+        f"One family, adjusted with Holm's method ({next(found, 'holm over 0')}, family-wise 5%): "
+        "every shift against the canonical table (the bids of every score-maximising player in "
+        "every field; how often the stronger seat is ahead), the lead of the first table over "
+        "the second (the confirmation tests the first run's pair again), and per measure and "
+        "variant a Wald test that the shift is the same in every field, games paired across "
+        "fields. p-values are read off the 95% intervals.",
         confirmation_method(
             manifest.get("confirmation") or {},
             "every variant is played again in every field",
             "games per condition (each field its share)",
         ),
-        "A headline effect holds in every field and is established in each. Each run reads "
-        "the canonical ranking and the stronger strategy off its own canonical table; the "
-        "skill lead tests the first run's two leading tables again. halves: replication on "
-        "the even and the odd games.",
+        "A headline effect holds in every field and is established in each. halves: "
+        "replication on the even and the odd games.",
     ]
 
 
 def _findings(results: dict) -> list[str]:
-    """The findings in words: the headline effects, the skill leaders, the rankings."""
+    """The findings in words: the headline effects and the skill leaders."""
     verdicts, out = results["verdicts"], []
     kinds = {
         "holds in every field, established in each": verdicts["headline"].astype(bool),
@@ -751,39 +591,14 @@ def _findings(results: dict) -> list[str]:
         top = rows.iloc[0]
         mine = lead[(lead["players"] == n) & (lead["field"] == field)] if len(lead) else lead
         out.append(
-            f"{n} players, {field}: the highest skill share is under {top['variant']}, "
-            f"{fmt_ci(*top[_triple('skill_share')])}"
+            f"{n} players, {field}: the stronger seat is ahead most often under "
+            f"{top['variant']}, {fmt_ci(*top[_triple('stronger_ahead')])}"
             + "".join(
                 f"; the lead of {r.variant} over {r.runner_up}: {fmt_ci(r.estimate, r.low, r.high)}"
                 f" ({'established' if r.established else 'not established'})"
                 for r in mine.itertuples()
             )
             + "."
-        )
-    return out + _ranking_findings(results)
-
-
-def _ranking_findings(results: dict) -> list[str]:
-    """Per mixed field, the canonical ranking and the variants that reverse it."""
-    gaps, canonical = results["gaps"], results["canonical_gaps"]
-    out = []
-    for (n, field), rows in results["ranking"].groupby(["players", "field"], sort=False):
-        base = rows[rows["variant"] == BASELINE]
-        if base.empty:
-            continue
-        order = base.sort_values("win_share", ascending=False, kind="stable")["strategy"]
-        mine = gaps[(gaps["players"] == n) & (gaps["field"] == field)] if len(gaps) else gaps
-        reversed_ = mine[mine["survives"] & (mine["estimate"] < 0)] if len(mine) else mine
-        base_gaps = canonical[(canonical["players"] == n) & (canonical["field"] == field)]
-        unresolved = "" if (base_gaps["low"] > 0).all() else " (not every adjacent gap resolved)"
-        each = ", ".join(
-            f"{r.variant} ({r.pair} {fmt_ci(r.estimate, r.low, r.high)}, {r.replication})"
-            for r in reversed_.itertuples()
-        )
-        reversals = f"reversed (Holm) under {each}" if each else "no variant reverses it"
-        out.append(
-            f"{n} players, {field}: the canonical win-share ranking is {' > '.join(order)}"
-            f"{unresolved}; {reversals}."
         )
     return out
 
@@ -825,10 +640,10 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
     text = []
     for players, part in adapting.groupby("players", sort=True):
         canonical, top = part[part["variant"] == BASELINE], part.iloc[0]
-        above = part[part["skill_change"].notna() & part["skill_change_established"]]
+        above = part[part["stronger_change"].notna() & part["stronger_change_established"]]
         more, less = (
             ", ".join(above[side]["variant"]) or "none"
-            for side in (above["skill_change"] > 0, above["skill_change"] < 0)
+            for side in (above["stronger_change"] > 0, above["stronger_change"] < 0)
         )
         base = (
             f", against {_stronger(canonical.iloc[0])} under the canonical table"
