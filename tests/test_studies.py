@@ -9,6 +9,7 @@ look for them, formatted, in the HTML findings.
 
 from __future__ import annotations
 
+import itertools
 import re
 from decimal import Decimal
 from html.parser import HTMLParser
@@ -385,7 +386,8 @@ def test_finding_numbers_come_from_the_tables(outputs):
 
 #: The verdict each report's In short opens with: a pattern of its first sentence.
 VERDICTS = {
-    "hook_rule": r"Play with the hook if you want .+: it costs each player .+ points per game",
+    "hook_rule": r"The hook rules out the deals in which every player makes their bid .+ and costs "
+    r"each player .+ points per game",
     "zero_bids": r"Under the canonical zero table .+, bid (0, .+ only with|what the hand is worth)",
     "variant_scoring": r"(At \d+ players, among players that all bid for the table, .+ skill "
     r"decide the game most|This run cannot say which scoring table lets skill decide the game)",
@@ -464,12 +466,28 @@ def test_findings_match_numbers_recomputed_from_parquet(outputs):
     )
 
     _, games = read_results(outputs["variant_scoring"])
-    canonical = games[(games["variant"] == "canonical") & (games["field"] == "mix")]
-    order = canonical.groupby("strategy", observed=True)["win_share"].mean()
-    ranking = " > ".join(order.sort_values(ascending=False, kind="stable").index)
-    assert (
-        f"4 players, mix: the canonical win-share ranking is {ranking}"
-        in _page(outputs["variant_scoring"]).sections["findings"]
+    mix = games[games["field"] == "mix"].astype({"variant": str, "strategy": str})
+    ahead = {}
+    for variant, part in mix.groupby("variant"):
+        # Per game, each pair of seats of different strategies: is the stronger one ahead?
+        means = part.groupby("strategy")["total"].mean()
+        totals = part.pivot(index="game", columns="seat", values="total")
+        strategy = part.drop_duplicates("seat").set_index("seat")["strategy"]
+        wins = []
+        for a, b in itertools.combinations(totals.columns, 2):
+            if strategy[a] != strategy[b]:
+                strong, weak = (a, b) if means[strategy[a]] >= means[strategy[b]] else (b, a)
+                wins.append(
+                    (totals[strong] > totals[weak]) + 0.5 * (totals[strong] == totals[weak])
+                )
+        ahead[variant] = f"{pd.concat(wins, axis=1).to_numpy().mean():.3f}"
+    best = max(ahead.values(), key=float)
+    findings = _page(outputs["variant_scoring"]).sections["findings"]
+    assert any(
+        f"4 players, mix: the stronger seat is ahead most often under {variant}, {best} ["
+        in findings
+        for variant, value in ahead.items()
+        if value == best
     )
 
     _, games = read_results(outputs["strategy_ladder"])
@@ -588,7 +606,7 @@ def test_quickstart_runs_the_default_study(tmp_path, capsys):
     out = tmp_path / "quick"
     assert main(["quickstart", "--games", "6", "--output", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "Running study hook_rule" in printed and "Play with the hook if you want" in printed
+    assert "Running study hook_rule" in printed and "The hook rules out the deals" in printed
     manifest = read_study(out).manifest
     assert manifest["study"] == "hook_rule"
     assert manifest["command"] == (

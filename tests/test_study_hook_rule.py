@@ -242,7 +242,7 @@ def test_report_has_no_raw_pooled_rows(small_run):
     verdict = next(t.frame for t in report.tables if t.title.startswith("Does each effect"))
     assert {"W", "I²", "between fields, p (adjusted)"} <= set(verdict.columns)
     # The verdict first, in at most 200 words; no confirmation run: said so.
-    assert report.in_short[0].startswith("Play with the hook if you want no deal in which")
+    assert report.in_short[0].startswith("The hook rules out the deals in which every player")
     assert len(" ".join(report.in_short).split()) <= 200
     assert "(no confirmation run)" in report.in_short[-1]
     method = " ".join(report.method)

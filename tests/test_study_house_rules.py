@@ -287,3 +287,10 @@ def test_a_study_declares_its_conditions_or_its_play():
         dataclasses.replace(spec, play=lambda *a, **k: None)
     with pytest.raises(TypeError, match="must declare one of conditions and play"):
         dataclasses.replace(spec, conditions=None)
+
+
+def test_a_run_in_one_field_answers_for_that_field(tmp_path):
+    out = tmp_path / "weak"
+    run_experiment(hr.NAME, out, games=2, seed=3, players=(4,), fields=("weak",), progress=False)
+    answer = load_report(out)[0].tables[1].frame
+    assert set(answer["field"]) == {"weak"}

@@ -1,13 +1,10 @@
 """Studies: experiments that answer players' and designers' questions, with reports.
 
 Each study is a module that declares itself in a
-:class:`~ohhell_sim.studies.spec.StudySpec` named ``SPEC`` (its question, the
-defaults of its design, ``play(games, seed, players, progress, ...) ->
-StudyData`` and ``analyse(StudyData) -> Report``); :func:`run_experiment` plays one, writes its
-Parquet data and its analysis (``analysis.json``, the report's content) and renders
-its report, and :func:`render_report` renders the report again from the saved
-analysis in seconds.  ``ohhell experiment NAME`` and ``experiments/NAME.py`` call
-:func:`run_experiment`; ``ohhell report NAME`` calls :func:`render_report`.
+:class:`~ohhell_sim.studies.spec.StudySpec` named ``SPEC``; :func:`run_experiment`
+(``ohhell experiment NAME``) plays one, writes its Parquet data and its analysis
+(``analysis.json``) and renders its report, and :func:`render_report` (``ohhell report
+NAME``) renders the report again from the saved analysis in seconds.
 
 No compiled code reads a study, so an edit of one recompiles nothing: the
 kernels are named by the engine's sources and the strategies' code only, and

@@ -1,9 +1,8 @@
-"""What the studies share: the strategy mixes, bidding positions and argument checks.
+"""What the studies share: the strategy fields, bidding positions and argument checks.
 
 Every distinct *set* of strategies in a seating compiles its own kernel (tens of
-seconds), so the studies that play mixed tables draw every seating from one set,
-:data:`MIX_STRATEGIES`, and vary only how many seats each strategy holds: one
-kernel serves every mix, player count and rule variant.  ``learned`` bids the
+seconds), so the mixed field seats one set, :data:`MIX_STRATEGIES`, at every table
+size: one kernel serves every player count and rule variant.  ``learned`` bids the
 legal bid of highest expected points under the active scoring tables (so it
 reacts to scoring variants), ``simple`` counts high cards and trumps, and
 ``zero`` bids nothing whenever it expects under one trick.
@@ -41,15 +40,9 @@ STANDARDISED = "all (standardised)"
 
 
 def field_seats(field: str, players: int) -> tuple:
-    """The seats of strategy field ``field`` (one of :data:`FIELDS`) at a table of ``players``.
-
-    ``mc_bidder`` plays with :data:`MC_BIDDER_SAMPLES` samples per bid.
-
-    Raises
-    ------
-    InvalidArgumentError
-        For an unknown field, listing the fields.
-    """
+    """The seats of strategy field ``field`` (one of :data:`FIELDS`) at a table of ``players``
+    (``mc_bidder`` with :data:`MC_BIDDER_SAMPLES` samples per bid); an unknown field raises,
+    listing the fields."""
     if field == MIX_FIELD:
         return tuple(MIX_STRATEGIES[i % len(MIX_STRATEGIES)] for i in range(players))
     if field not in UNIFORM_FIELDS:
@@ -79,11 +72,8 @@ def fields_text(fields: Iterable[str]) -> str:
 
 
 def check_fields(fields: object, known: Iterable[str] | None = None) -> tuple[str, ...]:
-    """Return ``fields`` as a tuple of known field names, or raise naming the bad one.
-
-    ``known`` lists the allowed names (default :data:`FIELDS`; a study that plays
-    fields of its own passes them too).
-    """
+    """``fields`` as a tuple of the ``known`` names (default :data:`FIELDS`), or raise naming
+    the bad one."""
     known = FIELDS if known is None else tuple(known)
     if isinstance(fields, str):
         fields = (fields,)
@@ -101,36 +91,9 @@ def check_fields(fields: object, known: Iterable[str] | None = None) -> tuple[st
     return values
 
 
-def mixes(players: int) -> dict[str, tuple[str, ...]]:
-    """The strategy mixes of a table: one seat each of :data:`MIX_STRATEGIES`, the rest
-    filled with one of them (``"learned-heavy"`` ...); with three players the one mix
-    ``"one-each"``.
-
-    Parameters
-    ----------
-    players : int
-        Seats at the table, at least 3.
-
-    Returns
-    -------
-    dict
-        Mix name -> strategy per seat.
-    """
-    base = MIX_STRATEGIES
-    if players == len(base):
-        return {"one-each": base}
-    return {f"{name}-heavy": base + (name,) * (players - len(base)) for name in base}
-
-
 def bidding_position(hands: pd.DataFrame) -> np.ndarray:
-    """Position of each row in the bidding: 0 bids first (and leads), ``players - 1`` is
-    the dealer.
-
-    Parameters
-    ----------
-    hands : pandas.DataFrame
-        Rows with ``seat``, ``dealer`` and ``players``.
-    """
+    """Bidding position of each row of ``hands`` (``seat``, ``dealer``, ``players``): 0 bids
+    first (and leads), ``players - 1`` is the dealer."""
     return rules_bidding_position(
         hands["seat"].to_numpy(), hands["dealer"].to_numpy(), hands["players"].to_numpy()
     )
@@ -158,14 +121,8 @@ POSITION_ORDER = ("1st (leads)", "2nd", "3rd", "4th", "5th", "6th", "dealer")
 
 
 def check_players(players: object) -> tuple[int, ...]:
-    """Return ``players`` as a sorted tuple of distinct table sizes, or raise.
-
-    Raises
-    ------
-    InvalidArgumentError
-        Unless ``players`` is a non-empty collection of integers in 3..7 (one
-        deck, which every study plays), naming the value.
-    """
+    """``players`` as a sorted tuple of distinct table sizes in 3..7 (one deck, which every
+    study plays), or :class:`InvalidArgumentError` naming the value."""
     allowed = f"{MIN_PLAYERS}..{MAX_PLAYERS_ONE_DECK}"
     if isinstance(players, numbers.Integral) and not isinstance(players, bool):
         players = (players,)

@@ -34,36 +34,11 @@ CONFIRMATION_SHARE = 0.5
 
 
 def get_study(name: object) -> StudySpec:
-    """The declaration of study ``name`` (its module's ``SPEC``).
-
-    Raises
-    ------
-    InvalidArgumentError
-        For an unknown name, listing the studies.
-    """
+    """The declaration of study ``name`` (its module's ``SPEC``); an unknown name raises,
+    listing the studies."""
     if name not in STUDY_NAMES:
         raise InvalidArgumentError(f"unknown study {name!r}; studies: {', '.join(STUDY_NAMES)}")
     return importlib.import_module(f"ohhell_sim.studies.{name}").SPEC
-
-
-def confirmation_seed(seed: int) -> int:
-    """The default seed of the confirmation run of a study played at ``seed``.
-
-    Every shuffle is keyed by seed, game and deal, so another seed deals fresh
-    cards: the confirmation shares no deal with the run it confirms.
-    """
-    return seed + 1
-
-
-def default_confirmation_games(study: StudySpec, games: int, players: tuple[int, ...]) -> int:
-    """Games per condition of the confirmation run: :data:`CONFIRMATION_SHARE` of ``games``.
-
-    A study whose games must fit its design (the ladder's rotations) rounds them
-    with its own ``confirmation_games``.
-    """
-    if study.confirmation_games is not None:
-        return study.confirmation_games(games, players)
-    return share_of_games(games, CONFIRMATION_SHARE)
 
 
 def experiment_command(
@@ -122,12 +97,11 @@ def run_experiment(
         Output folder (created): ``hands.parquet``, ``games.parquet``,
         ``study.json``, the saved analysis ``analysis.json``, ``report.md``,
         ``report.html`` and the figures.
-    games : int, optional
-        Games per condition (the study's ``DEFAULT_GAMES`` when None).
+    games, players, fields : optional
+        Games per condition, table sizes and strategy fields
+        (:data:`ohhell_sim.studies.design.FIELDS`); the study's defaults when None.
     seed : int
         Seed of every condition (common random numbers).
-    players : int or list of int, optional
-        Table sizes to play (the study's ``DEFAULT_PLAYERS`` when None).
     progress : bool
         Show a progress bar.
     command : str, optional
@@ -137,21 +111,10 @@ def run_experiment(
         The strategies a study that takes them plays (``strategy_ladder``'s
         challengers; default: every built-in); a study of fixed strategy fields
         refuses them.
-    fields : tuple of str, optional
-        The strategy fields to play each condition in
-        (:data:`ohhell_sim.studies.design.FIELDS`; default: the study's ``DEFAULT_FIELDS``).
-    confirm_games : int, optional
-        Games per condition of the confirmation run (default
-        :func:`default_confirmation_games`); 0 plays none, and the report then
-        says that its headlines are unconfirmed.
-    confirm_seed : int, optional
-        Seed of the confirmation run (default :func:`confirmation_seed`); it
-        must differ from ``seed``.
-
-    Returns
-    -------
-    WrittenReport
-        The report's files.
+    confirm_games, confirm_seed : int, optional
+        The confirmation run's games per condition (0 plays none, and the report
+        says its headlines are unconfirmed) and seed (it must differ from ``seed``);
+        defaults: :data:`CONFIRMATION_SHARE` of the games, ``seed + 1``.
 
     Raises
     ------
@@ -208,12 +171,20 @@ def _check_confirmation(
     confirm_games: object,
     confirm_seed: object,
 ) -> tuple[int, int]:
-    """``(games, seed)`` of the confirmation run, defaults filled in, or raise naming the value."""
+    """``(games, seed)`` of the confirmation run, defaults filled in, or raise naming the value.
+
+    By default it plays :data:`CONFIRMATION_SHARE` of ``games`` (or the study's own
+    ``confirmation_games``) at ``seed + 1``: every shuffle is keyed by seed, game and
+    deal, so it shares no deal with the run it confirms.
+    """
     if confirm_games is None:
-        confirm_games = default_confirmation_games(study, games, players)
+        if study.confirmation_games is not None:
+            confirm_games = study.confirmation_games(games, players)
+        else:
+            confirm_games = share_of_games(games, CONFIRMATION_SHARE)
     confirm_games = check_count("confirm_games", confirm_games, minimum=0)
     if confirm_seed is None:
-        confirm_seed = confirmation_seed(seed)
+        confirm_seed = seed + 1
     confirm_seed = check_seed(confirm_seed, "confirm_seed")
     if confirm_games and confirm_seed == seed:
         raise InvalidArgumentError(
@@ -263,34 +234,16 @@ def render_report(
 ) -> WrittenReport:
     """Render the report of the study output in ``folder`` into ``out`` (default: ``folder``).
 
-    The report is read from the analysis saved beside the data
-    (``analysis.json`` and the figures), which takes seconds; a folder written
-    before analyses were saved is analysed once and its analysis saved there.
-    A folder holding a saved analysis without its data (a committed report)
-    renders from the analysis alone.
-
-    Parameters
-    ----------
-    folder : path
-        A folder of ``ohhell experiment`` output, or of a saved analysis.
-    out : path, optional
-        Where the report goes; default ``folder``.
-    name : str, optional
-        The study the folder must hold.
-    overwrite : bool
-        Replace a report already in ``out`` when ``out`` is not ``folder`` (such
-        a report is not this data's, e.g. a committed one).
-
-    Returns
-    -------
-    WrittenReport
-        The files written; its ``note`` says whether the analysis was reused.
+    The report is read from the analysis saved beside the data (seconds; see
+    :func:`load_report`); a folder holding a saved analysis without its data (a
+    committed report) renders from the analysis alone.  The returned files' ``note``
+    says whether the analysis was reused.
 
     Raises
     ------
     InvalidArgumentError
-        When ``name`` is given and the folder holds another study's output, or
-        ``out`` holds another report and ``overwrite`` is false.
+        When the folder holds another study than ``name`` (if given), or ``out`` is not
+        ``folder`` and holds another report while ``overwrite`` is false.
     """
     folder = Path(folder)
     found = _study_of(folder)

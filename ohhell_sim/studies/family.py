@@ -1,13 +1,11 @@
 """A study's one family of comparisons, corrected and confirmed alike in every study.
 
-A study declares its comparisons as parts (tables whose rows have
-``estimate``, ``low`` and ``high``, or a test's own ``p``) and adjusts them as
-one family (:func:`~ohhell_sim.analysis.findings.adjust_family` or
-:func:`~ohhell_sim.analysis.findings.adjust_parts`) with :data:`CORRECTION` at
-level :data:`ALPHA`.  :func:`confirm_family` computes the parts on the run and
-on its confirmation run (another seed, so other cards), carries the rows that
-survive to the confirmation (:func:`~ohhell_sim.analysis.findings.confirm`)
-and marks the established ones.
+A study declares its comparisons as parts (tables whose rows have ``estimate``,
+``low`` and ``high``, or a test's own ``p``) and adjusts them as one family
+(:func:`~ohhell_sim.analysis.findings.adjust_family` or
+:func:`~ohhell_sim.analysis.findings.adjust_parts`) with :data:`CORRECTION` at level
+:data:`ALPHA`; :func:`confirm_parts` carries the surviving rows to the confirmation
+run (another seed, so other cards) and marks the established ones.
 """
 
 from __future__ import annotations
@@ -32,18 +30,9 @@ def confirm_parts(
     second: Mapping[str, pd.DataFrame] | None,
     keys: Mapping[str, Sequence[str]],
 ) -> dict[str, pd.DataFrame]:
-    """Each adjusted part of the run, its surviving rows checked in the same part of the
-    confirmation run (None: none was played), with ``established``.
-
-    Parameters
-    ----------
-    parts : mapping of str to DataFrame
-        The run's parts, adjusted as one family.
-    second : mapping of str to DataFrame, or None
-        The same parts computed on the confirmation run (a part it lacks is
-        taken as not played there).
-    keys : mapping of str to sequence of str
-        Per part, the columns that name a row in both runs.
+    """Each part of the run (adjusted as one family), its surviving rows checked in the
+    same part of the confirmation run ``second`` (None, or a part it lacks: not played),
+    with ``established``; ``keys`` names per part the columns that name a row in both runs.
     """
     out = {}
     for name, table in parts.items():

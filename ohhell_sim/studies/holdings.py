@@ -24,28 +24,12 @@ _SUIT_COUNTS = np.array([bin(pattern).count("1") for pattern in range(1 << 13)],
 
 
 def trump_holdings(hands: pd.DataFrame, seed: int, players: int) -> pd.DataFrame:
-    """Trumps held per (game, deal, seat) for the deals of a canonical table.
+    """Trumps held per (game, deal, seat) in the deals of ``hands``: rows of one canonical
+    table of ``players`` played at ``seed``, with ``game``, ``deal``, ``dealer`` and ``trump``.
 
-    Parameters
-    ----------
-    hands : pandas.DataFrame
-        Rows of one table size with ``game``, ``deal``, ``dealer`` and ``trump``
-        (each distinct (game, deal) is looked up once).
-    seed : int
-        The run's seed.
-    players : int
-        Table size.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``game``, ``deal``, ``seat``, ``trumps`` (cards of the trump suit held;
-        the canonical profile always turns up a trump).
-
-    Raises
-    ------
-    AssertionError
-        If a recreated deal's dealer or trump suit differs from the frame's.
+    Returns ``game``, ``deal``, ``seat`` and ``trumps`` (the canonical profile always turns
+    up a trump); raises AssertionError if a recreated deal's dealer or trump suit differs
+    from the frame's.
     """
     deals = hands.drop_duplicates(["game", "deal"])
     game = deals["game"].to_numpy(dtype=np.int64)

@@ -1,13 +1,11 @@
 """Study ``hook_rule``: what the dealer's hook does, measured on the same deals, in every field.
 
-Every table size and strategy field (:data:`ohhell_sim.studies.design.FIELDS`) is played
-twice with the same seed, hook on and hook off.  The cards of game *g* are the
-same in both (the engine keys each shuffle by seed, game and deal), so every
-on/off comparison is paired by game.
-
-Each effect is estimated per field and table size, and over the table sizes
-standardised (each weighs the same), never pooled over the raw rows.  The
-effects form one family, adjusted with Holm and confirmed at a second seed.
+Every table size and strategy field (:data:`ohhell_sim.studies.design.FIELDS`) is played twice
+with the same seed, hook on and hook off.  The cards of game *g* are the same in both (the engine
+keys each shuffle by seed, game and deal), so every on/off comparison is paired by game.  Each
+effect is estimated per field and table size, and over the table sizes standardised (each weighs
+the same), never pooled over the raw rows.  The effects form one family, adjusted with Holm and
+confirmed at a second seed.
 """
 
 from __future__ import annotations
@@ -87,20 +85,16 @@ SEAT_GAPS = (SEAT_GAP_ON, SEAT_GAP_OFF, SEAT_GAP_SHIFT)
 ONE_CARD_GAPS = (ONE_CARD_ON, ONE_CARD_OFF, ONE_CARD_SHIFT)
 #: The effects measured in every field, in the order of the report.
 FIELD_EFFECTS = (POINTS, DEALER_COST, OTHERS_COST, *EDGES, OVERBID, *SEAT_GAPS, *ONE_CARD_GAPS)
-#: Columns identifying a row of the family (in the run and in its confirmation).
-FAMILY_KEYS = ("effect", "field", "players")
-#: The groups of a per-game gap measured with the hook on and off.
+#: The columns naming a row of the family, in the run and in its confirmation.
+FAMILY_KEYS = {"effects": ("effect", "field", "players")}
+#: The groups of an effect (a field at a table size), and of a gap measured hook on and off.
+BY_TABLE = ("field", "players")
 BY_HOOK = ("field", "players", "hook")
-#: The seat roles whose final totals :func:`total_gaps` compares (see :func:`with_deals_dealt`
-#: and :func:`with_one_card_dealer`).
+#: The seat roles whose final totals :func:`total_gaps` compares.
 ROLES = {
     "deal_role": ("less often", "more often"),
     "one_card_role": ("one-card dealer", "other seats"),
 }
-
-
-#: The groups of an effect: a field at a table size.
-BY_TABLE = ("field", "players")
 #: Per game and table, hook on minus off (:func:`~ohhell_sim.analysis.stats.per_game_difference`).
 _on_off = partial(per_game_difference, arm="hook", first=True, second=False, by=BY_TABLE)
 
@@ -129,30 +123,17 @@ def with_standardised(
     stratum: str = "players",
     bounded: bool = False,
 ) -> pd.DataFrame:
-    """Means per field, ``stratum`` and ``by`` group, then per field the :data:`STANDARDISED`
-    row: the strata's unweighted average (a raw pool would weigh them unequally).
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        Rows with ``field``, ``stratum``, the ``by`` columns and ``game`` (the cluster).
-    values : Series or ndarray
-        One value per row (booleans give a rate).
-    by : sequence of str
-        Further groups estimated separately.
-    stratum : str
-        The column pooled with equal weights.
-    bounded : bool
-        Clip the intervals to [0, 1] (a share).
-    """
+    """Means of ``values`` per field, ``stratum`` and ``by`` group (clustered by ``game``;
+    booleans, or ``bounded``, give a share clipped to [0, 1]), then per field and ``by`` group
+    the :data:`STANDARDISED` row: the strata's unweighted average (a raw pool would weigh them
+    unequally)."""
     if stratum not in frame.columns:
         raise InvalidArgumentError(
             f"stratum must be a column of the frame, got {stratum!r}; columns: "
             f"{', '.join(map(str, frame.columns))}"
         )
-    by = ["field", *by]
-    split = grouped_mean(frame, values, by=[by[0], stratum, *by[1:]], bounded=bounded)
-    pooled = standardised_mean(frame, values, by=by, stratum=stratum)
+    split = grouped_mean(frame, values, by=["field", stratum, *by], bounded=bounded)
+    pooled = standardised_mean(frame, values, by=["field", *by], stratum=stratum)
     if bounded or np.asarray(values).dtype == np.bool_:
         pooled[["low", "high"]] = pooled[["low", "high"]].clip(0.0, 1.0)
     pooled.insert(1, stratum, STANDARDISED)
@@ -165,22 +146,12 @@ def deal_frame(hands: pd.DataFrame) -> pd.DataFrame:
     """One row per (condition, game, deal): labels, ``hand_size``, the ``bids``' total, their
     ``excess`` over the hand size, and ``all_made`` (every seat took exactly its bid)."""
     keys = ["condition", "players", "field", "hook", "game", "deal"]
-    deals = (
+    return (
         hands.assign(_made=hands["bid"] == hands["tricks"])
         .groupby(keys, observed=True, sort=False)
         .agg(hand_size=("hand_size", "first"), bids=("bid", "sum"), all_made=("_made", "min"))
         .reset_index()
-    )
-    deals["excess"] = deals["bids"] - deals["hand_size"]
-    return deals
-
-
-def _with_positions(hands: pd.DataFrame) -> pd.DataFrame:
-    labels = position_label(bidding_position(hands), hands["players"].to_numpy())
-    return hands.assign(
-        position=pd.Categorical(labels, categories=POSITION_ORDER),
-        role=np.where(labels == "dealer", "dealer", "other seats"),
-        made=hands["bid"] == hands["tricks"],
+        .assign(excess=lambda deals: deals["bids"] - deals["hand_size"])
     )
 
 
@@ -259,13 +230,11 @@ def effect_games(hands: pd.DataFrame, deals: pd.DataFrame, games: pd.DataFrame) 
         parts[shift] = _on_off(gaps, gaps["value"])
     mixed = games[games["field"] == MIX_FIELD]
     if len(mixed):
-        keys = ("field", "players", "strategy")
-        share = _on_off(mixed, mixed["win_share"], by=keys)
+        share = _on_off(mixed, mixed["win_share"], by=(*BY_TABLE, "strategy"))
         for strategy, part in share.groupby("strategy", observed=True, sort=False):
             parts[f"win share of {strategy}, hook on - off"] = part.drop(columns="strategy")
     out = pd.concat([part.assign(effect=name) for name, part in parts.items()], ignore_index=True)
     out["effect"] = pd.Categorical(out["effect"], categories=list(parts))
-    out["field"] = out["field"].astype(str)
     return out
 
 
@@ -290,8 +259,7 @@ def study_family(data: StudyData) -> pd.DataFrame:
 
 def confirmed_family(data: StudyData) -> pd.DataFrame:
     """The family of ``data``, its surviving rows checked in the confirmation run."""
-    family = confirm_family(data, lambda d: {"effects": study_family(d)}, {"effects": FAMILY_KEYS})
-    family = family["effects"]
+    family = confirm_family(data, lambda d: {"effects": study_family(d)}, FAMILY_KEYS)["effects"]
     family["effect"] = pd.Categorical(family["effect"], categories=family["effect"].unique())
     return family
 
@@ -302,15 +270,12 @@ OPPOSITE_SIZES = "opposite signs at different table sizes (read the cells, not t
 
 
 def verdicts(family: pd.DataFrame) -> pd.DataFrame:
-    """Per field effect: :func:`~ohhell_sim.analysis.findings.verdicts_across_fields` of
-    its standardised rows and its test between fields, with how many of its cells are
-    established; :data:`OPPOSITE_SIZES` instead where established cells of different
-    table sizes have opposite signs."""
+    """Per field effect: :func:`~ohhell_sim.analysis.findings.verdicts_across_fields` of its
+    standardised rows and its test between fields, with how many of its cells are established;
+    :data:`OPPOSITE_SIZES` where established cells of different table sizes differ in sign."""
     rows = family[family["effect"].isin(FIELD_EFFECTS)].astype({"effect": str})
     between = rows[rows["field"] == BETWEEN_FIELDS]
-    rows = rows[rows["field"] != BETWEEN_FIELDS]
-    standardised = rows[rows["players"] == STANDARDISED]
-    out = verdicts_across_fields(standardised, between, keys=["effect"])
+    out = verdicts_across_fields(_standardised(rows), between, keys=["effect"])
     signs = [set(np.sign(_established_cells(family, e)["estimate"])) for e in out["effect"]]
     out.loc[[{-1.0, 1.0} <= sign for sign in signs], "verdict"] = OPPOSITE_SIZES
     cells = rows[rows["players"] != STANDARDISED].groupby("effect", sort=False)["established"]
@@ -322,14 +287,21 @@ def verdicts(family: pd.DataFrame) -> pd.DataFrame:
     out["I²"] = out["effect"].map(test["i_squared"]).map(lambda i: fmt_number(i, 2))
     out["between fields, p (adjusted)"] = out["effect"].map(test["p_adjusted"]).map(fmt_p)
     out["detectable (standardised)"] = [
-        _detectable(family, standardised[standardised["effect"] == e]) for e in out["effect"]
+        _detectable(family, _standardised(family, e)) for e in out["effect"]
     ]
     return out
 
 
 def _frames(data: StudyData) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """The hands (with positions), deals and games (with deals dealt) of ``data``."""
-    hands, deals = _with_positions(data.hands), deal_frame(data.hands)
+    """The hands (with bidding position, role and made bid), deals and games (with the seats'
+    :data:`ROLES`) of ``data``."""
+    hands, deals = data.hands, deal_frame(data.hands)
+    labels = position_label(bidding_position(hands), hands["players"].to_numpy())
+    hands = hands.assign(
+        position=pd.Categorical(labels, categories=POSITION_ORDER),
+        role=np.where(labels == "dealer", "dealer", "other seats"),
+        made=hands["bid"] == hands["tricks"],
+    )
     games = with_one_card_dealer(with_deals_dealt(data.games, data.hands), data.hands)
     for frame in (hands, deals, games):
         frame["field"] = frame["field"].astype(str)
@@ -340,20 +312,13 @@ def analyse(data: StudyData) -> Report:
     """The report of a ``hook_rule`` run, every number computed from ``data``."""
     hands, deals, games = _frames(data)
     off = deals[~deals["hook"]]
-    binds_by_size = _in_field_order(
-        grouped_mean(off, off["excess"] == 0, by=["field", "players", "hand_size"])
-    )
+    binds_by_size = grouped_mean(off, off["excess"] == 0, by=["field", "players", "hand_size"])
     margins = winning_margins(games)
     margin = with_standardised(margins, margins["margin"], by=["hook"])
-    role = with_standardised(hands, hands["made"], ["hook", "role"], bounded=True)
-    role_score = with_standardised(hands, hands["score"], ["hook", "role"])
-    role_table = _side_by_side(
-        {"made_rate": role, "mean_score": role_score}, ["field", "players", "hook", "role", "n"]
-    )
     family = confirmed_family(data)
     verdict = verdicts(family)
-    by_position = _in_field_order(
-        paired_by_game(hands, hands["score"], "hook", True, False, ["field", "players", "position"])
+    by_position = paired_by_game(
+        hands, hands["score"], "hook", True, False, ["field", "players", "position"]
     )
     sign = np.sign(deals["excess"])
     shares = {
@@ -365,21 +330,26 @@ def analyse(data: StudyData) -> Report:
             (ALL_MADE, deals["all_made"]),
         )
     }
-    over_under = _side_by_side(shares, [*BY_HOOK, "n"])
+    # The shares side by side, each as the columns name, name_low and name_high.
+    over_under = shares[EXACT][[*BY_HOOK, "n"]].assign(
+        **{
+            f"{name}{suffix}": table[column].to_numpy()
+            for name, table in shares.items()
+            for suffix, column in (("", "estimate"), ("_low", "low"), ("_high", "high"))
+        }
+    )
     changed = winners_changed(games)
     changed_table = with_standardised(changed, changed["changed"], bounded=True)
     # The fields' standardised rows the words are made of (the rates and the margin hook off).
     off_rows = {"binds": shares[EXACT], "all_made": shares[ALL_MADE], "margin": margin}
     rates = {name: _standardised(t[~t["hook"]]) for name, t in off_rows.items()}
     rates["changed"] = _standardised(changed_table)
-    cells = family[family["field"] != BETWEEN_FIELDS]
     tables = [
         Table(
             "Should we play with the hook? The answer's numbers, per field",
             _answer_table(family, rates),
-            f"Standardised over the table sizes played ({STANDARDISED}: each weighs the "
-            "same). Points are final totals per player per game; the margin is the winner's "
-            "final total minus the runner-up's, without the hook.",
+            "Standardised over the table sizes. Points: final totals per player per game; the "
+            "margin: the winner's final total minus the runner-up's.",
         ),
         Table(
             "Does each effect hold in every field? Verdicts over the fields' standardised rows",
@@ -390,32 +360,26 @@ def analyse(data: StudyData) -> Report:
         ),
         Table(
             "Effects: each comparison of the family, per field and table size",
-            _family_display(cells, family),
-            "n = games; on - off rows are paired by game. Gaps with the hook on or off "
-            "compare final totals within each game: of the seats that deal less often (a "
-            "game's deals seldom divide evenly) against the others, and of the one-card "
-            "deal's dealer (under the hook, forced off a bid where one trick is at stake) "
-            "against the others' mean. Detectable: as in the method.",
+            _family_display(family[family["field"] != BETWEEN_FIELDS], family),
+            "Gaps with the hook on or off compare final totals within each game: of the seats "
+            "that deal less often (a game's deals seldom divide evenly) against the others, "
+            "and of the one-card deal's dealer (under the hook, forced off a bid where one "
+            "trick is at stake) against the others' mean. Detectable: as in the method.",
         ),
         Table(
             "Bids against tricks: share of deals over-bid, exact, under-bid, every bid made",
             display_table(over_under.rename(columns={"n": "deals"})),
             "Exact with the hook off: how often the hook binds. Every bid made: each player "
-            "takes exactly their bid, which the hook rules out. Rates, not in the family.",
-        ),
-        Table(
-            "Dealer against the other seats: made rate and mean score per deal",
-            display_table(role_table.rename(columns={"n": "seat-deals"})),
+            "takes exactly their bid, which the hook rules out.",
         ),
         Table(
             "Does the hook change the winner? Share of games whose winning seats change",
             display_table(changed_table.rename(columns={"n": "games"})),
-            "A rate, not a comparison: not in the family.",
         ),
     ]
     # The tests between fields are standardised rows: not among the cells.
     dealer_cells = family[(family["effect"] == DEALER_COST) & (family["players"] != STANDARDISED)]
-    # One panel per field, one series per table size.
+    # One panel per field (in the order of FIELDS), one series per table size.
     grid = {"series": "players", "panels": "field"}
     figures = [
         Figure(name, caption, interval_plot(rows, x, title=title, ylabel=ylabel, **options))
@@ -433,7 +397,7 @@ def analyse(data: StudyData) -> Report:
             (
                 "hook_binds_by_hand_size.png",
                 "How often the hook binds, by hand size, per field",
-                binds_by_size,
+                binds_by_size.sort_values("field", key=_order_key, kind="stable"),
                 "hand_size",
                 "Hook binds (bids total the hand size, hook off)",
                 "share of deals",
@@ -442,7 +406,7 @@ def analyse(data: StudyData) -> Report:
             (
                 "hook_cost_by_position.png",
                 "Mean score per deal, hook on minus off, by bidding position, per field",
-                by_position,
+                by_position.sort_values("field", key=_order_key, kind="stable"),
                 "position",
                 "Hook on minus off, paired by game",
                 "points per deal",
@@ -462,23 +426,8 @@ def analyse(data: StudyData) -> Report:
     )
 
 
-def _side_by_side(tables: dict[str, pd.DataFrame], keys: Sequence[str]) -> pd.DataFrame:
-    """The ``keys`` of the first of ``tables`` (whose rows match), then each table's estimate
-    and interval as the columns ``name``, ``name_low`` and ``name_high``."""
-    columns = {
-        f"{name}{suffix}": table[column].to_numpy()
-        for name, table in tables.items()
-        for suffix, column in (("", "estimate"), ("_low", "low"), ("_high", "high"))
-    }
-    return next(iter(tables.values()))[list(keys)].reset_index(drop=True).assign(**columns)
-
-
 def _method(manifest: dict, family: pd.DataFrame) -> list[str]:
-    games = {
-        c["label"]["field"]: c["games"]
-        for c in manifest["conditions"]
-        if isinstance(c.get("label"), dict) and "field" in c["label"]
-    }
+    games = {c["label"]["field"]: c["games"] for c in manifest["conditions"]}
     sizes = ", ".join(f"{field} {count}" for field, count in games.items())
     share = " (mc_bidder fewer: its bids run playouts)" if "mc_bidder" in games else ""
     correction = family["correction"].iloc[0] if len(family) else f"{CORRECTION} over 0"
@@ -545,14 +494,8 @@ def _answer_table(family: pd.DataFrame, rates: dict[str, pd.DataFrame]) -> pd.Da
     return table
 
 
-def _in_field_order(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with its fields in the order of the panels (``design.FIELDS``)."""
-    return table.sort_values("field", key=_order_key, kind="stable", ignore_index=True)
-
-
 def _order_key(column: pd.Series) -> pd.Series:
-    """Sort key: fields in panel order, categories in theirs, table sizes before the
-    standardised row."""
+    """Sort key: fields in panel order, categories in theirs, the standardised row last."""
     if column.name == "field":
         return column.map(lambda f: FIELDS.index(f) if f in FIELDS else len(FIELDS))
     if hasattr(column, "cat"):
@@ -574,8 +517,7 @@ def _span(rows: pd.DataFrame) -> str:
 
 
 def _detectable_sizes(family: pd.DataFrame, rows: pd.DataFrame) -> np.ndarray:
-    """Per row of ``rows``, the smallest effect the run would have found at the strictest
-    level of ``family`` (the tables' ``detectable``)."""
+    """Per row of ``rows``, the smallest effect the run finds at ``family``'s strictest level."""
     size = int(family["p_adjusted"].notna().sum())
     return detectable_effect(rows["low"], rows["high"], ALPHA / size)
 
@@ -589,20 +531,18 @@ def _in_short(
 ) -> list[str]:
     points, dealer = _standardised(family, POINTS), _standardised(family, DEALER_COST)
     shares = _standardised(family[~family["effect"].isin(FIELD_EFFECTS)])  # the win shares
-    moved = (
-        shares.loc[shares["established"], "effect"].astype(str).str.removeprefix("win share of ")
-    )
+    moved = shares.loc[shares["established"], "effect"].astype(str)
     answer = (
-        "Play with the hook if you want no deal in which every bid is made: it costs each "
-        f"player {fmt_span(-points['estimate'])} points per game by field "
-        f"({_established(points)}), against a typical winning margin of "
-        f"{fmt_span(rates['margin']['estimate'], 1)} points. Without it every player makes their "
-        f"bid in {fmt_span(rates['all_made']['estimate'], percent=True)} of deals. It changes the "
-        f"winning seat in {fmt_span(rates['changed']['estimate'], percent=True)} of games"
+        "The hook rules out the deals in which every player makes their bid (without it "
+        f"{fmt_span(rates['all_made']['estimate'], percent=True)} of deals) and costs each player "
+        f"{fmt_span(-points['estimate'])} points per game by field ({_established(points)}), "
+        f"against a typical winning margin of {fmt_span(rates['margin']['estimate'], 1)} points. "
+        f"It changes the winning seat in {fmt_span(rates['changed']['estimate'], percent=True)} "
+        "of games"
     )
     if len(moved):
-        names = ", ".join(pd.unique(moved.str.removesuffix(", hook on - off")))
-        answer += f", and in the mix field it moves the win share of {names}"
+        names = moved.str.removeprefix("win share of ").str.removesuffix(", hook on - off")
+        answer += f", and in the mix field it moves the win share of {', '.join(names)}"
     elif len(shares):
         answer += (
             " but no strategy's win share in the mix field (the run would find a change "
@@ -610,7 +550,10 @@ def _in_short(
         )
     loss = f"the dealer loses {fmt_span(-dealer['estimate'])} points per deal"
     if dealer["established"].all() and (dealer["estimate"] < 0).all():
-        answer += f". Play without it if you want the dealer's seat no worse than others: {loss}."
+        answer += (
+            ". Play with it to rule out those deals; play without it to keep the dealer's seat "
+            f"even with the others: under it {loss}."
+        )
     else:
         answer += f". Under it {loss} ({_established(dealer)})."
     gaps = _established_cells(family, ONE_CARD_ON)
@@ -671,9 +614,8 @@ def _findings(
         out.append(f"{text}.")
     return [
         *out,
-        "How often the hook binds (without it, the dealer's bid makes the bids total the "
-        f"hand size, the bid the hook forbids): {_span(rates['binds'])} of the deals by field, "
-        "standardised over table sizes (a rate, not in the family).",
+        f"How often the hook binds: {_span(rates['binds'])} of the deals by field, standardised "
+        "over table sizes (a rate, not in the family).",
     ]
 
 

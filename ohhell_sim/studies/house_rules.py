@@ -1,22 +1,14 @@
 """Study ``house_rules``: one verdict per house rule, on skill, fairness, tension and length.
 
-Every house rule a table might adopt (the hook's forms, schedules, and each
-scoring table of the sources) is played against the canonical game at every
-table size, in a weak and a strong field, on the same cards (the engine keys
-each shuffle, and the cut for the first dealer, by seed and game).  A field
-seats a stronger and a weaker strategy in alternate seats, and every game is
-played again with their seats exchanged, so that a seat's gap is the rule's,
-not a strategy's.  Each rule's effect on a measure is its per-game value minus
-the canonical game's, standardised over table sizes; the effects and the tests
-of whether they differ between the fields form one family
-(:mod:`ohhell_sim.studies.family`), confirmed at a second seed.  The report's
-method says how each measure is defined.
+Every house rule (the hook's forms, schedules, each scoring table of the sources) is played
+against the canonical game on the same cards, at every table size, in a weak and a strong
+field of two strategies in alternate seats, each game again with their seats exchanged; the
+effects and the tests that the fields differ form one family, confirmed at a second seed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -26,8 +18,8 @@ from ohhell_sim.analysis.findings import adjust_parts, heterogeneity
 from ohhell_sim.analysis.format import display_table, fmt_number, fmt_p, fmt_row
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import grouped_mean, standardised_mean
-from ohhell_sim.rules import Rules, bidding_position
-from ohhell_sim.studies.design import check_fields, games_to_be_ahead
+from ohhell_sim.rules import Rules
+from ohhell_sim.studies.design import bidding_position, check_fields, games_to_be_ahead
 from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_parts
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData
@@ -44,19 +36,6 @@ FIELDS = tuple(FIELD_PAIRS)
 CANONICAL = "canonical game"
 
 
-@dataclass(frozen=True)
-class HouseRule:
-    """A house rule: its name, what it changes, and the rules it sets at a table of ``n``."""
-
-    name: str
-    kind: str
-    overrides: Callable[[int], dict[str, object]]
-
-    def rules(self, players: int) -> Rules:
-        """The rules of this house rule at a table of ``players``."""
-        return Rules(players=players, **self.overrides(players))
-
-
 def _fixed(**overrides: object) -> Callable[[int], dict[str, object]]:
     return lambda players: dict(overrides)
 
@@ -65,45 +44,39 @@ def even_schedule(players: int) -> dict[str, object]:
     """The canonical schedule with deals of the most cards added at its end until its
     length is a multiple of ``players``: every seat deals equally often."""
     schedule = Rules(players=players).schedule
-    extra = -len(schedule) % players
-    return {"schedule": schedule + (max(schedule),) * extra}
+    return {"schedule": schedule + (max(schedule),) * (-len(schedule) % players)}
 
 
 def one_card_round(players: int) -> dict[str, object]:
-    """The canonical schedule with its one-card deal played ``players`` times in a row:
-    every seat deals one one-card deal."""
+    """The canonical schedule with its one-card deal played ``players`` times in a row."""
     schedule = Rules(players=players).schedule
     middle = schedule.index(1)
     return {"schedule": schedule[:middle] + (1,) * players + schedule[middle + 1 :]}
 
 
-#: The rules studied, each against the canonical game.
-HOUSE_RULES = (
-    HouseRule(CANONICAL, "canonical", _fixed()),
-    HouseRule("no hook", "hook", _fixed(hook=False)),
-    HouseRule("no hook on the one-card deal", "hook", _fixed(hook_one_card=False)),
-    HouseRule("every seat deals equally often", "schedule", even_schedule),
-    HouseRule("every seat deals a one-card deal", "schedule", one_card_round),
-    HouseRule("schedule 1 to most to 1", "schedule", _fixed(deal_order="1-max-1")),
-    HouseRule("short game, most down to 1", "schedule", _fixed(deal_order="max-1")),
-    *(
-        HouseRule(f"made = {t}", "scoring", _fixed(made=t))
-        for t in ("10*bid", "10+bid^2", "10+2*bid", "5+bid")
-    ),
-    *(HouseRule(f"zero = {t}", "scoring", _fixed(zero=t)) for t in ("5", "5+cards", "10+cards")),
-    *(
-        HouseRule(f"miss = {t}", "scoring", _fixed(over=t, under=t))
-        for t in ("taken", "-diff", "-diff^2", "-10*diff")
-    ),
-    HouseRule("+10 for bidding the whole hand", "scoring", _fixed(all_bonus=10)),
-    HouseRule("double for bidding the whole hand", "scoring", _fixed(double_all=True)),
-)
-RULE_NAMES = tuple(rule.name for rule in HOUSE_RULES)
+#: The rules studied, each against the canonical game: name -> its overrides at a table of n.
+HOUSE_RULES: dict[str, Callable[[int], dict[str, object]]] = {
+    CANONICAL: _fixed(),
+    "no hook": _fixed(hook=False),
+    "no hook on the one-card deal": _fixed(hook_one_card=False),
+    "every seat deals equally often": even_schedule,
+    "every seat deals a one-card deal": one_card_round,
+    "schedule 1 to most to 1": _fixed(deal_order="1-max-1"),
+    "short game, most down to 1": _fixed(deal_order="max-1"),
+    **{f"made = {t}": _fixed(made=t) for t in ("10*bid", "10+bid^2", "10+2*bid", "5+bid")},
+    **{f"zero = {t}": _fixed(zero=t) for t in ("5", "5+cards", "10+cards")},
+    **{f"miss = {t}": _fixed(over=t, under=t) for t in ("taken", "-diff", "-diff^2", "-10*diff")},
+    "+10 for bidding the whole hand": _fixed(all_bonus=10),
+    "double for bidding the whole hand": _fixed(double_all=True),
+}
+RULE_NAMES = tuple(HOUSE_RULES)
 
 AHEAD = "stronger ahead of weaker (share of games)"
+AHEAD_GAMES = "games for the stronger to be ahead 95% of the time"
 SKILL_POINTS = "stronger - weaker (points per game)"
 FIRST_SEAT = "first bidder's gap (points per game)"
 ONE_CARD = "one-card dealer's gap (points per game)"
+GAP_CHANGE = f"{ONE_CARD}, change"
 LEAD_CHANGES = "lead changes per game"
 MARGIN = "winning margin (points)"
 TIES = "tie for first (share of games)"
@@ -124,6 +97,9 @@ WORDS = {
 }
 #: The words that name a cost in tension.
 COSTS = ("fewer lead changes", "wider margins", "fewer ties for first")
+#: The judgements that make a game more skilful or fairer, and those that make it less so.
+GAINS = ("more skill", "fairer")
+LOSSES = ("more luck", "less fair")
 #: A claim withheld because the table sizes disagree.
 OPPOSITE_SIZES = "opposite at different table sizes"
 TESTED = tuple(measure for measures in ASPECTS.values() for measure in measures)
@@ -143,71 +119,60 @@ def conditions(
                 seats = tuple(first[i % 2] for i in range(n))
                 label = {"players": n, "field": field, "order": order}
                 out += [
-                    Condition({**label, "rule": rule.name}, rule.rules(n), seats, games)
-                    for rule in HOUSE_RULES
+                    Condition({**label, "rule": rule}, Rules(players=n, **rules(n)), seats, games)
+                    for rule, rules in HOUSE_RULES.items()
                 ]
     return out
 
 
 def game_measures(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    """One row per (rule, field, players, game): every measure of :data:`MEASURES`, averaged
-    over the two seat orders.
-
-    The first bidder is the seat left of the game's first dealer (the same seat
-    under every rule); the one-card dealers are the seats that deal a one-card
-    deal of the rule's schedule (none is singled out, NaN, when every seat deals one).
-    """
+    """One row per (rule, field, players, game): every measure of :data:`MEASURES` (defined
+    in the report's method), averaged over the two seat orders."""
     keys = ["condition", "game"]
-    seats = _seats(games).merge(_roles(hands), on=["condition", "game", "seat"], how="left")
+    seats = _seats(games).merge(_roles(hands), on=[*keys, "seat"], how="left")
     grouped = seats.groupby(keys, observed=True, sort=True)
     top = grouped["total"].transform("max")
+    second = seats[grouped["total"].rank(method="first", ascending=False) == 2]
+    ties = (seats["total"] == top).groupby([seats[k] for k in keys]).sum() > 1
+    lead = _lead_changes(hands)
     out = pd.DataFrame(
         {
-            SKILL_POINTS: _side_mean(seats, True) - _side_mean(seats, False),
+            AHEAD: _pairs(seats).groupby(keys)["ahead"].mean(),
+            SKILL_POINTS: _role_gap(seats, "stronger"),
             FIRST_SEAT: _role_gap(seats, "first"),
             ONE_CARD: _role_gap(seats, "one_card"),
-            MARGIN: grouped["total"].max() - _second(seats),
-            TIES: (seats["total"] == top).groupby([seats[k] for k in keys]).sum() > 1,
+            LEAD_CHANGES: lead["changes"],
+            MARGIN: grouped["total"].max() - second.set_index(keys)["total"],
+            TIES: ties.astype(float),
+            DEALS: lead["deals"],
         }
     )
-    out[AHEAD] = _pairs(seats).groupby(keys)["ahead"].mean()
-    out[TIES] = out[TIES].astype(float)
-    lead = _lead_changes(hands)
-    out[LEAD_CHANGES], out[DEALS] = lead["changes"], lead["deals"]
-    labels = grouped[["players", "field", "order", "rule"]].first()
-    per_order = labels.join(out).reset_index()
+    per_order = grouped[["players", "field", "rule"]].first().join(out).reset_index()
     per_order = per_order.astype({"rule": str, "field": str})
-    keys = ["rule", "field", "players", "game"]
-    return per_order.groupby(keys, sort=True)[list(MEASURES)].mean().reset_index()
+    by = ["rule", "field", "players", "game"]
+    return per_order.groupby(by, sort=True)[list(MEASURES)].mean().reset_index()
 
 
 def _seats(games: pd.DataFrame) -> pd.DataFrame:
     """The seats' final totals with ``stronger``: the seat holds its field's stronger strategy."""
-    columns = ["condition", "game", "players", "field", "order", "rule", "seat", "strategy"]
-    seats = games[[*columns, "total"]].copy()
-    stronger = seats["field"].map({f: pair[0] for f, pair in FIELD_PAIRS.items()})
-    seats["stronger"] = seats["strategy"].astype(str) == stronger.astype(str)
-    return seats
+    columns = ["condition", "game", "players", "field", "rule", "seat", "total"]
+    stronger = games["field"].map({f: pair[0] for f, pair in FIELD_PAIRS.items()})
+    return games[columns].assign(stronger=games["strategy"].astype(str) == stronger.astype(str))
 
 
 def _roles(hands: pd.DataFrame) -> pd.DataFrame:
-    """Per (condition, game, seat): whether it bids first in the first deal, and whether it
-    deals a one-card deal of the condition's schedule."""
+    """Per (condition, game, seat): whether it bids first in the first deal (``first``) and
+    whether it deals a one-card deal (``one_card``)."""
+    keys = ["condition", "game", "seat"]
     first = hands[hands["deal"] == 0]
-    position = bidding_position(
-        first["seat"].to_numpy(), first["dealer"].to_numpy(), first["players"].to_numpy()
-    )
-    roles = first[["condition", "game", "seat"]].assign(first=position == 0)
-    dealt = hands[(hands["hand_size"] == 1) & (hands["seat"] == hands["dealer"])]
-    dealer = dealt[["condition", "game", "seat"]].drop_duplicates().assign(one_card=True)
-    roles = roles.merge(dealer, on=["condition", "game", "seat"], how="left")
-    roles["one_card"] = roles["one_card"].notna()
-    return roles
+    dealt = hands.loc[(hands["hand_size"] == 1) & (hands["seat"] == hands["dealer"]), keys]
+    one_card = pd.MultiIndex.from_frame(first[keys]).isin(pd.MultiIndex.from_frame(dealt))
+    return first[keys].assign(first=bidding_position(first) == 0, one_card=one_card)
 
 
 def _role_gap(seats: pd.DataFrame, role: str) -> pd.Series:
-    """Per (condition, game): the mean total of the seats in ``role`` minus that of the
-    others; NaN where every seat or none is in it."""
+    """Per (condition, game): the seats in ``role`` minus the others, in mean total; NaN if
+    every seat or none is in it."""
     keys = ["condition", "game", role]
     means = seats.groupby(keys, observed=True)["total"].mean().unstack(role)
     if True not in means.columns or False not in means.columns:
@@ -215,21 +180,9 @@ def _role_gap(seats: pd.DataFrame, role: str) -> pd.Series:
     return means[True] - means[False]
 
 
-def _side_mean(seats: pd.DataFrame, stronger: bool) -> pd.Series:
-    side = seats[seats["stronger"] == stronger]
-    return side.groupby(["condition", "game"], observed=True)["total"].mean()
-
-
-def _second(seats: pd.DataFrame) -> pd.Series:
-    """Per (condition, game): the runner-up's total (the second highest)."""
-    keys = ["condition", "game"]
-    rank = seats.groupby(keys, observed=True)["total"].rank(method="first", ascending=False)
-    return seats[rank == 2].set_index(keys)["total"]
-
-
 def _pairs(seats: pd.DataFrame) -> pd.DataFrame:
-    """Every (stronger seat, weaker seat) pair of a game: ``ahead`` (1, a half for a tie,
-    or 0) and ``diff``, the stronger's total minus the weaker's."""
+    """Every (stronger seat, weaker seat) pair of a game: ``diff``, the stronger's total
+    minus the weaker's, and ``ahead``: 1, a half for a tie, or 0."""
     columns = ["condition", "game", "rule", "field", "players", "total"]
     strong = seats.loc[seats["stronger"], columns]
     weak = seats.loc[~seats["stronger"], ["condition", "game", "total"]]
@@ -247,8 +200,7 @@ def _lead_changes(hands: pd.DataFrame) -> pd.DataFrame:
         part = part.sort_values(["game", "deal", "seat"])
         games = part["game"].unique()
         n = int(part["players"].iloc[0])
-        scores = part["score"].to_numpy(dtype=np.int64).reshape(len(games), -1, n)
-        running = scores.cumsum(axis=1)
+        running = part["score"].to_numpy(dtype=np.int64).reshape(len(games), -1, n).cumsum(axis=1)
         last = np.full(len(games), -1)
         changes = np.zeros(len(games), dtype=np.int64)
         for deal in range(running.shape[1]):
@@ -263,41 +215,33 @@ def _lead_changes(hands: pd.DataFrame) -> pd.DataFrame:
 
 
 def games_ahead_by_rule(games: pd.DataFrame) -> pd.DataFrame:
-    """Per (rule, field): the games a stronger player needs to be ahead of a weaker one 95% of
-    the time, ``(z * sd / mean)**2`` of a pair's per-game difference (normal
-    approximation), mean and sd averaged over table sizes; infinite when the
-    stronger is not ahead on average."""
-    pairs = _pairs(_seats(games))
-    moments = pairs.groupby(["rule", "field", "players"], observed=True)["diff"].agg(
-        ["mean", "std"]
-    )
-    pooled = moments.groupby(["rule", "field"], observed=True).mean()
+    """Per (rule, field): :func:`~ohhell_sim.studies.design.games_to_be_ahead` of a stronger
+    seat's per-game lead over a weaker one, its mean and sd averaged over table sizes."""
+    diff = _pairs(_seats(games)).groupby(["rule", "field", "players"], observed=True)["diff"]
+    pooled = diff.agg(["mean", "std"]).groupby(["rule", "field"], observed=True).mean()
     return pooled.assign(games=games_to_be_ahead(pooled["mean"], pooled["std"])).reset_index()
 
 
+def _long(measures: pd.DataFrame) -> pd.DataFrame:
+    """``measures`` as one row per (rule, field, players, game, measure) with ``value``."""
+    long = measures.melt(id_vars=["rule", "field", "players", "game"], var_name="measure")
+    return long.dropna(subset=["value"])
+
+
 def effects(measures: pd.DataFrame) -> pd.DataFrame:
-    """Per (rule, measure, field, players, game): the rule's value minus the canonical game's,
-    on the same cards."""
-    long = measures.melt(
-        id_vars=["rule", "field", "players", "game"], var_name="measure", value_name="value"
-    ).dropna(subset=["value"])
+    """Per (rule, measure, field, players, game): the rule's value minus the canonical game's."""
+    long = _long(measures)
     base = long[long["rule"] == CANONICAL].drop(columns="rule")
     paired = long[long["rule"] != CANONICAL].merge(
         base, on=["field", "players", "game", "measure"], suffixes=("", "_canonical")
     )
-    return paired.assign(value=paired["value"] - paired["value_canonical"]).drop(
-        columns="value_canonical"
-    )
-
-
-def run_effects(data: StudyData) -> pd.DataFrame:
-    """:func:`effects` of one run's games."""
-    return effects(game_measures(data.hands, data.games))
+    paired["value"] -= paired.pop("value_canonical")
+    return paired
 
 
 def family_parts(diffs: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The family of one run (its :func:`effects`): each tested effect per field,
-    standardised over table sizes, and per (rule, measure) the test that the fields differ."""
+    """The family of one run's :func:`effects`: each tested effect per field, standardised
+    over table sizes, and per (rule, measure) the test that the fields differ."""
     tested = diffs[diffs["measure"].isin(TESTED)]
     rows = standardised_mean(tested, tested["value"], ["rule", "measure", "field"], "players")
     between = heterogeneity(tested, ["rule", "measure"], "field", stratum="players")
@@ -305,20 +249,8 @@ def family_parts(diffs: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return adjust_parts({"effects": rows, "fields differ": between}, CORRECTION, ALPHA)
 
 
-def confirmed_parts(data: StudyData, diffs: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """:func:`family_parts` of the run (its effects ``diffs``), its surviving rows checked
-    on the confirmation run."""
-    second = None if data.confirmation is None else family_parts(run_effects(data.confirmation))
-    return confirm_parts(family_parts(diffs), second, FAMILY_KEYS)
-
-
 def judgements(found: pd.DataFrame, baseline: pd.Series, sizes: pd.DataFrame) -> pd.DataFrame:
-    """What each established effect means: one row per (rule, measure, field) with ``word``.
-
-    ``found`` is the confirmed ``effects`` part, ``baseline`` the canonical game's
-    standardised value per (measure, field) and ``sizes`` the per-size effects
-    (unadjusted), used only to withhold a claim whose table sizes disagree in sign.
-    """
+    """What each established effect means: per (rule, measure, field), its :func:`_direction`."""
     rows = [
         {"rule": rule, "measure": measure, "field": field, "word": word}
         for rule in RULE_NAMES[1:]
@@ -362,7 +294,8 @@ def _direction(
     measure: str,
     field: str,
 ) -> str:
-    """What the established effect of ``rule`` on ``measure`` in ``field`` means, or ""."""
+    """What the established effect of ``rule`` on ``measure`` in ``field`` means, or "": judged
+    against the canonical ``baseline``, withheld where the per-size ``sizes`` disagree."""
     hit = _where(found, rule=rule, measure=measure, field=field)
     if hit.empty or not bool(hit["established"].iloc[0]):
         return ""
@@ -391,15 +324,9 @@ def costs(verdict: pd.DataFrame) -> pd.Series:
     return pd.Series(out)
 
 
-#: The judgements that make a game more skilful or fairer, and those that make it less so.
-GAINS = ("more skill", "fairer")
-LOSSES = ("more luck", "less fair")
-
-
 def advice(judged: pd.DataFrame) -> dict[str, list[str]]:
-    """The rules by what they do for a skilful, fair game: ``adopt`` (a gain in both fields
-    and no loss), ``one field`` (a gain in one field only, no loss), ``weigh`` (gains and
-    losses) and ``avoid`` (losses only)."""
+    """The rules by what they do for a skilful, fair game: ``adopt`` (a gain in both fields,
+    no loss), ``one field`` (a gain in one, no loss), ``weigh`` (both) and ``avoid`` (losses)."""
     out: dict[str, list[str]] = {"adopt": [], "one field": [], "weigh": [], "avoid": []}
     for rule in RULE_NAMES[1:]:
         mine = _where(judged, rule=rule)
@@ -415,31 +342,27 @@ def advice(judged: pd.DataFrame) -> dict[str, list[str]]:
 
 
 def analyse(data: StudyData) -> Report:
-    """The report: one verdict per rule, the ranking on each aspect, and the canonical game."""
+    """The report: one verdict per rule, its numbers, every effect and test, the canonical game."""
     measures = game_measures(data.hands, data.games)
     diffs = effects(measures)
-    parts = confirmed_parts(data, diffs)
+    run = data.confirmation
+    second = None if run is None else family_parts(effects(game_measures(run.hands, run.games)))
+    parts = confirm_parts(family_parts(diffs), second, FAMILY_KEYS)
     found = parts["effects"]
     sizes = grouped_mean(diffs, diffs["value"], ["rule", "measure", "field", "players"])
     base = measures[measures["rule"] == CANONICAL]
-    base_long = base.melt(id_vars=["rule", "field", "players", "game"], var_name="measure")
-    base_long = base_long.dropna(subset=["value"])
-    baseline = standardised_mean(base_long, base_long["value"], ["measure", "field"], "players")
+    canonical = _long(base)
+    baseline = standardised_mean(canonical, canonical["value"], ["measure", "field"], "players")
     judged = judgements(found, baseline.set_index(["measure", "field"])["estimate"], sizes)
     verdict = verdicts(judged, found)
-    ahead = games_ahead_by_rule(data.games)
     deals = diffs[diffs["measure"] == DEALS].groupby("rule", sort=False)["value"]
     verdict["length"] = [_deals_text(deals.min()[r], deals.max()[r]) for r in verdict["rule"]]
-    cost = costs(verdict)
-    verdict["cost"] = cost.to_numpy()
+    verdict["cost"] = costs(verdict).to_numpy()
+    ahead = games_ahead_by_rule(data.games)
     answer = _answer_table(baseline, found, ahead)
     tables = [
         Table("One verdict per house rule (established effects; field in brackets)", verdict),
-        Table(
-            "The numbers of the answer: the canonical game and each rule's effect "
-            "(standardised over table sizes, 95% CI)",
-            answer,
-        ),
+        Table("The numbers of the In short, standardised over table sizes (95% CI)", answer),
         Table(
             "Every effect, rule minus canonical game, standardised over table sizes",
             _family_display(found),
@@ -453,10 +376,9 @@ def analyse(data: StudyData) -> Report:
         Table("The canonical game, per table size", _baseline_display(base, ahead)),
         Table(
             "Each rule's effect per table size (unadjusted 95% CI, for reading the cells)",
-            display_table(_ordered(sizes[sizes["measure"].isin(TESTED)]), digits=3),
+            display_table(_ordered(sizes[sizes["measure"].isin(TESTED)])),
         ),
     ]
-    figures = [_skill_figure(found)]
     return study_report(
         NAME,
         QUESTION,
@@ -464,7 +386,7 @@ def analyse(data: StudyData) -> Report:
         _method(data.manifest, parts),
         _findings(found),
         tables,
-        figures,
+        [_skill_figure(found)],
         in_short=_in_short(advice(judged), answer),
     )
 
@@ -478,25 +400,21 @@ def _deals_text(fewest: float, most: float) -> str:
     return f"{span} deal{'' if fewest == most and abs(most) == 1 else 's'} per game"
 
 
-AHEAD_GAMES = "games for the stronger to be ahead 95% of the time"
-
-
 def _answer_table(baseline: pd.DataFrame, found: pd.DataFrame, ahead: pd.DataFrame) -> pd.DataFrame:
-    """The numbers of the In short: per field, the canonical game's skill and one-card
-    dealer's gap, and the established effect that brings that gap closest to zero."""
+    """The numbers of the In short: per field, the canonical game's skill, games to be ahead
+    and one-card dealer's gap, and the established effect that brings that gap closest to zero."""
     rows = []
-    for field in FIELDS:
-        skill, gap = (_where(baseline, measure=m, field=field) for m in (AHEAD, ONE_CARD))
+    for field in [f for f in FIELDS if (baseline["field"] == f).any()]:
+        skill, gap = (_where(baseline, measure=m, field=field).iloc[0] for m in (AHEAD, ONE_CARD))
         games = _where(ahead, rule=CANONICAL, field=field)["games"].iloc[0]
         rows += [
             (CANONICAL, AHEAD, field, _value(skill, AHEAD)),
             (CANONICAL, ONE_CARD, field, _value(gap, ONE_CARD)),
             (CANONICAL, AHEAD_GAMES, field, fmt_number(games, 0)),
         ]
-        best = _best_fix(found, field, float(gap["estimate"].iloc[0]))
+        best = _best_fix(found, field, float(gap["estimate"]))
         if best is not None:
-            fix = _value(best.to_frame().T, ONE_CARD)
-            rows.append((best["rule"], f"{ONE_CARD}, change", field, fix))
+            rows.append((best["rule"], GAP_CHANGE, field, _value(best, ONE_CARD)))
     return pd.DataFrame(rows, columns=["rule", "measure", "field", "value"])
 
 
@@ -508,18 +426,11 @@ def _where(frame: pd.DataFrame, **equal: object) -> pd.DataFrame:
     return frame[mask]
 
 
-def _value(rows: pd.DataFrame, measure: str) -> str:
-    """An estimate and its interval in a designer's units: a share in percent, the rest
-    with two decimals."""
-    if rows.empty:
-        return "n/a"
-    row = rows.iloc[0]
-    scale, digits = (100.0, 1) if "share" in measure else (1.0, 2)
-    unit = "%" if scale == 100.0 else ""
-    return (
-        f"{fmt_number(row['estimate'] * scale, digits)}{unit} "
-        f"[{fmt_number(row['low'] * scale, digits)}, {fmt_number(row['high'] * scale, digits)}]"
-    )
+def _value(row: pd.Series, measure: str) -> str:
+    """An estimate and its interval: a share in percent with one decimal, the rest with two."""
+    scale, digits, unit = (100.0, 1, "%") if "share" in measure else (1.0, 2, "")
+    estimate, low, high = (fmt_number(row[c] * scale, digits) for c in ("estimate", "low", "high"))
+    return f"{estimate}{unit} [{low}, {high}]"
 
 
 def _best_fix(found: pd.DataFrame, field: str, canonical: float) -> pd.Series | None:
@@ -547,11 +458,9 @@ def _between_display(between: pd.DataFrame) -> pd.DataFrame:
 
 
 def _baseline_display(base: pd.DataFrame, ahead: pd.DataFrame) -> pd.DataFrame:
-    per_size = base.groupby(["field", "players"], observed=True)[list(MEASURES)].mean()
-    table = per_size.reset_index()
-    for share in (AHEAD, TIES):
-        table[share] = table[share] * 100
-    table = table.rename(columns={AHEAD: f"{_short(AHEAD)} (%)", TIES: f"{_short(TIES)} (%)"})
+    table = base.groupby(["field", "players"], observed=True)[list(MEASURES)].mean().reset_index()
+    table[[AHEAD, TIES]] *= 100
+    table = table.rename(columns={share: f"{_short(share)} (%)" for share in (AHEAD, TIES)})
     canonical = ahead[ahead["rule"] == CANONICAL].set_index("field")["games"]
     table["games to be ahead 95% (all sizes)"] = table["field"].map(canonical)
     return display_table(table, digits=2)
@@ -571,30 +480,30 @@ def _family_size(parts: dict[str, pd.DataFrame]) -> int:
 
 def _skill_figure(found: pd.DataFrame) -> Figure:
     rows = _ordered(found[found["measure"] == AHEAD])
-    table = rows.assign(
-        estimate=rows["estimate"] * 100, low=rows["low"] * 100, high=rows["high"] * 100
-    )
-    png = interval_plot(
-        table,
-        "rule",
-        series="field",
-        title="Skill: change in how often the stronger finishes ahead",
-        xlabel="house rule",
-        ylabel="percentage points, rule - canonical",
-        zero_line=True,
-        order=RULE_NAMES[1:],
-        horizontal=True,
-    )
     return Figure(
         "skill_by_rule.png",
         "How often the stronger of two players finishes ahead of the weaker, each rule minus "
         "the canonical game (standardised over table sizes).",
-        png,
+        interval_plot(
+            rows.assign(**{column: rows[column] * 100 for column in ("estimate", "low", "high")}),
+            "rule",
+            series="field",
+            title="Skill: change in how often the stronger finishes ahead",
+            xlabel="house rule",
+            ylabel="percentage points, rule - canonical",
+            zero_line=True,
+            order=RULE_NAMES[1:],
+            horizontal=True,
+        ),
     )
 
 
 def _method(manifest: dict, parts: dict[str, pd.DataFrame]) -> list[str]:
     fields = "; ".join(f"{f}: {s} and {w} in alternate seats" for f, (s, w) in FIELD_PAIRS.items())
+    # The first bidder deals the one-card deal if it comes one deal after a multiple of n.
+    sizes = sorted({c["rules"]["players"] for c in manifest["conditions"]})
+    same = " and ".join(str(n) for n in sizes if Rules(players=n).schedule.index(1) % n == 1)
+    same_seat = f" In the canonical game at {same} players they are the same seat." if same else ""
     return [
         f"Fields: {fields}. Every game is played twice, the second time with the two "
         "strategies' seats exchanged, on the same cards; a game's values are the mean of "
@@ -606,7 +515,7 @@ def _method(manifest: dict, parts: dict[str, pd.DataFrame]) -> list[str]:
         "(1.645 sd / mean)^2 of a pair's per-game difference, a normal approximation.",
         "Fairness: the final total of the first bidder of the game's first deal (the same "
         "seat under every rule), and the mean of the seats that deal a one-card deal of the "
-        "rule's schedule, each minus the mean of the other seats." + _same_seat(manifest),
+        "rule's schedule, each minus the mean of the other seats." + same_seat,
         "Tension: a lead change is a deal after which a player other than the last to lead "
         "alone leads alone on the running totals; the margin is the winner's total minus the "
         "runner-up's; a tie for first is two or more players on the top total.",
@@ -623,15 +532,6 @@ def _method(manifest: dict, parts: dict[str, pd.DataFrame]) -> list[str]:
             "games per condition",
         ),
     ]
-
-
-def _same_seat(manifest: dict) -> str:
-    """Where the first bidder also deals the one-card deal (it is dealt one deal after a
-    multiple of the table size), said once."""
-    sizes = sorted({c["rules"]["players"] for c in manifest["conditions"]})
-    same = [n for n in sizes if Rules(players=n).schedule.index(1) % n == 1]
-    listed = " and ".join(map(str, same))
-    return f" In the canonical game at {listed} players they are the same seat." if same else ""
 
 
 def _findings(found: pd.DataFrame) -> list[str]:
@@ -651,37 +551,31 @@ def _findings(found: pd.DataFrame) -> list[str]:
 
 
 def _in_short(advised: dict[str, list[str]], answer: pd.DataFrame) -> list[str]:
-    adopt = ", ".join(advised["adopt"]) or "none of the rules studied"
-    verdict = f"For a skilful, fair game adopt {adopt}"
-    if advised["one field"]:
-        verdict += f"; {', '.join(advised['one field'])} help in one field only"
-    if advised["weigh"]:
-        verdict += (
-            f"; weigh {', '.join(advised['weigh'])}, each better in one way, worse in another"
-        )
-    if advised["avoid"]:
-        verdict += f"; avoid {', '.join(advised['avoid'])}"
+    listed = {group: ", ".join(rules) for group, rules in advised.items()}
+    verdict = f"For a skilful, fair game adopt {listed['adopt'] or 'none of the rules studied'}"
+    if listed["one field"]:
+        verdict += f"; {listed['one field']} help in one field only"
+    if listed["weigh"]:
+        verdict += f"; weigh {listed['weigh']}, each better in one way, worse in another"
+    if listed["avoid"]:
+        verdict += f"; avoid {listed['avoid']}"
 
-    def cells(rule: str, measure: str) -> list[str]:
+    def cells(rule: str, measure: str) -> str:
         rows = _where(answer, rule=rule, measure=measure)
-        return [
-            f"{value} ({field} field)"
-            for field, value in zip(rows["field"], rows["value"], strict=True)
-        ]
+        pairs = zip(rows["field"], rows["value"], strict=True)
+        return " and ".join(f"{value} ({field} field)" for field, value in pairs)
 
-    skill = " and ".join(cells(CANONICAL, AHEAD))
-    games = " and ".join(cells(CANONICAL, AHEAD_GAMES))
-    gap = " and ".join(cells(CANONICAL, ONE_CARD))
-    fixes = answer[answer["measure"] == f"{ONE_CARD}, change"]
     fixed = "; ".join(
-        f"{rule} moves it by {' and '.join(cells(rule, f'{ONE_CARD}, change'))}"
-        for rule in pd.unique(fixes["rule"])
+        f"{rule} moves it by {cells(rule, GAP_CHANGE)}"
+        for rule in pd.unique(answer.loc[answer["measure"] == GAP_CHANGE, "rule"])
     )
     return [
         verdict + ". The first table gives each rule's cost in lead changes, margins and deals.",
-        f"In the canonical game the stronger of two players finishes ahead in {skill} of "
-        f"games, and needs {games} games to be ahead 95% of the time.",
-        f"The one-card deal's dealer has a gap of {gap} points per game to the other seats"
+        f"In the canonical game the stronger of two players finishes ahead in "
+        f"{cells(CANONICAL, AHEAD)} of games, and needs {cells(CANONICAL, AHEAD_GAMES)} games "
+        "to be ahead 95% of the time.",
+        f"The one-card deal's dealer has a gap of {cells(CANONICAL, ONE_CARD)} points per game "
+        "to the other seats"
         + (f"; {fixed}." if fixed else "; no rule studied is established to close it."),
     ]
 

@@ -1,9 +1,8 @@
 """Show a study's report in Jupyter: the cells every study notebook shares.
 
-Each function displays one part of a :class:`~ohhell_sim.studies.report.Report` with
-IPython's rich display (Markdown, frames, PNG figures), so that a notebook is
-its parameters, one call per section, and the prose and extra analysis that are
-particular to its study.
+Each function displays one part of a :class:`~ohhell_sim.analysis.report.Report` with
+IPython's rich display, so that a notebook is its parameters, one call per section,
+and the prose and extra analysis particular to its study.
 """
 
 from __future__ import annotations
@@ -12,31 +11,22 @@ from pathlib import Path
 
 from ohhell_sim.analysis.report import Report
 
-#: Marks the repository's root folder.
-_ROOT_MARKERS = ("pyproject.toml", "ohhell_sim/studies")
 
+def repository_root() -> Path:
+    """The repository folder, wherever the notebook runs from.
 
-def repository_root(start: str | Path | None = None) -> Path:
-    """The repository folder holding ``ohhell_sim/studies/``, wherever the notebook runs from.
-
-    The first folder, from ``start`` (default: the current folder) upwards,
-    that holds ``pyproject.toml`` and ``ohhell_sim/studies/``; failing that, the folder
-    above the imported ``ohhell_sim`` package when it holds a ``pyproject.toml``
-    (a source checkout), else ``start`` itself.
+    The first folder, from the current one upwards, that holds ``pyproject.toml`` and
+    ``ohhell_sim/studies/``; failing that, the folder above the imported ``ohhell_sim``
+    package when it holds a ``pyproject.toml`` (a source checkout), else the current one.
     """
-    here = Path.cwd() if start is None else Path(start)
+    here = Path.cwd()
     for folder in (here.resolve(), *here.resolve().parents):
-        if all((folder / marker).exists() for marker in _ROOT_MARKERS):
+        if (folder / "pyproject.toml").exists() and (folder / "ohhell_sim/studies").exists():
             return folder
     package_parent = Path(__file__).resolve().parents[2]
     if (package_parent / "pyproject.toml").is_file():
         return package_parent
     return here
-
-
-def runs_folder(name: str, start: str | Path | None = None) -> Path:
-    """``runs/NAME`` in the repository (see :func:`repository_root`): where notebooks write."""
-    return repository_root(start) / "runs" / name
 
 
 def open_study(
@@ -52,13 +42,13 @@ def open_study(
     With ``data_dir`` the study's output is read from there; without, the study
     is run here first (``games``, ``seed`` and the study's ``options``, as for
     :func:`~ohhell_sim.studies.run_experiment`) into ``out_dir``, by default
-    :func:`runs_folder` ``("notebook_NAME")``.  The report is the saved analysis:
-    nothing is computed again.
+    ``runs/notebook_NAME`` in the :func:`repository_root`.  The report is the saved
+    analysis: nothing is computed again.
     """
     from ohhell_sim.studies.experiment import load_report, run_experiment
 
     if data_dir is None:
-        data_dir = out_dir or runs_folder(f"notebook_{name}")
+        data_dir = out_dir or repository_root() / "runs" / f"notebook_{name}"
         run_experiment(name, data_dir, games, seed, **options)
     report, _ = load_report(data_dir)
     return Path(data_dir), report

@@ -1,15 +1,11 @@
 """Study ``openspiel_match``: our strategies against OpenSpiel's bots, on OpenSpiel's own game.
 
-The matches are played and kept by :mod:`ohhell_sim.interop.openspiel_matches`
-(one of our strategies in one seat, an OpenSpiel bot in the others, every deal
-set played once per rotation of the seats).  A strategy's *advantage* in a
-match is its points per deal minus the mean of the opponents' seats at the
-same table, on the same cards.  Every match's advantage, and what being told
-the undealt cards is worth, are one family of comparisons corrected like every
-study's (:mod:`ohhell_sim.studies.family`): a match counts as ahead or behind
-only when it survives the correction.  The bots do not replay from their seeds,
-so there is no confirmation run: a second grid at another seed is reported
-beside the first as other deals.
+The matches are played and kept by :mod:`ohhell_sim.interop.openspiel_matches`.
+A strategy's *advantage* in a match is its points per deal minus the mean of the
+opponents' seats, on the same cards.  Every match's advantage and every worth of
+the undealt cards are one family, corrected like every study's.  The bots do not
+replay from their seeds, so there is no confirmation run: a grid at another seed
+is reported beside the first as other deals.
 """
 
 from __future__ import annotations
@@ -18,23 +14,17 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import adjust_parts
-from ohhell_sim.analysis.format import fmt_ci, fmt_number, fmt_p
+from ohhell_sim.analysis.format import INTERVAL_HEADER, display_table, fmt_ci, fmt_number, fmt_p
 from ohhell_sim.analysis.report import Figure, Report, Table, WrittenReport, save_analysis
 from ohhell_sim.analysis.report import write_report as write_report_files
 from ohhell_sim.analysis.stats import clustered_mean_ci
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.interop.openspiel import (
-    MATCH_METHOD,
-    advantage,
-    advantage_by_deal,
-    match_summary,
-)
+from ohhell_sim.interop.openspiel import MATCH_METHOD, advantage, advantage_by_deal, match_summary
 from ohhell_sim.interop.openspiel_matches import (
     BOT_KINDS,
     MATCH_KEY,
@@ -54,9 +44,8 @@ QUESTION = "How strong are our strategies against OpenSpiel's search bots in its
 def match_table(rows: pd.DataFrame) -> pd.DataFrame:
     """One row per match: our points per deal, the advantage (95% CI) and time per decision.
 
-    Columns: the match key, ``table`` (``"4x5"``, or ``"4x5 seed 1"`` for the
-    matches of any seed but the folder's first, which are other deals),
-    ``deal_sets``, ``points`` (``points_low``/``points_high``),
+    Columns: the match key, ``table`` (``"4x5"``, or ``"4x5 seed 1"`` for any seed
+    but the folder's first), ``deal_sets``, ``points`` (``points_low``/``points_high``),
     ``estimate``/``low``/``high`` (the advantage), ``ms_ours`` and ``ms_theirs``.
     """
     out = []
@@ -65,8 +54,6 @@ def match_table(rows: pd.DataFrame) -> pd.DataFrame:
         match = dict(zip(MATCH_KEY, key, strict=True))
         summary = match_summary(part).set_index("entrant")
         ours = summary.loc[match["strategy"]]
-        theirs = summary.drop(index=match["strategy"])
-        edge = advantage(part, match["strategy"])
         out.append(
             {
                 **match,
@@ -75,25 +62,16 @@ def match_table(rows: pd.DataFrame) -> pd.DataFrame:
                 "points": ours["estimate"],
                 "points_low": ours["low"],
                 "points_high": ours["high"],
-                "estimate": edge["estimate"],
-                "low": edge["low"],
-                "high": edge["high"],
+                **advantage(part, match["strategy"])[["estimate", "low", "high"]],
                 "ms_ours": ours["ms_per_decision"],
-                "ms_theirs": float(theirs["ms_per_decision"].mean()),
+                "ms_theirs": float(summary.drop(index=match["strategy"])["ms_per_decision"].mean()),
             }
         )
     return pd.DataFrame(out)
 
 
 def corrected(table: pd.DataFrame, worth: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The matches' advantages (:func:`match_table`) and the stock's worths
-    (:func:`stock_worth`) adjusted as one family.
-
-    Each frame comes back with ``p``, ``p_adjusted``, ``survives`` and
-    ``correction`` (:func:`~ohhell_sim.analysis.findings.adjust_parts`, with the
-    studies' :data:`~ohhell_sim.studies.family.CORRECTION` at
-    :data:`~ohhell_sim.studies.family.ALPHA`).
-    """
+    """The matches' advantages and the stock's worths, adjusted as one family."""
     parts = {"matches": table} if worth.empty else {"matches": table, "worth": worth}
     adjusted = adjust_parts(parts, method=CORRECTION, alpha=ALPHA)
     return adjusted["matches"], adjusted.get("worth", worth)
@@ -107,27 +85,21 @@ def _table_label(match: dict, first_seed: int) -> str:
 def stock_worth(rows: pd.DataFrame) -> pd.DataFrame:
     """What being told the undealt cards is worth, for each strategy played both ways.
 
-    For every match whose strategy was also played told the stock (same
-    opponent, table and seed, so the same deals), the advantage told minus the
-    advantage on the seat's own information, paired by (deal set, rotation);
-    interval clustered by deal set.  Columns: the match key (``strategy`` the
-    seat's own label), ``table``, ``own``, ``told`` (advantages) and
-    ``estimate``/``low``/``high`` (the difference).
+    The advantage told minus the advantage on the seat's own information, on the
+    same deals, paired by (deal set, rotation) and clustered by deal set.  Columns:
+    the match key, ``table``, ``own``, ``told`` and ``estimate``/``low``/``high``.
     """
     out = []
-    told_labels = [s for s in pd.unique(rows["strategy"]) if s.endswith(TOLD_STOCK)]
-    for told_label in told_labels:
+    matches = dict(list(rows.groupby(list(MATCH_KEY))))
+    for told_label in [s for s in pd.unique(rows["strategy"]) if s.endswith(TOLD_STOCK)]:
         label = told_label[: -len(TOLD_STOCK)]
         for key, told in rows[rows["strategy"] == told_label].groupby(list(MATCH_KEY[1:])):
-            match = dict(zip(MATCH_KEY[1:], key, strict=True))
-            own = rows[
-                (rows["strategy"] == label) & (rows[list(match)] == pd.Series(match)).all(axis=1)
-            ]
-            if own.empty:
+            own = matches.get((label, *key))
+            if own is None:
                 continue
+            match = dict(zip(MATCH_KEY[1:], key, strict=True))
             gain = (advantage_by_deal(told, told_label) - advantage_by_deal(own, label)).dropna()
-            deals = gain.index.get_level_values("deal")
-            worth = clustered_mean_ci(gain.to_numpy(), np.asarray(deals), 0.95)
+            worth = clustered_mean_ci(gain.to_numpy(), gain.index.get_level_values("deal"))
             out.append(
                 {
                     "strategy": label,
@@ -143,21 +115,21 @@ def stock_worth(rows: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def _display(shown: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame:
+    """``shown`` as the report prints it (two decimals), its columns renamed by ``names``."""
+    shown = shown.assign(p_adjusted=[fmt_p(p) for p in shown["p_adjusted"]])
+    return display_table(shown, 2).rename(columns={**names, "p_adjusted": "p (adjusted)"})
+
+
 def _worth_table(worth: pd.DataFrame) -> pd.DataFrame:
     shown = worth.sort_values(["opponent", "players", "tricks", "seed", "strategy"])
-    return pd.DataFrame(
-        {
-            "opponent": shown["opponent"],
-            "table": shown["table"],
-            "strategy": shown["strategy"],
-            "advantage, own information": [fmt_number(v, 2) for v in shown["own"]],
-            "advantage, told the stock": [fmt_number(v, 2) for v in shown["told"]],
-            "worth (95% CI)": [
-                fmt_ci(e, lo, hi, 2) for e, lo, hi in shown[["estimate", "low", "high"]].to_numpy()
-            ],
-            "p (adjusted)": [fmt_p(p) for p in shown["p_adjusted"]],
-        }
-    )
+    columns = ["opponent", "table", "strategy", "own", "told", "estimate", "low", "high"]
+    names = {
+        "own": "advantage, own information",
+        "told": "advantage, told the stock",
+        INTERVAL_HEADER: "worth (95% CI)",
+    }
+    return _display(shown[[*columns, "p_adjusted"]], names)
 
 
 def _tables_in_order(table: pd.DataFrame) -> list[str]:
@@ -174,10 +146,8 @@ def _opponent_order(opponents: Iterable[str]) -> list[str]:
 
 def _grid_table(table: pd.DataFrame, opponent: str) -> pd.DataFrame:
     part = table[table["opponent"] == opponent].sort_values(["players", "tricks", "seed"])
-    cells = part.assign(
-        cell=[fmt_ci(e, lo, hi, 2) for e, lo, hi in part[["estimate", "low", "high"]].to_numpy()]
-    )
-    wide = cells.pivot(index="strategy", columns="table", values="cell")
+    cells = display_table(part[["strategy", "table", "estimate", "low", "high"]], 2)
+    wide = cells.pivot(index="strategy", columns="table", values=INTERVAL_HEADER)
     wide = wide[list(pd.unique(part["table"]))]
     order = part.groupby("strategy")["estimate"].mean().sort_values(ascending=False).index
     return wide.loc[order].fillna("").reset_index()
@@ -187,24 +157,16 @@ def _detail_table(table: pd.DataFrame) -> pd.DataFrame:
     shown = table.sort_values(
         ["opponent", "players", "tricks", "estimate"], ascending=[True, True, True, False]
     )
-    return pd.DataFrame(
-        {
-            "opponent": shown["opponent"],
-            "table": shown["table"],
-            "strategy": shown["strategy"],
-            "deal sets": shown["deal_sets"].astype(str),
-            "our points per deal": [
-                fmt_ci(e, lo, hi, 2)
-                for e, lo, hi in shown[["points", "points_low", "points_high"]].to_numpy()
-            ],
-            "advantage": [
-                fmt_ci(e, lo, hi, 2) for e, lo, hi in shown[["estimate", "low", "high"]].to_numpy()
-            ],
-            "p (adjusted)": [fmt_p(p) for p in shown["p_adjusted"]],
-            "ms/decision ours": [fmt_number(v, 2) for v in shown["ms_ours"]],
-            "ms/decision theirs": [fmt_number(v, 2) for v in shown["ms_theirs"]],
-        }
-    )
+    columns = ["opponent", "table", "strategy", "deal_sets", "points", "points_low", "points_high"]
+    columns += ["estimate", "low", "high", "p_adjusted", "ms_ours", "ms_theirs"]
+    names = {
+        "deal_sets": "deal sets",
+        "points": "our points per deal",
+        INTERVAL_HEADER: "advantage",
+        "ms_ours": "ms/decision ours",
+        "ms_theirs": "ms/decision theirs",
+    }
+    return _display(shown[columns], names)
 
 
 def _findings(table: pd.DataFrame, worth: pd.DataFrame) -> list[str]:
@@ -225,15 +187,13 @@ def _findings(table: pd.DataFrame, worth: pd.DataFrame) -> list[str]:
             f"{row.table}: {row.strategy} {fmt_ci(row.estimate, row.low, row.high, 2)}"
             for row in best.sort_values(["players", "tricks", "seed"]).itertuples()
         )
-        lines.append(
+        lines += [
             f"Against {opponent}, the best of ours per table (advantage in points per deal, "
-            f"95% CI; on the seat's own information): {tops}."
-        )
-        lines.append(
+            f"95% CI; on the seat's own information): {tops}.",
             f"Against {opponent}: {len(ahead)} of {len(part)} matches have our strategy ahead "
             f"and {len(behind)} behind after the correction for all {family} "
-            f"comparisons (tables {', '.join(_tables_in_order(part))})."
-        )
+            f"comparisons (tables {', '.join(_tables_in_order(part))}).",
+        ]
     for row in table[told].sort_values(["opponent", "players", "tricks", "seed"]).itertuples():
         lines.append(
             f"Told the stock, {row.strategy[: -len(TOLD_STOCK)]} against {row.opponent} at "
@@ -276,19 +236,7 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
         )
         for o in opponents
     ]
-    if not worth.empty:
-        tables.append(
-            Table(
-                "What knowing the undealt cards is worth, points per deal",
-                _worth_table(worth),
-                "The same strategy on the same deals, on its own information and told which "
-                "cards are undealt (what OpenSpiel's resampler tells ISMCTS); worth: the "
-                "second advantage minus the first, paired by deal.",
-            )
-        )
-    tables.append(Table("Every match", _detail_table(table)))
-    # The figure shows the folder's first seed, the main grid; the other seeds'
-    # matches are in the tables.
+    # The figure shows the first seed's grid; the other seeds' matches are in the tables.
     grid = table[table["seed"] == table["seed"].min()]
     grid = grid.assign(opponent=pd.Categorical(grid["opponent"], _opponent_order(grid["opponent"])))
     figures = [
@@ -309,6 +257,15 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
         )
     ]
     if not worth.empty:
+        tables.append(
+            Table(
+                "What knowing the undealt cards is worth, points per deal",
+                _worth_table(worth),
+                "The same strategy on the same deals, on its own information and told which "
+                "cards are undealt (what OpenSpiel's resampler tells ISMCTS); worth: the "
+                "second advantage minus the first, paired by deal.",
+            )
+        )
         figures.append(
             Figure(
                 "stock_worth.png",
@@ -324,6 +281,7 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
                 ),
             )
         )
+    tables.append(Table("Every match", _detail_table(table)))
     seeds = sorted(table["seed"].unique())
     setup = [
         f"ohhell-sim {__version__}; OpenSpiel's oh_hell with num_tricks_fixed, our "
@@ -368,16 +326,7 @@ def analyse(rows: pd.DataFrame, runs: Sequence[dict] = ()) -> Report:
         "replay exactly: a match of ours against random bots repeats to the point.",
     ]
     commands = "\n".join(r["command"] for r in runs if r.get("command"))
-    return Report(
-        QUESTION,
-        setup,
-        method,
-        _findings(table, worth),
-        tables,
-        figures,
-        commands,
-        NAME,
-    )
+    return Report(QUESTION, setup, method, _findings(table, worth), tables, figures, commands, NAME)
 
 
 def write_match_report(folder: str | Path, out: str | Path | None = None) -> WrittenReport:

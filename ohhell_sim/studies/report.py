@@ -22,11 +22,8 @@ def study_report(
     figures: list[Figure],
     in_short: list[str] | None = None,
 ) -> Report:
-    """A study's report, with the setup and the command read from its data's manifest.
-
-    ``in_short`` is the answer in words that opens the report
-    (:attr:`~ohhell_sim.analysis.report.Report.in_short`).
-    """
+    """A study's report, with the setup and the command read from its data's manifest;
+    ``in_short`` is the answer in words that opens it."""
     return Report(
         question,
         setup_lines(manifest),
@@ -42,17 +39,17 @@ def study_report(
 
 def conditions_table(manifest: dict) -> pd.DataFrame:
     """One row per condition of a study manifest: label, rules, seats, games."""
-    rows = []
-    for condition in manifest["conditions"]:
-        rows.append(
+    return pd.DataFrame(
+        [
             {
                 **{k: str(v) for k, v in condition["label"].items()},
                 "rules": rules_text(condition["rules"]),
                 "seats": ", ".join(condition["seats"]),
                 "games": str(condition["games"]),
             }
-        )
-    return pd.DataFrame(rows)
+            for condition in manifest["conditions"]
+        ]
+    )
 
 
 def setup_lines(manifest: dict) -> list[str]:
@@ -63,14 +60,12 @@ def setup_lines(manifest: dict) -> list[str]:
     rules = sorted({rules_text(c["rules"]) for c in conditions})
     players = sorted({c["rules"]["players"] for c in conditions})
     confirmation = manifest.get("confirmation") or {}
-    confirmed = (
-        f"; confirmation run at seed {confirmation['seed']}, {confirmation['games']} games per "
-        "condition (fresh cards)"
-        if confirmation.get("games")
-        else "; no confirmation run"
-        if confirmation
-        else ""
-    )
+    confirmed = "; no confirmation run" if confirmation else ""
+    if confirmation.get("games"):
+        confirmed = (
+            f"; confirmation run at seed {confirmation['seed']}, {confirmation['games']} games "
+            "per condition (fresh cards)"
+        )
     return [
         f"ohhell-sim {manifest['version']}, seed {manifest['seed']}{confirmed}",
         f"{len(conditions)} conditions, {', '.join(map(str, games))} games each "

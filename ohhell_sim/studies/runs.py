@@ -1,14 +1,11 @@
 """Playing a study's conditions and storing them: one long frame per kind, with labels.
 
-A study is a list of :class:`Condition` s (rules, seats, a label such as
-``{"players": 4, "hook": True}``), each played for the same game indices with the
-same seed, so that conditions which share a deal schedule share the cards
-(common random numbers): the engine keys every shuffle by ``(seed, game,
-deal)``, never by the rules' scoring or the strategies.  The results of all
-conditions are stacked into one ``hands`` and one ``games`` frame, with the label
-values as extra columns and a ``condition`` number, and written to Parquet with
-the study's metadata (rules and seats of every condition, sizes, seed, package
-version).
+A study is a list of :class:`Condition` s, each played for the same game indices with
+the same seed, so that conditions which share a deal schedule share the cards (common
+random numbers): the engine keys every shuffle by ``(seed, game, deal)``, never by the
+rules' scoring or the strategies.  The results are stacked into one ``hands`` and one
+``games`` frame, with the label values as extra columns, and written to Parquet with
+the study's manifest (its conditions, seed and package version).
 """
 
 from __future__ import annotations
@@ -37,19 +34,10 @@ MANIFEST_FILE = "study.json"
 
 @dataclass(frozen=True)
 class Condition:
-    """One cell of a study's design: rules and seats, named by ``label``.
-
-    Attributes
-    ----------
-    label : dict
-        Column name -> value added to every row of this condition (e.g.
-        ``{"players": 4, "hook": False}``); every condition of a study has the
-        same label keys.
-    rules : Rules
-    seats : tuple
-        One strategy spec per seat, as for :func:`ohhell_sim.simulate`.
-    games : int
-        Games played, indices ``0 .. games - 1``.
+    """One cell of a study's design: ``rules`` and ``seats`` (as for
+    :func:`ohhell_sim.simulate`) played for games ``0 .. games - 1``, named by ``label``:
+    column -> value added to each of its rows (e.g. ``{"players": 4, "hook": False}``),
+    with the same keys in every condition of a study.
     """
 
     label: dict[str, object]
@@ -106,28 +94,13 @@ def play_conditions(
     progress: bool = True,
     description: str = "games",
 ) -> StudyData:
-    """Play every condition with ``seed`` and stack the results.
+    """Play every condition with ``seed`` (one progress bar, labelled ``description``) and
+    stack the results.
 
-    Parameters
-    ----------
-    conditions : sequence of Condition
-        The design; label keys must be the same for all.
-    seed : int
-        Seed shared by every condition (common random numbers).
-    progress : bool
-        Show one progress bar over all games (terminal or Jupyter).
-    description : str
-        The progress bar's label.
-
-    Returns
-    -------
-    StudyData
-        ``hands`` and ``games`` with the label columns and ``condition`` (its
-        position in ``conditions``) in front; the manifest lists the conditions,
-        parameters included.  The ``strategy`` column holds each seat's strategy
-        name, not its label: the conditions say with which parameters it plays,
-        and the analyses tell seats apart by condition and seat (the zero-bid
-        probe seats ``zero`` with another threshold beside the mixed field's).
+    ``hands`` and ``games`` get the label columns and ``condition`` (its position in
+    ``conditions``) in front.  The ``strategy`` column holds each seat's strategy name,
+    not its label: the manifest's conditions say with which parameters it plays, and
+    the analyses tell seats apart by condition and seat.
     """
     from tqdm.auto import tqdm
 
@@ -175,17 +148,13 @@ def stack_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def write_study(data: StudyData, folder: Path) -> Path:
-    """Write ``hands.parquet``, ``games.parquet`` and ``study.json`` into ``folder``.
-
-    The confirmation run, if any, goes into the subfolder :data:`CONFIRMATION_FOLDER`
-    the same way.
-    """
+    """Write ``hands.parquet``, ``games.parquet`` and ``study.json`` into ``folder``, and the
+    confirmation run, if any, into its :data:`CONFIRMATION_FOLDER` the same way."""
     folder.mkdir(parents=True, exist_ok=True)
     if data.confirmation is not None:
         write_study(data.confirmation, folder / CONFIRMATION_FOLDER)
     for frame, name in ((data.hands, HANDS_FILE), (data.games, GAMES_FILE)):
-        # The manifest goes into the file's metadata through a shallow copy: frames in
-        # memory carry no attrs, which pandas would deep-copy on every operation.
+        # The manifest goes into the file's metadata through a shallow copy (see StudyData).
         labelled = frame.copy(deep=False)
         labelled.attrs = dict(data.manifest)
         write_frame(labelled, folder / name)
@@ -194,15 +163,8 @@ def write_study(data: StudyData, folder: Path) -> Path:
 
 
 def read_manifest(folder: str | Path) -> dict:
-    """The ``study.json`` of a study folder.
-
-    Raises
-    ------
-    FileNotFoundError
-        If ``folder`` holds no study output, naming the folder.
-    InvalidArgumentError
-        If its manifest is not a JSON object.
-    """
+    """The ``study.json`` of a study folder; raises, naming the folder or file, when it is
+    missing or not a JSON object."""
     path = Path(folder) / MANIFEST_FILE
     if not path.is_file():
         raise FileNotFoundError(
@@ -223,12 +185,8 @@ def read_manifest(folder: str | Path) -> dict:
 
 
 def read_study(folder: str | Path) -> StudyData:
-    """Read what :func:`write_study` wrote.
-
-    The frames come without ``attrs``: the manifest is :attr:`StudyData.manifest`.
-    A confirmation run in :data:`CONFIRMATION_FOLDER` is read into
-    :attr:`StudyData.confirmation`.
-    """
+    """Read what :func:`write_study` wrote, the confirmation run included (the frames
+    without ``attrs``: the manifest is :attr:`StudyData.manifest`)."""
     folder = Path(folder)
     manifest = read_manifest(folder)
     confirmation = None

@@ -1,10 +1,8 @@
 """What a study is, declared once: its question, the defaults of its design, and its two steps.
 
-Every study module ends with a :class:`StudySpec` named ``SPEC``; the
-machinery that plays a study (:mod:`ohhell_sim.studies.experiment`: the
-arguments, the run, the confirmation run, the saved data and the report)
-reads that and nothing else of the module, so that no study is handled by its
-name.  A study that declares its conditions is played by :meth:`StudySpec.run`.
+Every study module ends with a :class:`StudySpec` named ``SPEC``; the machinery that
+plays a study (:mod:`ohhell_sim.studies.experiment`) reads that and nothing else of
+the module, so that no study is handled by its name.
 """
 
 from __future__ import annotations
@@ -23,8 +21,8 @@ MIN_SHARE_GAMES = 2
 
 
 def share_of_games(games: int, share: float) -> int:
-    """``share`` of ``games``, rounded, and at least :data:`MIN_SHARE_GAMES`: the games
-    of a slow field, or of a confirmation run."""
+    """``share`` of ``games``, rounded, at least :data:`MIN_SHARE_GAMES` (a slow field, a
+    confirmation run)."""
     return max(MIN_SHARE_GAMES, round(games * share))
 
 
@@ -34,38 +32,25 @@ class StudySpec:
 
     Attributes
     ----------
-    name : str
-        The name ``ohhell experiment`` takes.
-    question : str
-        The question its report answers (the report's title).
+    name, question : str
+        The name ``ohhell experiment`` takes; the question its report answers (its title).
     conditions : callable, optional
-        ``conditions(games, players, fields=...) -> list of Condition``: the
-        design, which :meth:`run` plays with
-        :func:`~ohhell_sim.studies.runs.play_conditions` (the same seed for all).
+        ``conditions(games, players, fields=...) -> list of Condition``: the design,
+        which :meth:`run` plays with one seed for all.
     play : callable, optional
-        ``play(games, seed, players, progress, fields=..., [strategies=...])
-        -> StudyData``, for a study that plays more than its conditions (a
-        probe, one-card deals); it replaces ``conditions``.
+        ``play(games, seed, players, progress, fields=..., [strategies=...]) -> StudyData``,
+        instead of ``conditions``, for a study that plays more (a probe, one-card deals).
     analyse : callable
         ``analyse(StudyData) -> Report``, the run and its confirmation read together.
     default_games, default_players, default_fields
-        What a run plays when not told: games per condition, table sizes, and
-        strategy fields.
-    known_fields : tuple of str
-        The fields it can play (:data:`~ohhell_sim.studies.design.FIELDS`
-        and, for a study with fields of its own, those).
-    field_shares : mapping of str to float
-        The share of the games per condition a slow field plays (the others
-        play them all); see :meth:`field_games`.
+        What a run plays when not told: games per condition, table sizes, strategy fields.
+    known_fields, field_shares
+        The fields it can play; the share of the games a slow field plays (:meth:`field_games`).
     takes_strategies : bool
-        Whether it plays the strategies it is given (``--strategies``); a study
-        of fixed fields refuses them.
-    check_games : callable, optional
-        ``check_games(games, players)`` raises for a number of games its design
-        cannot play (the ladder's rotations).
-    confirmation_games : callable, optional
-        ``confirmation_games(games, players)``: the confirmation run's games
-        when the default share does not fit the design.
+        Whether it plays the strategies it is given (``--strategies``).
+    check_games, confirmation_games : callable, optional
+        ``(games, players)``: raise for games its design cannot play; the confirmation
+        run's games when the default share does not fit (the ladder's rotations).
     """
 
     name: str

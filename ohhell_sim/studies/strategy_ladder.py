@@ -19,7 +19,7 @@ import pandas as pd
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import BETWEEN_FIELDS, adjust_family, between_fields
-from ohhell_sim.analysis.format import display_table, fmt_number, fmt_p, fmt_row
+from ohhell_sim.analysis.format import display_table, fmt_number, fmt_p, fmt_row, fmt_span
 from ohhell_sim.analysis.report import Figure, Report, Table, rules_text
 from ohhell_sim.analysis.stats import (
     clip_rate,
@@ -67,11 +67,6 @@ DECISIONS = ("bids", "tricks", "total")
 ONE_CARD_FIELD = "none (challenger in every seat)"
 
 
-def builtin_strategies() -> tuple[str, ...]:
-    """The registered built-in strategies, in registry order."""
-    return tuple(n for n in available_strategies() if get_strategy(n).builtin_id is not None)
-
-
 def confirmation_games(games: int, players: tuple[int, ...]) -> int:
     """Games of the confirmation run: half of ``games``, a whole number of rotations."""
     return max(2 * players[0], games // 2 // players[0] * players[0])
@@ -91,14 +86,8 @@ def check_games(games: int, players: tuple[int, ...]) -> None:
         )
 
 
-def slow_games(games: int, players: int) -> int:
-    """Games of a slow strategy's gauntlet: a tenth, a multiple of ``players``, at least 2 sets."""
-    return max(2 * players, games // 10 // players * players)
-
-
 def deal_records(hands: pd.DataFrame) -> pd.DataFrame:
-    """Per (rotation, game, seat) of :attr:`ohhell_sim.TournamentResult.hands`, the seat's
-    ``bids`` and ``tricks`` in deal order, as comma-separated text."""
+    """Per (rotation, game, seat) of tournament hands: ``bids``, ``tricks`` in deal order, "1,0"."""
     ordered = hands.sort_values(["rotation", "game", "seat", "deal"])
     grouped = ordered.groupby(["rotation", "game", "seat"], sort=False)[["bid", "tricks"]]
     joined = grouped.agg(lambda values: ",".join(map(str, values.tolist())))
@@ -113,39 +102,21 @@ def play(
     strategies: tuple[str, ...] | None = None,
     fields: tuple[str, ...] = DEFAULT_FIELDS,
 ) -> StudyData:
-    """Play one duplicate gauntlet per strategy and field, and each strategy's one-card deals.
+    """Play one duplicate gauntlet per challenger (default: every built-in) and field, on one
+    seed, and each challenger's one-card deals in every seat; bad arguments raise first.
 
-    Bad arguments raise InvalidArgumentError before anything is played.  Not
-    :func:`~ohhell_sim.studies.runs.play_conditions`: these are duplicate tournaments with
-    per-deal records, and :func:`ohhell_sim.exact.play_one_card`.
-
-    Parameters
-    ----------
-    games : int
-        Games per gauntlet (a multiple of the table size; :func:`slow_games` for :data:`SLOW`).
-    seed : int
-        Seed shared by every gauntlet.
-    players : tuple of int
-        One table size.
-    progress : bool
-        Show a progress bar.
-    strategies : tuple of str, optional
-        The challengers (default: every built-in).
-    fields : tuple of str
-        The fields, one gauntlet per challenger in each.
-
-    Returns
-    -------
-    StudyData
-        ``games``: the gauntlets with ``field``, ``challenger``, ``challenger_seat`` and
-        :func:`deal_records`; ``hands``: the one-card deals, each challenger in every seat.
+    Returns ``games``: the gauntlets with ``field``, ``challenger``, ``challenger_seat`` and
+    :func:`deal_records`; ``hands``: the one-card deals (:func:`ohhell_sim.exact.play_one_card`).
     """
     from tqdm.auto import tqdm
 
     check_games(games, players)
     fields = check_fields(fields)
     n = players[0]
-    names = builtin_strategies() if strategies is None else tuple(strategies)
+    if strategies is None:
+        registered = available_strategies()
+        strategies = tuple(name for name in registered if get_strategy(name).builtin_id is not None)
+    names = tuple(strategies)
     if not names:
         raise InvalidArgumentError("strategies must name at least one strategy, got none")
     for name in names:
@@ -159,7 +130,8 @@ def play(
             {"field": field, "challenger": name},
             rules,
             (name, *field_seats(field, n)[1:]),
-            slow_games(games, n) if name in SLOW else games,
+            # A tenth of the deal sets, whole rotations, at least two.
+            max(2 * n, games // 10 // n * n) if name in SLOW else games,
         )
         for field in fields
         for name in names
@@ -195,8 +167,6 @@ def play(
     manifest = {
         "version": __version__,
         "seed": seed,
-        "fields": list(fields),
-        "challengers": list(names),
         "conditions": [c.describe() for c in plan + one_plan],
         "one_card": {"rules": one.to_dict(), "games": one_games},
     }
@@ -204,9 +174,8 @@ def play(
 
 
 def identical_groups(long: pd.DataFrame) -> list[tuple[str, ...]]:
-    """Challengers of ``long`` (:func:`play`'s ``games``) with the same bids and tricks deal by
-    deal and total, seat by seat, in every field and on every (deal set, rotation) both played
-    (a slow one: the deal sets it played): one tuple per ladder entry, in the order played."""
+    """Challengers of ``long`` with the same bids and tricks deal by deal and total, seat by seat,
+    on every (field, deal set, rotation) both played, in the same fields: one tuple per entry."""
     names = [str(c) for c in pd.unique(long["challenger"])]
     if not set(DECISIONS) <= set(long.columns):
         # Output written before the per-deal records existed: nothing to compare.
@@ -244,11 +213,7 @@ def merge_identical(
     long: pd.DataFrame, groups: list[tuple[str, ...]], column: str = "challenger"
 ) -> pd.DataFrame:
     """``long`` with one ``column`` value per group of :func:`identical_groups`, named by the
-    group (``column="strategy"``: :func:`play`'s one-card ``hands``).
-
-    The group's member with the most rows (the others' data is the same where
-    they overlap; the first on a tie) carries the entry; the others' rows are dropped.
-    """
+    group: its member with the most rows (the first on a tie) carries it, the others dropped."""
     rows = long[column].astype(str)
     counts = rows.value_counts()
     keep = {}
@@ -262,10 +227,14 @@ def merge_identical(
     return out
 
 
-def unit_values(long: pd.DataFrame) -> pd.DataFrame:
-    """Per (field, challenger, deal set): the challenger's score per game, win share, made and
-    zero-bid rates, over the rotations of that deal set."""
-    grouped = long[long["challenger_seat"]].groupby(["field", "challenger", "unit"], observed=True)
+def ladder_values(data: StudyData, groups: list[tuple[str, ...]] | None = None) -> pd.DataFrame:
+    """Per (field, entry, deal set) of a run: score per game, win share, made and zero-bid rates
+    over the rotations, identical challengers merged (``groups``: found in the run when None;
+    the confirmation run takes the first run's, so that its entries match)."""
+    long = _long(data)
+    merged = merge_identical(long, identical_groups(long) if groups is None else groups)
+    seats = merged[merged["challenger_seat"]]
+    grouped = seats.groupby(["field", "challenger", "unit"], observed=True)
     sums = grouped[["total", "win_share", "deals", "made", "zero_bids"]].sum()
     count = grouped.size()
     return pd.DataFrame(
@@ -279,8 +248,7 @@ def unit_values(long: pd.DataFrame) -> pd.DataFrame:
 
 
 def ranking_table(values: pd.DataFrame) -> pd.DataFrame:
-    """Per challenger of one field, best mean score first: each measure with a t interval
-    over deal sets."""
+    """Per entry of one field, best mean score first: each measure, t interval over deal sets."""
     rows = []
     for name, group in values.groupby("challenger", observed=True):
         row = {"strategy": name, "deal_sets": len(group)}
@@ -294,20 +262,9 @@ def ranking_table(values: pd.DataFrame) -> pd.DataFrame:
 
 
 def pairwise_family(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
-    """The declared family: every pair of distinct ladder entries in every field, and per
-    pair the test that its difference is the same in every field.
-
-    A pair's row is the mean score per game of ``a`` minus ``b`` (``a`` before ``b`` in
-    ``order``), paired on the deal sets both played; the test rows (``field``
-    :data:`~ohhell_sim.analysis.findings.BETWEEN_FIELDS`) are
-    :func:`~ohhell_sim.analysis.findings.between_fields`.  Holm-adjusted as one family.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``field``, ``a``, ``b``, ``deal_sets``, ``estimate``, ``low``, ``high`` (plus
-        the test rows, with ``q``), ``p``, ``p_adjusted``, ``survives`` and ``correction``.
-    """
+    """The declared family, Holm-adjusted: per field and pair of entries the mean score per game
+    of ``a`` minus ``b`` (``a`` first in ``order``), paired on the deal sets both played, and per
+    pair the test that it is the same in every field (:func:`between_fields`)."""
     rows, units = [], []
     for field, part in values.groupby("field", observed=True, sort=False):
         scores = part.pivot(index="unit", columns="challenger", values="mean_total")
@@ -328,23 +285,11 @@ def pairwise_family(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
     return adjust_family(pd.concat(parts, ignore_index=True), method=CORRECTION)
 
 
-def ladder_values(data: StudyData, groups: list[tuple[str, ...]] | None = None) -> pd.DataFrame:
-    """:func:`unit_values` of a run, identical challengers merged (``groups``: found in it
-    when None; the confirmation run takes the first run's, so that its entries match)."""
-    long = _long(data)
-    groups = identical_groups(long) if groups is None else groups
-    return unit_values(merge_identical(long, groups))
-
-
 def confirmed_family(
     data: StudyData, values: pd.DataFrame, order: list[str], groups: list[tuple[str, ...]]
 ) -> pd.DataFrame:
-    """:func:`pairwise_family` of the run, its surviving rows checked in the confirmation run.
-
-    The pairs keep the orientation of ``order`` (the first field's ranking in
-    the first run), so a ranking claim chosen on the first run's cards is tested
-    on fresh ones.
-    """
+    """:func:`pairwise_family` of the run, its surviving rows checked in the confirmation run,
+    whose pairs keep the first run's ``order``: claims chosen on its cards meet fresh ones."""
 
     def family_of(run: StudyData) -> dict[str, pd.DataFrame]:
         found = values if run is data else ladder_values(run, groups)
@@ -365,19 +310,17 @@ def _long(data: StudyData) -> pd.DataFrame:
 
 
 def flipped(row: pd.Series) -> pd.Series:
-    """A pair row read the other way round: ``b`` minus ``a``."""
+    """A confirmed pair row read the other way round: ``b`` minus ``a``."""
     out = row.copy()
     out["a"], out["b"] = row["b"], row["a"]
     for prefix in ("", "confirm_"):
-        if f"{prefix}estimate" in row:
-            out[f"{prefix}estimate"] = -row[f"{prefix}estimate"]
-            out[f"{prefix}low"], out[f"{prefix}high"] = -row[f"{prefix}high"], -row[f"{prefix}low"]
+        out[f"{prefix}estimate"] = -row[f"{prefix}estimate"]
+        out[f"{prefix}low"], out[f"{prefix}high"] = -row[f"{prefix}high"], -row[f"{prefix}low"]
     return out
 
 
 def ranking_claims(family: pd.DataFrame, rankings: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """The headline claims "X beats Y": each entry against the next in its field's ranking,
-    one family row per (field, neighbouring pair), ``a`` ranked above ``b``."""
+    """The family rows "a beats b": each entry against the next one down in its field's ranking."""
     rows = []
     for field, ranking in rankings.items():
         pairs = {
@@ -508,8 +451,7 @@ def analyse(data: StudyData) -> Report:
 
 
 def one_card_twins(hands: pd.DataFrame) -> list[tuple[str, ...]]:
-    """Strategies whose one-card rows (:func:`play`'s ``hands``) have the same bids and
-    scores in every game and seat: groups of two or more, in the order played."""
+    """Groups of two or more strategies with the same one-card bids and scores in every deal."""
     columns = ["game", "seat", "bid", "score"]
     tables = {
         str(name): part.sort_values(["game", "seat"])[columns].reset_index(drop=True)
@@ -520,12 +462,8 @@ def one_card_twins(hands: pd.DataFrame) -> list[tuple[str, ...]]:
 
 
 def exact_one_card_section(hands: pd.DataFrame, one_card: dict) -> tuple[str, list[str], Table]:
-    """Section "Exact one-card play": each challenger's score per bidding position in the
-    one-card deals of :func:`play` (``hands``) beside the exact values.
-
-    ``one_card`` is the manifest's record (the rules played and the games).  Returns the
-    section's method line, findings (naming the :func:`one_card_twins`) and table.
-    """
+    """Section "Exact one-card play" (method line, findings, table): each entry's one-card score
+    per bidding position beside the exact values; ``one_card``: the manifest's record."""
     rules = Rules.from_dict(one_card["rules"])
     solution = solve_one_card(rules)
     n = rules.players
@@ -585,12 +523,6 @@ def exact_one_card_section(hands: pd.DataFrame, one_card: dict) -> tuple[str, li
     return method, findings, table
 
 
-def _span(values: list[float] | pd.Series, digits: int = 2) -> str:
-    """``"X to Y"``: the lowest and highest of ``values`` as the tables print them."""
-    ends = [fmt_number(v, digits) for v in (min(values), max(values))]
-    return ends[0] if ends[0] == ends[1] else f"{ends[0]} to {ends[1]}"
-
-
 def _words(
     rankings: dict[str, pd.DataFrame],
     family: pd.DataFrame,
@@ -598,8 +530,7 @@ def _words(
     groups: list[tuple[str, ...]],
     manifest: dict,
 ) -> tuple[list[str], list[str]]:
-    """The In short (the answer first: who is best, by how much, whether the field changes
-    it) and the findings."""
+    """The In short (who is best, by how much, whether the field changes it) and the findings."""
     fields, changes = list(rankings), order_changes(family)
     firsts = {field: ranking.iloc[0] for field, ranking in rankings.items()}
     names = {str(row["strategy"]) for row in firsts.values()}
@@ -613,7 +544,7 @@ def _words(
         )
     opponents = int(manifest.get("players", DEFAULT_PLAYERS)[0]) - 1
     text = [
-        f"{best}, scoring {_span([row['mean_total'] for row in firsts.values()], 3)} points per "
+        f"{best}, scoring {fmt_span([row['mean_total'] for row in firsts.values()])} points per "
         f"game by field (its one seat against {opponents} of the field's)."
     ]
     if len(claims):
@@ -624,7 +555,7 @@ def _words(
         confirmed = (manifest.get("confirmation") or {}).get("games")
         text.append(
             f"The lead over the runner-up ({', '.join(pd.unique(leads['b']))}) is "
-            f"{_span(leads['estimate'])} points per game (established against "
+            f"{fmt_span(leads['estimate'], 2)} points per game (established against "
             f"{int(leads['established'].sum())} of {len(leads)} fields). Of the ranking's steps "
             "(each entry ahead of the next), " + ", ".join(steps) + " are established "
             "(surviving one correction over all comparisons"

@@ -1,9 +1,7 @@
 """Sentences and cells every study report shares: the confirmation, as method and as a mark.
 
 The confirmation run (:attr:`ohhell_sim.studies.runs.StudyData.confirmation`) is the same
-study at another seed; :func:`ohhell_sim.analysis.findings.confirm` carries the
-surviving rows of a family over to it.  Each report says the same things about
-it, in the same words, through these functions.
+study at another seed; each report says the same things about it, in the same words.
 """
 
 from __future__ import annotations
@@ -16,20 +14,12 @@ from ohhell_sim.analysis.format import fmt_ci
 
 
 def confirmation_method(confirmation: dict, played: str, size: str, alpha: float = 0.05) -> str:
-    """The method's sentence on the confirmation run.
+    """The method's sentence on the confirmation run, from the manifest's ``confirmation``
+    record (``games``, ``seed``; empty or no games when none was played).
 
-    Parameters
-    ----------
-    confirmation : dict
-        The manifest's ``confirmation`` record (``games``, ``seed``); empty or
-        with no games when none was played.
-    played : str
-        What was played again, e.g. ``"the whole study is played again"``.
-    size : str
-        What the confirmation's ``games`` count, e.g. ``"games per condition
-        (each field its share)"``.
-    alpha : float
-        The level of the confirmation's Holm correction.
+    ``played`` says what was played again (``"the whole study is played again"``),
+    ``size`` what its ``games`` count (``"games per condition (each field its share)"``)
+    and ``alpha`` is the level of its Holm correction.
     """
     if not confirmation.get("games"):
         return (

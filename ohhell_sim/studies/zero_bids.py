@@ -168,10 +168,9 @@ def units(hands: pd.DataFrame) -> Iterator[tuple[str, str, bool, pd.DataFrame]]:
 
 
 def standardised_rates(hands: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
-    """Zero-bid rate and success per :func:`units` row and ``by`` group (may be none) of
-    ``hands`` (:func:`observed_rows`), each stratum of the :data:`STRATA` not in ``by`` weighing
-    the same; success leaves out strata with under :data:`MIN_ZERO_BIDS` zero bids (the
-    ``success_strata`` are those it pools)."""
+    """Zero-bid rate and success per :func:`units` row and ``by`` group (may be none), each
+    stratum of the :data:`STRATA` not in ``by`` weighing the same; success pools only the
+    ``success_strata``, those with :data:`MIN_ZERO_BIDS` zero bids or more."""
     by = list(by)
     strata = [c for c in STRATA if c not in by]
     groups = by or ["_all"]  # one group of all the rows when ``by`` is empty
@@ -179,13 +178,14 @@ def standardised_rates(hands: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     for field, strategy, field_row, rows in units(hands.assign(_all=0)):
         zeros = _enough(rows[rows["zero"]], [*groups, *strata])
         table = rows.groupby(groups, observed=True)["zero"].agg(deals="size", zero_bids="sum")
-        for frame, name in ((rows, "zero_bid_rate"), (zeros, "zero_made_rate")):
-            values = frame["zero" if name == "zero_bid_rate" else "made"]
-            rate = standardised_means(frame, values, groups, strata, bounded=True).set_index(groups)
-            names = [*_triple(name), "strata"]
-            table = table.join(rate[[*ESTIMATE, "strata"]].set_axis(names, axis=1))
-            # Only the success rate's strata are shown (the rate's are all of them).
-            table["success_strata"] = table.pop("strata").fillna(0).astype(int)
+        rate, made = (
+            standardised_means(frame, frame[column], groups, strata, bounded=True).set_index(groups)
+            for frame, column in ((rows, "zero"), (zeros, "made"))
+        )
+        table[_triple("zero_bid_rate")] = rate[ESTIMATE]
+        table[_triple("zero_made_rate")] = made[ESTIMATE]
+        # Only the success rate's strata are shown (the rate's are all of them).
+        table["success_strata"] = made["strata"].reindex(table.index).fillna(0).astype(int)
         table = table.reset_index()
         out.append(table.assign(field=field, strategy=strategy, field_row=field_row))
     columns = ["field", "strategy", "field_row", *by, "deals", *_triple("zero_bid_rate")]
@@ -194,8 +194,7 @@ def standardised_rates(hands: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
 
 
 def _differences(hands: pd.DataFrame) -> Iterator[tuple[dict, tuple[Estimate, pd.Series]]]:
-    """Per unit, measure and comparison: its key and :func:`standardised_difference` (success
-    over the strata with at least :data:`MIN_ZERO_BIDS` zero bids on each side)."""
+    """Per :func:`units` row, measure and comparison: its key and standardised difference."""
     sizes = sorted(pd.unique(hands["players"]))
     matched = ["players", "band_rank", "strategy"]  # hand sizes matched size by size
     specs = [
@@ -242,9 +241,8 @@ def probe_pairs(data: StudyData) -> pd.DataFrame:
 
 
 def gain_cells(pairs: pd.DataFrame, by: Sequence[str] = ("alt_bid_label",)) -> pd.DataFrame:
-    """Score of bidding 0 minus the alternative per field, zero table and ``by``, on the hands
-    that could choose, in (table size, ``by``) strata with at least :data:`MIN_ZERO_BIDS` of
-    them: equal weight per table size, and within a table size the hands as dealt."""
+    """Score of bidding 0 minus the alternative per field, zero table and ``by``, each table
+    size weighing the same, on the hands that could choose (:data:`MIN_ZERO_BIDS` per stratum)."""
     by = ["field", "zero_table", *by]
     # Every field and zero table holds the same probe cards, so no compared cell mixes hand
     # sizes differently from another.
@@ -280,9 +278,8 @@ def _mean(frame: pd.DataFrame, values: pd.Series, name: str | None = None) -> di
 
 
 def rule_summary(pairs: pd.DataFrame) -> pd.DataFrame:
-    """Per field and zero table, the rule fitted on the even games: its gain per deal over the
-    alternative in sample and on the odd games (the estimate, with the ``zero_share`` it sends
-    to 0), and the odd games' fit judged on the even ones (``other_fold_gain``)."""
+    """Per field and zero table, the gain per deal over the alternative of the rule fitted on the
+    even games, in sample and on the odd games, and of the odd games' rule on the even ones."""
     rows = []
     for (field, table), part in pairs.groupby(["field", "zero_table"], sort=False):
         half = half_of(part["game"])
@@ -463,8 +460,7 @@ def analyse(data: StudyData) -> Report:
         Table(
             "Zero bids by field and strategy",
             display_table(by_unit.drop(columns="field_row")),
-            "zero_made_rate: share of zero bids that took no trick, from the success_strata "
-            f"strata with at least {MIN_ZERO_BIDS} zero bids.",
+            "zero_made_rate: share of zero bids that took no trick, over the success_strata.",
         ),
         Table("Zero bids by hand size", display_table(by_size.drop(columns="field_row"))),
         Table(
@@ -490,15 +486,14 @@ def analyse(data: StudyData) -> Report:
     figures = _figures(by_size, _in_order(gain_cells(pairs, ["hand_size"]), fields))
     correction = compared["correction"].iloc[0] if len(compared) else CORRECTION
     method = _method(data, fields, correction)
-    findings = _findings(verdict_of, parts, field_rows)
+    findings = _findings(verdict_of, parts, field_rows, second is not None)
     return study_report(
         NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
     )
 
 
 def _gathered(verdict_of: Frames) -> pd.DataFrame:
-    """The verdicts of :data:`VERDICT_PARTS` as display strings in one table, each row named
-    in a first column ``comparison``."""
+    """The verdicts of :data:`VERDICT_PARTS` in one display table, named by ``comparison``."""
     shown = []
     for name, table in verdict_of.items():
         test, label, _, digits = VERDICT_PARTS[name]
@@ -551,8 +546,7 @@ def _ranges(values: list[int]) -> str:
 def _in_short(
     fields: pd.DataFrame, parts: Frames, verdict_of: Frames, rule: pd.DataFrame, confirmed: bool
 ) -> list[str]:
-    """The answer first: which hands should bid 0 and what that gains, then how zero bids
-    fare by hand, how often fields bid 0 and make it, and the strength of the evidence."""
+    """The answer first (which hands should bid 0), then the gains, rates and evidence."""
     most, every = (
         rule[rule["field"] == f].drop(columns="field").reset_index(drop=True)
         for f in (MOST_FIELDS, EVERY_FIELD)
@@ -579,13 +573,11 @@ def _in_short(
             "fields)."
         )
     canonical = gains[(gains["zero_table"] == CANONICAL_ZERO_TABLE) & gains["low"].notna()]
-    worth = [part for _, part in canonical.groupby("alt_bid_label", sort=True)]
+    worth = dict(list(canonical.groupby("alt_bid_label", sort=True)))
     text = [verdict]
     if worth:
-        by_worth = "; ".join(
-            f"worth {p['alt_bid_label'].iloc[0]} by {fmt_span(p['estimate'], 2)}" for p in worth
-        )
-        found_in = ", ".join(f"{int(p['established'].sum())} of {len(p)}" for p in worth)
+        by_worth = "; ".join(f"worth {b} by {fmt_span(p['estimate'], 2)}" for b, p in worth.items())
+        found_in = ", ".join(f"{int(p['established'].sum())} of {len(p)}" for p in worth.values())
         text.append(
             f"Bidding 0 instead changes the score of a hand {by_worth} points per deal "
             f"(established in {found_in} fields)."
@@ -653,10 +645,12 @@ def _method(data: StudyData, fields: list[str], correction: str) -> list[str]:
     ]
 
 
-def _findings(verdict_of: Frames, parts: Frames, fields: pd.DataFrame) -> list[str]:
-    """What holds in every field (``fields``: their rows) and where they differ; each field's
-    zero-bid rate and success; how many comparisons fail Holm."""
+def _findings(
+    verdict_of: Frames, parts: Frames, fields: pd.DataFrame, confirmed: bool
+) -> list[str]:
+    """What holds in every field (``fields``: their rows), where they differ, each field's rates."""
     headline, depends = [], []
+    checked = "and is confirmed in each" if confirmed else "in each (no confirmation run)"
     for name, (test, label, unit, digits) in VERDICT_PARTS.items():
         for _, v in verdict_of[name].iterrows():
             words = v[FAMILY_KEYS[test]].astype(str)
@@ -666,7 +660,7 @@ def _findings(verdict_of: Frames, parts: Frames, fields: pd.DataFrame) -> list[s
                 sign = "higher" if v["min_estimate"] > 0 else "lower"
                 headline.append(
                     f"{what[0].upper()}{what[1:]} ({unit.format(**words)}): {sign} in all "
-                    f"{len(fields)} fields ({span}), survives Holm and is confirmed in each."
+                    f"{len(fields)} fields ({span}), survives Holm {checked}."
                 )
             elif v["verdict"] == DEPENDS_ON_FIELD:
                 depends.append(what)
