@@ -294,3 +294,7 @@ def test_a_run_in_one_field_answers_for_that_field(tmp_path):
     run_experiment(hr.NAME, out, games=2, seed=3, players=(4,), fields=("weak",), progress=False)
     answer = load_report(out)[0].tables[1].frame
     assert set(answer["field"]) == {"weak"}
+    # Over two games a share's t-interval would pass 100%; it is clipped to [0%, 100%].
+    ahead = answer.loc[answer["measure"] == hr.AHEAD, "value"].item()
+    low, high = (float(x) for x in re.findall(r"-?\d+\.\d+", ahead)[1:])
+    assert 0.0 <= low <= high <= 100.0

@@ -353,6 +353,9 @@ def analyse(data: StudyData) -> Report:
     base = measures[measures["rule"] == CANONICAL]
     canonical = _long(base)
     baseline = standardised_mean(canonical, canonical["value"], ["measure", "field"], "players")
+    # A share's interval stays within [0, 1], which a t-interval over few games can leave.
+    share = baseline["measure"].str.contains("share")
+    baseline.loc[share, ["low", "high"]] = baseline.loc[share, ["low", "high"]].clip(0.0, 1.0)
     judged = judgements(found, baseline.set_index(["measure", "field"])["estimate"], sizes)
     verdict = verdicts(judged, found)
     deals = diffs[diffs["measure"] == DEALS].groupby("rule", sort=False)["value"]
