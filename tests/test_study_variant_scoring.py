@@ -136,6 +136,8 @@ def test_analysis_of_a_tiny_run_declares_its_families(tmp_path):
         SOME_FIELDS_UNTESTED,
     }
     assert set(verdicts["measure"]) <= {*vs.BID_MEASURES, vs.STRONGER}
+    # Shown as a report shows numbers: three decimals, not the float's full repr.
+    assert verdicts["min_estimate"].str.fullmatch(r"-?\d+\.\d{3}").all()
     tested = verdicts[verdicts["between fields, p (adjusted)"] != "-"]
     # learned bids for the table in both fields: every bid effect is tested between them.
     assert set(tested["measure"]) == set(vs.BID_MEASURES)

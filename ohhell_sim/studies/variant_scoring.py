@@ -386,7 +386,7 @@ def analyse(data: StudyData) -> Report:
     family = {name: confirmed.get(name, table) for name, table in family.items()}
     bids, between = family["bid shifts"], family["between fields"]
     decisiveness = family["stronger seat"].assign(measure=STRONGER)
-    verdicts = [pd.DataFrame(columns=VERDICT_COLUMNS)]
+    verdicts = []
     if not bids.empty:
         rows = bids.assign(player=bids["strategy"] + " in " + bids["field"])
         verdicts.append(_verdicts(rows, "player", between).assign(effect=BID_EFFECT))
@@ -402,7 +402,9 @@ def analyse(data: StudyData) -> Report:
         "skill": skill,
         "lead": family["lead"],
         "between": between,
-        "verdicts": _ordered(pd.concat(verdicts, ignore_index=True), names, fields),
+        "verdicts": _ordered(pd.concat(verdicts, ignore_index=True), names, fields)
+        if verdicts
+        else pd.DataFrame(columns=VERDICT_COLUMNS),
     }
     return study_report(
         NAME,
