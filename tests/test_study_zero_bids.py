@@ -16,6 +16,7 @@ import pytest
 
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import run_experiment
+from ohhell_sim.studies import zero_bids as zb
 from ohhell_sim.studies.zero_bids import (
     MIN_ZERO_BIDS,
     MOST_FIELDS,
@@ -254,3 +255,27 @@ def test_an_unknown_field_is_refused_before_any_work(tmp_path):
     with pytest.raises(InvalidArgumentError, match=re.escape("unknown field 'nope' in fields")):
         run_experiment("zero_bids", tmp_path / "out", 4, fields=("simple", "nope"))
     assert not (tmp_path / "out").exists()
+
+
+def test_a_headline_says_confirmed_only_after_a_confirmation_run():
+    verdict = pd.DataFrame(
+        [
+            {
+                "zero_table": "canonical",
+                "headline": True,
+                "fields": 1,
+                "verdict": "holds in every field",
+                "min_estimate": 0.25,
+                "max_estimate": 0.25,
+            }
+        ]
+    )
+    verdict_of = {"rates": verdict.iloc[:0], "counterfactual": verdict.iloc[:0]}
+    verdict_of["fitted rule"] = verdict
+    parts = {"fitted rule": pd.DataFrame({"p": [0.001], "survives": [True]})}
+    ends = ("", "_low", "_high")
+    rates = {f"{m}{end}": 0.1 for m in ("zero_bid_rate", "zero_made_rate") for end in ends}
+    fields = pd.DataFrame([{"field": "simple", **rates}])
+    for confirmed, said in ((True, "and is confirmed in each."), (False, "(no confirmation run).")):
+        headline = zb._findings(verdict_of, parts, fields, confirmed)[0]
+        assert headline.startswith("Fitted rule, zero table canonical") and headline.endswith(said)
