@@ -85,10 +85,10 @@ def test_decisiveness_measures_work_with_negative_totals():
         [_games_frame(noisy, strategies, vs.BASELINE), _games_frame(lucky, strategies, "luck")],
         ignore_index=True,
     )
-    ahead = vs.better_seat_wins(games).groupby("variant")["better_wins"].mean()
+    ahead = vs.stronger_seats(games)[0].groupby("variant")["better_wins"].mean()
     assert ahead[vs.BASELINE] > 0.95 and 0.5 < ahead["luck"] < 0.8
     # The luckier table needs more games for the stronger seat to be ahead 95% of the time.
-    needed = vs.games_ahead(games).set_index("variant")["games_ahead"]
+    needed = vs.stronger_seats(games)[1].set_index("variant")["games_ahead"]
     assert needed[vs.BASELINE] < needed["luck"]
 
 
@@ -177,7 +177,7 @@ def test_the_lead_of_the_first_table_is_paired_by_game():
         _games_frame(skill + spread * cards, strategies, variant).assign(condition=condition)
         for condition, (variant, spread) in enumerate([(vs.BASELINE, 1.0), ("luck", 2.0)])
     ]
-    better = vs.better_seat_wins(pd.concat(frames, ignore_index=True))
+    better = vs.stronger_seats(pd.concat(frames, ignore_index=True))[0]
     levels = grouped_mean(better, better["better_wins"], vs.CONDITION_KEYS, bounded=True)
     leaders = vs.skill_leaders(levels)
     assert leaders == {(4, "mixed"): (vs.BASELINE, "luck")}
@@ -192,7 +192,7 @@ def test_games_ahead_is_the_normal_approximation_of_the_pairs_lead():
     strategies = ["strong", "weak", "strong", "weak"]
     totals = np.where(np.array(strategies) == "strong", 110.0, 100.0) + rng.normal(0, 20, (4000, 4))
     games = _games_frame(totals, strategies, vs.BASELINE)
-    (ahead,) = vs.games_ahead(games)["games_ahead"]
+    (ahead,) = vs.stronger_seats(games)[1]["games_ahead"]
     # Each pair's lead: mean 10, sd 20 * sqrt(2); (1.645 * 28.3 / 10)^2 is about 22.
     assert 18 <= ahead <= 26
     strong, weak = totals[:, [0, 0, 2, 2]], totals[:, [1, 3, 1, 3]]

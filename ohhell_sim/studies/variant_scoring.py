@@ -179,33 +179,32 @@ def _better_pairs(totals: np.ndarray, strategies: np.ndarray) -> tuple[np.ndarra
     return totals[:, [p[0] for p in pairs]], totals[:, [p[1] for p in pairs]]
 
 
-def better_seat_wins(games: pd.DataFrame) -> pd.DataFrame:
-    """Per mixed (players, field, variant, game): how often the stronger strategy's seat
-    finishes ahead of another strategy's (ties half)."""
-    columns, parts = [*CONDITION_KEYS, "game", "better_wins"], []
+def stronger_seats(games: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per mixed condition, over its pairs of seats of different strategies: per game, how often
+    the stronger strategy's seat finishes ahead (``better_wins``, ties half); and the games it
+    needs to be ahead 95% of the time (``games_ahead``,
+    :func:`~ohhell_sim.studies.design.games_to_be_ahead` of the pairs' per-game leads)."""
+    per_game, ahead = [], []
     for key, (totals, seated, played) in _mixed_blocks(games).items():
+        labels = dict(zip(CONDITION_KEYS, key, strict=True))
         strong, weak = _better_pairs(totals, seated)
-        wins = ((strong > weak) + 0.5 * (strong == weak)).mean(axis=1)
-        frame = pd.DataFrame({"game": played, "better_wins": wins})
-        parts.append(frame.assign(**dict(zip(CONDITION_KEYS, key, strict=True)))[columns])
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
-
-
-def games_ahead(games: pd.DataFrame) -> pd.DataFrame:
-    """Per mixed condition: :func:`~ohhell_sim.studies.design.games_to_be_ahead` of the
-    stronger strategy's seat over another's."""
-    rows = []
-    for key, (totals, seated, _) in _mixed_blocks(games).items():
-        strong, weak = _better_pairs(totals, seated)
-        lead = (strong - weak).ravel()
-        ahead = games_to_be_ahead(lead.mean(), lead.std(ddof=1)) if lead.size > 1 else np.nan
-        rows.append({**dict(zip(CONDITION_KEYS, key, strict=True)), "games_ahead": float(ahead)})
-    return pd.DataFrame(rows, columns=[*CONDITION_KEYS, "games_ahead"])
+        lead = strong - weak
+        wins = ((lead > 0) + 0.5 * (lead == 0)).mean(axis=1)
+        per_game.append(pd.DataFrame({"game": played, "better_wins": wins}).assign(**labels))
+        needed = games_to_be_ahead(lead.mean(), lead.std(ddof=1)) if lead.size > 1 else np.nan
+        ahead.append({**labels, "games_ahead": float(needed)})
+    columns = [*CONDITION_KEYS, "game", "better_wins"]
+    wins = (
+        pd.concat(per_game, ignore_index=True)[columns]
+        if per_game
+        else pd.DataFrame(columns=columns)
+    )
+    return wins, pd.DataFrame(ahead, columns=[*CONDITION_KEYS, "games_ahead"])
 
 
 def skill_leaders(levels: pd.DataFrame) -> dict[tuple, tuple[str, str]]:
     """Per (players, mixed field): the two tables under which the stronger seat is ahead
-    most often (``levels``: :func:`better_seat_wins` averaged per condition)."""
+    most often (``levels``: :func:`stronger_seats`' wins averaged per condition)."""
     return {
         key: tuple(part.sort_values("estimate", ascending=False, kind="stable")["variant"][:2])
         for key, part in levels.groupby(CONDITION_KEYS[:2], sort=False)
@@ -346,11 +345,8 @@ def family_parts(
     of tables whose lead is tested (default: the run's own :func:`skill_leaders`)."""
     games = _strings(games, "variant", "field", "strategy")
     per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)])
-    mixed_games = games[
-        games.groupby(["players", "field"], observed=True)["strategy"].transform("nunique") > 1
-    ]
-    better = better_seat_wins(mixed_games)
-    frames = {"mixed_games": mixed_games, "better": better, "bids": per_game}
+    better, ahead = stronger_seats(games)
+    frames = {"better": better, "ahead": ahead, "bids": per_game}
     if leaders is None:
         frames["levels"] = grouped_mean(better, better["better_wins"], CONDITION_KEYS, bounded=True)
         leaders = skill_leaders(frames["levels"])
@@ -394,7 +390,7 @@ def analyse(data: StudyData) -> Report:
         verdicts.append(_verdicts(decisiveness, "field", between).assign(effect="decisiveness"))
     skill = pd.DataFrame(columns=CONDITION_KEYS)
     if not decisiveness.empty:
-        skill = skill_ranking(frames["levels"], games_ahead(frames["mixed_games"]), decisiveness)
+        skill = skill_ranking(frames["levels"], frames["ahead"], decisiveness)
     results = {
         "names": names,
         "bids": _ordered(bids, names, fields) if not bids.empty else bids,
