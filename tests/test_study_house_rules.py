@@ -292,8 +292,10 @@ def test_a_study_declares_its_conditions_or_its_play():
 def test_a_run_in_one_field_answers_for_that_field(tmp_path):
     out = tmp_path / "weak"
     run_experiment(hr.NAME, out, games=2, seed=3, players=(4,), fields=("weak",), progress=False)
-    answer = load_report(out)[0].tables[1].frame
+    report = load_report(out)[0]
+    answer = report.tables[1].frame
     assert set(answer["field"]) == {"weak"}
+    assert "Fields: weak:" in report.method[0] and "strong:" not in report.method[0]
     # Over two games a share's t-interval would pass 100%; it is clipped to [0%, 100%].
     ahead = answer.loc[answer["measure"] == hr.AHEAD, "value"].item()
     low, high = (float(x) for x in re.findall(r"-?\d+\.\d+", ahead)[1:])

@@ -502,7 +502,8 @@ def _skill_figure(found: pd.DataFrame) -> Figure:
 
 
 def _method(manifest: dict, parts: dict[str, pd.DataFrame]) -> list[str]:
-    fields = "; ".join(f"{f}: {s} and {w} in alternate seats" for f, (s, w) in FIELD_PAIRS.items())
+    played = dict.fromkeys(c["label"]["field"] for c in manifest["conditions"])
+    fields = "; ".join(f"{f}: {' and '.join(FIELD_PAIRS[f])} in alternate seats" for f in played)
     # The first bidder deals the one-card deal if it comes one deal after a multiple of n.
     sizes = sorted({c["rules"]["players"] for c in manifest["conditions"]})
     same = " and ".join(str(n) for n in sizes if Rules(players=n).schedule.index(1) % n == 1)
