@@ -159,15 +159,54 @@ def led_suit_of(card, trump, joker=True):
     return trump if joker and card == JOKER else card // 13
 
 
+# The rules of a trick come twice: per card (:func:`following_cards`,
+# :func:`beats`), for the engine, and as masks kept per trick
+# (:func:`led_suit_cards`, :func:`beaters`), for the search players' playouts;
+# ``following_cards`` is built on its mask, and ``tests/test_trick_rules.py``
+# holds ``beats`` to ``beaters`` on every card, led suit, trump and deck.
+
+
+@njit
+def led_suit_cards(led_suit, trump, joker=True):
+    """Every card that follows ``led_suit`` (the joker follows trump); none before a lead (-1)."""
+    if led_suit < 0:
+        return np.int64(0)
+    if joker and led_suit == trump:
+        return suit_mask(led_suit) | JOKER_BIT
+    return suit_mask(led_suit)
+
+
 @njit
 def following_cards(hand, led_suit, trump, joker=True):
     """Cards of ``hand`` that follow ``led_suit`` (the joker follows trump)."""
-    if led_suit < 0:
+    return hand & led_suit_cards(led_suit, trump, joker)
+
+
+@njit
+def trump_mask(trump):
+    """The trump suit with the joker (which follows trump), or just the joker at no trump."""
+    if trump < 0:
+        return JOKER_BIT
+    return suit_mask(trump) | JOKER_BIT
+
+
+@njit
+def beaters(card, led, trump):
+    """The cards that would beat ``card`` in a trick led in suit ``led``: :func:`beats` as a mask.
+
+    Empty for the joker, and for an off-suit card that is no trump (it cannot
+    win, so nothing needs to beat it); without the card itself, as the first of
+    two identical cards (two decks) stays ahead.
+    """
+    if card == JOKER:
         return np.int64(0)
-    follow = hand & suit_mask(led_suit)
-    if joker and led_suit == trump:
-        follow |= hand & JOKER_BIT
-    return follow
+    suit = card // 13
+    above = suit_mask(suit) & ~((np.int64(2) << card) - 1)
+    if suit == trump:
+        return above | JOKER_BIT
+    if suit == led:
+        return above | trump_mask(trump)
+    return np.int64(0)
 
 
 @njit

@@ -40,6 +40,7 @@ from ohhell_sim import view as V
 from ohhell_sim.engine.bits import lowest_card, popcount
 from ohhell_sim.engine.core import (
     add_card,
+    beaters,
     beats,
     deal_cards,
     deal_points,
@@ -303,11 +304,19 @@ def start_trick(deal, t, leader, n):
 
 
 @njit(inline="always")
+def playable_cards(hand, follow):
+    """The cards of ``hand`` it may play when ``follow`` are those that follow the led suit:
+    them or, when it has none (or leads), any card."""
+    return follow if follow != 0 else hand
+
+
+@njit(inline="always")
 def legal_cards(hand, led, trump, joker):
     """``(follow, legal)``: the cards of ``hand`` that follow the ``led`` suit, and those it
-    may play, them or, when it has none (or leads, ``led`` -1), any card."""
+    may play (:func:`playable_cards`), them or, when it has none (or leads, ``led`` -1),
+    any card."""
     follow = following_cards(hand, led, trump, joker)
-    return follow, follow if follow != 0 else hand
+    return follow, playable_cards(hand, follow)
 
 
 @njit(inline="always")
@@ -355,6 +364,23 @@ def trick_with(card, seat, j, led, best, best_seat, trump, joker):
     if beats(card, best, trump, joker):
         return led, card, seat
     return led, best, best_seat
+
+
+@njit(inline="always")
+def trick_with_beaters(card, seat, j, led, best, best_seat, beat, trump):
+    """:func:`trick_with` for the playouts (one deck, the joker possible), by mask.
+
+    ``beat`` is :func:`~ohhell_sim.engine.core.beaters` of the card winning the
+    trick (anything before the lead); returns ``(led, best, best_seat, beat)``
+    after ``card``, so that each later card asks one bit instead of comparing
+    cards.
+    """
+    if j == 0:
+        led = led_suit_of(card, trump)
+        return led, card, seat, beaters(card, led, trump)
+    if (beat >> card) & 1:
+        return led, card, seat, beaters(card, led, trump)
+    return led, best, best_seat, beat
 
 
 @njit(inline="always")

@@ -10,7 +10,8 @@ that the joker, two decks and no-trump deals are handled in one place:
   exact bid of the one-card forehead deal, where a player sees every card but
   their own (:func:`forehead_bid`);
 * card knowledge: the cards of which a copy may still be in another hand
-  (:func:`unseen_mask`), the cards that would beat a card (:func:`beaters`),
+  (:func:`unseen_mask`), the cards that would beat a card (the engine's
+  :func:`~ohhell_sim.engine.core.beaters`, kept here too),
   whether the players still to play a trick could hold one (:func:`threats`),
   and the trumps held that no unseen card beats, each a sure trick
   (:func:`boss_trumps`, :func:`sure_trump_tricks`), below which no bid goes;
@@ -28,7 +29,7 @@ from numba import njit
 from ohhell_sim import view as V
 from ohhell_sim.cards import JOKER
 from ohhell_sim.engine.bits import highest_card, highest_rank_cards
-from ohhell_sim.engine.core import JOKER_BIT, beats, deal_points, next_seat
+from ohhell_sim.engine.core import JOKER_BIT, beaters, beats, deal_points, next_seat, trump_mask
 from ohhell_sim.rules import R_DECKS, R_JOKER, R_OVER, R_UNDER
 from ohhell_sim.strategy_tools import (
     highest_by_power,
@@ -223,32 +224,6 @@ def unseen_mask(view):
         twice |= once & seen
         once |= seen
     return deck_mask(view) & ~(twice | (once & JOKER_BIT))
-
-
-@njit
-def trump_mask(trump):
-    """The trump suit with the joker (which follows trump), or just the joker at no trump."""
-    if trump < 0:
-        return JOKER_BIT
-    return suit_mask(trump) | JOKER_BIT
-
-
-@njit
-def beaters(card, led, trump):
-    """The cards that would beat ``card`` in a trick led in suit ``led``.
-
-    Empty for the joker, and for an off-suit card that is no trump (it cannot
-    win, so nothing needs to beat it).
-    """
-    if card == JOKER:
-        return np.int64(0)
-    suit = card // 13
-    above = suit_mask(suit) & ~((np.int64(2) << card) - 1)
-    if suit == trump:
-        return above | JOKER_BIT
-    if suit == led:
-        return above | trump_mask(trump)
-    return np.int64(0)
 
 
 @njit

@@ -23,11 +23,15 @@ in a sampled deal.  Only one deck is supported here (a hand is one mask): the
 strategies that sample declare two decks unsupported (``Strategy.unsupported``)
 and fall back to rule-based play if they meet them anyway.  The rules are the
 engine's: the hook is :func:`~ohhell_sim.engine.core.forbidden_bid`, a trick's
-winner :func:`~ohhell_sim.engine.deal.trick_with`; the playout loop keeps them
-as masks per trick (the cards that follow the led suit, and
-:func:`ohhell_sim.strategies._common.beaters`, those that beat the card winning it), which
-cost less than asking them per card, and ``tests/test_playout.py`` checks the
-policy on those masks against :func:`ohhell_sim.strategies._common.greedy_card`.
+winner :func:`~ohhell_sim.engine.deal.trick_with`; the playout loop keeps the
+engine's rules as masks per trick, which cost less than asking them per card
+(:func:`~ohhell_sim.engine.core.led_suit_cards`, the cards that follow the
+led suit, with :func:`~ohhell_sim.engine.deal.playable_cards`, and
+:func:`~ohhell_sim.engine.core.beaters`, those that beat the card winning
+it).  ``tests/test_playout.py`` checks the policy on those masks against
+:func:`ohhell_sim.strategies._common.greedy_card`, and ``tests/test_trick_rules.py``
+the masks against the engine's rules per card and a playout's tricks against
+the engine's.
 
 Functions that loop over whole deals are plain ``@njit``: they are too large to
 gain from inlining, and, like the rest of the package apart from the generated
@@ -46,16 +50,16 @@ from numba import njit
 from ohhell_sim import view as V
 from ohhell_sim.engine.bits import highest_rank_cards, lowest_rank_cards
 from ohhell_sim.engine.core import (
+    beaters,
     deal_cards,
-    following_cards,
     forbidden_bid,
-    led_suit_of,
+    led_suit_cards,
     next_seat,
+    trump_mask,
 )
-from ohhell_sim.engine.deal import trick_with
+from ohhell_sim.engine.deal import playable_cards, trick_with, trick_with_beaters
 from ohhell_sim.engine.rng import below
 from ohhell_sim.rules import R_OVER, R_UNDER
-from ohhell_sim.strategies._common import beaters, trump_mask
 from ohhell_sim.strategies.simple import likely_tricks
 from ohhell_sim.strategy_tools import (
     highest_card,
@@ -294,17 +298,17 @@ def _play_until(deal, trick, tricks, winning_cards, aims, group, forced, settle)
     seat, j, led, best, best_seat, t = trick
     n_active = popcount(active)
     trumps = trump_mask(trump)
-    # Per trick: the cards that follow its led suit (none after the joker led at
-    # no trump) and those that beat the card winning it: a trick's rules
-    # (engine.deal.legal_cards, trick_with) as masks kept per trick, which
-    # cost less than asking them per card.
-    led_cards = following_cards(np.int64(-1), led, trump)
+    # Per trick: the cards that follow its led suit (none before the lead, and
+    # none after the joker led at no trump) and those that beat the card
+    # winning it: a trick's rules (engine.deal.legal_cards, trick_with) as
+    # masks kept per trick, which cost less than asking them per card.
+    led_cards = led_suit_cards(led if j > 0 else -1, trump)
     beat = beaters(best, led, trump) if j > 0 else np.int64(0)
     while t < tricks:
         while j < n_active:
             hand = hands[seat]
             follow = hand & led_cards
-            legal = follow if follow != 0 and j > 0 else hand
+            legal = playable_cards(hand, follow)
             following = follow != 0
             # A single legal card takes no shortcut: the policy returns it, and
             # testing for it cost more than it saved.
@@ -322,16 +326,11 @@ def _play_until(deal, trick, tricks, winning_cards, aims, group, forced, settle)
             else:
                 card = _greedy_card(legal, j, following, beat, trumps, won[seat] < bids[seat])
             hands[seat] = hand ^ (np.int64(1) << card)
+            led, best, best_seat, beat = trick_with_beaters(
+                card, seat, j, led, best, best_seat, beat, trump
+            )
             if j == 0:
-                led = led_suit_of(card, trump)
-                led_cards = following_cards(np.int64(-1), led, trump)
-                best = card
-                best_seat = seat
-                beat = beaters(card, led, trump)
-            elif (beat >> card) & 1:
-                best = card
-                best_seat = seat
-                beat = beaters(card, led, trump)
+                led_cards = led_suit_cards(led, trump)
             seat = next_seat(seat, active, n)
             j += 1
         won[best_seat] += 1
@@ -339,6 +338,7 @@ def _play_until(deal, trick, tricks, winning_cards, aims, group, forced, settle)
             winning_cards[t] = best
         seat = best_seat
         j = 0
+        led_cards = np.int64(0)
         t += 1
         if flags != 0:
             # A miss stays a miss of the same kind: the count where the last
