@@ -123,6 +123,24 @@ def best_average_card(view, cards, totals):
 
 
 @njit
+def drop_hopeless(totals, alive, spread):
+    """Take out of ``alive`` the cards that can no longer have the best total.
+
+    ``spread`` is the most the samples still to come can add to one card's
+    total beyond what they add to another's.  A card is out when its total,
+    plus ``spread``, stays more than half a point below the leader's: the
+    totals are sums of points, whole numbers, so it ends below the leader's.
+    """
+    lead = -np.inf
+    for i in range(totals.shape[0]):
+        if alive[i] and totals[i] > lead:
+            lead = totals[i]
+    for i in range(totals.shape[0]):
+        if alive[i] and totals[i] + spread < lead - 0.5:
+            alive[i] = False
+
+
+@njit
 def pimc_card(view, samples, rng, eps=0.0, drop=0.0):
     """The card of best average playout score (module docstring).
 
@@ -130,7 +148,9 @@ def pimc_card(view, samples, rng, eps=0.0, drop=0.0):
     ``samples`` is the most it draws, and it stops once no card could beat the
     leading one by more than ``eps`` points in expectation, dropping on the way
     the cards more than ``drop`` standard errors behind (0: none).  With
-    ``eps`` = 0 it draws all ``samples``.
+    ``eps`` = 0 it draws all ``samples``, and stops playing out a card once it
+    cannot end with the best total (:func:`drop_hopeless`); the samples are
+    still drawn, so that the random stream goes on as it would.
     """
     legal = view[V.LEGAL]
     if view[V.PHASE] != V.PHASE_PLAY or legal & (legal - 1) == 0:
@@ -163,6 +183,10 @@ def pimc_card(view, samples, rng, eps=0.0, drop=0.0):
     score = np.empty(view[V.HAND_SIZE] + 1, dtype=np.float64)
     for k in range(score.shape[0]):
         score[k] = points(view, my_bid, k)
+    # The spread of one playout's points: over the trick counts it can end at.
+    taken = view[V.TRICKS_WON_BASE + me]
+    reachable = score[taken : taken + tricks_left + 1]
+    spread = reachable.max() - reachable.min()
     # A playout stops once our bid is surely missed: its points are known then.
     settle = settle_flags(view)
     # Bids are public in play, but closed bids hide them: those are estimated
@@ -202,6 +226,8 @@ def pimc_card(view, samples, rng, eps=0.0, drop=0.0):
             totals[i] += score[won[me]]
             if sequential:
                 scores[j, i] = score[won[me]]
+        if not sequential:
+            drop_hopeless(totals, alive, spread * (samples - 1 - j))
     for i in range(n_choices):
         if not alive[i]:
             totals[i] = -np.inf
