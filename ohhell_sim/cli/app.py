@@ -1,6 +1,7 @@
 """The ``ohhell`` parser and entry point.
 
 Subcommands: ``simulate``, ``quickstart``, ``experiment``, ``report``, ``replay``,
+``analyse``, ``advise``,
 ``bench``, ``tournament``, ``openspiel-match``, ``train``, ``train-bids``, ``rules``,
 ``strategies``.  Every option is checked (by the same validators as the Python
 API) before anything compiles, runs or prints; a bad option prints one line
@@ -21,6 +22,7 @@ from collections.abc import Callable, Sequence
 from ohhell_sim._version import __version__
 from ohhell_sim.cli import (
     bench,
+    decisions,
     listing,
     openspiel,
     replay,
@@ -53,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
         simulate,
         studies,
         replay,
+        decisions,
         bench,
         tournament,
         openspiel,

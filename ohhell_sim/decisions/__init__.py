@@ -8,7 +8,17 @@
 * :func:`advise` values every legal bid or card of a position typed by hand.
 """
 
+from ohhell_sim.decisions.advise import advise
 from ohhell_sim.decisions.analyse import analyse_decisions
 from ohhell_sim.decisions.evaluate import Evaluation, Reference, evaluate_view
+from ohhell_sim.decisions.report import cost_by, decision_report
 
-__all__ = ["Evaluation", "Reference", "analyse_decisions", "evaluate_view"]
+__all__ = [
+    "Evaluation",
+    "Reference",
+    "advise",
+    "analyse_decisions",
+    "cost_by",
+    "decision_report",
+    "evaluate_view",
+]

@@ -42,6 +42,7 @@ from ohhell_sim.results import HANDS_FILE, METADATA_KEY, SimulationResult
 from ohhell_sim.rules import Rules, check_rules
 from ohhell_sim.run.dispatch import cached_on_disk
 from ohhell_sim.strategy import Seating, SeatSpec, check_seating
+from ohhell_sim.strategy_code import is_user_function
 from ohhell_sim.strategy_compile import check_compiles
 
 __all__ = ["analyse_decisions", "decision_rng"]
@@ -270,14 +271,17 @@ def _choices(
 
 
 def _seat_functions(seating: Seating) -> list[tuple]:
-    """Each seat's ``(bid, play)``: a built-in's compile kept on disk, user code checked."""
+    """Each seat's ``(bid, play)``: the package's functions with their compile kept on disk
+    (a user strategy may name a built-in's), user code compiled as it is now, checked."""
     out = []
     for strategy in seating.strategies:
+        functions = strategy.current_functions(checked=seating.checked)
+        # Caching is enabled before the first compile: a compile made without it stays unsaved.
+        out.append(
+            tuple(f if is_user_function(f.py_func) else cached_on_disk(f) for f in functions)
+        )
         if strategy.builtin_id is None:
             check_compiles(strategy, checked=seating.checked)
-            out.append(strategy.current_functions(checked=seating.checked))
-        else:
-            out.append(tuple(cached_on_disk(f) for f in strategy.current_functions()))
     return out
 
 

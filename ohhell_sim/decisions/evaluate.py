@@ -35,7 +35,6 @@ import numpy as np
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import card_code
-from ohhell_sim.strategies._move_scores import bid_scores, card_scores
 from ohhell_sim.engine.scoring import deal_points_array
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.estimates import check_confidence, t_quantile
@@ -43,6 +42,7 @@ from ohhell_sim.exact import OneCardSolution, one_card_rules, solve_one_card
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.dispatch import cached_on_disk
 from ohhell_sim.strategies._common import unseen_mask
+from ohhell_sim.strategies._move_scores import bid_scores, card_scores
 from ohhell_sim.strategies.pimc import distinct_choices
 
 __all__ = ["Evaluation", "Reference", "check_rules_searchable", "evaluate_view"]

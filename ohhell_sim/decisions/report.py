@@ -15,13 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ohhell_sim.analysis.figures import png_bytes
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number
 from ohhell_sim.analysis.report import Figure, Report, Table, rules_table
+from ohhell_sim.cards import card_pretty, parse_card
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.estimates import mean_ci
 
@@ -59,12 +58,11 @@ def per_game_scale(frame: pd.DataFrame) -> float:
 
 
 def _with_bands(frame: pd.DataFrame) -> pd.DataFrame:
-    need = frame["need"].astype("Float64")
-    band = np.select(
-        [need.isna().to_numpy(), (need > 0).to_numpy(False), (need == 0).to_numpy(False)],
-        ["(bid)", "needs tricks", "made"],
-        "over its bid",
-    )
+    need = pd.to_numeric(frame["need"], errors="coerce").to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        band = np.select(
+            [np.isnan(need), need > 0, need == 0], ["(bid)", "needs tricks", "made"], "over its bid"
+        )
     return frame.assign(need_band=band)
 
 
@@ -128,8 +126,6 @@ def _example(group: pd.DataFrame) -> str:
 
 
 def _move(row: pd.Series, column: str) -> str:
-    from ohhell_sim.cards import card_pretty, parse_card
-
     text = row[column]
     return text if row["phase"] == "bid" else card_pretty(parse_card(text))
 
@@ -153,6 +149,11 @@ def _bars(table: pd.DataFrame, label: str, ax, title: str) -> None:
 
 
 def _situation_figure(table: pd.DataFrame) -> bytes:
+    # Matplotlib loads with the first figure, not with the package.
+    import matplotlib.pyplot as plt
+
+    from ohhell_sim.analysis.figures import png_bytes
+
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(table) + 1.5))
     _bars(table, "situation", ax, "Cost of the decisions, by situation")
     fig.tight_layout()
@@ -160,6 +161,10 @@ def _situation_figure(table: pd.DataFrame) -> bytes:
 
 
 def _factor_figure(frame: pd.DataFrame, confidence: float) -> bytes:
+    import matplotlib.pyplot as plt
+
+    from ohhell_sim.analysis.figures import png_bytes
+
     fig, axes = plt.subplots(
         (len(FACTORS) + 2) // 3, 3, figsize=(9.5, 3.2 * ((len(FACTORS) + 2) // 3))
     )
@@ -276,12 +281,12 @@ def decision_report(
     figures = [
         Figure(
             "cost_by_situation.png",
-            "Cost per seat per game by situation, with 95% intervals",
+            f"Cost per seat per game by situation, with {confidence:.0%} intervals",
             _situation_figure(situations),
         ),
         Figure(
             "cost_by_factor.png",
-            "Cost per seat per game split by each factor, with 95% intervals",
+            f"Cost per seat per game split by each factor, with {confidence:.0%} intervals",
             _factor_figure(frame, confidence),
         ),
     ]
