@@ -149,7 +149,7 @@ def _add_search_options(p: argparse.ArgumentParser) -> None:
         help="widest interval on a cost either side of its estimate, in points (default 0.2)",
     )
     p.add_argument(
-        "--max-samples", type=int, default=4096, help="most samples per decision (default 4096)"
+        "--max-samples", type=int, default=16384, help="most samples per decision (default 16384)"
     )
 
 

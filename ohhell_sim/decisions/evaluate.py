@@ -71,7 +71,7 @@ class Reference:
     batch : int
         Samples drawn between two tests of the precision (default 64).
     max_samples : int
-        Most samples per decision (default 4096); a decision that stops here is
+        Most samples per decision (default 16384); a decision that stops here is
         marked ``precise=False``.
     exact_one_card : bool
         Value the bids of one-card deals with the exact solver (default True).
@@ -80,7 +80,7 @@ class Reference:
     precision: float = 0.2
     confidence: float = 0.95
     batch: int = 64
-    max_samples: int = 4096
+    max_samples: int = 16384
     exact_one_card: bool = True
 
     def __post_init__(self) -> None:
