@@ -38,7 +38,7 @@ ONE_CARD = oh.Rules(players=4, schedule=[1])
 @pytest.fixture(scope="module")
 def one_card_frame():
     return analyse_decisions(
-        rules=ONE_CARD, strategies=["simple"] * 4, seed=3, games=300, decisions=None
+        rules=ONE_CARD, strategies=["simple"] * 4, seed=3, games=200, decisions=None
     )
 
 
@@ -78,10 +78,10 @@ def test_one_card_first_position_cost_is_the_measured_regret(one_card_frame):
     # The first bidder's card wins or loses whatever the others bid: its mean cost
     # is its regret, which the engine measures over the same games.
     first = one_card_frame[one_card_frame["bid_position"] == 0]
-    assert len(first) == 300
+    assert len(first) == 200
     regret = regret_table(
         solve_one_card(one_card_rules(ONE_CARD)),
-        play_one_card(ONE_CARD, ["simple"], games=300, seed=3),
+        play_one_card(ONE_CARD, ["simple"], games=200, seed=3),
     ).set_index("position")
     row = regret.loc[0]
     assert row["regret_low"] <= first["cost"].mean() <= row["regret_high"]
