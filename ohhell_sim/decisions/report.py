@@ -141,7 +141,8 @@ def _bars(table: pd.DataFrame, label: str, ax, title: str) -> None:
         ecolor="black",
         capsize=2,
     )
-    ax.set_yticks(y, [str(v) for v in table[label]])
+    # -1: no trick (a bid), in the trick columns.
+    ax.set_yticks(y, ["(bid)" if str(v) == "-1" else str(v) for v in table[label]])
     ax.invert_yaxis()
     ax.axvline(0, color="grey", linewidth=0.8)
     ax.set_title(title)
