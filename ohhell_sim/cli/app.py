@@ -1,14 +1,13 @@
 """The ``ohhell`` parser and entry point.
 
 Subcommands: ``simulate``, ``quickstart``, ``experiment``, ``report``, ``replay``,
-``analyse``, ``advise``,
-``bench``, ``tournament``, ``openspiel-match``, ``train``, ``train-bids``, ``rules``,
-``strategies``.  Every option is checked (by the same validators as the Python
-API) before anything compiles, runs or prints; a bad option prints one line
-naming it and exits with status 2.  A failure of a run that is not the package's
-own (a strategy's code raised or made an illegal move, a file or a scheduler
-cannot be reached) prints one line too and exits with status 1; ``--debug``
-shows the traceback instead.
+``analyse``, ``advise``, ``bench``, ``tournament``, ``openspiel-match``, ``train``,
+``train-bids``, ``rules``, ``strategies``.  Every option is checked (by the same
+validators as the Python API) before anything compiles, runs or prints; a bad
+option prints one line naming it and exits with status 2.  A failure of a run
+that is not the package's own (a strategy's code raised or made an illegal move,
+a file or a scheduler cannot be reached) prints one line too and exits with
+status 1; ``--debug`` shows the traceback instead.
 """
 
 from __future__ import annotations

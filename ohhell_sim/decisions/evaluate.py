@@ -84,7 +84,8 @@ class Reference:
     exact_one_card: bool = True
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.precision, int | float) and self.precision > 0):
+        precision = self.precision
+        if isinstance(precision, bool) or not isinstance(precision, int | float) or precision <= 0:
             raise InvalidArgumentError(
                 f"precision must be a positive number of points, got {self.precision!r}"
             )

@@ -299,7 +299,8 @@ def builtin_cache_folder() -> Path:
     and a built-in's helpers live in other files; so the folder's name hashes
     every source file and table of the package that compiled code may read (its
     strategies included; not the studies, the analysis or the command).  The
-    decision recorders of :mod:`ohhell_sim.env.decisions` are kept there too.
+    decision recorders of :mod:`ohhell_sim.env.decisions` and the searches of
+    :mod:`ohhell_sim.decisions` are kept there too.
     """
     return cache_dir() / f"builtins-{_TREE_DIGEST[:16]}"
 
