@@ -254,3 +254,19 @@ def test_the_commands_analyse_and_advise(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "4 decisions analysed" in out and (report / "report.html").is_file()
     assert oh.read_frame(tmp_path / "d.parquet").attrs["reference"]["max_samples"] == 256
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["advise", "--hand", "AS", "--position", "9", "--trump", "S"], "position must be"),
+        (["advise", "--hand", "AS", "--position", "0", "--precision", "0"], "precision must"),
+        (["analyse", "--decision", "1,2,3"], "GAME,DEAL,SEAT,STEP"),
+        (["analyse", "--seats", "0,x"], "--seats expects"),
+    ],
+)
+def test_bad_options_are_named_before_any_work(argv, message, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert re.search(message, capsys.readouterr().err)
