@@ -10,6 +10,7 @@
 # holds them by the time any code looks a name up.
 from ohhell_sim import strategies  # noqa: F401
 from ohhell_sim._version import __version__
+from ohhell_sim.decisions import advise, analyse_decisions
 from ohhell_sim.errors import IllegalMoveError, RunInterrupted, StrategyError
 from ohhell_sim.reference import GameLog, replay
 from ohhell_sim.results import SimulationResult, read_frame, read_results
@@ -38,6 +39,8 @@ __all__ = [
     "StrategyError",
     "TournamentResult",
     "__version__",
+    "advise",
+    "analyse_decisions",
     "available_strategies",
     "check_strategy",
     "get_strategy",

@@ -12,7 +12,9 @@ Two text forms are used:
   joker, card 52), used in game logs and accepted everywhere;
 * the *pretty* form ``"10♥"`` used in human-readable output.
 
-``parse_card`` also accepts ``"10h"``, ``"A♣"`` and lower case.
+``parse_card`` also accepts ``"10h"``, ``"A♣"`` and lower case; ``parse_cards``
+reads several (``"AS KH 10D"``) and ``parse_suit`` a suit (``"S"``, ``"♠"``, ``"N"``
+for no trump).
 """
 
 from __future__ import annotations
@@ -110,6 +112,40 @@ def parse_card(text: str | int) -> int:
             f"suit one of {SUIT_CODES} or {SUIT_SYMBOLS}"
         )
     return _SUIT_LOOKUP[suit_part] * N_RANKS + _RANK_LOOKUP[rank_part]
+
+
+def parse_suit(text: str) -> int:
+    """Parse a suit from ``"S"``, ``"h"``, ``"♣"`` or ``"spades"``; ``"N"`` is no trump.
+
+    ``"NT"``, ``"none"`` and ``"no trump"`` are no trump too.
+
+    Returns
+    -------
+    int
+        The suit 0-3 (clubs, diamonds, hearts, spades), or ``NO_SUIT`` (-1).
+
+    Raises
+    ------
+    ValueError
+        If ``text`` is not a suit, with the accepted forms in the message.
+    """
+    raw = text.strip() if isinstance(text, str) else None
+    if raw is None or not raw:
+        raise InvalidArgumentError(
+            f"cannot parse suit {text!r}: expected one of {SUIT_CODES}, {SUIT_SYMBOLS}, "
+            "a suit's name, or N (no trump)"
+        )
+    if raw.upper() in ("N", "NT", "NONE", "NO TRUMP", "NOTRUMP"):
+        return NO_SUIT
+    if raw.lower() in SUIT_NAMES:
+        return SUIT_NAMES.index(raw.lower())
+    key = raw if raw in SUIT_SYMBOLS else raw.upper()
+    if key not in _SUIT_LOOKUP:
+        raise InvalidArgumentError(
+            f"cannot parse suit {text!r}: expected one of {SUIT_CODES}, {SUIT_SYMBOLS}, "
+            "a suit's name, or N (no trump)"
+        )
+    return _SUIT_LOOKUP[key]
 
 
 def parse_cards(texts: Iterable[str | int] | str) -> list[int]:

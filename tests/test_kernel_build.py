@@ -156,7 +156,7 @@ from ohhell_sim.run import dispatch
 from ohhell_sim.strategy_compile import KERNEL_ARGUMENT_TYPES
 
 bid = oh.get_strategy("zero").bid
-dispatch._cached_on_disk(bid)
+dispatch.cached_on_disk(bid)
 bid.compile(KERNEL_ARGUMENT_TYPES)
 print(dispatch.builtin_cache_folder(), sum(bid.stats.cache_hits.values()))
 """

@@ -1,13 +1,13 @@
 """The ``ohhell`` parser and entry point.
 
 Subcommands: ``simulate``, ``quickstart``, ``experiment``, ``report``, ``replay``,
-``bench``, ``tournament``, ``openspiel-match``, ``train``, ``train-bids``, ``rules``,
-``strategies``.  Every option is checked (by the same validators as the Python
-API) before anything compiles, runs or prints; a bad option prints one line
-naming it and exits with status 2.  A failure of a run that is not the package's
-own (a strategy's code raised or made an illegal move, a file or a scheduler
-cannot be reached) prints one line too and exits with status 1; ``--debug``
-shows the traceback instead.
+``analyse``, ``advise``, ``bench``, ``tournament``, ``openspiel-match``, ``train``,
+``train-bids``, ``rules``, ``strategies``.  Every option is checked (by the same
+validators as the Python API) before anything compiles, runs or prints; a bad
+option prints one line naming it and exits with status 2.  A failure of a run
+that is not the package's own (a strategy's code raised or made an illegal move,
+a file or a scheduler cannot be reached) prints one line too and exits with
+status 1; ``--debug`` shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from ohhell_sim._version import __version__
 from ohhell_sim.cli import (
     bench,
+    decisions,
     listing,
     openspiel,
     replay,
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         simulate,
         studies,
         replay,
+        decisions,
         bench,
         tournament,
         openspiel,

@@ -274,7 +274,7 @@ INLINE_ALL_UP_TO = 2
 #: Subpackages no compiled code can read: the import contract (pyproject.toml)
 #: puts them above the engine, the strategies and the environments, and they
 #: hold no Numba code; an edit of a study need not recompile the built-ins.
-_NEVER_COMPILED = ("studies", "analysis", "cli")
+_NEVER_COMPILED = ("studies", "analysis", "cli", "decisions")
 
 
 def _tree_digest() -> str:
@@ -299,15 +299,19 @@ def builtin_cache_folder() -> Path:
     and a built-in's helpers live in other files; so the folder's name hashes
     every source file and table of the package that compiled code may read (its
     strategies included; not the studies, the analysis or the command).  The
-    decision recorders of :mod:`ohhell_sim.env.decisions` are kept there too.
+    decision recorders of :mod:`ohhell_sim.env.decisions` and the searches of
+    :mod:`ohhell_sim.decisions` are kept there too.
     """
     return cache_dir() / f"builtins-{_TREE_DIGEST[:16]}"
 
 
-def _cached_on_disk(function):
-    # A built-in called by the kernel compiles once per machine and version, not
-    # once per process: a new kernel (a user strategy edited between runs) links
-    # the cached compile.
+def cached_on_disk(function):
+    """``function`` (a Numba dispatcher of the package's own code) with its compile kept on disk.
+
+    A built-in called by the kernel compiles once per machine and version of
+    the sources (:func:`builtin_cache_folder`), not once per process: a new
+    kernel (a user strategy edited between runs) links the cached compile.
+    """
     if isinstance(function._cache, NullCache):
         before = numba.config.CACHE_DIR
         numba.config.CACHE_DIR = str(builtin_cache_folder())
@@ -332,7 +336,7 @@ def _kernel_copies(strategy: Strategy, strategies_used: tuple[Strategy, ...], ch
     functions = strategy.current_functions(checked=checked, inline=inline)
     if strategy.builtin_id is None:
         return functions
-    return tuple(_cached_on_disk(f) for f in functions)
+    return tuple(cached_on_disk(f) for f in functions)
 
 
 def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
