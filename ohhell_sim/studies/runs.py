@@ -25,7 +25,7 @@ from ohhell_sim.rules import Rules
 from ohhell_sim.run.pipeline import prepare_kernel
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.simulate import simulate
-from ohhell_sim.strategy import SeatSpec, resolve_seating
+from ohhell_sim.strategy import SeatSpec, check_seating
 
 HANDS_FILE = "hands.parquet"
 GAMES_FILE = "games.parquet"
@@ -106,12 +106,17 @@ def play_conditions(
 
     hands, games = [], []
     total = sum(c.games for c in conditions)
-    names = []
+    names, described = [], []
+    # Every seating is checked against its rules before the first kernel compiles.
+    seatings = [check_seating(c.rules, list(c.seats)) for c in conditions]
     # Kernels compile (announced) before the bar starts, so that it times play alone.
-    for condition in conditions:
-        seating = resolve_seating(list(condition.seats), condition.rules.players)
+    for condition, seating in zip(conditions, seatings, strict=True):
         prepare_kernel(seating, condition.rules, Rows.empty(condition.rules, 0))
         names.append(np.array(seating.names, dtype=object))
+        # Whether each seat's bids read the scoring tables: a user's strategy need not be
+        # importable when the data are analysed again.
+        reads = [bool(s.reads_scoring) for s in seating.strategies]
+        described.append({**condition.describe(), "reads_scoring": reads})
     with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
         for index, condition in enumerate(conditions):
             result = simulate(condition.rules, list(condition.seats), condition.games, seed)
@@ -121,7 +126,7 @@ def play_conditions(
     manifest = {
         "version": __version__,
         "seed": seed,
-        "conditions": [c.describe() for c in conditions],
+        "conditions": described,
     }
     return StudyData(stack_frames(hands), stack_frames(games), manifest)
 

@@ -48,6 +48,12 @@ class StudySpec:
         The fields it can play; the share of the games a slow field plays (:meth:`field_games`).
     takes_strategies : bool
         Whether it plays the strategies it is given (``--strategies``).
+    takes_rule_sets : bool
+        Whether it plays the rule sets it is given (``--variant``, ``--base``).
+    field_names : callable, optional
+        ``field_names(fields) -> tuple of str``: the fields checked, raising for a bad one,
+        when the study takes fields of its own making (``STRONGER/WEAKER`` pairs) besides
+        ``known_fields``.
     check_games, confirmation_games : callable, optional
         ``(games, players)``: raise for games its design cannot play; the confirmation
         run's games when the default share does not fit (the ladder's rotations).
@@ -62,6 +68,8 @@ class StudySpec:
     known_fields: tuple[str, ...] = FIELDS
     field_shares: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
     takes_strategies: bool = False
+    takes_rule_sets: bool = False
+    field_names: Callable[[object], tuple[str, ...]] | None = None
     check_games: Callable[[int, tuple[int, ...]], None] | None = None
     confirmation_games: Callable[[int, tuple[int, ...]], int] | None = None
     conditions: Callable[..., list[Condition]] | None = None
