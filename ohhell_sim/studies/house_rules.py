@@ -16,7 +16,7 @@ import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import adjust_parts, detectable_effect, heterogeneity
-from ohhell_sim.analysis.format import display_table, fmt_number, fmt_p
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import grouped_mean, standardised_mean
 from ohhell_sim.errors import InvalidArgumentError
@@ -265,7 +265,8 @@ def rules_studied(
     if variants is None:
         if base is not None:
             raise InvalidArgumentError(
-                f"base {base!r} needs variants to judge against it (--variant RULES, e.g. made=10*bid)"
+                f"base {base!r} needs variants to judge against it (--variant RULES, e.g. "
+                "made=10*bid)"
             )
         return HOUSE_RULES
     name = CANONICAL if base is None else f"base game ({rule_set_name(base)})"
@@ -740,10 +741,11 @@ def analyse(data: StudyData) -> Report:
         QUESTION,
         data.manifest,
         _method(data.manifest, parts, design, source),
-        _findings(found, design),
+        _findings(found, headline, design),
         tables,
         [_skill_figure(headline, design), _effects_figure(headline, design)],
         in_short=_in_short(advice(judged, design), answer, design, source),
+        lead_tables=1,
     )
 
 
@@ -949,18 +951,30 @@ def _method(
     ]
 
 
-def _findings(found: pd.DataFrame, design: Played) -> list[str]:
+def _findings(found: pd.DataFrame, headline: pd.DataFrame, design: Played) -> list[str]:
+    """How many effects are established, and per aspect the largest of them (or, if none is,
+    the largest seen), with its interval from :func:`_pooled`'s games."""
     shown = _ordered(found[found["established"].astype(bool)], design)
     lines = [
         f"{len(shown)} of {len(found)} effects are established (survive {CORRECTION} over the "
         f"family and confirm on fresh cards); the appendix lists every effect, rule minus the "
-        f"{design.base}."
+        f"{design.base}, and the first table what each means."
     ]
     for aspect, measures in ASPECTS.items():
-        rows = shown[shown["measure"].isin(measures)]
-        rules = ", ".join(pd.unique(rows["rule"]))
-        said = f"{len(rows)} established, under {rules}" if len(rows) else "none established"
-        lines.append(f"{aspect.capitalize()}: {said}.")
+        rows = headline[headline["measure"].isin(measures)]
+        established = rows[rows["established"].astype(bool)]
+        pool = established if len(established) else rows
+        if pool.empty:
+            continue
+        top = pool.loc[pool["estimate"].abs().idxmax()]
+        scale = 100.0 if "share" in top["measure"] else 1.0
+        value = fmt_ci(*(top[c] * scale for c in ("estimate", "low", "high")), digits=2)
+        unit = " pp" if scale == 100.0 else ""
+        which = "largest established" if len(established) else "none established; largest seen"
+        lines.append(
+            f"{aspect.capitalize()}: {len(established)} established; {which}: {top['rule']}, "
+            f"{_short(top['measure'])}, {top['field']} field, {value}{unit}."
+        )
     return lines
 
 
