@@ -657,7 +657,7 @@ def _pooled(data: StudyData, measures: pd.DataFrame) -> tuple[pd.DataFrame, pd.D
     )
     games = games.astype({"rule": str, "field": str})
     first, second = design_games(data), design_games(run)
-    source = f"both runs pooled ({first} + {second} games per condition)"
+    source = f"both runs pooled, {first} + {second} games per condition"
     return pooled, games, source, first + second
 
 
@@ -873,7 +873,7 @@ def _skill_figure(found: pd.DataFrame, design: Played) -> Figure:
 
 def _effects_figure(found: pd.DataFrame, design: Played) -> Figure:
     rows = _ordered(found, design)
-    rows = _percent(rows).assign(measure=rows["measure"].map(_panel_name))
+    rows = _percent(rows).assign(on=rows["measure"].map(PANEL_NAMES))
     return Figure(
         "effects_by_rule.png",
         f"Each rule's effect on every measure judged, rule minus the {design.base} "
@@ -882,7 +882,7 @@ def _effects_figure(found: pd.DataFrame, design: Played) -> Figure:
             rows,
             "rule",
             series="field",
-            panels="measure",
+            panels="on",
             title="Every effect of each rule",
             xlabel="house rule",
             ylabel="rule - base",
@@ -893,8 +893,15 @@ def _effects_figure(found: pd.DataFrame, design: Played) -> Figure:
     )
 
 
-def _panel_name(measure: str) -> str:
-    return _short(measure) + (" (pp)" if "share" in measure else "")
+#: The effects figure's panels: each measure in a word or two.
+PANEL_NAMES = {
+    AHEAD: "skill (pp)",
+    FIRST_SEAT: "first bidder",
+    ONE_CARD: "one-card dealer",
+    LEAD_CHANGES: "lead changes",
+    MARGIN: "margin",
+    TIES: "ties (pp)",
+}
 
 
 def _method(
