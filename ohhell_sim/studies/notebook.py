@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ohhell_sim.analysis.report import Report
+from ohhell_sim.analysis.report import Report, Table
 
 
 def repository_root() -> Path:
@@ -95,15 +95,20 @@ def show_findings(report: Report) -> None:
     display(markdown("\n".join(f"* {plain(finding)}" for finding in report.findings)))
 
 
-def show_tables(report: Report) -> None:
-    """Display every table: its title and note, then the frame, every cell whole and no
-    index column."""
+def show_table(table: Table) -> None:
+    """Display one table: its title and note, then the frame, every cell whole (pandas
+    would cut a long one with "…") and no index column."""
     from IPython.display import HTML
 
     _, markdown, display = _display()
+    display(markdown(f"### {plain(table.title)}\n\n{plain(table.note)}"))
+    display(HTML(table.frame.to_html(index=False, na_rep="")))
+
+
+def show_tables(report: Report) -> None:
+    """Display every table with :func:`show_table`."""
     for table in report.tables:
-        display(markdown(f"### {plain(table.title)}\n\n{plain(table.note)}"))
-        display(HTML(table.frame.to_html(index=False, na_rep="")))
+        show_table(table)
 
 
 def show_figures(report: Report) -> None:
