@@ -985,7 +985,7 @@ def _findings(found: pd.DataFrame, headline: pd.DataFrame, design: Played) -> li
     return lines
 
 
-#: The most rules the In short names in one group; more are counted.
+#: The most rules the In short names in one group; the others are counted.
 NAMED = 4
 
 
@@ -993,7 +993,8 @@ def _in_short(
     advised: dict[str, list[str]], answer: pd.DataFrame, design: Played, source: str
 ) -> list[str]:
     def listed(rules: list[str]) -> str:
-        return ", ".join(rules) if len(rules) <= NAMED else f"{len(rules)} rules"
+        more = f" and {len(rules) - NAMED} more (first table)" if len(rules) > NAMED else ""
+        return ", ".join(rules[:NAMED]) + more
 
     verdict = (
         f"For a skilful, fair game adopt {listed(advised['adopt']) or 'none of the rules studied'}"
