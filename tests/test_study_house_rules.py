@@ -311,8 +311,12 @@ def test_report_answers_first_in_few_words_with_numbers_from_its_tables(study):
     # are not given, and the family holds no row for them.
     judged_in = verdict.set_index("rule")["judged in"]
     assert judged_in[ZERO_10].startswith("strong (weak:") and judged_in["no hook"] == "weak, strong"
-    family = report.tables[4].frame
+    (family,) = [t.frame for t in report.tables if t.title.startswith("Appendix: every effect,")]
     assert family[(family["rule"] == ZERO_10) & (family["field"] == "weak")].empty
+    # The findings quote the sizes of the table of every effect judged, both runs pooled.
+    findings = " ".join(report.findings[1:])
+    stated = re.findall(r"-?\d+\.\d+", findings)
+    assert stated and set(stated) <= set(re.findall(r"-?\d+\.\d+", cells)), stated
     # Every seat deals a one-card deal: no seat is singled out, and the report says so.
     one_round = verdict.set_index("rule").loc["every seat deals a one-card deal", "fairness"]
     assert "no one-card dealer's gap: every seat deals a one-card deal" in one_round

@@ -724,12 +724,18 @@ def analyse(data: StudyData) -> Report:
             display_table(_ordered(sizes[sizes["measure"].isin(TESTED)], design)),
         ),
         Table(
+            f"Appendix: every effect judged, {source}: the sizes of the verdicts and findings",
+            _headline_display(headline, design),
+            "Standardised over table sizes; shares in points of percentage. Games to detect "
+            "it: games per condition at which the effect seen would be found (80% power at "
+            "the family's strictest level).",
+        ),
+        Table(
             f"Appendix: every effect, rule minus {design.base}, standardised over table sizes",
             _family_display(found, design),
             f"Holm over the family of {_family_size(parts)} comparisons (these and the tests "
             "between fields); established: survives and confirmed on fresh cards. Estimates "
-            "from the run that chose them; games to detect: games per condition at which the "
-            "effect seen would be found (80% power at the family's strictest level).",
+            "from the run that chose them (the verdicts quote both runs pooled).",
         ),
         Table(
             "Appendix: do the fields differ? A paired test per rule and measure",
@@ -807,11 +813,21 @@ def _family_display(found: pd.DataFrame, design: Played) -> pd.DataFrame:
         p_adjusted=lambda t: t["p_adjusted"].map(fmt_p),
         confirmation=lambda t: [confirmation_cell(r) for _, r in t.iterrows()],
     )
+    columns = ["rule", "measure", "field", "n", "estimate", "low", "high", "p_adjusted"]
+    return display_table(shown[[*columns, "confirmation", "established"]])
+
+
+def _headline_display(headline: pd.DataFrame, design: Played) -> pd.DataFrame:
+    shown = _percent(_ordered(headline, design))
+    shown["unit"] = [
+        "pp" if "share" in m else "per game" if m == LEAD_CHANGES else "points"
+        for m in shown["measure"]
+    ]
     shown[DETECT] = [
         "" if np.isnan(g) else ("never" if np.isinf(g) else f"{g:,.0f}") for g in shown[DETECT]
     ]
-    columns = ["rule", "measure", "field", "n", "estimate", "low", "high", "p_adjusted"]
-    return display_table(shown[[*columns, "confirmation", "established", DETECT]])
+    columns = ["rule", "measure", "field", "n", "estimate", "low", "high", "unit"]
+    return display_table(shown[[*columns, "established", DETECT]], digits=2)
 
 
 def _between_display(between: pd.DataFrame, design: Played) -> pd.DataFrame:
