@@ -25,9 +25,11 @@ DESIGN = hr.Played(hr.RULE_NAMES, hr.FIELDS, hr.FIELD_PAIRS, frozenset(), {}, GA
 
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
-    """The study at a tiny size through ``run_experiment``: (data, report)."""
+    """The study at a tiny size through ``run_experiment``, every deal kept: (data, report)."""
     out = tmp_path_factory.mktemp("house_rules")
-    run_experiment(hr.NAME, out, games=GAMES, seed=3, players=PLAYERS, progress=False)
+    run_experiment(
+        hr.NAME, out, games=GAMES, seed=3, players=PLAYERS, progress=False, keep_hands=True
+    )
     report, _ = load_report(out)
     return read_study(out), report
 
@@ -142,6 +144,17 @@ def test_measures_match_a_count_seat_by_seat(study):
                     )
                 checked += 1
     assert checked == 12
+
+
+def test_the_measures_of_the_kept_rows_are_those_of_every_deal(study):
+    data, _ = study
+    assert "deal" in data.hands.columns and "hands" not in data.manifest
+    rows = [hr.seat_roles(part) for _, part in data.hands.groupby("condition", observed=True)]
+    roles = pd.concat(rows, ignore_index=True)
+    assert len(roles) == len(data.games)
+    pd.testing.assert_frame_equal(
+        hr.game_measures(roles, data.games), hr.game_measures(data.hands, data.games)
+    )
 
 
 def test_effects_are_differences_from_the_canonical_game_on_the_same_cards(study):
@@ -341,6 +354,10 @@ def test_a_run_in_one_field_answers_for_that_field(tmp_path):
     out = tmp_path / "weak"
     run_experiment(hr.NAME, out, games=2, seed=3, players=(4,), fields=("weak",), progress=False)
     report = load_report(out)[0]
+    # Only what the measures need of the hands is kept: a row per seat and game.
+    kept = read_study(out)
+    assert set(kept.hands.columns) >= set(hr.ROLE_COLUMNS) and "deal" not in kept.hands.columns
+    assert len(kept.hands) == len(kept.games) and "--keep-hands" in kept.manifest["hands"]
     answer = report.tables[1].frame
     assert set(answer["field"]) == {"weak"}
     assert "Fields: weak:" in report.method[0] and "strong:" not in report.method[0]

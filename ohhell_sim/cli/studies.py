@@ -76,6 +76,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         confirm_seed=args.confirm_seed,
         variants=None if args.variant is None else tuple(args.variant),
         base=args.base,
+        keep_hands=args.keep_hands,
     )
     return _done(written, data=True)
 
@@ -215,6 +216,12 @@ def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
         "--confirm-seed",
         type=int,
         help="seed of the confirmation run (default: --seed plus 1; fresh cards)",
+    )
+    p.add_argument(
+        "--keep-hands",
+        action="store_true",
+        help="keep every deal in hands.parquet where the study needs a few rows per game "
+        "of them (house_rules: one row per seat and game by default)",
     )
     add_import_option(p)
     p.add_argument("--out", "-o", help="output folder (default runs/NAME)")

@@ -53,6 +53,7 @@ def experiment_command(
     confirmation: tuple[int, int] | None = None,
     variants: tuple[str, ...] | None = None,
     base: str | None = None,
+    keep_hands: bool = False,
 ) -> str:
     """The ``ohhell experiment`` command line that reproduces a run.
 
@@ -66,6 +67,8 @@ def experiment_command(
         chosen += f" --base {shlex.quote(base)}"
     for variant in variants or ():
         chosen += f" --variant {shlex.quote(variant)}"
+    if keep_hands:
+        chosen += " --keep-hands"
     if confirmation is not None:
         chosen += f" --confirm-games {confirmation[0]}"
         if confirmation[0]:
@@ -91,6 +94,7 @@ def run_experiment(
     confirm_seed: int | None = None,
     variants: tuple[str, ...] | None = None,
     base: str | None = None,
+    keep_hands: bool = False,
 ) -> WrittenReport:
     """Play study ``name``, write its data and analysis into ``out`` and render its report there.
 
@@ -129,6 +133,9 @@ def run_experiment(
         ``NAME=VALUE`` rules joined by commas (``"made=10*bid,zero=5"``), instead of the
         study's own; each is played on top of ``base`` (default: the canonical game),
         against which it is judged on the same cards.
+    keep_hands : bool
+        Keep every deal in ``hands.parquet`` even where the study needs only a few rows
+        per game of them (``house_rules``, whose memory then grows with its deals).
 
     Raises
     ------
@@ -171,7 +178,7 @@ def run_experiment(
         # The design is built (every rule set at every table size) before the folder is made.
         study.conditions(games, players, **options)
     out = check_output_folder(out)
-    data = study.run(games, seed, players, progress=progress, **options)
+    data = study.run(games, seed, players, progress=progress, keep_hands=keep_hands, **options)
     chosen = (confirm_games, confirm_seed) != (None, None)
     command = command or experiment_command(
         name,
@@ -184,13 +191,19 @@ def run_experiment(
         confirmation if chosen else None,
         options.get("variants"),
         base,
+        keep_hands,
     )
     data.manifest.update(study=name, games=games, players=list(players), command=command)
     confirm_games, confirm_seed = confirmation
     data.manifest["confirmation"] = {"games": confirm_games, "seed": confirm_seed}
     if confirm_games:
         data.confirmation = study.run(
-            confirm_games, confirm_seed, players, progress=progress, **options
+            confirm_games,
+            confirm_seed,
+            players,
+            progress=progress,
+            keep_hands=keep_hands,
+            **options,
         )
         data.confirmation.manifest.update(
             study=name, games=confirm_games, players=list(players), command=command

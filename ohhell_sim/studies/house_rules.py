@@ -299,16 +299,33 @@ def conditions(
     return out
 
 
+#: What :func:`seat_roles` keeps of a game's hands, per seat.
+ROLE_COLUMNS = ("first", "one_card", "changes", "deals")
+
+
+def seat_roles(hands: pd.DataFrame) -> pd.DataFrame:
+    """What the measures need of the hands, one row per (condition, game, seat): ``first``
+    and ``one_card`` (:func:`_roles`), and the game's lead ``changes`` and ``deals``
+    (:func:`_lead_changes`).  The study keeps this instead of every deal, condition by
+    condition, so that its memory grows with its games by a few rows per game."""
+    lead = _lead_changes(hands).reset_index()
+    return _roles(hands).merge(lead, on=["condition", "game"], how="left")
+
+
 def game_measures(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     """One row per (rule, field, players, game): every measure of :data:`MEASURES` (defined
-    in the report's method), averaged over the two seat orders."""
+    in the report's method), averaged over the two seat orders; ``hands`` are every deal,
+    or :func:`seat_roles` of them."""
     keys = ["condition", "game"]
-    seats = _seats(games).merge(_roles(hands), on=[*keys, "seat"], how="left")
+    roles = hands if set(ROLE_COLUMNS) <= set(hands.columns) else seat_roles(hands)
+    seats = _seats(games).merge(
+        roles[[*keys, "seat", "first", "one_card"]], on=[*keys, "seat"], how="left"
+    )
     grouped = seats.groupby(keys, observed=True, sort=True)
     top = grouped["total"].transform("max")
     second = seats[grouped["total"].rank(method="first", ascending=False) == 2]
     ties = (seats["total"] == top).groupby([seats[k] for k in keys]).sum() > 1
-    lead = _lead_changes(hands)
+    lead = roles.drop_duplicates(keys).set_index(keys)[["changes", "deals"]].sort_index()
     out = pd.DataFrame(
         {
             AHEAD: _pairs(seats).groupby(keys)["ahead"].mean(),
@@ -642,15 +659,17 @@ def advice(judged: pd.DataFrame, design: Played) -> dict[str, list[str]]:
     return out
 
 
-def _pooled(data: StudyData, measures: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, str, int]:
+def _pooled(
+    data: StudyData, measures: pd.DataFrame, again: pd.DataFrame | None
+) -> tuple[pd.DataFrame, pd.DataFrame, str, int]:
     """The run's per-game measures and games with the confirmation run's (its games numbered
-    after the run's), which they are in words, and their games per condition."""
+    after the run's; ``again``, the confirmation's measures), which they are in words, and
+    their games per condition."""
     run = data.confirmation
-    if run is None:
+    if run is None or again is None:
         source = "the run alone (no confirmation run was played)"
         return measures, data.games, source, design_games(data)
     offset = int(data.games["game"].max()) + 1
-    again = game_measures(run.hands, run.games)
     pooled = pd.concat([measures, again.assign(game=again["game"] + offset)], ignore_index=True)
     games = pd.concat(
         [data.games, run.games.assign(game=run.games["game"] + offset)], ignore_index=True
@@ -672,14 +691,14 @@ def analyse(data: StudyData) -> Report:
     measures = game_measures(data.hands, data.games)
     diffs = effects(measures, design.base)
     run = data.confirmation
-    second = None
+    second = again = None
     if run is not None:
-        again = effects(game_measures(run.hands, run.games), design.base)
-        second = family_parts(again, design.unjudged)
+        again = game_measures(run.hands, run.games)
+        second = family_parts(effects(again, design.base), design.unjudged)
     parts = confirm_parts(family_parts(diffs, design.unjudged), second, FAMILY_KEYS)
     found = parts["effects"]
     # The numbers quoted: both runs pooled, not the run that chose the findings (biased up).
-    pooled, games, source, games_per_condition = _pooled(data, measures)
+    pooled, games, source, games_per_condition = _pooled(data, measures, again)
     pooled_diffs = effects(pooled, design.base)
     tested = pooled_diffs[pooled_diffs["measure"].isin(TESTED)]
     keys = ["rule", "measure", "field"]
@@ -1054,4 +1073,5 @@ SPEC = StudySpec(
     known_fields=FIELDS,
     takes_rule_sets=True,
     field_names=field_names,
+    reduce_hands=seat_roles,
 )

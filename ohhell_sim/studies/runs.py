@@ -11,7 +11,7 @@ the study's manifest (its conditions, seed and package version).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,9 +93,11 @@ def play_conditions(
     *,
     progress: bool = True,
     description: str = "games",
+    reduce: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
 ) -> StudyData:
     """Play every condition with ``seed`` (one progress bar, labelled ``description``) and
-    stack the results.
+    stack the results; ``reduce``, when given, maps each condition's labelled hands to
+    what is kept of them, so that only one condition's deals are held at a time.
 
     ``hands`` and ``games`` get the label columns and ``condition`` (its position in
     ``conditions``) in front.  The ``strategy`` column holds each seat's strategy name,
@@ -120,7 +122,8 @@ def play_conditions(
     with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
         for index, condition in enumerate(conditions):
             result = simulate(condition.rules, list(condition.seats), condition.games, seed)
-            hands.append(_labelled(result.hands, index, condition.label, names[index]))
+            labelled = _labelled(result.hands, index, condition.label, names[index])
+            hands.append(labelled if reduce is None else reduce(labelled))
             games.append(_labelled(result.games, index, condition.label, names[index]))
             bar.update(condition.games)
     manifest = {
