@@ -264,6 +264,16 @@ def test_an_effect_whose_table_sizes_disagree_is_shown_per_size():
     assert verdict.loc[rule, "skill"] == (
         f"{hr.OPPOSITE_SIZES}: +3.0 pp at 3, -4.0 pp at 5 players (weak)"
     )
+    # A seat's gap that turns where that seat also deals a one-card deal says so.
+    same_seat = dataclasses.replace(DESIGN, first_deals_one=frozenset({(rule, 3)}))
+    found = _found(rule, hr.FIRST_SEAT, "weak", 1.0)
+    sizes = sizes.assign(measure=hr.FIRST_SEAT, estimate=[3.0, 0.5, -4.0])
+    baseline = pd.Series({(hr.FIRST_SEAT, "weak"): -1.0})
+    judged = hr.judgements(found, baseline, sizes, same_seat)
+    assert judged["size"].item() == (
+        "+3.00 points at 3, -4.00 points at 5 players; at 3 players the first bidder also "
+        "deals a one-card deal"
+    )
 
 
 def test_games_to_detect_scale_with_the_squared_ratio_of_detectable_to_seen():

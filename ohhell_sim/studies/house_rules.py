@@ -158,6 +158,9 @@ class Played:
         Per rule, why it may have no one-card dealer's gap (every seat deals one, or none).
     games : int
         Games per condition of the run.
+    first_deals_one : frozenset of (rule, players)
+        Where the first bidder of the game also deals a one-card deal: its two gaps are
+        one seat's there, which can turn an effect's sign between table sizes.
     """
 
     rules: tuple[str, ...]
@@ -166,6 +169,7 @@ class Played:
     unjudged: frozenset[tuple[str, str]]
     no_one_card: Mapping[str, str]
     games: int
+    first_deals_one: frozenset[tuple[str, int]] = frozenset()
 
     @property
     def base(self) -> str:
@@ -209,9 +213,12 @@ def played(manifest: dict) -> Played:
     }
     blind = {lb["field"] for c, lb in zip(conditions, labels, strict=True) if not _reads_scoring(c)}
     scoring = [rule for rule in rules[1:] if rule not in changes_play]
-    no_one_card = {}
+    no_one_card, first_deals_one = {}, set()
     for c, label in zip(conditions, labels, strict=True):
         schedule, n = c["rules"]["schedule"], c["rules"]["players"]
+        # The first bidder of deal 0 deals deal i when i is one more than a multiple of n.
+        if any(i % n == 1 for i, cards in enumerate(schedule) if cards == 1):
+            first_deals_one.add((label["rule"], n))
         if 1 not in schedule:
             no_one_card.setdefault(label["rule"], "no seat deals a one-card deal")
         elif len({i % n for i, cards in enumerate(schedule) if cards == 1}) == n:
@@ -224,6 +231,7 @@ def played(manifest: dict) -> Played:
         frozenset((rule, field) for rule in scoring for field in blind),
         no_one_card,
         int(games),
+        frozenset(first_deals_one),
     )
 
 
@@ -476,9 +484,8 @@ def judgements(
                     _where(found, rule=rule, measure=measure, field=field)["estimate"].iloc[0]
                 )
                 if word == OPPOSITE_SIZES:
-                    size = _per_size(
-                        _where(sizes, rule=rule, measure=measure, field=field), measure
-                    )
+                    cells = _where(sizes, rule=rule, measure=measure, field=field)
+                    size = _per_size(cells, measure) + _same_seat(cells, design, rule, measure)
                 elif measure in WORDS:
                     size = f"{_arrow(shift)} {_amount(measure, shift)}"
                 else:
@@ -509,6 +516,18 @@ def _per_size(cells: pd.DataFrame, measure: str) -> str:
     shown = cells[(cells["low"] > 0) | (cells["high"] < 0)].sort_values("players")
     said = [f"{_amount(measure, r['estimate'])} at {r['players']}" for _, r in shown.iterrows()]
     return ", ".join(said) + " players"
+
+
+def _same_seat(cells: pd.DataFrame, design: Played, rule: str, measure: str) -> str:
+    """Why a seat's gap may turn sign between table sizes, where it is visible: at some of
+    the sizes shown, and not at others, the first bidder also deals a one-card deal."""
+    if measure not in (FIRST_SEAT, ONE_CARD):
+        return ""
+    shown = cells.loc[(cells["low"] > 0) | (cells["high"] < 0), "players"]
+    same = sorted(int(n) for n in shown if (rule, int(n)) in design.first_deals_one)
+    if not same or len(same) == len(shown):
+        return ""
+    return f"; at {', '.join(map(str, same))} players the first bidder also deals a one-card deal"
 
 
 def verdicts(
