@@ -6,13 +6,14 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
 #     name: python3
 # ---
 
+# %%
 
 # %% [markdown]
 # # House rules: one verdict per rule
@@ -31,7 +32,13 @@
 games = 100  # games per condition; the committed report used more (see reports/house_rules/)
 seed = 0
 players = (3, 4, 5, 6, 7)
-fields = None  # None: both fields of the study (house_rules.FIELDS)
+fields = (
+    None  # None: both fields of the study (house_rules.FIELDS), or e.g. ("strong", "pimc/simple")
+)
+variants = (
+    None  # None: the package's house rules; or your own, e.g. ["hook=false", "made=10*bid,zero=5"]
+)
+base = None  # None: judged against the canonical game; or your own game, e.g. "hook=false"
 data_dir = None  # a folder of `ohhell experiment house_rules` output; None runs the study here
 out_dir = None  # None: runs/notebook_house_rules in the repository, wherever this runs from
 
@@ -43,10 +50,17 @@ from ohhell_sim.studies import notebook as nb
 from ohhell_sim.studies.runs import read_study
 
 data_dir, report = nb.open_study(
-    "house_rules", data_dir, out_dir, games, seed, players=players, fields=fields
+    "house_rules",
+    data_dir,
+    out_dir,
+    games,
+    seed,
+    players=players,
+    fields=fields,
+    variants=variants,
+    base=base,
 )
 data = read_study(data_dir)
-tables = {table.title: table for table in report.tables}
 nb.show_setup(report)
 
 # %% [markdown]
@@ -65,17 +79,18 @@ nb.show_findings(report)
 # ## One verdict per rule, and what it costs
 
 # %%
-display(next(t.frame for title, t in tables.items() if title.startswith("One verdict")))
+nb.show_table(report.tables[0])
 
 # %% [markdown]
 # ## Per table size
 #
 # The measures of every game, averaged over the two seat orders, from the study's own
-# function: here the one-card dealer's gap per table size under each form of the hook.
+# function: here the one-card dealer's gap per table size under the first three rules
+# played (the canonical game and the hook's two forms, unless you named your own).
 
 # %%
 measures = house_rules.game_measures(data.hands, data.games)
-hooks = measures[measures["rule"].isin(house_rules.RULE_NAMES[:3])]
+hooks = measures[measures["rule"].isin(house_rules.played(data.manifest).rules[:3])]
 display(
     hooks.pivot_table(
         index=["field", "players"], columns="rule", values=house_rules.ONE_CARD, aggfunc="mean"

@@ -184,3 +184,19 @@ def test_experiment_help_says_which_fields_each_study_plays(capsys):
     # A study with fields of its own beside the shared ones, and one with only its own.
     assert "variant_scoring also maximiser_mix" in text
     assert "house_rules only weak,strong" in text
+
+
+def test_experiment_takes_a_designers_rule_sets_and_refuses_a_bad_one_in_a_line(capsys, tmp_path):
+    with pytest.raises(SystemExit):
+        main(["experiment", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--variant RULES" in text and "--base RULES" in text
+    assert "house_rules also STRONGER/WEAKER" in text
+    out = tmp_path / "never"
+    bad = ["experiment", "house_rules", "--variant", "hook=false", "--variant", "made=7*bid"]
+    with pytest.raises(SystemExit) as stopped:
+        main([*bad, "--games", "2", "--out", str(out)])
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()
+    assert len(error) == 1 and "variant 'made=7*bid': made must be one of" in error[0]
+    assert not out.exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from ohhell_sim.analysis.report import (
     load_analysis,
     numeric_columns,
     rules_table,
+    rules_text,
     save_analysis,
     to_html,
     to_markdown,
@@ -321,3 +323,32 @@ def test_commands_show_paths_relative_never_absolute(tmp_path, monkeypatch):
     assert command_path("runs/my run") == "'runs/my run'"
     outside = Path(os.path.abspath(os.sep)) / "elsewhere" / "out"
     assert command_path(outside) == "out"
+
+
+def test_lead_tables_follow_the_in_short_and_survive_the_saved_analysis(tmp_path):
+    report = dataclasses.replace(_report(), in_short=["Simple wins."], lead_tables=1)
+    markdown = to_markdown(report)
+    assert markdown.index("### Per strategy") < markdown.index("## Setup")
+    assert markdown.count("### Per strategy") == 1
+    page = to_html(report)
+    assert page.index("<h3>Per strategy</h3>") < page.index("<section id='setup'>")
+    save_analysis(report, tmp_path)
+    assert load_analysis(tmp_path).lead_tables == 1
+    # A report without lead tables saves no such key: committed analyses stay as they are.
+    save_analysis(_report(), tmp_path)
+    assert "lead_tables" not in (tmp_path / ANALYSIS_FILE).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("schedule", "written"),
+    [
+        (Rules(players=7).schedule, "7→1→7"),
+        ((7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 7), "7→1→7, 7"),
+        ((10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1, 2, 3), "10→1, 1, 1→3"),
+        ((1,), "1"),
+        ((5, 5, 3), "5, 5, 3"),
+    ],
+)
+def test_rules_text_writes_schedules_as_players_do(schedule, written):
+    rules = Rules(players=4, schedule=tuple(min(s, 12) for s in schedule)).to_dict()
+    assert rules_text(rules) == f"schedule={written}"

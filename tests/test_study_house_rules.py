@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules, bidding_position
 from ohhell_sim.studies import house_rules as hr
 from ohhell_sim.studies import run_experiment
@@ -17,13 +18,18 @@ from ohhell_sim.studies.runs import read_study
 
 PLAYERS = (3, 4)
 GAMES = 6
+ZERO_10 = "made zero scores 10 + cards"
+#: The package's rules in both fields, every rule judged in each.
+DESIGN = hr.Played(hr.RULE_NAMES, hr.FIELDS, hr.FIELD_PAIRS, frozenset(), {}, GAMES)
 
 
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
-    """The study at a tiny size through ``run_experiment``: (data, report)."""
+    """The study at a tiny size through ``run_experiment``, every deal kept: (data, report)."""
     out = tmp_path_factory.mktemp("house_rules")
-    run_experiment(hr.NAME, out, games=GAMES, seed=3, players=PLAYERS, progress=False)
+    run_experiment(
+        hr.NAME, out, games=GAMES, seed=3, players=PLAYERS, progress=False, keep_hands=True
+    )
     report, _ = load_report(out)
     return read_study(out), report
 
@@ -116,7 +122,7 @@ def test_measures_match_a_count_seat_by_seat(study):
     )
     manifest = data.manifest["conditions"]
     checked = 0
-    for rule in ("no hook", "schedule 1 to most to 1", "every seat deals a one-card deal"):
+    for rule in ("no hook", "schedule 1→most→1", "every seat deals a one-card deal"):
         for field in hr.FIELDS:
             for game in (0, GAMES - 1):
                 n = 3 if game == 0 else 4
@@ -140,19 +146,30 @@ def test_measures_match_a_count_seat_by_seat(study):
     assert checked == 12
 
 
+def test_the_measures_of_the_kept_rows_are_those_of_every_deal(study):
+    data, _ = study
+    assert "deal" in data.hands.columns and "hands" not in data.manifest
+    rows = [hr.seat_roles(part) for _, part in data.hands.groupby("condition", observed=True)]
+    roles = pd.concat(rows, ignore_index=True)
+    assert len(roles) == len(data.games)
+    pd.testing.assert_frame_equal(
+        hr.game_measures(roles, data.games), hr.game_measures(data.hands, data.games)
+    )
+
+
 def test_effects_are_differences_from_the_canonical_game_on_the_same_cards(study):
     data, _ = study
     measures = hr.game_measures(data.hands, data.games)
     diffs = hr.effects(measures).set_index(["rule", "field", "players", "game", "measure"])
     base = measures[measures["rule"] == hr.CANONICAL].set_index(["field", "players", "game"])
-    rule = measures[measures["rule"] == "zero = 10+cards"].set_index(["field", "players", "game"])
+    rule = measures[measures["rule"] == ZERO_10].set_index(["field", "players", "game"])
     for key in rule.index[:5]:
         expected = rule.loc[key, hr.MARGIN] - base.loc[key, hr.MARGIN]
-        assert diffs.loc[("zero = 10+cards", *key, hr.MARGIN), "value"] == expected
+        assert diffs.loc[(ZERO_10, *key, hr.MARGIN), "value"] == expected
     assert hr.CANONICAL not in set(diffs.index.get_level_values("rule"))
     # The schedules' lengths are exact, not estimated.
     deals = diffs.xs(hr.DEALS, level="measure")["value"]
-    assert set(deals.xs("short game, most down to 1", level="rule")) == {-9.0}
+    assert set(deals.xs("short game, most→1", level="rule")) == {-9.0}
     assert set(deals.xs("every seat deals a one-card deal", level="rule")) == {2.0, 3.0}
 
 
@@ -206,27 +223,69 @@ def test_a_fairness_effect_is_judged_against_the_canonical_gap(canonical_gap, sh
     assert hr._direction(unfound, baseline, sizes, rule, hr.ONE_CARD, "weak") == ""
 
 
-def test_verdicts_join_the_fields_and_costs_read_tension_and_length():
-    rule = "made = 10*bid"
+def test_verdicts_join_the_fields_with_sizes_and_costs_read_tension_and_length():
+    rule = "made bid scores 10 × bid"
     found = pd.concat(
         [
             _found(rule, hr.AHEAD, "weak", -0.02),
             _found(rule, hr.AHEAD, "strong", -0.03),
             _found(rule, hr.MARGIN, "strong", 4.0),
             _found(rule, hr.LEAD_CHANGES, "weak", 0.3, established=False),
+            _found(rule, hr.ONE_CARD, "weak", 0.1, established=False),
+            _found("no hook", hr.AHEAD, "weak", 0.01, established=False).assign(
+                **{hr.DETECT: 4000.0}
+            ),
         ]
     )
     sizes = _sizes(rule, hr.AHEAD, "weak", [(-0.05, -0.01)])
-    found = pd.concat([found, _found(rule, hr.ONE_CARD, "weak", 0.1, established=False)])
-    judged = hr.judgements(found, pd.Series(dtype=float), sizes)
-    verdict = hr.verdicts(judged, found).set_index("rule")
-    assert verdict.loc[rule, "skill"] == "more luck (both fields)"
-    assert verdict.loc[rule, "tension"] == "wider margins (strong field)"
-    assert verdict.loc["no hook", "skill"] == "no change found"
-    verdict["length"] = "+1 to +3 deals per game"
-    assert hr.costs(verdict.reset_index())[rule] == (
-        "wider margins (strong field); +1 to +3 deals per game"
+    judged = hr.judgements(found, pd.Series(dtype=float), sizes, DESIGN)
+    verdict = hr.verdicts(judged, found, DESIGN).set_index("rule")
+    assert verdict.loc[rule, "skill"] == "more luck: ↓ -2.0 pp (weak), ↓ -3.0 pp (strong)"
+    assert verdict.loc[rule, "tension"] == "wider margins: ↑ +4.00 points (strong)"
+    # Nothing established: how many games would find the effect seen, never "no change".
+    assert verdict.loc["no hook", "skill"] == (
+        f"not established at {GAMES} games; about 4,000 games would detect the +1.0 pp seen (weak)"
     )
+    lengths = pd.Series("same deals", index=DESIGN.variants)
+    lengths[rule] = "+1 to +3 deals per game"
+    assert hr.costs(judged, lengths, DESIGN)[rule] == (
+        "wider margins (strong); +1 to +3 deals per game"
+    )
+
+
+def test_an_effect_whose_table_sizes_disagree_is_shown_per_size():
+    rule = "no hook"
+    found = _found(rule, hr.AHEAD, "weak", 0.01)
+    sizes = _sizes(rule, hr.AHEAD, "weak", [(0.01, 0.05), (-0.01, 0.02), (-0.06, -0.02)]).assign(
+        estimate=[0.03, 0.005, -0.04]
+    )
+    judged = hr.judgements(found, pd.Series(dtype=float), sizes, DESIGN)
+    verdict = hr.verdicts(judged, found, DESIGN).set_index("rule")
+    assert verdict.loc[rule, "skill"] == (
+        f"{hr.OPPOSITE_SIZES}: +3.0 pp at 3, -4.0 pp at 5 players (weak)"
+    )
+    # A seat's gap that turns where that seat also deals a one-card deal says so.
+    same_seat = dataclasses.replace(DESIGN, first_deals_one=frozenset({(rule, 3)}))
+    found = _found(rule, hr.FIRST_SEAT, "weak", 1.0)
+    sizes = sizes.assign(measure=hr.FIRST_SEAT, estimate=[3.0, 0.5, -4.0])
+    baseline = pd.Series({(hr.FIRST_SEAT, "weak"): -1.0})
+    judged = hr.judgements(found, baseline, sizes, same_seat)
+    assert judged["size"].item() == (
+        "+3.00 points at 3, -4.00 points at 5 players; at 3 players the first bidder also "
+        "deals a one-card deal"
+    )
+
+
+def test_games_to_detect_scale_with_the_squared_ratio_of_detectable_to_seen():
+    # se 1 at 100 games: 80% power at 0.05 / 10 needs (z(0.9975) + z(0.8)) * se = 3.65.
+    found = pd.DataFrame({"estimate": [3.65, 1.0, 0.0], "low": -1.96, "high": 1.96})
+    found["low"] += found["estimate"]
+    found["high"] += found["estimate"]
+    needed = hr.games_to_detect(found, 100, 10)
+    assert needed[0] == pytest.approx(100, rel=0.02)
+    # 100 * 3.65 ** 2 = 1331, rounded up to two figures.
+    assert needed[1] == 1400
+    assert np.isinf(needed[2])
 
 
 def test_advice_adopts_what_helps_in_both_fields_and_weighs_trade_offs():
@@ -245,7 +304,7 @@ def test_advice_adopts_what_helps_in_both_fields_and_weighs_trade_offs():
     )
     names = dict(zip("abcde", hr.RULE_NAMES[1:6], strict=True))
     judged["rule"] = judged["rule"].map(names)
-    advised = hr.advice(judged)
+    advised = hr.advice(judged, DESIGN)
     assert advised == {
         "adopt": [names["a"]],
         "one field": [names["b"]],
@@ -258,17 +317,29 @@ def test_report_answers_first_in_few_words_with_numbers_from_its_tables(study):
     _, report = study
     text = " ".join(report.in_short)
     assert report.in_short[0].startswith("For a skilful, fair game ")
-    assert len(text.split()) <= 200
+    assert len(text.split()) <= 150 and "both runs pooled" in text
     cells = " ".join(
         " ".join([t.title, t.note, *t.frame.astype(str).to_numpy().ravel()]) for t in report.tables
     )
     numbers = re.findall(r"-?\d+(?:\.\d+)?", text)
     assert numbers and all(number in cells for number in numbers), numbers
     titles = [t.title for t in report.tables]
-    assert titles[0].startswith("One verdict per house rule")
+    assert titles[0].startswith("One verdict per rule against the canonical game")
     verdict = report.tables[0].frame
     assert list(verdict["rule"]) == list(hr.RULE_NAMES[1:])
-    assert list(verdict.columns) == ["rule", "skill", "fairness", "tension", "length", "cost"]
+    columns = ["rule", "skill", "fairness", "tension", "length", "cost", "judged in"]
+    assert list(verdict.columns) == columns
+    assert not verdict.isin(["no change found"]).any().any()
+    # The weak field's players bid alike under every scoring table: its scoring verdicts
+    # are not given, and the family holds no row for them.
+    judged_in = verdict.set_index("rule")["judged in"]
+    assert judged_in[ZERO_10].startswith("strong (weak:") and judged_in["no hook"] == "weak, strong"
+    (family,) = [t.frame for t in report.tables if t.title.startswith("Appendix: every effect,")]
+    assert family[(family["rule"] == ZERO_10) & (family["field"] == "weak")].empty
+    # The findings quote the sizes of the table of every effect judged, both runs pooled.
+    findings = " ".join(report.findings[1:])
+    stated = re.findall(r"-?\d+\.\d+", findings)
+    assert stated and set(stated) <= set(re.findall(r"-?\d+\.\d+", cells)), stated
     # Every seat deals a one-card deal: no seat is singled out, and the report says so.
     one_round = verdict.set_index("rule").loc["every seat deals a one-card deal", "fairness"]
     assert "no one-card dealer's gap: every seat deals a one-card deal" in one_round
@@ -293,6 +364,10 @@ def test_a_run_in_one_field_answers_for_that_field(tmp_path):
     out = tmp_path / "weak"
     run_experiment(hr.NAME, out, games=2, seed=3, players=(4,), fields=("weak",), progress=False)
     report = load_report(out)[0]
+    # Only what the measures need of the hands is kept: a row per seat and game.
+    kept = read_study(out)
+    assert set(kept.hands.columns) >= set(hr.ROLE_COLUMNS) and "deal" not in kept.hands.columns
+    assert len(kept.hands) == len(kept.games) and "--keep-hands" in kept.manifest["hands"]
     answer = report.tables[1].frame
     assert set(answer["field"]) == {"weak"}
     assert "Fields: weak:" in report.method[0] and "strong:" not in report.method[0]
@@ -300,3 +375,67 @@ def test_a_run_in_one_field_answers_for_that_field(tmp_path):
     ahead = answer.loc[answer["measure"] == hr.AHEAD, "value"].item()
     low, high = (float(x) for x in re.findall(r"-?\d+\.\d+", ahead)[1:])
     assert 0.0 <= low <= high <= 100.0
+
+
+def test_a_designers_rule_sets_are_played_on_top_of_the_base_on_the_same_cards():
+    design = hr.conditions(3, (4, 5), ("weak",), ["made=10*bid,zero=5", "schedule=3,2,1,2,3"])
+    rules = {(c.label["rule"], c.label["players"]): c.rules for c in design}
+    assert {r for r, _ in rules} == {hr.CANONICAL, "made=10*bid, zero=5", "schedule=3,2,1,2,3"}
+    assert rules[("made=10*bid, zero=5", 5)] == Rules(players=5, made="10*bid", zero="5")
+    assert rules[("schedule=3,2,1,2,3", 4)].schedule == (3, 2, 1, 2, 3)
+    based = hr.conditions(3, (4,), ("card_counter/simple",), ["made=10*bid"], base="hook=off")
+    rules = {c.label["rule"]: c.rules for c in based}
+    assert rules == {
+        "base game (hook=off)": Rules(players=4, hook=False),
+        "made=10*bid": Rules(players=4, hook=False, made="10*bid"),
+    }
+    assert {c.seats for c in based} == {
+        ("card_counter", "simple") * 2,
+        ("simple", "card_counter") * 2,
+    }
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"variants": ["made=7*bid"]}, "variant 'made=7\\*bid': made must be one of"),
+        ({"variants": ["hook=false", "hook=no"]}, "plays the same game as 'hook=false'"),
+        ({"variants": ["schedule=13,1"]}, "cannot be played at 4 players"),
+        ({"variants": ["players=5"]}, "players is the study's table sizes"),
+        ({"variants": ["hook"]}, "a rule must be NAME=VALUE"),
+        ({"variants": []}, "at least one rule set"),
+        ({"base": "hook=false"}, "needs variants"),
+        ({"variants": ["hook=false"], "fields": ("weak", "nobody/simple")}, "--import"),
+        ({"variants": ["hook=false"], "fields": ("simple/simple",)}, "one strategy twice"),
+        ({"variants": ["hook=false"], "fields": ("medium",)}, "STRONGER/WEAKER"),
+    ],
+)
+def test_bad_rule_sets_and_fields_are_refused_in_one_line_before_play(tmp_path, options, message):
+    out = tmp_path / "never"
+    with pytest.raises(InvalidArgumentError, match=message):
+        run_experiment(hr.NAME, out, games=2, players=(4,), progress=False, **options)
+    assert not out.exists()
+
+
+def test_a_designers_own_rules_are_judged_with_the_same_verdicts(tmp_path):
+    out = tmp_path / "mine"
+    variants = ("hook=false", "made=10*bid,zero=5")
+    run_experiment(
+        hr.NAME,
+        out,
+        games=2,
+        seed=3,
+        players=(4,),
+        fields=("card_counter/simple",),
+        variants=variants,
+        progress=False,
+    )
+    report = load_report(out)[0]
+    verdict = report.tables[0].frame.set_index("rule")
+    assert list(verdict.index) == ["hook=false", "made=10*bid, zero=5"]
+    # Neither card_counter nor simple bids for the scoring table: the scoring rule is shown,
+    # not judged.
+    assert verdict.loc["made=10*bid, zero=5", "judged in"].startswith("none")
+    assert verdict.loc["hook=false", "skill"].startswith("not established at 2 games")
+    assert "--variant hook=false --variant 'made=10*bid,zero=5'" in report.command
+    assert "--fields card_counter/simple" in report.command

@@ -194,7 +194,9 @@ def interval_plot(
     series_keys = list(pd.unique(table[series])) if series else [None]
     colours = series_colours(series, series_keys)
     width = 0.8 / max(len(series_keys), 1)
-    for ax, key in zip(axes, panel_keys, strict=True):
+    for index, (ax, key) in enumerate(zip(axes, panel_keys, strict=True)):
+        # Side by side, horizontal panels share their labels: only the first of a row shows them.
+        labelled = not horizontal or index % columns == 0
         part = table if key is None else table[table[panels] == key]
         for i, (name, colour) in enumerate(zip(series_keys, colours, strict=True)):
             rows = part if name is None else part[part[series] == name]
@@ -222,14 +224,14 @@ def interval_plot(
             )
         labels = [str(c) for c in categories]
         if horizontal:
-            ax.set_yticks(range(len(categories)), labels)
+            ax.set_yticks(range(len(categories)), labels if labelled else [""] * len(labels))
             ax.invert_yaxis()
         elif not numeric:
             ax.set_xticks(range(len(categories)))
             ax.set_xticklabels(labels, rotation=30, ha="right")
         if zero_line:
             (ax.axvline if horizontal else ax.axhline)(0.0, color="grey", linewidth=0.8)
-        (ax.set_ylabel if horizontal else ax.set_xlabel)(xlabel)
+        (ax.set_ylabel if horizontal else ax.set_xlabel)(xlabel if labelled else "")
         ax.set_title(f"{panels} = {key}" if key is not None else "")
         ax.grid(alpha=0.3)
     if horizontal:

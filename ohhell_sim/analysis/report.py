@@ -19,6 +19,7 @@ import html
 import json
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,6 +75,9 @@ class Report:
         The answer first, in whole sentences with units, one paragraph each:
         what it means for a player or a designer, how strong the evidence is and
         where it depends on who plays.  Shown before everything else.
+    lead_tables : int
+        How many of ``tables`` are shown right after the In short, before the setup:
+        the answer as a table (a verdict per rule), not after the method.
     """
 
     question: str
@@ -85,6 +89,7 @@ class Report:
     command: str = ""
     study: str = ""
     in_short: list[str] = field(default_factory=list)
+    lead_tables: int = 0
 
 
 @dataclass(frozen=True)
@@ -148,9 +153,41 @@ def rules_differences(rules: dict) -> dict[str, object]:
 
 
 def rules_text(rules: dict) -> str:
-    """The rules as the settings that differ from the canonical profile, or ``canonical``."""
+    """The rules as the settings that differ from the canonical profile, or ``canonical``;
+    a schedule as players write it (:func:`schedule_text`)."""
     changed = rules_differences(rules)
+    if "schedule" in changed:
+        changed["schedule"] = schedule_text(changed["schedule"])
     return ", ".join(f"{key}={value}" for key, value in changed.items()) or "canonical"
+
+
+def schedule_text(schedule: Sequence[int]) -> str:
+    """Hand sizes as players write them: a run of deals one card apart as its ends and
+    turns, other deals after a comma.
+
+    Examples
+    --------
+    >>> schedule_text([3, 2, 1, 2, 3, 3])
+    '3→1→3, 3'
+    >>> schedule_text([2, 1, 1, 1, 2])
+    '2→1, 1, 1→2'
+    """
+    runs: list[list[int]] = []
+    for cards in schedule:
+        if runs and abs(cards - runs[-1][-1]) == 1:
+            runs[-1].append(cards)
+        else:
+            runs.append([cards])
+    written = []
+    for run in runs:
+        turns = [run[0]]
+        for before, here, after in zip(run, run[1:], run[2:], strict=False):
+            if (here - before) != (after - here):
+                turns.append(here)
+        if len(run) > 1:
+            turns.append(run[-1])
+        written.append("→".join(map(str, turns)))
+    return ", ".join(written)
 
 
 def rules_table(rules: dict) -> pd.DataFrame:
@@ -196,6 +233,13 @@ def _markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join([head, rule, *body])
 
 
+def _markdown_section(table: Table) -> list[str]:
+    lines = ["", f"### {table.title}", ""]
+    if table.note:
+        lines += [table.note, ""]
+    return [*lines, _markdown_table(table.frame)]
+
+
 def to_markdown(report: Report) -> str:
     """The report as Markdown; figures are referenced by file name."""
     lines = [f"# {report.question}", ""]
@@ -203,17 +247,16 @@ def to_markdown(report: Report) -> str:
         lines += ["## In short", ""]
         for paragraph in report.in_short:
             lines += [paragraph, ""]
+    for table in report.tables[: report.lead_tables]:
+        lines += [*_markdown_section(table)[1:], ""]
     lines += ["## Setup", ""]
     lines += [f"* {item}" for item in report.setup]
     lines += ["", "## Method", ""]
     lines += [f"* {item}" for item in report.method]
     lines += ["", "## Findings", "", "All intervals are 95% confidence intervals.", ""]
     lines += [f"* {item}" for item in report.findings]
-    for table in report.tables:
-        lines += ["", f"### {table.title}", ""]
-        if table.note:
-            lines += [table.note, ""]
-        lines.append(_markdown_table(table.frame))
+    for table in report.tables[report.lead_tables :]:
+        lines += _markdown_section(table)
     lines += ["", "## Figures", ""]
     for figure in report.figures:
         lines += [f"![{figure.caption}]({figure.name})", "", f"*{figure.caption}*", ""]
@@ -284,6 +327,11 @@ def _html_table(frame: pd.DataFrame) -> str:
     )
 
 
+def _html_section(table: Table) -> str:
+    note = f"<p>{inline_html(table.note)}</p>" if table.note else ""
+    return f"<h3>{inline_html(table.title)}</h3>{note}{_html_table(table.frame)}"
+
+
 def to_html(report: Report) -> str:
     """The report as one self-contained HTML page (figures as ``data:`` URIs)."""
 
@@ -303,6 +351,7 @@ def to_html(report: Report) -> str:
             if report.in_short
             else []
         ),
+        *(_html_section(table) for table in report.tables[: report.lead_tables]),
         f"<section id='setup'><h2>Setup</h2>{items(report.setup)}</section>",
         f"<section id='method'><h2>Method</h2>{items(report.method)}</section>",
         "<section id='findings'><h2>Findings</h2>",
@@ -310,11 +359,7 @@ def to_html(report: Report) -> str:
         items(report.findings),
         "</section><section id='tables'>",
     ]
-    for table in report.tables:
-        parts.append(f"<h3>{inline_html(table.title)}</h3>")
-        if table.note:
-            parts.append(f"<p>{inline_html(table.note)}</p>")
-        parts.append(_html_table(table.frame))
+    parts += [_html_section(table) for table in report.tables[report.lead_tables :]]
     parts.append("</section><section id='figures'><h2>Figures</h2>")
     for figure in report.figures:
         data = base64.b64encode(figure.png).decode("ascii")
@@ -386,6 +431,8 @@ def save_analysis(report: Report, folder: str | Path) -> Path:
         "figures": [{"name": f.name, "caption": f.caption} for f in report.figures],
         "command": report.command,
     }
+    if report.lead_tables:
+        record["lead_tables"] = report.lead_tables
     path = folder / ANALYSIS_FILE
     path.write_text(json.dumps(record, indent=1), encoding="utf-8")
     return path
@@ -419,4 +466,5 @@ def load_analysis(folder: str | Path) -> Report:
         record["command"],
         record["study"],
         record.get("in_short", []),
+        record.get("lead_tables", 0),
     )

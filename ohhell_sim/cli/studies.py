@@ -74,6 +74,9 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         fields=_parse_names(args.fields),
         confirm_games=args.confirm_games,
         confirm_seed=args.confirm_seed,
+        variants=None if args.variant is None else tuple(args.variant),
+        base=args.base,
+        keep_hands=args.keep_hands,
     )
     return _done(written, data=True)
 
@@ -162,6 +165,8 @@ def _fields_help() -> str:
         if extra:
             shared = set(FIELDS) <= set(known)
             own.append(f"{name} {'also ' if shared else 'only '}{extra}")
+    pairs = [name for name in STUDY_NAMES if get_study(name).field_names is not None]
+    own += [f"{name} also STRONGER/WEAKER, two strategies in alternate seats" for name in pairs]
     return "; ".join([f"all: {','.join(FIELDS)}", *own])
 
 
@@ -186,6 +191,21 @@ def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
         help="strategy fields to play each condition in, e.g. simple,mix (default: the "
         f"study's; {_fields_help()})",
     )
+    rule_takers = ", ".join(name for name in STUDY_NAMES if get_study(name).takes_rule_sets)
+    p.add_argument(
+        "--variant",
+        action="append",
+        metavar="RULES",
+        help=f"{rule_takers} only, repeatable: a rule set to judge instead of the study's own, "
+        "NAME=VALUE rules joined by commas, e.g. --variant hook=false --variant "
+        "'made=10*bid,zero=5' (see `ohhell rules`)",
+    )
+    p.add_argument(
+        "--base",
+        metavar="RULES",
+        help=f"{rule_takers} only: the rule set every --variant is played on top of and "
+        "judged against (default: the canonical game), e.g. --base hook=false",
+    )
     p.add_argument(
         "--confirm-games",
         type=int,
@@ -196,6 +216,12 @@ def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
         "--confirm-seed",
         type=int,
         help="seed of the confirmation run (default: --seed plus 1; fresh cards)",
+    )
+    p.add_argument(
+        "--keep-hands",
+        action="store_true",
+        help="keep every deal in hands.parquet where the study needs a few rows per game "
+        "of them (house_rules: one row per seat and game by default)",
     )
     add_import_option(p)
     p.add_argument("--out", "-o", help="output folder (default runs/NAME)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import shlex
 from dataclasses import replace
 from pathlib import Path
 
@@ -50,6 +51,9 @@ def experiment_command(
     strategies: tuple[str, ...] | None,
     fields: tuple[str, ...] | None = None,
     confirmation: tuple[int, int] | None = None,
+    variants: tuple[str, ...] | None = None,
+    base: str | None = None,
+    keep_hands: bool = False,
 ) -> str:
     """The ``ohhell experiment`` command line that reproduces a run.
 
@@ -58,7 +62,13 @@ def experiment_command(
     """
     chosen = f" --strategies {','.join(strategies)}" if strategies else ""
     if fields:
-        chosen += f" --fields {','.join(fields)}"
+        chosen += f" --fields {shlex.quote(','.join(fields))}"
+    if base is not None:
+        chosen += f" --base {shlex.quote(base)}"
+    for variant in variants or ():
+        chosen += f" --variant {shlex.quote(variant)}"
+    if keep_hands:
+        chosen += " --keep-hands"
     if confirmation is not None:
         chosen += f" --confirm-games {confirmation[0]}"
         if confirmation[0]:
@@ -82,6 +92,9 @@ def run_experiment(
     fields: tuple[str, ...] | None = None,
     confirm_games: int | None = None,
     confirm_seed: int | None = None,
+    variants: tuple[str, ...] | None = None,
+    base: str | None = None,
+    keep_hands: bool = False,
 ) -> WrittenReport:
     """Play study ``name``, write its data and analysis into ``out`` and render its report there.
 
@@ -115,6 +128,14 @@ def run_experiment(
         The confirmation run's games per condition (0 plays none, and the report
         says its headlines are unconfirmed) and seed (it must differ from ``seed``);
         defaults: :data:`CONFIRMATION_SHARE` of the games, ``seed + 1``.
+    variants, base : optional
+        For a study that takes rule sets (``house_rules``): the rule sets judged, each
+        ``NAME=VALUE`` rules joined by commas (``"made=10*bid,zero=5"``), instead of the
+        study's own; each is played on top of ``base`` (default: the canonical game),
+        against which it is judged on the same cards.
+    keep_hands : bool
+        Keep every deal in ``hands.parquet`` even where the study needs only a few rows
+        per game of them (``house_rules``, whose memory then grows with its deals).
 
     Raises
     ------
@@ -139,20 +160,50 @@ def run_experiment(
         options["strategies"] = tuple(strategies)
     if fields is not None:
         # A study may play fields of its own besides the shared ones.
-        fields = check_fields(fields, study.known_fields)
+        if study.field_names is not None:
+            fields = study.field_names(fields)
+        else:
+            fields = check_fields(fields, study.known_fields)
         options["fields"] = fields
+    if variants is not None or base is not None:
+        if not study.takes_rule_sets:
+            takers = [s for s in STUDY_NAMES if get_study(s).takes_rule_sets]
+            raise InvalidArgumentError(
+                f"variants and base apply to {', '.join(takers)} only; study {name!r} plays "
+                "its own rules"
+            )
+        variants = (variants,) if isinstance(variants, str) else variants
+        options.update(variants=None if variants is None else tuple(variants), base=base)
+    if study.conditions is not None:
+        # The design is built (every rule set at every table size) before the folder is made.
+        study.conditions(games, players, **options)
     out = check_output_folder(out)
-    data = study.run(games, seed, players, progress=progress, **options)
+    data = study.run(games, seed, players, progress=progress, keep_hands=keep_hands, **options)
     chosen = (confirm_games, confirm_seed) != (None, None)
     command = command or experiment_command(
-        name, games, seed, out, players, strategies, fields, confirmation if chosen else None
+        name,
+        games,
+        seed,
+        out,
+        players,
+        strategies,
+        fields,
+        confirmation if chosen else None,
+        options.get("variants"),
+        base,
+        keep_hands,
     )
     data.manifest.update(study=name, games=games, players=list(players), command=command)
     confirm_games, confirm_seed = confirmation
     data.manifest["confirmation"] = {"games": confirm_games, "seed": confirm_seed}
     if confirm_games:
         data.confirmation = study.run(
-            confirm_games, confirm_seed, players, progress=progress, **options
+            confirm_games,
+            confirm_seed,
+            players,
+            progress=progress,
+            keep_hands=keep_hands,
+            **options,
         )
         data.confirmation.manifest.update(
             study=name, games=confirm_games, players=list(players), command=command

@@ -8,20 +8,30 @@ effects and the tests that the fields differ form one family, confirmed at a sec
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
-from ohhell_sim.analysis.findings import adjust_parts, heterogeneity
-from ohhell_sim.analysis.format import display_table, fmt_number, fmt_p, fmt_row
+from ohhell_sim.analysis.findings import adjust_parts, detectable_effect, heterogeneity
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import grouped_mean, standardised_mean
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
+from ohhell_sim.strategy import get_strategy
 from ohhell_sim.studies.design import bidding_position, check_fields, games_to_be_ahead
 from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_parts
 from ohhell_sim.studies.report import study_report
+from ohhell_sim.studies.rule_sets import (
+    PAIR_SEPARATOR,
+    parse_pair,
+    rule_set_name,
+    rule_sets,
+    scoring_only,
+)
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
@@ -54,6 +64,21 @@ def one_card_round(players: int) -> dict[str, object]:
     return {"schedule": schedule[:middle] + (1,) * players + schedule[middle + 1 :]}
 
 
+#: The scoring tables of the sources in a player's words: made bids, made zeros, missed bids.
+MADE_NAMES = {
+    "10*bid": "10 × bid",
+    "10+bid^2": "10 + bid²",
+    "10+2*bid": "10 + 2 × bid",
+    "5+bid": "5 + bid",
+}
+ZERO_NAMES = {"5": "5", "5+cards": "5 + cards", "10+cards": "10 + cards"}
+MISS_NAMES = {
+    "taken": "1 per trick taken",
+    "-diff": "−1 per trick off",
+    "-diff^2": "−(tricks off)²",
+    "-10*diff": "−10 per trick off",
+}
+
 #: The rules studied, each against the canonical game: name -> its overrides at a table of n.
 HOUSE_RULES: dict[str, Callable[[int], dict[str, object]]] = {
     CANONICAL: _fixed(),
@@ -61,11 +86,14 @@ HOUSE_RULES: dict[str, Callable[[int], dict[str, object]]] = {
     "no hook on the one-card deal": _fixed(hook_one_card=False),
     "every seat deals equally often": even_schedule,
     "every seat deals a one-card deal": one_card_round,
-    "schedule 1 to most to 1": _fixed(deal_order="1-max-1"),
-    "short game, most down to 1": _fixed(deal_order="max-1"),
-    **{f"made = {t}": _fixed(made=t) for t in ("10*bid", "10+bid^2", "10+2*bid", "5+bid")},
-    **{f"zero = {t}": _fixed(zero=t) for t in ("5", "5+cards", "10+cards")},
-    **{f"miss = {t}": _fixed(over=t, under=t) for t in ("taken", "-diff", "-diff^2", "-10*diff")},
+    "schedule 1→most→1": _fixed(deal_order="1-max-1"),
+    "short game, most→1": _fixed(deal_order="max-1"),
+    **{f"made bid scores {said}": _fixed(made=table) for table, said in MADE_NAMES.items()},
+    **{f"made zero scores {said}": _fixed(zero=table) for table, said in ZERO_NAMES.items()},
+    **{
+        f"missed bid scores {said}": _fixed(over=table, under=table)
+        for table, said in MISS_NAMES.items()
+    },
     "+10 for bidding the whole hand": _fixed(all_bonus=10),
     "double for bidding the whole hand": _fixed(double_all=True),
 }
@@ -107,34 +135,205 @@ MEASURES = (AHEAD, SKILL_POINTS, FIRST_SEAT, ONE_CARD, LEAD_CHANGES, MARGIN, TIE
 FAMILY_KEYS = {"effects": ("rule", "measure", "field"), "fields differ": ("rule", "measure")}
 
 
+DETECT = "games to detect it"
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a run played, read from its manifest by :func:`played`.
+
+    Attributes
+    ----------
+    rules : tuple of str
+        The rules in the order played, the base (the canonical game, or a designer's
+        base) first.
+    fields : tuple of str
+        The fields played.
+    pairs : mapping
+        Per field, its stronger and weaker strategy (as the manifest writes seats).
+    unjudged : frozenset of (rule, field)
+        A rule that changes only the scoring, in a field whose players do not all bid
+        for the scoring table: its effects there are shown, not judged.
+    no_one_card : mapping
+        Per rule, why it may have no one-card dealer's gap (every seat deals one, or none).
+    games : int
+        Games per condition of the run.
+    first_deals_one : frozenset of (rule, players)
+        Where the first bidder of the game also deals a one-card deal: its two gaps are
+        one seat's there, which can turn an effect's sign between table sizes.
+    """
+
+    rules: tuple[str, ...]
+    fields: tuple[str, ...]
+    pairs: Mapping[str, tuple[str, ...]]
+    unjudged: frozenset[tuple[str, str]]
+    no_one_card: Mapping[str, str]
+    games: int
+    first_deals_one: frozenset[tuple[str, int]] = frozenset()
+
+    @property
+    def base(self) -> str:
+        """The rule every other is judged against."""
+        return self.rules[0]
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The rules judged."""
+        return self.rules[1:]
+
+    def judged_fields(self, rule: str) -> tuple[str, ...]:
+        """The fields in which ``rule`` is judged."""
+        return tuple(f for f in self.fields if (rule, f) not in self.unjudged)
+
+
+def played(manifest: dict) -> Played:
+    """The :class:`Played` of a study manifest (its conditions, their seats and rules)."""
+    conditions = manifest["conditions"]
+    labels = [c["label"] for c in conditions]
+    rules = tuple(dict.fromkeys(label["rule"] for label in labels))
+    fields = tuple(dict.fromkeys(label["field"] for label in labels))
+    pairs = {
+        label["field"]: tuple(c["seats"][:2])
+        for c, label in zip(conditions, labels, strict=True)
+        if label["order"] == 0
+    }
+
+    def cell(label: dict) -> tuple:
+        return label["players"], label["field"], label["order"]
+
+    base = {
+        cell(lb): c["rules"]
+        for c, lb in zip(conditions, labels, strict=True)
+        if lb["rule"] == rules[0]
+    }
+    changes_play = {
+        lb["rule"]
+        for c, lb in zip(conditions, labels, strict=True)
+        if not scoring_only(c["rules"], base[cell(lb)])
+    }
+    blind = {lb["field"] for c, lb in zip(conditions, labels, strict=True) if not _reads_scoring(c)}
+    scoring = [rule for rule in rules[1:] if rule not in changes_play]
+    no_one_card, first_deals_one = {}, set()
+    for c, label in zip(conditions, labels, strict=True):
+        schedule, n = c["rules"]["schedule"], c["rules"]["players"]
+        # The first bidder of deal 0 deals deal i when i is one more than a multiple of n.
+        if any(i % n == 1 for i, cards in enumerate(schedule) if cards == 1):
+            first_deals_one.add((label["rule"], n))
+        if 1 not in schedule:
+            no_one_card.setdefault(label["rule"], "no seat deals a one-card deal")
+        elif len({i % n for i, cards in enumerate(schedule) if cards == 1}) == n:
+            no_one_card.setdefault(label["rule"], "every seat deals a one-card deal")
+    games = manifest.get("games") or max(c["games"] for c in conditions)
+    return Played(
+        rules,
+        fields,
+        pairs,
+        frozenset((rule, field) for rule in scoring for field in blind),
+        no_one_card,
+        int(games),
+        frozenset(first_deals_one),
+    )
+
+
+def _reads_scoring(condition: dict) -> bool:
+    """Whether every seat of a manifest's condition bids for the scoring table (recorded when
+    played; a manifest written before that names built-ins, looked up)."""
+    reads = condition.get("reads_scoring")
+    if reads is None:
+        reads = [get_strategy(seat.split("(")[0]).reads_scoring for seat in condition["seats"]]
+    return all(reads)
+
+
+def field_names(fields: object) -> tuple[str, ...]:
+    """``fields`` checked: names of :data:`FIELD_PAIRS`, or ``STRONGER/WEAKER`` pairs of
+    registered strategies (:func:`~ohhell_sim.studies.rule_sets.parse_pair`)."""
+    values = (fields,) if isinstance(fields, str) else fields
+    values = tuple(values) if isinstance(values, Iterable) else (values,)
+    for value in values:
+        if isinstance(value, str) and PAIR_SEPARATOR in value:
+            parse_pair(value)
+        elif value not in FIELD_PAIRS:
+            raise InvalidArgumentError(
+                f"unknown field {value!r} in fields; fields: {', '.join(FIELDS)}, or two "
+                "strategies STRONGER/WEAKER (e.g. card_counter/simple)"
+            )
+    return check_fields(values, values)
+
+
+def field_pair(field: str) -> tuple[str, str]:
+    """The stronger and the weaker strategy of ``field`` (see :func:`field_names`)."""
+    return FIELD_PAIRS[field] if field in FIELD_PAIRS else parse_pair(field)
+
+
+def rules_studied(
+    players: Sequence[int], variants: Sequence[str] | None = None, base: str | None = None
+) -> dict[str, Callable[[int], dict[str, object]]]:
+    """The rules played, the base first: :data:`HOUSE_RULES`, or the ``variants`` on top of
+    ``base`` (:func:`~ohhell_sim.studies.rule_sets.rule_sets`), checked at every table size."""
+    if variants is None:
+        if base is not None:
+            raise InvalidArgumentError(
+                f"base {base!r} needs variants to judge against it (--variant RULES, e.g. "
+                "made=10*bid)"
+            )
+        return HOUSE_RULES
+    name = CANONICAL if base is None else f"base game ({rule_set_name(base)})"
+    return {
+        rule: _fixed(**rules) for rule, rules in rule_sets(variants, base, players, name).items()
+    }
+
+
 def conditions(
-    games: int, players: tuple[int, ...], fields: Sequence[str] = FIELDS
+    games: int,
+    players: tuple[int, ...],
+    fields: Sequence[str] = FIELDS,
+    variants: Sequence[str] | None = None,
+    base: str | None = None,
 ) -> list[Condition]:
-    """Every house rule, table size, field and seat order (see :data:`FIELD_PAIRS`)."""
+    """Every rule of :func:`rules_studied`, table size, field and seat order (the field's two
+    strategies in alternate seats, :func:`field_pair`)."""
+    studied = rules_studied(players, variants, base)
     out = []
-    for field in check_fields(fields, FIELDS):
-        stronger, weaker = FIELD_PAIRS[field]
+    for field in field_names(fields):
+        stronger, weaker = field_pair(field)
         for n in players:
             for order, first in enumerate(((stronger, weaker), (weaker, stronger))):
                 seats = tuple(first[i % 2] for i in range(n))
                 label = {"players": n, "field": field, "order": order}
                 out += [
                     Condition({**label, "rule": rule}, Rules(players=n, **rules(n)), seats, games)
-                    for rule, rules in HOUSE_RULES.items()
+                    for rule, rules in studied.items()
                 ]
     return out
 
 
+#: What :func:`seat_roles` keeps of a game's hands, per seat.
+ROLE_COLUMNS = ("first", "one_card", "changes", "deals")
+
+
+def seat_roles(hands: pd.DataFrame) -> pd.DataFrame:
+    """What the measures need of the hands, one row per (condition, game, seat): ``first``
+    and ``one_card`` (:func:`_roles`), and the game's lead ``changes`` and ``deals``
+    (:func:`_lead_changes`).  The study keeps this instead of every deal, condition by
+    condition, so that its memory grows with its games by a few rows per game."""
+    lead = _lead_changes(hands).reset_index()
+    return _roles(hands).merge(lead, on=["condition", "game"], how="left")
+
+
 def game_measures(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     """One row per (rule, field, players, game): every measure of :data:`MEASURES` (defined
-    in the report's method), averaged over the two seat orders."""
+    in the report's method), averaged over the two seat orders; ``hands`` are every deal,
+    or :func:`seat_roles` of them."""
     keys = ["condition", "game"]
-    seats = _seats(games).merge(_roles(hands), on=[*keys, "seat"], how="left")
+    roles = hands if set(ROLE_COLUMNS) <= set(hands.columns) else seat_roles(hands)
+    seats = _seats(games).merge(
+        roles[[*keys, "seat", "first", "one_card"]], on=[*keys, "seat"], how="left"
+    )
     grouped = seats.groupby(keys, observed=True, sort=True)
     top = grouped["total"].transform("max")
     second = seats[grouped["total"].rank(method="first", ascending=False) == 2]
     ties = (seats["total"] == top).groupby([seats[k] for k in keys]).sum() > 1
-    lead = _lead_changes(hands)
+    lead = roles.drop_duplicates(keys).set_index(keys)[["changes", "deals"]].sort_index()
     out = pd.DataFrame(
         {
             AHEAD: _pairs(seats).groupby(keys)["ahead"].mean(),
@@ -154,10 +353,11 @@ def game_measures(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
 
 
 def _seats(games: pd.DataFrame) -> pd.DataFrame:
-    """The seats' final totals with ``stronger``: the seat holds its field's stronger strategy."""
+    """The seats' final totals with ``stronger``: the seat holds its field's stronger strategy
+    (the even seats in the first seat order, the odd ones in the second: :func:`conditions`)."""
     columns = ["condition", "game", "players", "field", "rule", "seat", "total"]
-    stronger = games["field"].map({f: pair[0] for f, pair in FIELD_PAIRS.items()})
-    return games[columns].assign(stronger=games["strategy"].astype(str) == stronger.astype(str))
+    stronger = (games["seat"].to_numpy() % 2 == 0) == (games["order"].to_numpy() == 0)
+    return games[columns].assign(stronger=stronger)
 
 
 def _roles(hands: pd.DataFrame) -> pd.DataFrame:
@@ -228,62 +428,192 @@ def _long(measures: pd.DataFrame) -> pd.DataFrame:
     return long.dropna(subset=["value"])
 
 
-def effects(measures: pd.DataFrame) -> pd.DataFrame:
-    """Per (rule, measure, field, players, game): the rule's value minus the canonical game's."""
+def effects(measures: pd.DataFrame, base: str = CANONICAL) -> pd.DataFrame:
+    """Per (rule, measure, field, players, game): the rule's value minus the ``base`` rule's."""
     long = _long(measures)
-    base = long[long["rule"] == CANONICAL].drop(columns="rule")
-    paired = long[long["rule"] != CANONICAL].merge(
-        base, on=["field", "players", "game", "measure"], suffixes=("", "_canonical")
+    reference = long[long["rule"] == base].drop(columns="rule")
+    paired = long[long["rule"] != base].merge(
+        reference, on=["field", "players", "game", "measure"], suffixes=("", "_canonical")
     )
     paired["value"] -= paired.pop("value_canonical")
     return paired
 
 
-def family_parts(diffs: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def family_parts(
+    diffs: pd.DataFrame, unjudged: frozenset[tuple[str, str]] = frozenset()
+) -> dict[str, pd.DataFrame]:
     """The family of one run's :func:`effects`: each tested effect per field, standardised
-    over table sizes, and per (rule, measure) the test that the fields differ."""
+    over table sizes, and per (rule, measure) the test that the fields differ; the
+    ``unjudged`` (rule, field) pairs (:attr:`Played.unjudged`) left out."""
     tested = diffs[diffs["measure"].isin(TESTED)]
+    if unjudged:
+        pairs = pd.MultiIndex.from_frame(tested[["rule", "field"]].astype(str))
+        tested = tested[~pairs.isin(list(unjudged))]
     rows = standardised_mean(tested, tested["value"], ["rule", "measure", "field"], "players")
     between = heterogeneity(tested, ["rule", "measure"], "field", stratum="players")
     between = between[between["fields"] > 1].assign(estimate=np.nan, low=np.nan, high=np.nan)
     return adjust_parts({"effects": rows, "fields differ": between}, CORRECTION, ALPHA)
 
 
-def judgements(found: pd.DataFrame, baseline: pd.Series, sizes: pd.DataFrame) -> pd.DataFrame:
-    """What each established effect means: per (rule, measure, field), its :func:`_direction`."""
-    rows = [
-        {"rule": rule, "measure": measure, "field": field, "word": word}
-        for rule in RULE_NAMES[1:]
-        for measure in TESTED
-        for field in FIELDS
-        if (word := _direction(found, baseline, sizes, rule, measure, field))
-    ]
-    return pd.DataFrame(rows, columns=["rule", "measure", "field", "word"])
+def games_to_detect(found: pd.DataFrame, games: int, family: int) -> np.ndarray:
+    """Games per condition at which each row's observed effect would be found with 80% power
+    at the family's strictest level (Holm over ``family`` comparisons): ``games`` times the
+    squared ratio of the effect the run could detect to the one it saw, to two figures."""
+    detect = detectable_effect(found["low"], found["high"], ALPHA / max(family, 1))
+    seen = found["estimate"].abs().to_numpy(dtype=float)
+    ratio = np.divide(detect, seen, out=np.full(len(found), np.inf), where=seen > 0)
+    needed = games * ratio**2
+    digits = np.floor(np.log10(np.where(np.isfinite(needed) & (needed > 0), needed, 1.0)))
+    scale = 10.0 ** np.maximum(digits - 1, 0)
+    return np.where(np.isfinite(needed), np.ceil(needed / scale) * scale, np.inf)
 
 
-def verdicts(judged: pd.DataFrame, found: pd.DataFrame) -> pd.DataFrame:
-    """One row per rule: per aspect what its :func:`judgements` say, in both fields."""
+def judgements(
+    found: pd.DataFrame, baseline: pd.Series, sizes: pd.DataFrame, design: Played
+) -> pd.DataFrame:
+    """What each established effect means: per (rule, measure, judged field), its
+    :func:`_direction`, the ``shift`` and its size in words (``size``)."""
     rows = []
-    for rule in RULE_NAMES[1:]:
+    for rule in design.variants:
+        for measure in TESTED:
+            for field in design.judged_fields(rule):
+                word = _direction(found, baseline, sizes, rule, measure, field)
+                if not word:
+                    continue
+                shift = float(
+                    _where(found, rule=rule, measure=measure, field=field)["estimate"].iloc[0]
+                )
+                if word == OPPOSITE_SIZES:
+                    cells = _where(sizes, rule=rule, measure=measure, field=field)
+                    size = _per_size(cells, measure) + _same_seat(cells, design, rule, measure)
+                elif measure in WORDS:
+                    size = f"{_arrow(shift)} {_amount(measure, shift)}"
+                else:
+                    gap = float(baseline.loc[(measure, field)])
+                    size = f"{_arrow(shift)} {gap:+.2f} → {gap + shift:+.2f} points"
+                rows.append(
+                    {"rule": rule, "measure": measure, "field": field, "word": word}
+                    | {"shift": shift, "size": size}
+                )
+    return pd.DataFrame(rows, columns=["rule", "measure", "field", "word", "shift", "size"])
+
+
+def _arrow(shift: float) -> str:
+    return "↑" if shift > 0 else "↓"
+
+
+def _amount(measure: str, value: float) -> str:
+    """A change of ``measure`` in its unit: points of percentage for a share."""
+    if "share" in measure:
+        return f"{value * 100:+.1f} pp"
+    unit = "per game" if measure == LEAD_CHANGES else "points"
+    return f"{value:+.2f} {unit}"
+
+
+def _per_size(cells: pd.DataFrame, measure: str) -> str:
+    """The table sizes whose cells exclude zero, each with its change: ``"+0.40 points at 3,
+    -0.80 points at 7 players"``."""
+    shown = cells[(cells["low"] > 0) | (cells["high"] < 0)].sort_values("players")
+    said = [f"{_amount(measure, r['estimate'])} at {r['players']}" for _, r in shown.iterrows()]
+    return ", ".join(said) + " players"
+
+
+def _same_seat(cells: pd.DataFrame, design: Played, rule: str, measure: str) -> str:
+    """Why a seat's gap may turn sign between table sizes, where it is visible: at some of
+    the sizes shown, and not at others, the first bidder also deals a one-card deal."""
+    if measure not in (FIRST_SEAT, ONE_CARD):
+        return ""
+    shown = cells.loc[(cells["low"] > 0) | (cells["high"] < 0), "players"]
+    same = sorted(int(n) for n in shown if (rule, int(n)) in design.first_deals_one)
+    if not same or len(same) == len(shown):
+        return ""
+    return f"; at {', '.join(map(str, same))} players the first bidder also deals a one-card deal"
+
+
+def verdicts(
+    judged: pd.DataFrame, found: pd.DataFrame, design: Played, ahead: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """One row per rule: per aspect what its :func:`judgements` say, with their sizes, or
+    that nothing was established and at how many games it would be; the fields judged."""
+    rows = []
+    for rule in design.variants:
         row = {"rule": rule}
         for aspect, measures in ASPECTS.items():
             said = []
             for measure in measures:
-                mine = _where(judged, rule=rule, measure=measure)
-                said += _in_fields(measure, dict(zip(mine["field"], mine["word"], strict=True)))
-                if measure == ONE_CARD and _where(found, rule=rule, measure=ONE_CARD).empty:
-                    said.append("no one-card dealer's gap: every seat deals a one-card deal")
-            row[aspect] = "; ".join(said) or "no change found"
+                said += _in_fields(measure, _where(judged, rule=rule, measure=measure), design)
+                missing = _where(found, rule=rule, measure=ONE_CARD).empty
+                if measure == ONE_CARD and missing and rule in design.no_one_card:
+                    said.append(f"no one-card dealer's gap: {design.no_one_card.get(rule, '')}")
+            if aspect == "skill" and ahead is not None:
+                said += _games_ahead_change(judged, ahead, design, rule)
+            row[aspect] = "; ".join(said) or _unsettled(found, design, rule, measures)
+        row["judged in"] = _judged_in(design, rule)
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _in_fields(measure: str, words: dict[str, str]) -> list[str]:
-    """``"fairer (one-card dealer's gap, both fields)"``, or one phrase per field."""
-    what = "" if measure in WORDS else f"{_short(measure)}, "
-    if len(words) == len(FIELDS) and len(set(words.values())) == 1:
-        return [f"{next(iter(words.values()))} ({what}both fields)"]
-    return [f"{word} ({what}{field} field)" for field, word in words.items()]
+def _in_fields(measure: str, mine: pd.DataFrame, design: Played) -> list[str]:
+    """``"fairer, one-card dealer's gap: ↑ -2.11 → -0.20 points (weak), ..."``: one phrase per
+    judgement, each field's size beside it."""
+    what = "" if measure in WORDS else f", {_short(measure)}"
+    out = []
+    for word in pd.unique(mine["word"]):
+        rows = mine[mine["word"] == word]
+        sizes = ", ".join(f"{r['size']} ({r['field']})" for _, r in rows.iterrows())
+        out.append(f"{word}{what}: {sizes}")
+    return out
+
+
+def _games_ahead_change(
+    judged: pd.DataFrame, ahead: pd.DataFrame, design: Played, rule: str
+) -> list[str]:
+    """Where skill changed: the games the stronger needs to be ahead 95% of the time, base
+    game to rule, per field."""
+    fields = _where(judged, rule=rule, measure=AHEAD)
+    fields = fields.loc[fields["word"].isin(WORDS[AHEAD]), "field"]
+    said = []
+    for field in fields:
+        before, after = (
+            float(_where(ahead, rule=r, field=field)["games"].iloc[0]) for r in (design.base, rule)
+        )
+        said.append(f"{fmt_number(before, 0)} → {fmt_number(after, 0)} games ({field})")
+    return [f"games to be ahead 95% of the time: {', '.join(said)}"] if said else []
+
+
+def _unsettled(found: pd.DataFrame, design: Played, rule: str, measures: Sequence[str]) -> str:
+    """What a verdict says where no effect was established: at how many games, and (skill)
+    about how many would find the effect seen."""
+    rows = _where(found, rule=rule)
+    rows = rows[rows["measure"].isin(measures) & ~rows["established"].astype(bool)]
+    if rows.empty:
+        return "not judged: no field's players bid for the scoring table"
+    text = f"not established at {design.games} games"
+    if len(measures) == 1:
+        rows = rows.assign(_field=rows["field"].map(design.fields.index)).sort_values("_field")
+        needed = [
+            f"{_games_text(r[DETECT])} the {_amount(r['measure'], r['estimate'])} seen "
+            f"({r['field']})"
+            for _, r in rows.iterrows()
+        ]
+        text += f"; {', '.join(needed)}"
+    return text
+
+
+def _games_text(games: float) -> str:
+    """``"about 1,100 games would detect"``: the games of :func:`games_to_detect`, in words."""
+    if not np.isfinite(games):
+        return "no number of games would detect"
+    return f"about {games:,.0f} games would detect"
+
+
+def _judged_in(design: Played, rule: str) -> str:
+    fields = design.judged_fields(rule)
+    text = ", ".join(fields) or "none"
+    left = [f for f in design.fields if f not in fields]
+    if left:
+        text += f" ({', '.join(left)}: its players bid alike under every scoring table)"
+    return text
 
 
 def _direction(
@@ -295,7 +625,7 @@ def _direction(
     field: str,
 ) -> str:
     """What the established effect of ``rule`` on ``measure`` in ``field`` means, or "": judged
-    against the canonical ``baseline``, withheld where the per-size ``sizes`` disagree."""
+    against the base game's ``baseline``, withheld where the per-size ``sizes`` disagree."""
     hit = _where(found, rule=rule, measure=measure, field=field)
     if hit.empty or not bool(hit["established"].iloc[0]):
         return ""
@@ -313,22 +643,28 @@ def _short(measure: str) -> str:
     return measure.split(" (")[0]
 
 
-def costs(verdict: pd.DataFrame) -> pd.Series:
-    """Per rule, what it costs in tension and length, in words."""
+def costs(judged: pd.DataFrame, lengths: pd.Series, design: Played) -> pd.Series:
+    """Per rule, what it costs in tension (established, per field) and in deals per game."""
     out = {}
-    for _, row in verdict.iterrows():
-        said = [part for part in row["tension"].split("; ") if part.startswith(COSTS)]
-        if row["length"] != "same deals":
-            said.append(row["length"])
-        out[row["rule"]] = "; ".join(said) or "no cost found"
+    for rule in design.variants:
+        mine = _where(judged, rule=rule)
+        mine = mine[mine["word"].isin(COSTS)]
+        said = [
+            f"{word} ({', '.join(mine.loc[mine['word'] == word, 'field'])})"
+            for word in pd.unique(mine["word"])
+        ]
+        if lengths[rule] != "same deals":
+            said.append(lengths[rule])
+        out[rule] = "; ".join(said) or "none established"
     return pd.Series(out)
 
 
-def advice(judged: pd.DataFrame) -> dict[str, list[str]]:
-    """The rules by what they do for a skilful, fair game: ``adopt`` (a gain in both fields,
-    no loss), ``one field`` (a gain in one, no loss), ``weigh`` (both) and ``avoid`` (losses)."""
+def advice(judged: pd.DataFrame, design: Played) -> dict[str, list[str]]:
+    """The rules by what they do for a skilful, fair game: ``adopt`` (a gain in every field
+    that judges it, no loss), ``one field`` (a gain in some, no loss), ``weigh`` (both) and
+    ``avoid`` (losses)."""
     out: dict[str, list[str]] = {"adopt": [], "one field": [], "weigh": [], "avoid": []}
-    for rule in RULE_NAMES[1:]:
+    for rule in design.variants:
         mine = _where(judged, rule=rule)
         better = set(mine.loc[mine["word"].isin(GAINS), "field"])
         worse = set(mine.loc[mine["word"].isin(LOSSES), "field"])
@@ -337,60 +673,123 @@ def advice(judged: pd.DataFrame) -> dict[str, list[str]]:
         elif worse:
             out["avoid"].append(rule)
         elif better:
-            out["adopt" if better == set(FIELDS) else "one field"].append(rule)
+            every = better == set(design.judged_fields(rule))
+            out["adopt" if every else "one field"].append(rule)
     return out
 
 
-def analyse(data: StudyData) -> Report:
-    """The report: one verdict per rule, its numbers, every effect and test, the canonical game."""
-    measures = game_measures(data.hands, data.games)
-    diffs = effects(measures)
+def _pooled(
+    data: StudyData, measures: pd.DataFrame, again: pd.DataFrame | None
+) -> tuple[pd.DataFrame, pd.DataFrame, str, int]:
+    """The run's per-game measures and games with the confirmation run's (its games numbered
+    after the run's; ``again``, the confirmation's measures), which they are in words, and
+    their games per condition."""
     run = data.confirmation
-    second = None if run is None else family_parts(effects(game_measures(run.hands, run.games)))
-    parts = confirm_parts(family_parts(diffs), second, FAMILY_KEYS)
+    if run is None or again is None:
+        source = "the run alone (no confirmation run was played)"
+        return measures, data.games, source, design_games(data)
+    offset = int(data.games["game"].max()) + 1
+    pooled = pd.concat([measures, again.assign(game=again["game"] + offset)], ignore_index=True)
+    games = pd.concat(
+        [data.games, run.games.assign(game=run.games["game"] + offset)], ignore_index=True
+    )
+    games = games.astype({"rule": str, "field": str})
+    first, second = design_games(data), design_games(run)
+    source = f"both runs pooled, {first} + {second} games per condition"
+    return pooled, games, source, first + second
+
+
+def design_games(data: StudyData) -> int:
+    """Games per condition of the run (its manifest)."""
+    return int(data.manifest.get("games") or max(c["games"] for c in data.manifest["conditions"]))
+
+
+def analyse(data: StudyData) -> Report:
+    """The report: one verdict per rule, its numbers, every effect and test, the base game."""
+    design = played(data.manifest)
+    measures = game_measures(data.hands, data.games)
+    diffs = effects(measures, design.base)
+    run = data.confirmation
+    second = again = None
+    if run is not None:
+        again = game_measures(run.hands, run.games)
+        second = family_parts(effects(again, design.base), design.unjudged)
+    parts = confirm_parts(family_parts(diffs, design.unjudged), second, FAMILY_KEYS)
     found = parts["effects"]
-    sizes = grouped_mean(diffs, diffs["value"], ["rule", "measure", "field", "players"])
-    base = measures[measures["rule"] == CANONICAL]
+    # The numbers quoted: both runs pooled, not the run that chose the findings (biased up).
+    pooled, games, source, games_per_condition = _pooled(data, measures, again)
+    pooled_diffs = effects(pooled, design.base)
+    tested = pooled_diffs[pooled_diffs["measure"].isin(TESTED)]
+    keys = ["rule", "measure", "field"]
+    headline = found[[*keys, "established"]].merge(
+        standardised_mean(tested, tested["value"], keys, "players"), on=keys
+    )
+    needed = games_to_detect(headline, games_per_condition, _family_size(parts))
+    headline[DETECT] = np.where(headline["established"].astype(bool), np.nan, needed)
+    found = found.merge(headline[[*keys, DETECT]], on=keys, how="left")
+    sizes = grouped_mean(pooled_diffs, pooled_diffs["value"], [*keys, "players"])
+    base = pooled[pooled["rule"] == design.base]
     canonical = _long(base)
     baseline = standardised_mean(canonical, canonical["value"], ["measure", "field"], "players")
     # A share's interval stays within [0, 1], which a t-interval over few games can leave.
     share = baseline["measure"].str.contains("share")
     baseline.loc[share, ["low", "high"]] = baseline.loc[share, ["low", "high"]].clip(0.0, 1.0)
-    judged = judgements(found, baseline.set_index(["measure", "field"])["estimate"], sizes)
-    verdict = verdicts(judged, found)
-    deals = diffs[diffs["measure"] == DEALS].groupby("rule", sort=False)["value"]
-    verdict["length"] = [_deals_text(deals.min()[r], deals.max()[r]) for r in verdict["rule"]]
-    verdict["cost"] = costs(verdict).to_numpy()
-    ahead = games_ahead_by_rule(data.games)
-    answer = _answer_table(baseline, found, ahead)
+    judged = judgements(
+        headline, baseline.set_index(["measure", "field"])["estimate"], sizes, design
+    )
+    ahead = games_ahead_by_rule(games)
+    verdict = verdicts(judged, headline, design, ahead)
+    deals = pooled_diffs[pooled_diffs["measure"] == DEALS].groupby("rule", sort=False)["value"]
+    lengths = pd.Series({r: _deals_text(deals.min()[r], deals.max()[r]) for r in design.variants})
+    verdict.insert(4, "length", verdict["rule"].map(lengths))
+    verdict.insert(5, "cost", verdict["rule"].map(costs(judged, lengths, design)))
+    answer = _answer_table(baseline, headline, ahead, design)
     tables = [
-        Table("One verdict per house rule (established effects; field in brackets)", verdict),
-        Table("The numbers of the In short, standardised over table sizes (95% CI)", answer),
         Table(
-            "Every effect, rule minus canonical game, standardised over table sizes",
-            _family_display(found),
+            f"One verdict per rule against the {design.base} (established effects, sizes from "
+            f"{source}; field in brackets)",
+            verdict,
+        ),
+        Table(
+            f"The numbers of the In short, standardised over table sizes (95% CI; {source})", answer
+        ),
+        Table(
+            f"The {design.base}, per table size ({source})", _baseline_display(base, ahead, design)
+        ),
+        Table(
+            f"Each rule's effect per table size ({source}; unadjusted 95% CI, for reading "
+            "the cells)",
+            display_table(_ordered(sizes[sizes["measure"].isin(TESTED)], design)),
+        ),
+        Table(
+            f"Appendix: every effect judged, {source}: the sizes of the verdicts and findings",
+            _headline_display(headline, design),
+            "Standardised over table sizes; shares in points of percentage. Games to detect "
+            "it: games per condition at which the effect seen would be found (80% power at "
+            "the family's strictest level).",
+        ),
+        Table(
+            f"Appendix: every effect, rule minus {design.base}, standardised over table sizes",
+            _family_display(found, design),
             f"Holm over the family of {_family_size(parts)} comparisons (these and the tests "
-            "between fields); established: survives and confirmed on fresh cards.",
+            "between fields); established: survives and confirmed on fresh cards. Estimates "
+            "from the run that chose them (the verdicts quote both runs pooled).",
         ),
         Table(
-            "Do the fields differ? A paired test per rule and measure",
-            _between_display(parts["fields differ"]),
-        ),
-        Table("The canonical game, per table size", _baseline_display(base, ahead)),
-        Table(
-            "Each rule's effect per table size (unadjusted 95% CI, for reading the cells)",
-            display_table(_ordered(sizes[sizes["measure"].isin(TESTED)])),
+            "Appendix: do the fields differ? A paired test per rule and measure",
+            _between_display(parts["fields differ"], design),
         ),
     ]
     return study_report(
         NAME,
         QUESTION,
         data.manifest,
-        _method(data.manifest, parts),
-        _findings(found),
+        _method(data.manifest, parts, design, source),
+        _findings(found, headline, design),
         tables,
-        [_skill_figure(found)],
-        in_short=_in_short(advice(judged), answer),
+        [_skill_figure(headline, design), _effects_figure(headline, design)],
+        in_short=_in_short(advice(judged, design), answer, design, source),
+        lead_tables=1,
     )
 
 
@@ -403,17 +802,19 @@ def _deals_text(fewest: float, most: float) -> str:
     return f"{span} deal{'' if fewest == most and abs(most) == 1 else 's'} per game"
 
 
-def _answer_table(baseline: pd.DataFrame, found: pd.DataFrame, ahead: pd.DataFrame) -> pd.DataFrame:
-    """The numbers of the In short: per field, the canonical game's skill, games to be ahead
+def _answer_table(
+    baseline: pd.DataFrame, found: pd.DataFrame, ahead: pd.DataFrame, design: Played
+) -> pd.DataFrame:
+    """The numbers of the In short: per field, the base game's skill, games to be ahead
     and one-card dealer's gap, and the established effect that brings that gap closest to zero."""
     rows = []
-    for field in [f for f in FIELDS if (baseline["field"] == f).any()]:
+    for field in [f for f in design.fields if (baseline["field"] == f).any()]:
         skill, gap = (_where(baseline, measure=m, field=field).iloc[0] for m in (AHEAD, ONE_CARD))
-        games = _where(ahead, rule=CANONICAL, field=field)["games"].iloc[0]
+        games = _where(ahead, rule=design.base, field=field)["games"].iloc[0]
         rows += [
-            (CANONICAL, AHEAD, field, _value(skill, AHEAD)),
-            (CANONICAL, ONE_CARD, field, _value(gap, ONE_CARD)),
-            (CANONICAL, AHEAD_GAMES, field, fmt_number(games, 0)),
+            (design.base, AHEAD, field, _value(skill, AHEAD)),
+            (design.base, ONE_CARD, field, _value(gap, ONE_CARD)),
+            (design.base, AHEAD_GAMES, field, fmt_number(games, 0)),
         ]
         best = _best_fix(found, field, float(gap["estimate"]))
         if best is not None:
@@ -445,8 +846,8 @@ def _best_fix(found: pd.DataFrame, field: str, canonical: float) -> pd.Series | 
     return None if closer.empty else rows.loc[closer.idxmax()]
 
 
-def _family_display(found: pd.DataFrame) -> pd.DataFrame:
-    shown = _ordered(found).assign(
+def _family_display(found: pd.DataFrame, design: Played) -> pd.DataFrame:
+    shown = _ordered(found, design).assign(
         p_adjusted=lambda t: t["p_adjusted"].map(fmt_p),
         confirmation=lambda t: [confirmation_cell(r) for _, r in t.iterrows()],
     )
@@ -454,23 +855,36 @@ def _family_display(found: pd.DataFrame) -> pd.DataFrame:
     return display_table(shown[[*columns, "confirmation", "established"]])
 
 
-def _between_display(between: pd.DataFrame) -> pd.DataFrame:
+def _headline_display(headline: pd.DataFrame, design: Played) -> pd.DataFrame:
+    shown = _percent(_ordered(headline, design))
+    shown["unit"] = [
+        "pp" if "share" in m else "per game" if m == LEAD_CHANGES else "points"
+        for m in shown["measure"]
+    ]
+    shown[DETECT] = [
+        "" if np.isnan(g) else ("never" if np.isinf(g) else f"{g:,.0f}") for g in shown[DETECT]
+    ]
+    columns = ["rule", "measure", "field", "n", "estimate", "low", "high", "unit"]
+    return display_table(shown[[*columns, "established", DETECT]], digits=2)
+
+
+def _between_display(between: pd.DataFrame, design: Played) -> pd.DataFrame:
     shown = between.assign(p=between["p"].map(fmt_p), p_adjusted=between["p_adjusted"].map(fmt_p))
     columns = ["rule", "measure", "spread", "q", "df", "p", "p_adjusted", "established"]
-    return display_table(_ordered(shown)[columns])
+    return display_table(_ordered(shown, design)[columns])
 
 
-def _baseline_display(base: pd.DataFrame, ahead: pd.DataFrame) -> pd.DataFrame:
+def _baseline_display(base: pd.DataFrame, ahead: pd.DataFrame, design: Played) -> pd.DataFrame:
     table = base.groupby(["field", "players"], observed=True)[list(MEASURES)].mean().reset_index()
     table[[AHEAD, TIES]] *= 100
     table = table.rename(columns={share: f"{_short(share)} (%)" for share in (AHEAD, TIES)})
-    canonical = ahead[ahead["rule"] == CANONICAL].set_index("field")["games"]
+    canonical = ahead[ahead["rule"] == design.base].set_index("field")["games"]
     table["games to be ahead 95% (all sizes)"] = table["field"].map(canonical)
     return display_table(table, digits=2)
 
 
-def _ordered(table: pd.DataFrame) -> pd.DataFrame:
-    order = {name: i for i, name in enumerate(RULE_NAMES)}
+def _ordered(table: pd.DataFrame, design: Played) -> pd.DataFrame:
+    order = {name: i for i, name in enumerate(design.rules)}
     measure = {name: i for i, name in enumerate(MEASURES)}
     keys = table.assign(_rule=table["rule"].map(order), _measure=table["measure"].map(measure))
     columns = ["_rule", "_measure", *[c for c in ("field", "players") if c in table.columns]]
@@ -481,39 +895,91 @@ def _family_size(parts: dict[str, pd.DataFrame]) -> int:
     return int(sum(part["p"].notna().sum() for part in parts.values()))
 
 
-def _skill_figure(found: pd.DataFrame) -> Figure:
-    rows = _ordered(found[found["measure"] == AHEAD])
+def _percent(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with a share's estimate and interval in points of percentage."""
+    share = rows["measure"].str.contains("share").to_numpy()
+    scaled = rows.copy()
+    for column in ("estimate", "low", "high"):
+        scaled[column] = np.where(share, rows[column] * 100, rows[column])
+    return scaled
+
+
+def _skill_figure(found: pd.DataFrame, design: Played) -> Figure:
+    rows = _ordered(found[found["measure"] == AHEAD], design)
     return Figure(
         "skill_by_rule.png",
         "How often the stronger of two players finishes ahead of the weaker, each rule minus "
-        "the canonical game (standardised over table sizes).",
+        f"the {design.base} (standardised over table sizes; both runs pooled when a "
+        "confirmation run was played).",
         interval_plot(
-            rows.assign(**{column: rows[column] * 100 for column in ("estimate", "low", "high")}),
+            _percent(rows),
             "rule",
             series="field",
             title="Skill: change in how often the stronger finishes ahead",
             xlabel="house rule",
-            ylabel="percentage points, rule - canonical",
+            ylabel=f"percentage points, rule - {design.base}",
             zero_line=True,
-            order=RULE_NAMES[1:],
+            order=design.variants,
             horizontal=True,
         ),
     )
 
 
-def _method(manifest: dict, parts: dict[str, pd.DataFrame]) -> list[str]:
-    played = dict.fromkeys(c["label"]["field"] for c in manifest["conditions"])
-    fields = "; ".join(f"{f}: {' and '.join(FIELD_PAIRS[f])} in alternate seats" for f in played)
+def _effects_figure(found: pd.DataFrame, design: Played) -> Figure:
+    rows = _ordered(found, design)
+    rows = _percent(rows).assign(on=rows["measure"].map(PANEL_NAMES))
+    return Figure(
+        "effects_by_rule.png",
+        f"Each rule's effect on every measure judged, rule minus the {design.base} "
+        "(standardised over table sizes; shares in points of percentage).",
+        interval_plot(
+            rows,
+            "rule",
+            series="field",
+            panels="on",
+            title="Every effect of each rule",
+            xlabel="house rule",
+            ylabel="rule - base",
+            zero_line=True,
+            order=design.variants,
+            horizontal=True,
+        ),
+    )
+
+
+#: The effects figure's panels: each measure in a word or two.
+PANEL_NAMES = {
+    AHEAD: "skill (pp)",
+    FIRST_SEAT: "first bidder",
+    ONE_CARD: "one-card dealer",
+    LEAD_CHANGES: "lead changes",
+    MARGIN: "margin",
+    TIES: "ties (pp)",
+}
+
+
+def _method(
+    manifest: dict, parts: dict[str, pd.DataFrame], design: Played, source: str
+) -> list[str]:
+    fields = "; ".join(
+        f"{f}: {' and '.join(design.pairs[f])} in alternate seats" for f in design.fields
+    )
     # The first bidder deals the one-card deal if it comes one deal after a multiple of n.
     sizes = sorted({c["rules"]["players"] for c in manifest["conditions"]})
     same = " and ".join(str(n) for n in sizes if Rules(players=n).schedule.index(1) % n == 1)
     same_seat = f" In the canonical game at {same} players they are the same seat." if same else ""
+    blind = sorted({f for _, f in design.unjudged})
+    scoring = (
+        f"The players of the {', '.join(blind)} field bid alike under every scoring table: "
+        "a rule that changes only the scoring is judged only in the fields whose players bid "
+        "for the table in play (the appendix still shows its effects there)."
+        if blind
+        else "Every field's players bid for the scoring table in play."
+    )
     return [
         f"Fields: {fields}. Every game is played twice, the second time with the two "
-        "strategies' seats exchanged, on the same cards; a game's values are the mean of "
-        "the two. The weak field's players bid the same under every scoring table, the "
-        "strong field's bid for the table in play: a scoring rule's effect on skill is "
-        "that of players who adapt to it in the strong field only.",
+        f"strategies' seats exchanged, on the same cards; a game's values are the mean of "
+        f"the two. {scoring}",
         "Skill: over every pair of a stronger and a weaker seat of a game, the share in which "
         "the stronger finishes ahead (a tie counts half). Games to be ahead 95% of the time: "
         "(1.645 sd / mean)^2 of a pair's per-game difference, a normal approximation.",
@@ -523,10 +989,11 @@ def _method(manifest: dict, parts: dict[str, pd.DataFrame]) -> list[str]:
         "Tension: a lead change is a deal after which a player other than the last to lead "
         "alone leads alone on the running totals; the margin is the winner's total minus the "
         "runner-up's; a tie for first is two or more players on the top total.",
-        "Effects: each rule's per-game value minus the canonical game's on the same cards, "
+        f"Effects: each rule's per-game value minus the {design.base}'s on the same cards, "
         "averaged with equal weight per table size (clustered by game). A fairness effect "
-        "counts as fairer when it brings the canonical gap closer to zero. A claim whose "
-        "per-size cells have opposite signs (unadjusted intervals) is withheld.",
+        "counts as fairer when it brings the base game's gap closer to zero. Where an "
+        "effect's table sizes disagree in sign (unadjusted intervals), it is shown per size "
+        "instead of pooled.",
         f"One family ({CORRECTION}, {ALPHA:g}) of {_family_size(parts)} comparisons: the "
         "effects per field and, per rule and measure, a paired Wald test that the fields "
         "differ (clustered by game, since both fields play the same cards).",
@@ -535,52 +1002,82 @@ def _method(manifest: dict, parts: dict[str, pd.DataFrame]) -> list[str]:
             "the whole study is played again",
             "games per condition",
         ),
+        f"Which effects are established comes from the run and its confirmation; the sizes "
+        f"quoted in the verdicts, the In short and the figures come from {source}, since an "
+        "estimate read from the run that chose it is biased away from zero. An effect not "
+        f'established is not shown to be absent: the verdicts say "not established at '
+        f'{design.games} games" and, for skill, at about how many games per condition the '
+        "effect seen would be found (80% power at the family's strictest level, from its "
+        "standard error).",
     ]
 
 
-def _findings(found: pd.DataFrame) -> list[str]:
-    shown = _ordered(found[found["established"]])
+def _findings(found: pd.DataFrame, headline: pd.DataFrame, design: Played) -> list[str]:
+    """How many effects are established, and per aspect the largest of them (or, if none is,
+    the largest seen), with its interval from :func:`_pooled`'s games."""
+    shown = _ordered(found[found["established"].astype(bool)], design)
     lines = [
         f"{len(shown)} of {len(found)} effects are established (survive {CORRECTION} over the "
-        "family and confirm on fresh cards); each below is the rule minus the canonical game."
+        f"family and confirm on fresh cards); the appendix lists every effect, rule minus the "
+        f"{design.base}, and the first table what each means."
     ]
     for aspect, measures in ASPECTS.items():
-        rows = shown[shown["measure"].isin(measures)]
-        said = "; ".join(
-            f"{row['rule']}, {row['field']} field: {_short(row['measure'])} {fmt_row(row)}"
-            for _, row in rows.iterrows()
+        rows = headline[headline["measure"].isin(measures)]
+        established = rows[rows["established"].astype(bool)]
+        pool = established if len(established) else rows
+        if pool.empty:
+            continue
+        top = pool.loc[pool["estimate"].abs().idxmax()]
+        scale = 100.0 if "share" in top["measure"] else 1.0
+        value = fmt_ci(*(top[c] * scale for c in ("estimate", "low", "high")), digits=2)
+        unit = " pp" if scale == 100.0 else ""
+        which = "largest established" if len(established) else "none established; largest seen"
+        lines.append(
+            f"{aspect.capitalize()}: {len(established)} established; {which}: {top['rule']}, "
+            f"{_short(top['measure'])}, {top['field']} field, {value}{unit}."
         )
-        lines.append(f"{aspect.capitalize()}: {said or 'no effect is established'}.")
     return lines
 
 
-def _in_short(advised: dict[str, list[str]], answer: pd.DataFrame) -> list[str]:
-    listed = {group: ", ".join(rules) for group, rules in advised.items()}
-    verdict = f"For a skilful, fair game adopt {listed['adopt'] or 'none of the rules studied'}"
-    if listed["one field"]:
-        verdict += f"; {listed['one field']} help in one field only"
-    if listed["weigh"]:
-        verdict += f"; weigh {listed['weigh']}, each better in one way, worse in another"
-    if listed["avoid"]:
-        verdict += f"; avoid {listed['avoid']}"
+#: The most rules the In short names in one group; the others are counted.
+NAMED = 4
+
+
+def _in_short(
+    advised: dict[str, list[str]], answer: pd.DataFrame, design: Played, source: str
+) -> list[str]:
+    def listed(rules: list[str]) -> str:
+        more = f" and {len(rules) - NAMED} more (first table)" if len(rules) > NAMED else ""
+        return ", ".join(rules[:NAMED]) + more
+
+    verdict = (
+        f"For a skilful, fair game adopt {listed(advised['adopt']) or 'none of the rules studied'}"
+    )
+    if advised["one field"]:
+        verdict += f"; {listed(advised['one field'])} help in one field only"
+    if advised["weigh"]:
+        verdict += f"; weigh {listed(advised['weigh'])}: better in one way, worse in another"
+    if advised["avoid"]:
+        verdict += f"; avoid {listed(advised['avoid'])}"
 
     def cells(rule: str, measure: str) -> str:
         rows = _where(answer, rule=rule, measure=measure)
         pairs = zip(rows["field"], rows["value"], strict=True)
-        return " and ".join(f"{value} ({field} field)" for field, value in pairs)
+        return " and ".join(f"{value} ({field})" for field, value in pairs)
 
     fixed = "; ".join(
         f"{rule} moves it by {cells(rule, GAP_CHANGE)}"
         for rule in pd.unique(answer.loc[answer["measure"] == GAP_CHANGE, "rule"])
     )
     return [
-        verdict + ". The first table gives each rule's cost in lead changes, margins and deals.",
-        f"In the canonical game the stronger of two players finishes ahead in "
-        f"{cells(CANONICAL, AHEAD)} of games, and needs {cells(CANONICAL, AHEAD_GAMES)} games "
-        "to be ahead 95% of the time.",
-        f"The one-card deal's dealer has a gap of {cells(CANONICAL, ONE_CARD)} points per game "
-        "to the other seats"
-        + (f"; {fixed}." if fixed else "; no rule studied is established to close it."),
+        verdict + ". The first table gives each rule's effects and costs.",
+        f"In the {design.base} the stronger of two players finishes ahead in "
+        f"{cells(design.base, AHEAD)} of games, and needs {cells(design.base, AHEAD_GAMES)} "
+        "games to be ahead 95% of the time.",
+        f"The one-card deal's dealer finishes {cells(design.base, ONE_CARD)} points per game "
+        "ahead of the other seats (negative: behind)"
+        + (f"; {fixed}." if fixed else "; no rule studied is established to close the gap.")
+        + f" Figures: {source}.",
     ]
 
 
@@ -593,4 +1090,7 @@ SPEC = StudySpec(
     default_players=DEFAULT_PLAYERS,
     default_fields=FIELDS,
     known_fields=FIELDS,
+    takes_rule_sets=True,
+    field_names=field_names,
+    reduce_hands=seat_roles,
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ohhell_sim.analysis.report import Report
+from ohhell_sim.analysis.report import Report, Table
 
 
 def repository_root() -> Path:
@@ -61,30 +61,54 @@ def _display():
     return Image, Markdown, display
 
 
+#: The characters Markdown reads as emphasis or code: a rule such as ``made=10*bid`` keeps
+#: its ``*`` instead of turning the text between two of them into italics.
+_MARKDOWN_MARKS = str.maketrans({mark: f"\\{mark}" for mark in "*_"})
+
+
+def plain(text: str) -> str:
+    """``text`` with its Markdown marks escaped, to be shown as written.
+
+    Examples
+    --------
+    >>> plain("made=10*bid, 10+2*bid")
+    'made=10\\\\*bid, 10+2\\\\*bid'
+    """
+    return text.translate(_MARKDOWN_MARKS)
+
+
 def show_in_short(report: Report) -> None:
     """Display the report's answer in words (its "In short"), one paragraph each."""
     _, markdown, display = _display()
-    display(markdown("\n\n".join(report.in_short)))
+    display(markdown("\n\n".join(plain(line) for line in report.in_short)))
 
 
 def show_setup(report: Report) -> None:
     """Display the report's setup (version, seed, sizes, rules, strategies) as a list."""
     _, markdown, display = _display()
-    display(markdown("\n".join(f"* {item}" for item in report.setup)))
+    display(markdown("\n".join(f"* {plain(item)}" for item in report.setup)))
 
 
 def show_findings(report: Report) -> None:
     """Display the findings, each with its 95% confidence interval, as a list."""
     _, markdown, display = _display()
-    display(markdown("\n".join(f"* {finding}" for finding in report.findings)))
+    display(markdown("\n".join(f"* {plain(finding)}" for finding in report.findings)))
+
+
+def show_table(table: Table) -> None:
+    """Display one table: its title and note, then the frame, every cell whole (pandas
+    would cut a long one with "…") and no index column."""
+    from IPython.display import HTML
+
+    _, markdown, display = _display()
+    display(markdown(f"### {plain(table.title)}\n\n{plain(table.note)}"))
+    display(HTML(table.frame.to_html(index=False, na_rep="")))
 
 
 def show_tables(report: Report) -> None:
-    """Display every table: its title and note, then the frame."""
-    _, markdown, display = _display()
+    """Display every table with :func:`show_table`."""
     for table in report.tables:
-        display(markdown(f"### {table.title}\n\n{table.note}"))
-        display(table.frame)
+        show_table(table)
 
 
 def show_figures(report: Report) -> None:

@@ -21,9 +21,11 @@ def study_report(
     tables: list[Table],
     figures: list[Figure],
     in_short: list[str] | None = None,
+    lead_tables: int = 0,
 ) -> Report:
     """A study's report, with the setup and the command read from its data's manifest;
-    ``in_short`` is the answer in words that opens it."""
+    ``in_short`` is the answer in words that opens it, followed by the first
+    ``lead_tables`` of ``tables``."""
     return Report(
         question,
         setup_lines(manifest),
@@ -34,6 +36,7 @@ def study_report(
         manifest.get("command", ""),
         study,
         in_short or [],
+        lead_tables,
     )
 
 

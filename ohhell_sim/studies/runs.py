@@ -11,7 +11,7 @@ the study's manifest (its conditions, seed and package version).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +25,7 @@ from ohhell_sim.rules import Rules
 from ohhell_sim.run.pipeline import prepare_kernel
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.simulate import simulate
-from ohhell_sim.strategy import SeatSpec, resolve_seating
+from ohhell_sim.strategy import SeatSpec, check_seating
 
 HANDS_FILE = "hands.parquet"
 GAMES_FILE = "games.parquet"
@@ -93,9 +93,11 @@ def play_conditions(
     *,
     progress: bool = True,
     description: str = "games",
+    reduce: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
 ) -> StudyData:
     """Play every condition with ``seed`` (one progress bar, labelled ``description``) and
-    stack the results.
+    stack the results; ``reduce``, when given, maps each condition's labelled hands to
+    what is kept of them, so that only one condition's deals are held at a time.
 
     ``hands`` and ``games`` get the label columns and ``condition`` (its position in
     ``conditions``) in front.  The ``strategy`` column holds each seat's strategy name,
@@ -106,22 +108,28 @@ def play_conditions(
 
     hands, games = [], []
     total = sum(c.games for c in conditions)
-    names = []
+    names, described = [], []
+    # Every seating is checked against its rules before the first kernel compiles.
+    seatings = [check_seating(c.rules, list(c.seats)) for c in conditions]
     # Kernels compile (announced) before the bar starts, so that it times play alone.
-    for condition in conditions:
-        seating = resolve_seating(list(condition.seats), condition.rules.players)
+    for condition, seating in zip(conditions, seatings, strict=True):
         prepare_kernel(seating, condition.rules, Rows.empty(condition.rules, 0))
         names.append(np.array(seating.names, dtype=object))
+        # Whether each seat's bids read the scoring tables: a user's strategy need not be
+        # importable when the data are analysed again.
+        reads = [bool(s.reads_scoring) for s in seating.strategies]
+        described.append({**condition.describe(), "reads_scoring": reads})
     with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
         for index, condition in enumerate(conditions):
             result = simulate(condition.rules, list(condition.seats), condition.games, seed)
-            hands.append(_labelled(result.hands, index, condition.label, names[index]))
+            labelled = _labelled(result.hands, index, condition.label, names[index])
+            hands.append(labelled if reduce is None else reduce(labelled))
             games.append(_labelled(result.games, index, condition.label, names[index]))
             bar.update(condition.games)
     manifest = {
         "version": __version__,
         "seed": seed,
-        "conditions": [c.describe() for c in conditions],
+        "conditions": described,
     }
     return StudyData(stack_frames(hands), stack_frames(games), manifest)
 

@@ -11,9 +11,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+import pandas as pd
+
 from ohhell_sim.analysis.report import Report
 from ohhell_sim.studies.design import FIELDS
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
+
+#: What a study's ``hands.parquet`` holds when its hands were reduced (its manifest says).
+REDUCED_HANDS = "one row per seat and game: what the analysis needs (--keep-hands keeps every deal)"
 
 #: Games a run plays at least, however small its share: two, so that a paired
 #: interval over games exists.
@@ -48,6 +53,16 @@ class StudySpec:
         The fields it can play; the share of the games a slow field plays (:meth:`field_games`).
     takes_strategies : bool
         Whether it plays the strategies it is given (``--strategies``).
+    takes_rule_sets : bool
+        Whether it plays the rule sets it is given (``--variant``, ``--base``).
+    reduce_hands : callable, optional
+        ``reduce_hands(hands) -> DataFrame``: what the analysis needs of one condition's
+        hands (a few rows per game), kept instead of every deal unless a run asks for the
+        hands (``keep_hands``): a study's memory then grows by those rows per game.
+    field_names : callable, optional
+        ``field_names(fields) -> tuple of str``: the fields checked, raising for a bad one,
+        when the study takes fields of its own making (``STRONGER/WEAKER`` pairs) besides
+        ``known_fields``.
     check_games, confirmation_games : callable, optional
         ``(games, players)``: raise for games its design cannot play; the confirmation
         run's games when the default share does not fit (the ladder's rotations).
@@ -62,6 +77,9 @@ class StudySpec:
     known_fields: tuple[str, ...] = FIELDS
     field_shares: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
     takes_strategies: bool = False
+    takes_rule_sets: bool = False
+    field_names: Callable[[object], tuple[str, ...]] | None = None
+    reduce_hands: Callable[[pd.DataFrame], pd.DataFrame] | None = None
     check_games: Callable[[int, tuple[int, ...]], None] | None = None
     confirmation_games: Callable[[int, tuple[int, ...]], int] | None = None
     conditions: Callable[..., list[Condition]] | None = None
@@ -72,13 +90,26 @@ class StudySpec:
             raise TypeError(f"study {self.name!r} must declare one of conditions and play")
 
     def run(
-        self, games: int, seed: int, players: tuple[int, ...], progress: bool = True, **options
+        self,
+        games: int,
+        seed: int,
+        players: tuple[int, ...],
+        progress: bool = True,
+        keep_hands: bool = False,
+        **options,
     ) -> StudyData:
-        """The study played once at ``seed``: its ``play``, or its ``conditions`` played."""
+        """The study played once at ``seed``: its ``play``, or its ``conditions`` played (each
+        condition's hands reduced by ``reduce_hands`` unless ``keep_hands``)."""
         if self.play is not None:
             return self.play(games, seed, players, progress=progress, **options)
         design = self.conditions(games, players, **options)
-        return play_conditions(design, seed, progress=progress, description=self.name)
+        reduce = None if keep_hands else self.reduce_hands
+        data = play_conditions(
+            design, seed, progress=progress, description=self.name, reduce=reduce
+        )
+        if reduce is not None:
+            data.manifest["hands"] = REDUCED_HANDS
+        return data
 
     def field_games(self, field_name: str, games: int) -> int:
         """Games per condition of ``field_name`` when the study plays ``games`` (its share)."""
