@@ -1,0 +1,96 @@
+"""Paths where a user's code or output could go wrong without a word: each refused or followed.
+
+A ``bid``/``play`` of the wrong signature is named with its file; an output
+folder holding another run is kept unless replaced on purpose.
+"""
+
+from __future__ import annotations
+
+import pytest
+from numba import njit
+
+import ohhell_sim as oh
+from ohhell_sim import view as V
+from ohhell_sim.cli import main
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.results import GAMES_FILE, HANDS_FILE, SUMMARY_FILE
+from ohhell_sim.rules import Rules
+from ohhell_sim.strategy_tools import lowest_card
+
+RULES = Rules(players=3, schedule=[2, 1])
+
+
+@njit
+def two_argument_bid(view, params):
+    return 0
+
+
+@njit
+def defaulted_bid(view, params, rng, extra=1):
+    return 0
+
+
+@njit
+def good_play(view, params, rng):
+    return lowest_card(view[V.LEGAL])
+
+
+@pytest.mark.parametrize(
+    ("bid", "shown"),
+    [(two_argument_bid, "two_argument_bid(view, params)"), (defaulted_bid, "extra=1")],
+)
+def test_a_wrong_signature_is_refused_naming_the_function_and_its_file(bid, shown):
+    with pytest.raises(InvalidArgumentError) as refused:
+        oh.register_strategy("wrong_signature", bid, good_play)
+    message = str(refused.value)
+    assert shown in message
+    assert f"{__file__}:" in message
+    assert "(view, params, rng)" in message
+    assert "wrong_signature" not in oh.available_strategies()
+
+
+WRONG_MODULE = """
+from numba import njit
+from ohhell_sim.strategy import register_strategy
+
+@njit
+def bid(view, params):
+    return 0
+
+@njit
+def play(view, params, rng):
+    return 0
+
+register_strategy("wrong", bid, play)
+"""
+
+
+def test_a_wrong_signature_on_the_command_line_is_one_line(user_modules, capsys):
+    path = user_modules("wrong_signature_module", WRONG_MODULE)
+    with pytest.raises(SystemExit) as stopped:
+        main(["simulate", "--strategies", f"{path}:wrong", "--games", "1", "--quiet"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "bid(view, params)" in err and f"{path}:" in err
+
+
+def test_an_output_folder_holding_a_run_is_refused_unless_replaced(tmp_path, capsys):
+    out = tmp_path / "run"
+    common = ["simulate", "--players", "3", "--schedule", "2,1", "--strategies", "random"]
+    common += ["--games", "3", "--quiet", "-o", str(out)]
+    assert main(common) == 0
+    capsys.readouterr()
+    before = (out / HANDS_FILE).read_bytes()
+    for extra in ([], ["--summary"]):
+        with pytest.raises(SystemExit) as stopped:
+            main([*common, "--seed", "1", *extra])
+        assert stopped.value.code == 2
+        assert "holds another run" in capsys.readouterr().err
+    assert (out / HANDS_FILE).read_bytes() == before
+    assert not (out / SUMMARY_FILE).exists()
+    # Replaced on purpose, a summary run leaves no full run beside it, and back.
+    assert main([*common, "--summary", "--overwrite"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [SUMMARY_FILE]
+    assert main([*common, "--overwrite"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted([GAMES_FILE, HANDS_FILE])
