@@ -94,3 +94,82 @@ def test_an_output_folder_holding_a_run_is_refused_unless_replaced(tmp_path, cap
     assert sorted(p.name for p in out.iterdir()) == [SUMMARY_FILE]
     assert main([*common, "--overwrite"]) == 0
     assert sorted(p.name for p in out.iterdir()) == sorted([GAMES_FILE, HANDS_FILE])
+
+
+# --- where code lies: a project holding its environment, libraries on PYTHONPATH ----
+
+PROJECT_MODULE = """
+from numba import njit
+from ohhell_sim.strategy import register_strategy
+import helpers
+
+LIMIT = 1
+
+
+@njit
+def bid(view, params, rng):
+    return helpers.first(LIMIT)
+
+
+@njit
+def play(view, params, rng):
+    return helpers.lowest(view)
+
+
+register_strategy("in_prefix", bid, play)
+"""
+
+HELPERS_MODULE = """
+from numba import njit
+from ohhell_sim import view as V
+from ohhell_sim.strategy_tools import lowest_card
+
+
+@njit
+def first(limit):
+    return 0 if limit < 5 else 1
+
+
+@njit
+def lowest(view):
+    return lowest_card(view[V.LEGAL])
+"""
+
+PROBE = """
+import sys
+sys.path.insert(0, sys.prefix)  # the project's folder is its environment's prefix
+import ohhell_sim as oh
+import in_prefix
+from ohhell_sim.code_origin import module_kind
+print(module_kind("in_prefix"), module_kind("helpers"), module_kind("numba"), module_kind("numpy"))
+oh.get_strategy("simple").fingerprint()
+oh.check_strategy("in_prefix", oh.Rules(players=3, schedule=[2, 1]), games=1)
+print("checked")
+"""
+
+
+def test_a_project_in_its_environment_and_libraries_on_pythonpath(tmp_path):
+    """``python -m venv .`` in the project folder; NumPy and Numba reached through
+    ``PYTHONPATH`` (not the environment's site-packages): the project's code and a
+    plain helper folder are the user's, the installed packages libraries."""
+    import os
+    import subprocess
+    import sys
+    import sysconfig
+    from pathlib import Path
+
+    project = tmp_path / "project"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project)], check=True)
+    (project / "in_prefix.py").write_text(PROJECT_MODULE, encoding="utf-8")
+    helpers = tmp_path / "helpers"
+    helpers.mkdir()
+    (helpers / "helpers.py").write_text(HELPERS_MODULE, encoding="utf-8")
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(root), str(helpers), sysconfig.get_paths()["purelib"]])
+    python = project / "bin" / "python"
+    run = subprocess.run(
+        [str(python), "-c", PROBE], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["user", "user", "library", "library", "checked"]
