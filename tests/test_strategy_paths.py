@@ -6,6 +6,12 @@ folder holding another run is kept unless replaced on purpose.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
 import pytest
 from numba import njit
 
@@ -152,12 +158,6 @@ def test_a_project_in_its_environment_and_libraries_on_pythonpath(tmp_path):
     """``python -m venv .`` in the project folder; NumPy and Numba reached through
     ``PYTHONPATH`` (not the environment's site-packages): the project's code and a
     plain helper folder are the user's, the installed packages libraries."""
-    import os
-    import subprocess
-    import sys
-    import sysconfig
-    from pathlib import Path
-
     project = tmp_path / "project"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project)], check=True)
     (project / "in_prefix.py").write_text(PROJECT_MODULE, encoding="utf-8")
@@ -173,3 +173,84 @@ def test_a_project_in_its_environment_and_libraries_on_pythonpath(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["user", "user", "library", "library", "checked"]
+
+
+# --- a Dask worker runs the client's code, or refuses ------------------------------
+
+DASK_HELPERS = """
+from numba import njit
+
+LIMIT = 1
+
+
+@njit
+def first(view):
+    return 0 if LIMIT < 5 else 1
+"""
+
+DASK_STRATEGY = """
+from numba import njit
+from ohhell_sim.strategy import register_strategy
+from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim import view as V
+import dk_helpers
+
+
+@njit
+def bid(view, params, rng):
+    return dk_helpers.first(view)
+
+
+@njit
+def play(view, params, rng):
+    return lowest_card(view[V.LEGAL])
+
+
+register_strategy("dk_strategy", bid, play)
+"""
+
+WORKER = """
+import sys
+import dk_helpers  # a long-lived worker imported the module before it was edited
+from ohhell_sim.run.dask import _ensure_registered
+from ohhell_sim.strategy import get_strategy
+with open(sys.argv[1], "rb") as blob:
+    _ensure_registered(blob.read())
+print(get_strategy("dk_strategy").fingerprint())
+"""
+
+
+def test_a_dask_worker_runs_the_clients_version_of_every_user_module(
+    user_modules, tmp_path, monkeypatch
+):
+    """The strategy's module imports a helper module, which the client edits after a
+    worker imported it: the worker receives the client's version, fingerprint and all."""
+    from ohhell_sim.run.dask import pack_strategies
+
+    user_modules("dk_helpers", DASK_HELPERS)
+    user_modules("dk_strategy", DASK_STRATEGY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import dk_helpers
+    import dk_strategy  # noqa: F401  (registers dk_strategy)
+
+    dk_helpers.LIMIT = 7  # edited in the client; the file on disk still says 1
+    strategy = oh.get_strategy("dk_strategy")
+    blob = tmp_path / "blob.pickle"
+    blob.write_bytes(pack_strategies([strategy]))
+    worker = subprocess.run(
+        [sys.executable, "-c", WORKER, str(blob)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert worker.returncode == 0, worker.stderr
+    assert worker.stdout.strip() == strategy.fingerprint()
+
+
+def test_a_dask_worker_refuses_code_that_is_not_the_clients(registered):
+    from ohhell_sim.run.dask import _check_fingerprint
+
+    registered("dk_other", good_play, good_play)
+    with pytest.raises(RuntimeError, match=r"dk_other.*not the client's.*restart the workers"):
+        _check_fingerprint("dk_other", "0" * 16)
