@@ -38,6 +38,7 @@ from ohhell_sim.code_origin import source_location
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.seat_text import parse_seat_text, seat_label
+from ohhell_sim.strategy_params import check_declared_params
 
 _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
 # Parameter names must be writable in a seat's brackets: simple[scale=2].
@@ -107,9 +108,10 @@ class Strategy:
     quick_params: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for role in ("bid", "play"):
-            if hasattr(getattr(self, role), "py_func"):
-                _check_signature(self.name, role, getattr(self, role))
+        functions = {r: getattr(self, r) for r in ("bid", "play")}
+        compiled = all(hasattr(f, "py_func") for f in functions.values())
+        for role, function in functions.items() if compiled else ():
+            _check_signature(self.name, role, function)
         if not isinstance(self.params, Mapping):
             raise InvalidArgumentError(
                 f"strategy {self.name!r}: params must map parameter names to default "
@@ -131,6 +133,8 @@ class Strategy:
                     f"finite number, got {default!r}"
                 )
         object.__setattr__(self, "params", dict(self.params))
+        if compiled and self.builtin_id is None:
+            check_declared_params(self.name, functions, list(self.params))
         if not isinstance(self.stochastic, bool):
             raise InvalidArgumentError(
                 f"strategy {self.name!r}: stochastic must be True or False, got {self.stochastic!r}"

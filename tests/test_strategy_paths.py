@@ -254,3 +254,49 @@ def test_a_dask_worker_refuses_code_that_is_not_the_clients(registered):
     registered("dk_other", good_play, good_play)
     with pytest.raises(RuntimeError, match=r"dk_other.*not the client's.*restart the workers"):
         _check_fingerprint("dk_other", "0" * 16)
+
+
+# --- declared parameters are the parameters read -----------------------------------
+
+SECOND = 1
+
+
+@njit
+def reads_second_of(row):
+    return int(row[SECOND])
+
+
+@njit
+def helper_reading_bid(view, params, rng):
+    return reads_second_of(params) * 0
+
+
+def test_the_builtins_own_functions_without_their_parameters_are_refused():
+    from ohhell_sim.strategies import simple
+
+    with pytest.raises(InvalidArgumentError) as refused:
+        oh.register_strategy("simple_copy", simple.bid, simple.play)
+    message = str(refused.value)
+    assert "params[0]" in message and f"{simple.__file__}:" in message
+    assert "declares none" in message
+    # Declared, the same functions are welcome.
+    oh.register_strategy("simple_copy", simple.bid, simple.play, params={"scale": 1.0})
+    oh.unregister_strategy("simple_copy")
+
+
+def test_a_read_through_a_helper_at_a_global_index_is_refused():
+    with pytest.raises(InvalidArgumentError, match=r"params\[1\].*declares 1 \(k\)"):
+        oh.register_strategy("helper_reader", helper_reading_bid, good_play, params={"k": 0.0})
+    oh.register_strategy(
+        "helper_reader", helper_reading_bid, good_play, params={"k": 0.0, "j": 1.0}
+    )
+    oh.unregister_strategy("helper_reader")
+
+
+def test_every_builtin_reads_only_its_declared_parameters():
+    from ohhell_sim.strategies import BUILTINS
+    from ohhell_sim.strategy_params import check_declared_params
+
+    for strategy in BUILTINS:
+        functions = {"bid": strategy.bid, "play": strategy.play}
+        check_declared_params(strategy.name, functions, list(strategy.params))
