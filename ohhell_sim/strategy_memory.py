@@ -16,6 +16,7 @@ or return of them) keeps the copies: the test allows, never refuses.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 from numba.core import ir, types
@@ -56,17 +57,24 @@ _NEW_MEMORY_FUNCTIONS = frozenset(
     }
 )
 #: The arguments that are the view and the parameter row: ``(view, params, rng)``.
-_SHARED_ARGUMENTS = (0, 1)
+SHARED_ARGUMENTS = (0, 1)
 
 
-def shares_memory_safely(annotation: object) -> bool:
+def shares_memory_safely(
+    annotation: object,
+    shared_arguments: tuple[int, ...] = SHARED_ARGUMENTS,
+    _judged: dict[tuple[int, tuple[int, ...]], bool] | None = None,
+) -> bool:
     """Whether compiled code may be given the view and parameter row themselves.
 
     Parameters
     ----------
     annotation : numba TypeAnnotation
         The typed IR of a compiled ``bid`` or ``play``
-        (``dispatcher.overloads[signature].type_annotation``).
+        (``dispatcher.overloads[signature].type_annotation``), or of a helper
+        they give the arrays to.
+    shared_arguments : tuple of int
+        The arguments that may point into the arrays.
 
     Returns
     -------
@@ -74,14 +82,25 @@ def shares_memory_safely(annotation: object) -> bool:
         True when every value that may point into the two arrays flows only into
         reads, new arrays and this package's functions (see the module docstring).
     """
-    typemap = annotation.typemap
+    judged = {} if _judged is None else _judged
+    key = (id(annotation), shared_arguments)
+    if key in judged:
+        # Judged already, or being judged: a recursive call is judged by the
+        # statements of the function it is in.
+        return judged[key]
+    judged[key] = True
+    context = _Context(annotation.typemap, annotation.calltypes, {}, shared_arguments, judged)
+    judged[key] = _judge(annotation, context)
+    return judged[key]
+
+
+def _judge(annotation: object, context: _Context) -> bool:
     assigns = []
     others = []
     for block in annotation.blocks.values():
         for statement in block.body:
             (assigns if isinstance(statement, ir.Assign) else others).append(statement)
     shared: set[str] = set()
-    methods: dict[str, str] = {}
     grown = True
     while grown:  # until no assignment shares more (loops assign before they read)
         grown = False
@@ -89,12 +108,12 @@ def shares_memory_safely(annotation: object) -> bool:
             name = statement.target.name
             if name in shared:
                 continue
-            if _assigned(statement, shared, typemap, methods) == _SHARED:
+            if _assigned(statement, shared, context) == _SHARED:
                 shared.add(name)
                 grown = True
                 if isinstance(statement.value, ir.Expr) and statement.value.op == "getattr":
-                    methods[name] = statement.value.attr
-    if any(_assigned(s, shared, typemap, methods) == _UNSAFE for s in assigns):
+                    context.methods[name] = statement.value.attr
+    if any(_assigned(s, shared, context) == _UNSAFE for s in assigns):
         return False
     # A store, a return or a raise of a shared value is a path not followed.
     return not any(
@@ -113,14 +132,24 @@ def _names(variables: Iterable[ir.Var]) -> set[str]:
     return {v.name for v in variables}
 
 
-def _assigned(
-    statement: ir.Assign, shared: set[str], typemap: dict, methods: dict[str, str]
-) -> str:
+@dataclass
+class _Context:
+    """What the judgement of one function reads: its types, its calls' signatures,
+    the bound methods of shared arrays by variable, its shared arguments."""
+
+    typemap: dict
+    calltypes: dict
+    methods: dict[str, str]
+    shared_arguments: tuple[int, ...]
+    judged: dict[tuple[int, tuple[int, ...]], bool]
+
+
+def _assigned(statement: ir.Assign, shared: set[str], context: _Context) -> str:
     """What ``statement`` makes of its target: shared, new, or a path not followed."""
     value = statement.value
-    result = typemap.get(statement.target.name)
+    result = context.typemap.get(statement.target.name)
     if isinstance(value, ir.Arg):
-        return _SHARED if value.index in _SHARED_ARGUMENTS else _NEW
+        return _SHARED if value.index in context.shared_arguments else _NEW
     if isinstance(value, ir.Var):
         return _SHARED if value.name in shared else _NEW
     if not isinstance(value, ir.Expr):
@@ -144,7 +173,7 @@ def _assigned(
         # A bound method is judged where it is called.
         return _SHARED if value.attr in _NEW_MEMORY_METHODS else _UNSAFE
     if op == "call":
-        return _call(value, shared, typemap, methods, result)
+        return _call(value, shared, context, result)
     return _UNSAFE
 
 
@@ -161,14 +190,12 @@ def _read(result: object) -> str:
     return _UNSAFE
 
 
-def _call(
-    value: ir.Expr, shared: set[str], typemap: dict, methods: dict[str, str], result: object
-) -> str:
+def _call(value: ir.Expr, shared: set[str], context: _Context, result: object) -> str:
     function = value.func.name
     if function in shared:
         # A method of a shared array: the allowed ones make new memory or a number.
-        return _NEW if methods.get(function) in _NEW_MEMORY_METHODS else _UNSAFE
-    callee = typemap.get(function)
+        return _NEW if context.methods.get(function) in _NEW_MEMORY_METHODS else _UNSAFE
+    callee = context.typemap.get(function)
     if isinstance(callee, types.Function) and callee.typing_key in _NEW_MEMORY_FUNCTIONS:
         return _NEW
     if isinstance(callee, types.NumberClass):
@@ -179,4 +206,19 @@ def _call(
             # This package's functions never write into what they are given; what
             # they return is judged as a read.
             return _read(result)
+        if _helper_only_reads(callee.dispatcher, value, shared, context):
+            return _read(result)
     return _UNSAFE
+
+
+def _helper_only_reads(dispatcher: object, value: ir.Expr, shared: set[str], context) -> bool:
+    # A helper of the user's given shared arrays (as positional arguments): its own
+    # compile, made with its caller's, judged with those arguments shared.
+    if value.kws or value.vararg is not None:
+        return False
+    signature = context.calltypes.get(value)
+    compiled = dispatcher.overloads.get(tuple(signature.args)) if signature else None
+    if compiled is None:
+        return False
+    positions = tuple(i for i, a in enumerate(value.args) if a.name in shared)
+    return shares_memory_safely(compiled.type_annotation, positions, context.judged)

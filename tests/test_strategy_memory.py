@@ -2,7 +2,7 @@
 
 A strategy whose compiled code can reach the two arrays' memory only to read it
 plays on them directly; any other path (``.flat``, ``np.ascontiguousarray``,
-``np.nditer``, a helper of the user's given the array, a container holding it)
+``np.nditer``, a helper that takes one of those, a container holding the array)
 keeps its private copies.  The runs that prove the copies private are in
 ``test_check_mode.py``; here, the judgement itself.
 """
@@ -51,13 +51,29 @@ def nditer_writer(view, params, rng):
 
 
 @njit
-def _own_helper(values):
-    return values[0]
+def _reading_helper(values, row):
+    return values[0] + int(row[0])
 
 
 @njit
-def passes_to_own_helper(view, params, rng):
-    return _own_helper(view)
+def passes_to_a_reading_helper(view, params, rng):
+    return _reading_helper(view, params) * 0
+
+
+@njit
+def _writing_helper(values):
+    values.flat[0] = 7
+    return 0
+
+
+@njit
+def _passing_helper(values):
+    return _writing_helper(values)
+
+
+@njit
+def passes_to_a_writing_helper(view, params, rng):
+    return _passing_helper(view[1:])
 
 
 @njit
@@ -71,13 +87,14 @@ def _judged(function) -> bool:
     return shares_memory_safely(function.overloads[KERNEL_ARGUMENT_TYPES].type_annotation)
 
 
-def test_code_that_only_reads_gets_the_arrays_themselves():
-    assert _judged(reader)
+@pytest.mark.parametrize("function", [reader, passes_to_a_reading_helper])
+def test_code_that_only_reads_gets_the_arrays_themselves(function):
+    assert _judged(function)
 
 
 @pytest.mark.parametrize(
     "function",
-    [flat_writer, contiguous_writer, nditer_writer, passes_to_own_helper, keeps_in_a_tuple],
+    [flat_writer, contiguous_writer, nditer_writer, passes_to_a_writing_helper, keeps_in_a_tuple],
 )
 def test_any_other_path_to_the_memory_keeps_the_copies(function):
     assert not _judged(function)
