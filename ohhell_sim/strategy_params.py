@@ -103,6 +103,8 @@ def _constant(value: object, definitions: dict[str, object]) -> object:
         if isinstance(value, ir.Expr) and value.op == "getattr":
             owner = _constant(value.value, definitions)
             return getattr(owner, value.attr, None) if owner is not None else None
+        if not isinstance(value, ir.Var):
+            return None  # computed while running
     return None
 
 

@@ -12,6 +12,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import numpy as np
 import pytest
 from numba import njit
 
@@ -300,3 +301,14 @@ def test_every_builtin_reads_only_its_declared_parameters():
     for strategy in BUILTINS:
         functions = {"bid": strategy.bid, "play": strategy.play}
         check_declared_params(strategy.name, functions, list(strategy.params))
+
+
+@njit
+def calls_a_method_of_a_value(view, params, rng):
+    return int(np.random.default_rng(1).random() < 0.5)
+
+
+def test_the_parameter_reads_pass_over_calls_of_computed_values():
+    from ohhell_sim.strategy_params import constant_param_reads
+
+    assert constant_param_reads(calls_a_method_of_a_value) == []
