@@ -82,6 +82,7 @@ def test_a_wrong_signature_on_the_command_line_is_one_line(user_modules, capsys)
     assert "bid(view, params)" in err and f"{path}:" in err
 
 
+@pytest.mark.slow
 def test_an_output_folder_holding_a_run_is_refused_unless_replaced(tmp_path, capsys):
     out = tmp_path / "run"
     common = ["simulate", "--players", "3", "--schedule", "2,1", "--strategies", "random"]
