@@ -3,53 +3,77 @@
 >>> import ohhell_sim as oh
 >>> result = oh.simulate(oh.Rules(players=4), ["simple", "random", "simple", "random"], games=100)
 >>> result.games.groupby("strategy", observed=True)["total"].mean()  # doctest: +SKIP
+
+The public names below are imported when first used, so that importing the
+package (or the ``ohhell`` command, to print its help) loads neither Numba nor
+pandas.  The registry (:mod:`ohhell_sim.strategy`) registers the built-in
+strategies before its first lookup.
 """
 
-# Registers the built-in strategies.  Python runs this file before any module of
-# the package, so the registry (ohhell_sim.strategy, a leaf the built-ins import)
-# holds them by the time any code looks a name up.
-from ohhell_sim import strategies  # noqa: F401
-from ohhell_sim._version import __version__
-from ohhell_sim.decisions import advise, analyse_decisions
-from ohhell_sim.errors import IllegalMoveError, RunInterrupted, StrategyError
-from ohhell_sim.reference import GameLog, replay
-from ohhell_sim.results import SimulationResult, read_frame, read_results
-from ohhell_sim.rules import Rules
-from ohhell_sim.run.strategy_check import StrategyCheck, check_strategy
-from ohhell_sim.simulate import simulate
-from ohhell_sim.strategy import (
-    Strategy,
-    available_strategies,
-    get_strategy,
-    register_strategy,
-    unregister_strategy,
-)
-from ohhell_sim.summary import RunSummary, summarise
-from ohhell_sim.tournament import TournamentResult, tournament
+from __future__ import annotations
 
-__all__ = [
-    "GameLog",
-    "IllegalMoveError",
-    "Rules",
-    "RunInterrupted",
-    "RunSummary",
-    "SimulationResult",
-    "Strategy",
-    "StrategyCheck",
-    "StrategyError",
-    "TournamentResult",
-    "__version__",
-    "advise",
-    "analyse_decisions",
-    "available_strategies",
-    "check_strategy",
-    "get_strategy",
-    "read_frame",
-    "read_results",
-    "register_strategy",
-    "replay",
-    "simulate",
-    "summarise",
-    "tournament",
-    "unregister_strategy",
-]
+import importlib
+import sys
+import types
+
+from ohhell_sim._version import __version__ as __version__
+
+#: Public name -> the module that defines it.
+_EXPORTS = {
+    "GameLog": "ohhell_sim.reference",
+    "IllegalMoveError": "ohhell_sim.errors",
+    "Rules": "ohhell_sim.rules",
+    "RunInterrupted": "ohhell_sim.errors",
+    "RunSummary": "ohhell_sim.summary",
+    "SimulationResult": "ohhell_sim.results",
+    "Strategy": "ohhell_sim.strategy",
+    "StrategyCheck": "ohhell_sim.run.strategy_check",
+    "StrategyError": "ohhell_sim.errors",
+    "TournamentResult": "ohhell_sim.tournament",
+    "advise": "ohhell_sim.decisions",
+    "analyse_decisions": "ohhell_sim.decisions",
+    "available_strategies": "ohhell_sim.strategy",
+    "check_strategy": "ohhell_sim.run.strategy_check",
+    "get_strategy": "ohhell_sim.strategy",
+    "read_frame": "ohhell_sim.results",
+    "read_results": "ohhell_sim.results",
+    "register_strategy": "ohhell_sim.strategy",
+    "replay": "ohhell_sim.reference",
+    "simulate": "ohhell_sim.simulate",
+    "summarise": "ohhell_sim.summary",
+    "tournament": "ohhell_sim.tournament",
+    "unregister_strategy": "ohhell_sim.strategy",
+}
+
+__all__ = sorted([*_EXPORTS, "__version__"])
+
+
+def __getattr__(name: str) -> object:
+    """Import a public name on first use (PEP 562)."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ohhell_sim' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
+
+class _Package(types.ModuleType):
+    """The package: ``simulate`` and ``tournament`` stay the functions.
+
+    Importing a submodule sets it as an attribute of its package; the modules
+    ``ohhell_sim.simulate`` and ``ohhell_sim.tournament`` would then hide the
+    functions of the same name.
+    """
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == value.__name__:
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

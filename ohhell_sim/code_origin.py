@@ -5,13 +5,22 @@ library code (NumPy, Numba, the standard library, installed packages) does not
 change while a process runs and is hashed by name; this project's code is
 hashed by its code but never copied; the user's code (a script, a notebook, a
 module in the current folder) is hashed and copied.
+
+A file is a library's when it is the interpreter's standard library, lies in a
+folder where installers put packages (the environment's and the user's
+site-packages), or is a file of an installed distribution (its ``RECORD``; a
+``pip install --target`` folder on ``PYTHONPATH``).  Where a file lies under the
+environment's prefix says nothing more: a project may hold its environment
+(``python -m venv .``), and its own code stays the user's.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import linecache
 import re
+import site
 import sys
 import sysconfig
 from pathlib import Path
@@ -22,11 +31,31 @@ PACKAGE_TOPS = frozenset({"ohhell_sim"})
 
 @functools.cache
 def _library_roots() -> tuple[str, ...]:
-    # Where the interpreter's standard library and installed packages live.
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        paths.add(sysconfig.get_paths()[key])
+    # The standard library, and the folders installers put packages in.
+    paths = {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    paths.update(site.getsitepackages() if hasattr(site, "getsitepackages") else ())
+    paths.add(site.getusersitepackages())
     return tuple(sorted(str(Path(p).resolve()) for p in paths if p))
+
+
+@functools.cache
+def _installed_tops() -> dict[str, frozenset[str]]:
+    """Folder holding installed distributions -> the top-level names their files make.
+
+    Only distributions with a ``RECORD`` (what an installer wrote): an
+    ``.egg-info`` beside a project's sources lists those sources, which stay the
+    user's, and an editable install records only its finder.
+    """
+    tops: dict[str, set[str]] = {}
+    for dist in importlib.metadata.distributions():
+        if dist.read_text("RECORD") is None:
+            continue
+        names = tops.setdefault(str(Path(dist.locate_file("")).resolve()), set())
+        for file in dist.files or ():
+            top = file.parts[0] if file.parts else ""
+            if top and top not in ("..", "__pycache__") and not top.endswith(".dist-info"):
+                names.add(top)
+    return {folder: frozenset(names) for folder, names in tops.items()}
 
 
 def module_kind(name: str | None) -> str:
@@ -47,9 +76,16 @@ def module_kind(name: str | None) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def is_library_path(path: str) -> bool:
-    """Whether a source file lies among the interpreter's libraries and installed packages."""
+    """Whether a source file is the standard library's or an installed package's (see above)."""
     resolved = str(Path(path).resolve())
-    return any(resolved.startswith(root + "/") for root in _library_roots())
+    if any(resolved.startswith(root + "/") for root in _library_roots()):
+        return True
+    for folder, names in _installed_tops().items():
+        if resolved.startswith(folder + "/"):
+            top = resolved[len(folder) + 1 :].split("/", 1)[0]
+            if top in names:
+                return True
+    return False
 
 
 def is_user_function(function: object) -> bool:

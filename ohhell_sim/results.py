@@ -54,6 +54,10 @@ from ohhell_sim.rules import Rules
 METADATA_KEY = b"ohhell_sim"
 HANDS_FILE = "hands.parquet"
 GAMES_FILE = "games.parquet"
+#: The counts of a summary run (:meth:`ohhell_sim.summary.RunSummary.to_parquet`).
+SUMMARY_FILE = "summary.parquet"
+#: The files of a run in its folder: a full run's frames, or a summary run's counts.
+RUN_FILES = (HANDS_FILE, GAMES_FILE, SUMMARY_FILE)
 
 
 def win_shares(winners: np.ndarray, seats: int) -> np.ndarray:
@@ -267,10 +271,25 @@ class SimulationResult:
         """
         return strategy_summary(self.hands, self.games, confidence=confidence)
 
-    def to_parquet(self, folder: str | os.PathLike) -> Path:
-        """Write ``hands.parquet`` and ``games.parquet`` into ``folder``; return the folder."""
-        folder = check_output_folder(folder)
+    def to_parquet(self, folder: str | os.PathLike, *, overwrite: bool = False) -> Path:
+        """Write ``hands.parquet`` and ``games.parquet`` into ``folder``; return the folder.
+
+        Parameters
+        ----------
+        folder : path
+            The folder (created if needed).
+        overwrite : bool
+            Replace the run ``folder`` holds already (see :func:`check_run_folder`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            If ``folder`` holds another run and ``overwrite`` is false, or cannot
+            be written.
+        """
+        folder = check_run_folder(folder, overwrite)
         folder.mkdir(parents=True, exist_ok=True)
+        remove_run_files(folder, keep=(HANDS_FILE, GAMES_FILE))
         write_frame(self.hands, folder / HANDS_FILE)
         write_frame(self.games, folder / GAMES_FILE)
         return folder
@@ -352,6 +371,42 @@ def check_output_folder(folder: str | os.PathLike) -> Path:
             f"{str(probe)!r} ({error.strerror or error})"
         ) from None
     return folder
+
+
+def check_run_folder(folder: str | os.PathLike, overwrite: bool = False) -> Path:
+    """Check that a run can be written into ``folder``: not over another run unless told to.
+
+    Parameters
+    ----------
+    folder : path
+        The output folder of a run (:data:`RUN_FILES`).
+    overwrite : bool
+        Whether the run it holds, if any, may be replaced; the writer then removes
+        that run's files (:func:`remove_run_files`), so that a summary run never
+        lies beside a full run's frames.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``folder`` holds a run and ``overwrite`` is false, or it cannot be
+        written (:func:`check_output_folder`).
+    """
+    folder = check_output_folder(folder)
+    held = [name for name in RUN_FILES if (folder / name).exists()]
+    if held and not overwrite:
+        raise InvalidArgumentError(
+            f"output folder {str(folder)!r} holds another run ({', '.join(held)}); give "
+            "another folder, or replace that run with --overwrite (overwrite=True)"
+        )
+    return folder
+
+
+def remove_run_files(folder: Path, keep: tuple[str, ...]) -> None:
+    """Remove the run files (:data:`RUN_FILES`) of ``folder`` but ``keep``, before a run is
+    written there."""
+    for name in RUN_FILES:
+        if name not in keep:
+            (folder / name).unlink(missing_ok=True)
 
 
 def check_output_file(path: str | os.PathLike, suffix: str) -> Path:

@@ -24,6 +24,7 @@ a kernel whose dispatch includes it.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
 import numbers
 import re
@@ -37,6 +38,7 @@ from ohhell_sim.code_origin import source_location
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.seat_text import parse_seat_text, seat_label
+from ohhell_sim.strategy_params import check_declared_params
 
 _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
 # Parameter names must be writable in a seat's brackets: simple[scale=2].
@@ -106,6 +108,10 @@ class Strategy:
     quick_params: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        functions = {r: getattr(self, r) for r in ("bid", "play")}
+        compiled = all(hasattr(f, "py_func") for f in functions.values())
+        for role, function in functions.items() if compiled else ():
+            _check_signature(self.name, role, function)
         if not isinstance(self.params, Mapping):
             raise InvalidArgumentError(
                 f"strategy {self.name!r}: params must map parameter names to default "
@@ -127,6 +133,8 @@ class Strategy:
                     f"finite number, got {default!r}"
                 )
         object.__setattr__(self, "params", dict(self.params))
+        if compiled and self.builtin_id is None:
+            check_declared_params(self.name, functions, list(self.params))
         if not isinstance(self.stochastic, bool):
             raise InvalidArgumentError(
                 f"strategy {self.name!r}: stochastic must be True or False, got {self.stochastic!r}"
@@ -200,7 +208,7 @@ class Strategy:
         """
         refused = self.refused_variants(rules)
         if refused:
-            able = [n for n in available_strategies() if _REGISTRY[n].supports(rules)]
+            able = [n for n in available_strategies() if _registry()[n].supports(rules)]
             raise InvalidArgumentError(
                 f"strategy {self.name!r} does not support {', '.join(refused)}; strategies "
                 f"that do: {', '.join(able)}"
@@ -264,6 +272,13 @@ class Strategy:
 
 
 _REGISTRY: dict[str, Strategy] = {}
+
+
+def _registry() -> dict[str, Strategy]:
+    """The registry, with the built-ins in it: their package registers them when imported."""
+    import ohhell_sim.strategies  # noqa: F401  (the built-ins import this module)
+
+    return _REGISTRY
 
 
 def register_strategy(
@@ -338,7 +353,7 @@ def register_strategy(
             f"strategy name must start with a letter and hold only letters, digits, '_' "
             f"and '-', got {name!r}"
         )
-    existing = _REGISTRY.get(name)
+    existing = _registry().get(name)
     if existing is not None and (existing.builtin_id is not None or not replace):
         why = "a built-in" if existing.builtin_id is not None else "registered already"
         raise InvalidArgumentError(
@@ -376,6 +391,26 @@ def register_strategy(
     return strategy
 
 
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def _check_signature(name: str, role: str, func: object) -> None:
+    """Refuse a ``bid``/``play`` that does not take exactly ``(view, params, rng)``.
+
+    The engine calls it with those three arguments and nothing else: a missing
+    one, or one more (even with a default), would fail deep inside the compile.
+    """
+    py_func = func.py_func
+    signature = inspect.signature(py_func)
+    arguments = list(signature.parameters.values())
+    if len(arguments) != 3 or any(a.kind not in _POSITIONAL for a in arguments):
+        raise InvalidArgumentError(
+            f"strategy {name!r}: {role} function {py_func.__qualname__}{signature} "
+            f"({source_location(func)}) must take exactly three arguments, (view, params, "
+            "rng), and no others: the engine passes those three"
+        )
+
+
 def unregister_strategy(name: str) -> None:
     """Remove a user strategy from the registry."""
     strategy = get_strategy(name)
@@ -394,7 +429,8 @@ def register_builtins(builtins: Iterable[Strategy]) -> None:
 
 def available_strategies() -> list[str]:
     """Names of every registered strategy, built-ins first."""
-    return sorted(_REGISTRY, key=lambda n: (_REGISTRY[n].builtin_id is None, n))
+    registry = _registry()
+    return sorted(registry, key=lambda n: (registry[n].builtin_id is None, n))
 
 
 def get_strategy(name: str) -> Strategy:
@@ -406,7 +442,7 @@ def get_strategy(name: str) -> Strategy:
         If no strategy has that name; the message lists the known ones.
     """
     try:
-        return _REGISTRY[name]
+        return _registry()[name]
     except (KeyError, TypeError):
         known = ", ".join(available_strategies())
         raise InvalidArgumentError(
@@ -577,4 +613,3 @@ def _alike(one: Strategy, other: Strategy) -> bool:
     if any(getattr(one, name) != getattr(other, name) for name in settings):
         return False
     return one.fingerprint() == other.fingerprint()
-

@@ -45,6 +45,7 @@ import enum
 import functools
 import hashlib
 import random
+import sys
 import types
 
 import numba
@@ -190,6 +191,8 @@ class _Fingerprint:
         self.modules: dict[int, tuple[types.ModuleType, str, str]] = {}
         # The Numba extensions reached, each with the function that reaches it.
         self.extensions: dict[type, tuple[Extension, str]] = {}
+        # Every module the code reads a name off (``tconf.BID``) or holds as a value.
+        self.reached_modules: dict[str, types.ModuleType] = {}
 
     def update(self, *parts: object) -> None:
         # Each part with its length, so that no two sequences of parts run together.
@@ -232,6 +235,7 @@ class _Fingerprint:
             for attribute in chain[1:]:
                 if not isinstance(value, types.ModuleType):
                     break
+                self.reached_modules.setdefault(value.__name__, value)
                 module, value = value, getattr(value, attribute, _MISSING)
                 read += f".{attribute}"
             if _draws_global_random(value, module):
@@ -288,6 +292,7 @@ class _Fingerprint:
             self.reached_extensions(value, where)
         elif isinstance(value, types.ModuleType):
             self.update("module", value.__name__)
+            self.reached_modules.setdefault(value.__name__, value)
             if _follows_attributes(value):
                 self.modules.setdefault(id(value), (value, where, read))
         elif isinstance(value, numba_types.Type):
@@ -384,6 +389,24 @@ def fingerprint(name: str, functions: tuple[object, ...]) -> str:
         Numba compiled it in this process (see the module docstring).
     """
     return _walk(name, functions).hexdigest()
+
+
+def user_modules(name: str, functions: tuple[object, ...]) -> dict[str, types.ModuleType]:
+    """The user's modules that the ``functions`` of strategy ``name`` reach, by name.
+
+    Those defining a function the code calls, and those it reads a value off or
+    holds as a value: what a process without them (a Dask worker) must receive to
+    run the code as it is here.  ``__main__`` and modules that are not loaded are
+    left out.
+    """
+    walk = _walk(name, functions)
+    names = [module for module, _ in walk.places] + list(walk.reached_modules)
+    found = {}
+    for module in dict.fromkeys(names):
+        loaded = walk.reached_modules.get(module) or sys.modules.get(module)
+        if loaded is not None and module != "__main__" and module_kind(module) == "user":
+            found[module] = loaded
+    return found
 
 
 def _walk(name: str, functions: tuple[object, ...]) -> _Fingerprint:

@@ -22,6 +22,7 @@ from numba.core.errors import NumbaError
 from ohhell_sim.code_origin import is_library_path, source_location
 from ohhell_sim.errors import StrategyError
 from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy_memory import shares_memory_safely
 
 #: The types the kernel calls ``bid`` and ``play`` with: the view and the parameter
 #: row read-only (see :mod:`ohhell_sim.engine.readonly`), the seat's stream.
@@ -33,8 +34,9 @@ KERNEL_ARGUMENT_TYPES = (
 
 ROLES = ("bid", "play")
 
-# Strategies (name, fingerprint, checked) that passed check_compiles in this process.
-_COMPILED_OK: set[tuple[str, str, bool]] = set()
+# Strategies (name, fingerprint, checked) that passed check_compiles in this process,
+# with whether their code may be given the view and parameter row themselves.
+_COMPILED_OK: dict[tuple[str, str, bool], bool] = {}
 
 
 def check_compiles(strategy: Strategy, *, checked: bool = False) -> None:
@@ -64,6 +66,7 @@ def check_compiles(strategy: Strategy, *, checked: bool = False) -> None:
     key = (strategy.name, strategy.fingerprint(), checked)
     if key in _COMPILED_OK:
         return
+    shares = True
     for role, function in zip(ROLES, strategy.current_functions(checked=checked), strict=True):
         where = source_location(function)
         try:
@@ -87,7 +90,22 @@ def check_compiles(strategy: Strategy, *, checked: bool = False) -> None:
                 role=role,
                 location=where,
             )
-    _COMPILED_OK.add(key)
+        annotation = function.overloads[KERNEL_ARGUMENT_TYPES].type_annotation
+        shares = shares and shares_memory_safely(annotation)
+    _COMPILED_OK[key] = shares
+
+
+def shares_arrays(strategy: Strategy) -> bool:
+    """Whether the kernel may hand ``strategy`` its view and parameter row themselves.
+
+    True when the compiled code of both its functions can reach the two arrays'
+    memory only to read it (:func:`ohhell_sim.strategy_memory.shares_memory_safely`);
+    otherwise it receives private copies for each decision
+    (:func:`ohhell_sim.engine.readonly.private_copy`).  Compiles the functions
+    first (:func:`check_compiles`) where this process has not.
+    """
+    check_compiles(strategy)
+    return _COMPILED_OK[(strategy.name, strategy.fingerprint(), False)]
 
 
 def _numba_reason(error: NumbaError, function: object) -> str:

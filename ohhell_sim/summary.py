@@ -49,9 +49,11 @@ from ohhell_sim.engine.scoring import deal_points_array, forbidden_bid_array
 from ohhell_sim.engine.workspace import NOT_PLAYED
 from ohhell_sim.estimates import frequency_mean_ci, proportion_ci, store_interval
 from ohhell_sim.results import (
+    SUMMARY_FILE,
     SimulationResult,
-    check_output_folder,
+    check_run_folder,
     read_frame,
+    remove_run_files,
     strategy_categorical,
     write_frame,
 )
@@ -67,7 +69,6 @@ if TYPE_CHECKING:
 
 __all__ = ["SUMMARY_FILE", "TABLE_KEYS", "RunSummary", "SummaryCounts", "summarise", "total_bounds"]
 
-SUMMARY_FILE = "summary.parquet"
 #: Groupings accepted by :meth:`RunSummary.table`.
 TABLE_KEYS = ("strategy", "seat", "position", "hand_size", "bid")
 
@@ -385,10 +386,16 @@ class RunSummary:
             rows[strategy] = row
         return pd.DataFrame.from_dict(rows, orient="index").rename_axis("strategy")
 
-    def to_parquet(self, folder: str | os.PathLike) -> Path:
-        """Write the counts to ``folder/summary.parquet`` (metadata included); return the path."""
-        folder = check_output_folder(folder)
+    def to_parquet(self, folder: str | os.PathLike, *, overwrite: bool = False) -> Path:
+        """Write the counts to ``folder/summary.parquet`` (metadata included); return the path.
+
+        ``overwrite`` replaces the run ``folder`` holds already, a full run's frames
+        included (:func:`~ohhell_sim.results.check_run_folder`); without it such a
+        folder is refused.
+        """
+        folder = check_run_folder(folder, overwrite)
         folder.mkdir(parents=True, exist_ok=True)
+        remove_run_files(folder, keep=(SUMMARY_FILE,))
         arrays = {f.name: getattr(self.counts, f.name) for f in fields(self.counts)}
         frame = pd.DataFrame(
             {

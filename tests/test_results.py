@@ -10,6 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import ohhell_sim as oh
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import GAMES_FILE, HANDS_FILE, METADATA_KEY
 from ohhell_sim.rules import Rules
 
@@ -122,10 +123,13 @@ def test_parquet_round_trip_keeps_dtypes(result, tmp_path):
     assert isinstance(hands["strategy"].dtype, pd.CategoricalDtype)
 
 
-def test_to_parquet_overwrites(result, tmp_path):
+def test_to_parquet_replaces_a_run_only_when_told(result, tmp_path):
     small = oh.simulate(RULES, SEATS, games=2, seed=1)
     small.to_parquet(tmp_path)
-    result.to_parquet(tmp_path)
+    with pytest.raises(InvalidArgumentError, match=r"holds another run.*overwrite"):
+        result.to_parquet(tmp_path)
+    assert len(oh.read_results(tmp_path)[0]) == len(small.hands)
+    result.to_parquet(tmp_path, overwrite=True)
     hands, _ = oh.read_results(tmp_path)
     assert len(hands) == len(result.hands)
 

@@ -397,8 +397,9 @@ def test_guide_strategy_file_plays_no_games_when_the_command_line_imports_it(
 
 @pytest.mark.slow
 def test_built_ins_registered_as_user_strategies_play_the_same_games(registered):
-    # A user strategy gets copies of its view and row of its own for each decision;
-    # the decisions, and so the games, are those of the same code built in.
+    # A user strategy gets its view and row themselves when its code only reads them
+    # (these do), else copies for each decision; either way the decisions, and so
+    # the games, are those of the same code built in.
     for name in ("simple", "card_counter"):
         builtin = oh.get_strategy(name)
         registered(f"ut_{name}", builtin.bid, builtin.play, params=builtin.params)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from ohhell_sim.bench import bench
 from ohhell_sim.cli.options import add_import_option, import_modules
 from ohhell_sim.cli.seats import SEAT_SYNTAX, parse_seat
 from ohhell_sim.errors import InvalidArgumentError
@@ -14,6 +13,8 @@ from ohhell_sim.seat_text import split_seats
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Time the kernel and print deals per second."""
+    from ohhell_sim.bench import bench
+
     import_modules(args)
     seats = split_seats(args.strategy, "--strategy", SEAT_SYNTAX)
     if len(seats) != 1:

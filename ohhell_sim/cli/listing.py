@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import re
 import textwrap
+from typing import TYPE_CHECKING
 
 from ohhell_sim.cli.options import add_import_option, import_modules
-from ohhell_sim.strategy import Strategy, available_strategies, get_strategy
+
+if TYPE_CHECKING:
+    from ohhell_sim.strategy import Strategy
 
 # :role:`~pkg.mod.name` or :role:`text <target>` or :role:`target`
 _ROLE = re.compile(r":[a-z]+(?::[a-z]+)?:`(?P<body>[^`]+)`")
@@ -57,6 +60,8 @@ def describe(strategy: Strategy) -> str:
 
 def cmd_strategies(args: argparse.Namespace) -> int:
     """Print every registered strategy; with ``-v`` its description as plain text."""
+    from ohhell_sim.strategy import available_strategies, get_strategy
+
     import_modules(args)
     for name in available_strategies():
         strategy = get_strategy(name)

@@ -4,26 +4,30 @@ from __future__ import annotations
 
 import argparse
 
-from ohhell_sim.arguments import check_count
 from ohhell_sim.cli.options import add_import_option, import_modules, parse_int_list
 from ohhell_sim.cli.seats import SEAT_SYNTAX, parse_seat
-from ohhell_sim.interop.openspiel_matches import (
-    DEFAULT_DEALS,
-    DEFAULT_OPPONENTS,
-    DEFAULT_PLAYERS,
-    DEFAULT_TRICKS,
-    is_openspiel_bot,
-    match_command,
-    plan_matches,
-    record_run,
-    run_matches,
-)
 from ohhell_sim.seat_text import split_seats
-from ohhell_sim.studies.openspiel_match import write_match_report
+
+#: The grid a match plays when not told (``ohhell_sim.interop.openspiel_matches``'s
+#: defaults, which a test keeps equal to these).
+DEFAULT_OPPONENTS = ("ismcts:1000", "ismcts:10000")
+DEFAULT_PLAYERS = (3, 4, 5)
+DEFAULT_TRICKS = (5, 10)
+DEFAULT_DEALS = 20
 
 
 def cmd_openspiel_match(args: argparse.Namespace) -> int:
     """Play the grid of matches the folder does not hold yet, then write its report."""
+    from ohhell_sim.arguments import check_count
+    from ohhell_sim.interop.openspiel_matches import (
+        is_openspiel_bot,
+        match_command,
+        plan_matches,
+        record_run,
+        run_matches,
+    )
+    from ohhell_sim.studies.openspiel_match import write_match_report
+
     import_modules(args)
     strategies = texts = None
     if args.strategies is not None:

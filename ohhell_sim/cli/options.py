@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from ohhell_sim.cli.seats import SEAT_SYNTAX, Seat, import_strategy_module, parse_seats
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.rules import Rules, rules_from_options
+
+if TYPE_CHECKING:
+    from ohhell_sim.rules import Rules
 
 
 def parse_int_list(text: str, option: str) -> list[int]:
@@ -21,6 +24,8 @@ def parse_int_list(text: str, option: str) -> list[int]:
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """Build :class:`Rules` from ``--preset``, ``--players``, ``--schedule`` and ``--rule``."""
+    from ohhell_sim.rules import rules_from_options
+
     return rules_from_options(args.preset, args.players, args.schedule, args.rule or ())
 
 

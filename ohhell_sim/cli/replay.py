@@ -6,11 +6,12 @@ import argparse
 import json
 
 from ohhell_sim.cli.options import add_rules_options, rules_from_args, seats_from_args
-from ohhell_sim.reference import replay
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay game ``--game`` of the run and print its log."""
+    from ohhell_sim.reference import replay
+
     rules = rules_from_args(args)
     seats = [seat.spec for seat in seats_from_args(args, rules)]
     log = replay(rules, seats, seed=args.seed, game=args.game)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from ohhell_sim.rules.listing import format_params, param_records
-
 
 def cmd_rules(args: argparse.Namespace) -> int:
     """Print the rule parameters as text, or as JSON with ``--json``."""
+    from ohhell_sim.rules.listing import format_params, param_records
+
     print(json.dumps(param_records(), indent=1) if args.json else format_params())
     return 0
 

@@ -20,15 +20,13 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.seat_text import parse_seat_text, split_seats
-from ohhell_sim.strategy import (
-    Strategy,
-    available_strategies,
-    get_strategy,
-    resolve_seating,
-)
+
+if TYPE_CHECKING:  # the registry loads Numba: imported when a seat is read
+    from ohhell_sim.strategy import Strategy
 
 SEAT_SYNTAX = "[MODULE:]NAME[PARAM=VALUE,...]"
 
@@ -80,6 +78,8 @@ def import_strategy_module(ref: str, option: str) -> dict[str, Strategy]:
     InvalidArgumentError
         If the module cannot be found, or importing it fails.
     """
+    from ohhell_sim.strategy import available_strategies, get_strategy
+
     ref = ref.strip()
     if not ref:
         raise InvalidArgumentError(
@@ -169,6 +169,8 @@ def parse_seat(text: str, option: str = "--strategies") -> Seat:
         name, an unknown strategy or parameter, or a value that is not a number;
         the message starts with ``option``.
     """
+    from ohhell_sim.strategy import available_strategies, get_strategy, resolve_seating
+
     head, bracket, tail = text.strip().partition("[")
     module, _, name = head.rpartition(":")
     name = name.strip()

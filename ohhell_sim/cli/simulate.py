@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ohhell_sim.analysis.format import format_summary
-from ohhell_sim.analysis.report import rules_text
 from ohhell_sim.cli.options import add_rules_options, rules_from_args, seats_from_args
-from ohhell_sim.results import check_output_folder
-from ohhell_sim.run.dask import connect
-from ohhell_sim.simulate import simulate
-from ohhell_sim.summary import summarise
 
 _SUMMARY_MEASURES = ("mean_score", "made_rate", "zero_bid_rate", "win_share")
 # The count tables of a --summary run are wide (x, x_low, x_high).
@@ -22,9 +16,16 @@ _SUMMARY_COLUMNS = [
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play the games, print the summary table, write the results if asked."""
+    from ohhell_sim.analysis.format import format_summary
+    from ohhell_sim.analysis.report import rules_text
+    from ohhell_sim.results import check_run_folder
+    from ohhell_sim.run.dask import connect
+    from ohhell_sim.simulate import simulate
+    from ohhell_sim.summary import summarise
+
     rules = rules_from_args(args)
     seats = seats_from_args(args, rules)
-    output = check_output_folder(args.output) if args.output else None
+    output = check_run_folder(args.output, args.overwrite) if args.output else None
     client = None
     if args.scheduler:
         client = connect(args.scheduler)
@@ -52,12 +53,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         table = result.standings().join(result.table(["strategy"]))
         print(format_summary(table[_SUMMARY_COLUMNS], digits=3))
         if output is not None:
-            print(f"summary written to {result.to_parquet(output)}")
+            print(f"summary written to {result.to_parquet(output, overwrite=args.overwrite)}")
         return 0
     summary = result.summary()
     print(format_summary(summary[summary["measure"].isin(_SUMMARY_MEASURES)], digits=3))
     if output is not None:
-        result.to_parquet(output)
+        result.to_parquet(output, overwrite=args.overwrite)
         print(f"results written to {output}/ (hands.parquet, games.parquet)")
     return 0
 
@@ -69,6 +70,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
     p.add_argument("--output", "-o", help="folder for hands.parquet and games.parquet")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the run the --output folder holds (refused without this)",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--scheduler", help="address of a Dask scheduler to run the games on")
     p.add_argument(

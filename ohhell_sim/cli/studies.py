@@ -1,27 +1,34 @@
-"""``ohhell experiment``, ``report`` and ``quickstart``: the studies and their reports."""
+"""``ohhell experiment``, ``report`` and ``quickstart``: the studies and their reports.
+
+The parsers read the studies' names and options from :mod:`ohhell_sim.studies.catalog`;
+a study is imported when a command runs it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ohhell_sim.analysis.report import ANALYSIS_FILE, WrittenReport, command_path, write_report
-from ohhell_sim.analysis.run_report import run_report
-from ohhell_sim.arguments import check_count, check_seed
 from ohhell_sim.cli.options import add_import_option, import_modules
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.results import check_output_folder, read_results
-from ohhell_sim.studies.design import FIELDS
-from ohhell_sim.studies.experiment import (
+from ohhell_sim.studies.catalog import (
     DEFAULT_STUDY,
+    SHARED_FIELDS,
     STUDY_NAMES,
-    get_study,
-    render_report,
-    run_experiment,
+    TAKES_FIELD_PAIRS,
+    TAKES_RULE_SETS,
+    TAKES_STRATEGIES,
+    known_fields,
 )
-from ohhell_sim.studies.runs import GAMES_FILE, HANDS_FILE, MANIFEST_FILE
-from ohhell_sim.summary import SUMMARY_FILE
+
+if TYPE_CHECKING:
+    from ohhell_sim.analysis.report import WrittenReport
+
+#: The saved analysis of a study (:data:`ohhell_sim.analysis.report.ANALYSIS_FILE`; a
+#: test keeps them equal).
+ANALYSIS_FILE = "analysis.json"
 
 #: The quick start's size: a small version of the default study that finishes in
 #: about a minute on a fresh machine, kernel compile included.
@@ -50,6 +57,8 @@ def _parse_names(text: str | None) -> tuple[str, ...] | None:
 
 
 def _done(written: WrittenReport, data: bool = False) -> int:
+    from ohhell_sim.studies.runs import GAMES_FILE, HANDS_FILE, MANIFEST_FILE
+
     if data:
         print(
             f"data and analysis written to {written.markdown.parent}/ ({HANDS_FILE}, "
@@ -61,6 +70,8 @@ def _done(written: WrittenReport, data: bool = False) -> int:
 
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one study and write its data and report."""
+    from ohhell_sim.studies.experiment import run_experiment
+
     import_modules(args)
     out = args.out or f"runs/{args.name}"
     written = run_experiment(
@@ -83,6 +94,13 @@ def cmd_experiment(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Render a study's report from its data, or the strategy report of a plain run."""
+    from ohhell_sim.analysis.report import command_path, write_report
+    from ohhell_sim.analysis.run_report import run_report
+    from ohhell_sim.results import check_output_folder, read_results
+    from ohhell_sim.studies.experiment import render_report
+    from ohhell_sim.studies.runs import MANIFEST_FILE
+    from ohhell_sim.summary import SUMMARY_FILE
+
     target = args.target
     if args.out:
         check_output_folder(args.out)
@@ -121,6 +139,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_quickstart(args: argparse.Namespace) -> int:
     """Run a small version of the default study and write its report."""
+    from ohhell_sim.analysis.report import command_path
+    from ohhell_sim.arguments import check_count, check_seed
+    from ohhell_sim.results import check_output_folder
+    from ohhell_sim.studies.experiment import run_experiment
+
     # Checked before the first line is printed, so a bad option prints only its error.
     check_count("games", args.games)
     check_seed(args.seed)
@@ -160,18 +183,17 @@ def _fields_help() -> str:
     # The shared fields, then each study's own: beside them, or instead of them.
     own = []
     for name in STUDY_NAMES:
-        known = get_study(name).known_fields
-        extra = ",".join(f for f in known if f not in FIELDS)
+        known = known_fields(name)
+        extra = ",".join(f for f in known if f not in SHARED_FIELDS)
         if extra:
-            shared = set(FIELDS) <= set(known)
+            shared = set(SHARED_FIELDS) <= set(known)
             own.append(f"{name} {'also ' if shared else 'only '}{extra}")
-    pairs = [name for name in STUDY_NAMES if get_study(name).field_names is not None]
-    own += [f"{name} also STRONGER/WEAKER, two strategies in alternate seats" for name in pairs]
-    return "; ".join([f"all: {','.join(FIELDS)}", *own])
+    own += [f"{name} also STRONGER/WEAKER, two strategies in alternate seats" for name in TAKES_FIELD_PAIRS]
+    return "; ".join([f"all: {','.join(SHARED_FIELDS)}", *own])
 
 
 def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
-    takers = [name for name in STUDY_NAMES if get_study(name).takes_strategies]
+    takers = TAKES_STRATEGIES
     p = sub.add_parser(
         "experiment",
         help="run a study, write its Parquet data, figures and report",
@@ -191,7 +213,7 @@ def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
         help="strategy fields to play each condition in, e.g. simple,mix (default: the "
         f"study's; {_fields_help()})",
     )
-    rule_takers = ", ".join(name for name in STUDY_NAMES if get_study(name).takes_rule_sets)
+    rule_takers = ", ".join(TAKES_RULE_SETS)
     p.add_argument(
         "--variant",
         action="append",

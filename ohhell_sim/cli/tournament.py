@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 
 from ohhell_sim.cli.options import add_rules_options, rules_from_args, seats_from_args
-from ohhell_sim.results import check_output_file, write_frame
-from ohhell_sim.tournament import SEATINGS, tournament
+
+#: The seatings of :func:`ohhell_sim.tournament` (its ``SEATINGS``; a test keeps them equal).
+SEATINGS = ("duplicate", "random")
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Play the tournament, print its ranking and pairwise table, write the long frame."""
+    from ohhell_sim.results import check_output_file, write_frame
+    from ohhell_sim.tournament import tournament
+
     rules = rules_from_args(args)
     seats = seats_from_args(args, rules)
     output = check_output_file(args.output, ".parquet") if args.output else None

@@ -5,17 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ohhell_sim.results import check_output_file
-from ohhell_sim.strategies.distilled import WEIGHTS_FILE
-from ohhell_sim.strategies.distilled_training import save_weights, train_distilled
-
 #: Strategies this command trains.
 TRAINABLE = ("distilled",)
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Train the named strategy's weights and save them."""
-    check_output_file(args.output, ".npz")
+    from ohhell_sim.results import check_output_file
+    from ohhell_sim.strategies.distilled import WEIGHTS_FILE
+    from ohhell_sim.strategies.distilled_training import save_weights, train_distilled
+
+    output = args.output or WEIGHTS_FILE
+    check_output_file(output, ".npz")
     weights = train_distilled(
         seed=args.seed,
         games=args.games,
@@ -23,7 +24,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         workers=args.workers,
         log=lambda line: print(line, file=sys.stderr, flush=True),
     )
-    path = save_weights(weights, args.output)
+    path = save_weights(weights, output)
     print(f"weights of {args.name} written to {path} ({path.stat().st_size:,} bytes)")
     return 0
 
@@ -45,6 +46,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--epochs", type=int, default=10, help="passes over the training positions")
     p.add_argument("--workers", type=int, default=1, help="threads playing the games")
     p.add_argument(
-        "--output", "-o", default=WEIGHTS_FILE, help=f"output .npz file (default ./{WEIGHTS_FILE})"
+        "--output",
+        "-o",
+        help="output .npz file (default: the file the strategy reads, in the current folder)",
     )
     p.set_defaults(func=cmd_train)

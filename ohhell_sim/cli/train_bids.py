@@ -5,16 +5,18 @@ from __future__ import annotations
 import argparse
 
 from ohhell_sim.cli.options import parse_int_list
-from ohhell_sim.results import check_output_file
-from ohhell_sim.strategies.learned import TABLE_FILE, save_bid_table, train_bid_table
 
 
 def cmd_train_bids(args: argparse.Namespace) -> int:
     """Train the bid table and save it."""
+    from ohhell_sim.results import check_output_file
+    from ohhell_sim.strategies.learned import TABLE_FILE, save_bid_table, train_bid_table
+
     players = parse_int_list(args.players, "--players")
-    check_output_file(args.output, ".npz")
+    output = args.output or TABLE_FILE
+    check_output_file(output, ".npz")
     table = train_bid_table(players, deals=args.deals, seed=args.seed, max_hand=args.max_hand)
-    path = save_bid_table(table, args.output)
+    path = save_bid_table(table, output)
     size = path.stat().st_size
     print(f"bid table for players {players} written to {path} ({size:,} bytes)")
     return 0
@@ -25,7 +27,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "train-bids",
         help="fit the learned strategy's bid table by simulation",
-        description=train_bid_table.__doc__.split("\n\n")[0],
+        description="Fit the table of trick-count distributions of the learned strategy's "
+        "bids by simulation.",
     )
     p.add_argument(
         "--players", default="3,4,5,6,7", help="table sizes, comma-separated (default 3-7)"
@@ -34,6 +37,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-hand", type=int, help="largest hand size (default: canonical start)")
     p.add_argument(
-        "--output", "-o", default=TABLE_FILE, help=f"output .npz file (default ./{TABLE_FILE})"
+        "--output",
+        "-o",
+        help="output .npz file (default: the file the strategy reads, in the current folder)",
     )
     p.set_defaults(func=cmd_train_bids)

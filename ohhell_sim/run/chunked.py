@@ -321,7 +321,7 @@ def run_chunked(
                 sink.arrays,
                 stats,
             )
-        result.to_parquet(folder)
+        result.to_parquet(folder, overwrite=True)  # the run's own folder
         manifest["complete"] = True
         manifest["last_run"] = asdict(stats) | {"repaired": list(stats.repaired)}
         _save_manifest(folder, manifest)

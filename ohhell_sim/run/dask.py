@@ -14,10 +14,14 @@ or :func:`simulate_on_client` (which also takes ``chunk_games``); from the
 command line through :func:`connect`, which the CLI's ``--scheduler ADDRESS`` calls.
 
 Workers need ``ohhell-sim`` installed, the same version as the client.  User
-strategies travel with the tasks: their functions are pickled *by value* (module
-and helpers included), so the module that defines them need not be importable on
-the workers.  Each worker registers them once, and compiles the generated
-kernel once per machine (Numba's on-disk cache serves later processes).
+strategies travel with the tasks: their functions are pickled *by value*, with
+every module of the user's that their code reaches (the one that defines them,
+and those it imports helpers or constants from), so those modules need not be
+importable on the workers, and a worker that imported an older version of one
+runs the client's.  Each worker registers them once, checks that the code it
+would run has the client's fingerprint (and refuses the task if not), and
+compiles the generated kernel once per machine (Numba's on-disk cache serves
+later processes).
 
 ``dask.distributed`` is an optional dependency (``pip install 'ohhell-sim[dask]'``);
 this module imports it only when a cluster is used.
@@ -46,6 +50,7 @@ import numpy as np
 
 from ohhell_sim._version import __version__
 from ohhell_sim.arguments import check_count
+from ohhell_sim.code_origin import source_location
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
 from ohhell_sim.results import SimulationResult, check_rows_fit
 from ohhell_sim.rules import Rules
@@ -60,6 +65,7 @@ from ohhell_sim.strategy import (
     get_strategy,
     register_strategy,
 )
+from ohhell_sim.strategy_code import user_modules
 from ohhell_sim.validation import check_run
 
 if TYPE_CHECKING:
@@ -121,15 +127,17 @@ _PICKLE_LOCK = threading.Lock()
 
 
 def pack_strategies(users: Sequence[Strategy]) -> bytes:
-    """Pickle user strategies so that workers can rebuild them without their module.
+    """Pickle user strategies so that workers can rebuild them without their modules.
 
     Numba pickles a dispatcher's Python function with its own copy of cloudpickle,
-    by reference when the function's module is importable.  The module that defines
-    a user strategy usually lives only on the client (a notebook, a script, a test
-    folder), so its module is registered *by value* for the time of this call: the
-    functions, and the module-level helpers and constants they use, travel in the
-    bytes.  Functions of installed packages (``ohhell_sim``, ``numba`` ...) still go
-    by reference.
+    by reference when the function's module is importable.  The modules of a user
+    strategy usually live only on the client (a notebook, a script, a test folder),
+    or may differ on a worker that imported them before they were edited, so every
+    user module its code reaches (:func:`ohhell_sim.strategy_code.user_modules`) is
+    registered *by value* for the time of this call: the functions, and the
+    module-level helpers and constants they use, travel in the bytes, with each
+    strategy's fingerprint for the workers to check.  Functions of installed
+    packages (``ohhell_sim``, ``numba`` ...) still go by reference.
 
     Parameters
     ----------
@@ -153,13 +161,14 @@ def pack_strategies(users: Sequence[Strategy]) -> bytes:
 
     modules: dict[str, ModuleType] = {}
     for strategy in users:
-        for func in (strategy.bid, strategy.play):
-            name = getattr(func.py_func, "__module__", None) or "__main__"
-            module = sys.modules.get(name)
-            # __main__ is pickled by value anyway; installed packages exist on workers.
-            if module is None or name == "__main__" or name.split(".")[0] in _INSTALLED_PACKAGES:
-                continue
-            modules[name] = module
+        # __main__ is pickled by value anyway; installed packages exist on workers.
+        reached = user_modules(strategy.name, (strategy.bid, strategy.play))
+        modules.update(
+            (name, module)
+            for name, module in reached.items()
+            if name.split(".")[0] not in _INSTALLED_PACKAGES
+        )
+    shipped = (users, {strategy.name: strategy.fingerprint() for strategy in users})
     # The by-value registry is process-wide state of Numba's cloudpickle: hold it
     # only for this dump, and never race another thread doing the same.
     with _PICKLE_LOCK:
@@ -172,16 +181,16 @@ def pack_strategies(users: Sequence[Strategy]) -> bytes:
             for module in added:
                 numba_cloudpickle.register_pickle_by_value(module)
             try:
-                return pickle.dumps(users, protocol=pickle.HIGHEST_PROTOCOL)
+                return pickle.dumps(shipped, protocol=pickle.HIGHEST_PROTOCOL)
             except Exception as by_value:
                 first_error = by_value
         finally:
             for module in added:
                 numba_cloudpickle.unregister_pickle_by_value(module)
         # Something in the module cannot travel by value; by reference still works
-        # when the workers can import the module.
+        # when the workers can import the module (and have the client's version).
         try:
-            return pickle.dumps(users, protocol=pickle.HIGHEST_PROTOCOL)
+            return pickle.dumps(shipped, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:
             names = ", ".join(s.name for s in users)
             raise InvalidArgumentError(
@@ -189,20 +198,28 @@ def pack_strategies(users: Sequence[Strategy]) -> bytes:
             ) from first_error
 
 
-_UNPACKED: dict[str, tuple[Strategy, ...]] = {}
+_UNPACKED: dict[str, tuple[tuple[Strategy, ...], dict[str, str]]] = {}
 _UNPACK_LOCK = threading.Lock()
 
 
 def _ensure_registered(blob: bytes) -> None:
-    """Register the strategies in ``blob`` in this (worker) process where missing or stale."""
+    """Register the strategies in ``blob`` in this (worker) process where missing or stale.
+
+    Raises
+    ------
+    RuntimeError
+        If the code a strategy would run here has another fingerprint than on the
+        client (a module it reads came by reference and is another version here).
+    """
     if not blob:
         return
     key = hashlib.sha256(blob).hexdigest()
     with _UNPACK_LOCK:
-        users = _UNPACKED.get(key)
-        if users is None:
-            users = pickle.loads(blob)
-            _UNPACKED[key] = users
+        unpacked = _UNPACKED.get(key)
+        if unpacked is None:
+            unpacked = pickle.loads(blob)
+            _UNPACKED[key] = unpacked
+        users, fingerprints = unpacked
         for strategy in users:
             for func in (strategy.bid, strategy.play):
                 _stand_in_module(func.py_func)
@@ -223,6 +240,20 @@ def _ensure_registered(blob: bytes) -> None:
                     heavy=strategy.heavy,
                     replace=True,
                 )
+            _check_fingerprint(strategy.name, fingerprints[strategy.name])
+
+
+def _check_fingerprint(name: str, client: str) -> None:
+    """Refuse to run strategy ``name`` here unless its code is the client's (``client``)."""
+    here = get_strategy(name)
+    if here.fingerprint() != client:
+        raise RuntimeError(
+            f"strategy {name!r} ({source_location(here.bid)}): the code this Dask worker "
+            f"({socket.gethostname()}) would run is not the client's (fingerprint "
+            f"{here.fingerprint()}, the client's {client}); a module it reads is another "
+            "version here: restart the workers (client.restart()) or install the same code "
+            "on every machine"
+        )
 
 
 def _stand_in_module(func: Any) -> None:

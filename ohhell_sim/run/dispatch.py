@@ -56,6 +56,7 @@ from numba.core.caching import NullCache
 from ohhell_sim.engine import game, readonly
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, Strategy
+from ohhell_sim.strategy_compile import shares_arrays
 
 _LOADED: dict[str, ModuleType] = {}
 
@@ -160,14 +161,23 @@ def _digest_of(paths: tuple[Path, ...]) -> str:
 _SOURCES_DIGEST = _digest_of((*kernel_sources(), Path(__file__).resolve()))
 
 
-def _add_strategy(digest, strategy: Strategy) -> None:
+def _gets_copies(strategy: Strategy, checked: bool) -> bool:
+    # A user strategy gets private copies of its view and row, but where its
+    # compiled code can only read them (strategy_compile.shares_arrays); in check
+    # mode always, as check mode is for code not yet trusted.
+    return strategy.builtin_id is None and (checked or not shares_arrays(strategy))
+
+
+def _add_strategy(digest, strategy: Strategy, checked: bool) -> None:
     # The fingerprint covers everything the code reaches (strategy_code); the
     # strategy's module file and the tables beside it are hashed too, so that a
     # built-in's package data is covered even where it is read at import.
     digest.update(strategy.fingerprint().encode())
-    # How the dispatch calls it: a user strategy's parameter row is cut to its length.
+    # How the dispatch calls it: a user strategy's parameter row is cut to its length,
+    # and copied for each decision unless its code only reads the arrays.
     builtin = strategy.builtin_id is not None
     digest.update(f"builtin={builtin} params={len(strategy.params)}".encode())
+    digest.update(f"copies={_gets_copies(strategy, checked)}".encode())
     for function in (strategy.bid, strategy.play):
         try:
             path = Path(inspect.getfile(function.py_func)).resolve()
@@ -187,7 +197,7 @@ def kernel_name(strategies_used: tuple[Strategy, ...], general: bool, checked: b
     """The module name of the kernel for these strategies (see the module docstring)."""
     digest = hashlib.sha256(_SOURCES_DIGEST.encode())
     for strategy in strategies_used:
-        _add_strategy(digest, strategy)
+        _add_strategy(digest, strategy, checked)
     digest.update(b"general" if general else b"plain")
     # NUMBA_BOUNDSCHECK=1 compiles every function with bounds checks: a kernel of
     # its own, not one compiled without them.
@@ -218,7 +228,7 @@ def _generated_kernel(
         _FUNCTIONS[path.stem] = tuple(
             f for s in strategies_used for f in _kernel_copies(s, strategies_used, checked)
         )
-    return load_generated(path, lambda: _kernel_source(strategies_used, general))
+    return load_generated(path, lambda: _kernel_source(strategies_used, general, checked))
 
 
 def load_generated(path: Path, source: Callable[[], str]) -> ModuleType:
@@ -245,7 +255,7 @@ def load_generated(path: Path, source: Callable[[], str]) -> ModuleType:
     return module
 
 
-def _kernel_source(strategies_used: tuple[Strategy, ...], general: bool) -> str:
+def _kernel_source(strategies_used: tuple[Strategy, ...], general: bool, checked: bool) -> str:
     names = ", ".join(s.name for s in strategies_used)
     tables = "general" if general else "plain"
     return "\n".join(
@@ -256,7 +266,7 @@ def _kernel_source(strategies_used: tuple[Strategy, ...], general: bool) -> str:
             "Numba's messages give that file's line numbers under this file's name.",
             '"""',
             "",
-            _dispatch_source(strategies_used),
+            _dispatch_source(strategies_used, checked),
             "",
             "",
             f"GENERAL_TABLES = {general}",
@@ -339,9 +349,10 @@ def _kernel_copies(strategy: Strategy, strategies_used: tuple[Strategy, ...], ch
     return tuple(cached_on_disk(f) for f in functions)
 
 
-def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
-    # Every strategy sees its view and parameter row read-only; a user strategy
-    # sees copies of its own, its row cut to its parameters (engine.readonly).
+def _dispatch_source(strategies_used: tuple[Strategy, ...], checked: bool) -> str:
+    # Every strategy sees its view and parameter row read-only, a user strategy's
+    # row cut to its parameters; one whose code may reach their memory otherwise
+    # than to read it sees copies of its own (engine.readonly).
     functions = ", ".join(f"_s{i}_bid, _s{i}_play" for i in range(len(strategies_used)))
     lines = [
         "from numba import njit",
@@ -357,6 +368,8 @@ def _dispatch_source(strategies_used: tuple[Strategy, ...]) -> str:
     for strategy in strategies_used:
         if strategy.builtin_id is not None:
             calls.append("(_read_only(view), _read_only(params), rng)")
+        elif not _gets_copies(strategy, checked):
+            calls.append(f"(_read_only(view), _read_only(params[:{len(strategy.params)}]), rng)")
         else:
             calls.append(
                 "(_private_copy(view, own_view, view.shape[0]), "

@@ -12,24 +12,34 @@ the built-ins' compiles by every source file but those of the studies, the
 analysis and the command.
 """
 
-from ohhell_sim.studies.experiment import (
-    DEFAULT_STUDY,
-    STUDY_NAMES,
-    build_report,
-    get_study,
-    load_report,
-    render_report,
-    run_experiment,
-)
-from ohhell_sim.studies.spec import StudySpec
+from __future__ import annotations
 
-__all__ = [
-    "DEFAULT_STUDY",
-    "STUDY_NAMES",
-    "StudySpec",
-    "build_report",
-    "get_study",
-    "load_report",
-    "render_report",
-    "run_experiment",
-]
+import importlib
+
+from ohhell_sim.studies.catalog import DEFAULT_STUDY as DEFAULT_STUDY
+from ohhell_sim.studies.catalog import STUDY_NAMES as STUDY_NAMES
+
+#: Public name -> its module, imported on first use: the studies' modules load
+#: pandas and Matplotlib, which the command's help does not need.
+_EXPORTS = {
+    "StudySpec": "ohhell_sim.studies.spec",
+    "build_report": "ohhell_sim.studies.experiment",
+    "get_study": "ohhell_sim.studies.experiment",
+    "load_report": "ohhell_sim.studies.experiment",
+    "render_report": "ohhell_sim.studies.experiment",
+    "run_experiment": "ohhell_sim.studies.experiment",
+}
+
+__all__ = sorted(["DEFAULT_STUDY", "STUDY_NAMES", *_EXPORTS])
+
+
+def __getattr__(name: str) -> object:
+    """Import a public name on first use (PEP 562)."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ohhell_sim.studies' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

@@ -22,14 +22,12 @@ from ohhell_sim.analysis.report import (
 from ohhell_sim.arguments import check_count, check_seed
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import check_output_folder
+from ohhell_sim.studies.catalog import STUDY_NAMES
 from ohhell_sim.studies.design import check_fields, check_players
 from ohhell_sim.studies.report import conditions_table
 from ohhell_sim.studies.runs import MANIFEST_FILE, StudyData, read_manifest, read_study, write_study
 from ohhell_sim.studies.spec import StudySpec, share_of_games
 
-STUDY_NAMES = ("hook_rule", "zero_bids", "variant_scoring", "strategy_ladder", "house_rules")
-#: The study the README's quick start runs.
-DEFAULT_STUDY = "hook_rule"
 #: Share of the games per condition that the confirmation run plays by default.
 CONFIRMATION_SHARE = 0.5
 
