@@ -188,7 +188,10 @@ def _fields_help() -> str:
         if extra:
             shared = set(SHARED_FIELDS) <= set(known)
             own.append(f"{name} {'also ' if shared else 'only '}{extra}")
-    own += [f"{name} also STRONGER/WEAKER, two strategies in alternate seats" for name in TAKES_FIELD_PAIRS]
+    own += [
+        f"{name} also STRONGER/WEAKER, two strategies in alternate seats"
+        for name in TAKES_FIELD_PAIRS
+    ]
     return "; ".join([f"all: {','.join(SHARED_FIELDS)}", *own])
 
 
