@@ -7,7 +7,7 @@ import sys
 
 from ohhell_sim.results import check_output_file
 from ohhell_sim.strategies.distilled import WEIGHTS_FILE
-from ohhell_sim.strategies.distilled_training import save_weights, train_distilled
+from ohhell_sim.strategies.distilled_training import WORLDS, save_weights, train_distilled
 
 #: Strategies this command trains.
 TRAINABLE = ("distilled",)
@@ -21,6 +21,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         games=args.games,
         epochs=args.epochs,
         workers=args.workers,
+        worlds=args.worlds,
         log=lambda line: print(line, file=sys.stderr, flush=True),
     )
     path = save_weights(weights, args.output)
@@ -35,7 +36,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="fit the networks of the distilled strategy from positions of the built-in players",
         description=(
             "Play games of the built-in players, label each move of their positions by "
-            "playing it out on the real deal, and fit the distilled strategy's networks "
+            "playing it out on the real deal (and, for cards, on deals sampled as the "
+            "search samples them), and fit the distilled strategy's networks "
             "(ohhell_sim.strategies.distilled_training)."
         ),
     )
@@ -44,6 +46,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=int, default=3000, help="games played for positions")
     p.add_argument("--epochs", type=int, default=10, help="passes over the training positions")
     p.add_argument("--workers", type=int, default=1, help="threads playing the games")
+    p.add_argument(
+        "--worlds",
+        type=int,
+        default=WORLDS,
+        help="sampled deals beside the real one that label each card",
+    )
     p.add_argument(
         "--output", "-o", default=WEIGHTS_FILE, help=f"output .npz file (default ./{WEIGHTS_FILE})"
     )
