@@ -213,11 +213,17 @@ def network_card(view, state, move, embed, bias, out, out_bias):
     else:
         for r in range(top + 1):
             worth[r] = deal_points(bid, won + r, view[V.HAND_SIZE], rules)
-    card_state(view, context, x)
-    hidden_base(state, bias, x, base)
-    # Every card shares the embedding's one row: added once, as each card would.
-    for i in range(hidden_size):
-        base[i] += embed[0, i]
+    # With nothing left to score (a canonical bid already missed) every card is
+    # worth 0 and the weakest is chosen: the networks need not run.
+    scores = False
+    for r in range(top + 1):
+        scores |= worth[r] != 0.0
+    if scores:
+        card_state(view, context, x)
+        hidden_base(state, bias, x, base)
+        # Every card shares the embedding's one row: added once, as each card would.
+        for i in range(hidden_size):
+            base[i] += embed[0, i]
     led = view[V.LED_SUIT]
     trump = view[V.TRUMP]
     choice = -1
@@ -225,11 +231,12 @@ def network_card(view, state, move, embed, bias, out, out_bias):
     while choices != 0:
         card = lowest_card(choices)
         choices &= choices - 1
-        card_move(view, card, context, xm)
-        outcome_probabilities(base, move, embed, -1, out, out_bias, xm, top, hidden, probs)
         value = 0.0
-        for r in range(top + 1):
-            value += probs[r] * worth[r]
+        if scores:
+            card_move(view, card, context, xm)
+            outcome_probabilities(base, move, embed, -1, out, out_bias, xm, top, hidden, probs)
+            for r in range(top + 1):
+                value += probs[r] * worth[r]
         if (
             choice < 0
             or value > choice_value + 1e-9
