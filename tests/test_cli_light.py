@@ -64,8 +64,9 @@ def test_registry_holds_the_builtins_without_the_package_init():
 
 def test_the_parsers_copies_match_the_library():
     from ohhell_sim.analysis.report import ANALYSIS_FILE
-    from ohhell_sim.cli import openspiel, studies, tournament
+    from ohhell_sim.cli import openspiel, studies, tournament, train
     from ohhell_sim.interop import openspiel_matches
+    from ohhell_sim.strategies import distilled_training
     from ohhell_sim.studies import catalog, design
     from ohhell_sim.tournament import SEATINGS
 
@@ -74,6 +75,7 @@ def test_the_parsers_copies_match_the_library():
     for name in ("DEFAULT_OPPONENTS", "DEFAULT_PLAYERS", "DEFAULT_TRICKS", "DEFAULT_DEALS"):
         assert getattr(openspiel, name) == getattr(openspiel_matches, name), name
     assert catalog.SHARED_FIELDS == design.FIELDS
+    assert train.WORLDS == distilled_training.WORLDS
 
 
 @pytest.mark.parametrize("name", STUDY_NAMES)

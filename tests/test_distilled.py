@@ -17,7 +17,7 @@ import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.strategies import distilled, distilled_training
-from ohhell_sim.strategies._distilled_features import N_CARD_MOVE, N_CARD_STATE, N_OUTCOMES
+from ohhell_sim.strategies._distilled_features import N_CARD_STATE, N_OUTCOMES
 from ohhell_sim.strategies.distilled_training import (
     Positions,
     Samples,
@@ -177,28 +177,45 @@ def test_one_card_bid_labels_are_the_trick_on_the_real_deal(positions):
         assert (row[2:] == -1).all()
 
 
+@pytest.mark.parametrize("worlds", [0, 6])
 @pytest.mark.slow
-def test_card_labels_count_tricks_from_here(positions):
-    rows = label_cards(positions.card_views, positions.card_hands)
+def test_card_labels_count_tricks_from_here(positions, worlds):
+    rows, dist = label_cards(positions.card_views, positions.card_hands, worlds, 3)
     views = positions.card_views[rows[:, 0]]
     left = views[:, V.HAND_SIZE] - views[:, V.TRICK]
-    assert (rows[:, 2] >= 0).all() and (rows[:, 2] <= left).all()
+    # A law over the tricks still to play; on the real deal alone, one count.
+    assert np.allclose(dist.sum(axis=1), 1.0) and (dist >= 0).all()
+    assert (dist[np.arange(N_OUTCOMES)[None, :] > left[:, None]] == 0).all()
+    if worlds == 0:
+        assert set(np.unique(dist)) == {0.0, 1.0}
+    else:
+        # The sampled deals differ from the real one: some laws spread.
+        assert ((dist > 0).sum(axis=1) > 1).mean() > 0.2
     # Each labelled card is legal, and a position has at least two distinct cards
     # unless its legal cards are equivalent.
     assert ((views[:, V.LEGAL] >> rows[:, 1]) & 1 == 1).all()
-    # Last to play, a card that beats the trick's best card takes it: the label
-    # counts the tricks from the current one on.
+    # Last to play, a card that beats the trick's best card takes it, on every
+    # deal: the label counts the tricks from the current one on.
     from ohhell_sim.engine.core import beats
 
     last = views[:, V.N_IN_TRICK] == views[:, V.N_ACTIVE] - 1
     checked = 0
-    for row, view in zip(rows[last], views[last], strict=True):
+    for row, law, view in zip(rows[last], dist[last], views[last], strict=True):
         if beats(row[1], view[V.WINNING_CARD], view[V.TRUMP]):
-            assert row[2] >= 1
+            assert law[0] == 0.0
             checked += 1
         else:
-            assert row[2] <= view[V.HAND_SIZE] - view[V.TRICK] - 1
+            assert law[view[V.HAND_SIZE] - view[V.TRICK]] == 0.0
     assert checked > 10
+
+
+@pytest.mark.slow
+def test_sampled_card_labels_depend_on_the_seed_only(positions):
+    views, hands = positions.card_views, positions.card_hands
+    rows, dist = label_cards(views, hands, 4, 7)
+    again_rows, again = label_cards(views, hands, 4, 7)
+    assert (rows == again_rows).all() and (dist == again).all()
+    assert not np.array_equal(label_cards(views, hands, 4, 8)[1], dist)
 
 
 @pytest.mark.slow
@@ -208,42 +225,46 @@ def test_samples_have_inputs_in_range_and_valid_targets(positions):
         # Scaled to about 0..1; the square of a bid's distance from the estimate
         # reaches (10 / 3) ** 2.
         assert np.abs(samples.states).max() <= 3 and np.abs(samples.moves).max() <= 12
-        assert (samples.target <= samples.top).all() and (samples.target >= 0).all()
+        beyond = np.arange(N_OUTCOMES)[None, :] > samples.top[:, None]
+        assert (samples.target[beyond] == 0).all() and np.allclose(samples.target.sum(axis=1), 1)
         assert samples.owner.max() < samples.states.shape[0]
 
 
 def test_the_fit_learns_a_known_distribution():
     # One binary input decides the outcome's law; the fit must find both laws.
+    # Enough positions and games that the held-out share's entropy is the laws'.
     rng = np.random.default_rng(0)
-    n = 4000
+    n = 12_000
     flag = rng.integers(0, 2, n)
-    states = np.zeros((n, N_CARD_STATE))
+    states = np.zeros((n, 3))
     states[:, 0] = flag
-    target = np.where(flag == 1, rng.choice([2, 3], n), rng.choice([0, 1], n, p=[0.8, 0.2]))
+    label = np.where(flag == 1, rng.choice([2, 3], n), rng.choice([0, 1], n, p=[0.8, 0.2]))
+    target = np.zeros((n, N_OUTCOMES))
+    target[np.arange(n), label] = 1.0
     samples = Samples(
         states=states,
-        moves=np.zeros((n, N_CARD_MOVE)),
+        moves=np.zeros((n, 2)),
         index=np.zeros(n, dtype=np.int64),
         target=target,
         top=np.full(n, 4),
         owner=np.arange(n),
-        games=np.arange(n) % 50,
+        games=np.arange(n) % 400,
         n_embed=1,
     )
-    fit = fit_network(samples, hidden=8, epochs=40, seed=1, batch=64)
+    fit = fit_network(samples, hidden=8, epochs=15, seed=1, batch=64)
     # Entropy of the true laws: half ln 2, half that of (0.8, 0.2).
     floor = 0.5 * np.log(2) + 0.5 * -(0.8 * np.log(0.8) + 0.2 * np.log(0.2))
     assert fit.curve[-1]["held_out_loss"] < floor + 0.05
     assert fit.curve[0]["held_out_loss"] > fit.curve[-1]["held_out_loss"]
     probs = np.zeros(N_OUTCOMES)
     state, move, embed, bias, out, out_bias = fit.layers
-    x = np.zeros(N_CARD_STATE)
+    x = np.zeros(3)
     x[0] = 1.0
     base = np.empty(bias.shape[0])
     distilled.hidden_base(state, bias, x, base)
     hidden = np.empty(bias.shape[0])
     distilled.outcome_probabilities(
-        base, move, embed, 0, out, out_bias, np.zeros(N_CARD_MOVE), 4, hidden, probs
+        base, move, embed, 0, out, out_bias, np.zeros(2), 4, hidden, probs
     )
     assert probs[2] + probs[3] > 0.95 and abs(probs[2] - 0.5) < 0.1
 
@@ -283,12 +304,14 @@ def test_train_command_writes_a_weights_file_the_player_reads(tmp_path, monkeypa
 
     monkeypatch.setattr(distilled_training, "FIELDS", (("simple", "card_counter"),))
     out = tmp_path / "w.npz"
-    code = main(["train", "distilled", "--games", "6", "--epochs", "2", "-o", str(out)])
+    code = main(
+        ["train", "distilled", "--games", "6", "--epochs", "2", "--worlds", "3", "-o", str(out)]
+    )
     assert code == 0 and out.exists()
     weights = distilled.load_weights(out)
     assert weights["card"][0].shape == (N_CARD_STATE, distilled_training.HIDDEN["card"])
     meta = distilled.weights_meta(out)
-    assert meta["games"] == 6 and len(meta["bid"]["curve"]) == 2
+    assert meta["games"] == 6 and len(meta["bid"]["curve"]) == 2 and meta["worlds"] == 3
     assert json.loads(json.dumps(meta))["seed"] == 0
     assert "written to" in capsys.readouterr().out
 
@@ -296,3 +319,5 @@ def test_train_command_writes_a_weights_file_the_player_reads(tmp_path, monkeypa
 def test_train_refuses_bad_sizes_before_playing():
     with pytest.raises(InvalidArgumentError, match="games must be a positive integer"):
         distilled_training.train_distilled(games=0)
+    with pytest.raises(InvalidArgumentError, match="worlds must be a non-negative integer"):
+        distilled_training.train_distilled(worlds=-1)

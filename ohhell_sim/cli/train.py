@@ -7,6 +7,9 @@ import sys
 
 #: Strategies this command trains.
 TRAINABLE = ("distilled",)
+#: The sampled deals that label each card by default
+#: (:data:`ohhell_sim.strategies.distilled_training.WORLDS`; a test keeps them equal).
+WORLDS = 32
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -22,6 +25,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         games=args.games,
         epochs=args.epochs,
         workers=args.workers,
+        worlds=args.worlds,
         log=lambda line: print(line, file=sys.stderr, flush=True),
     )
     path = save_weights(weights, output)
@@ -35,8 +39,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "train",
         help="fit the networks of the distilled strategy from positions of the built-in players",
         description=(
-            "Play games of the built-in players, label each move of their positions by "
-            "playing it out on the real deal, and fit the distilled strategy's networks "
+            "Play games of the built-in players, label each card of their positions by "
+            "playing it out on the real deal and on --worlds sampled deals, and fit the "
+            "distilled strategy's networks "
             "(ohhell_sim.strategies.distilled_training)."
         ),
     )
@@ -45,6 +50,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=int, default=3000, help="games played for positions")
     p.add_argument("--epochs", type=int, default=10, help="passes over the training positions")
     p.add_argument("--workers", type=int, default=1, help="threads playing the games")
+    p.add_argument(
+        "--worlds",
+        type=int,
+        default=WORLDS,
+        help="sampled deals beside the real one that label each card",
+    )
     p.add_argument(
         "--output",
         "-o",

@@ -31,6 +31,7 @@ from ohhell_sim.strategies.simple import likely_tricks
 from ohhell_sim.strategy_tools import (
     card_power,
     highest_by_power,
+    highest_card,
     lowest_by_power,
     lowest_card,
     popcount,
@@ -41,12 +42,14 @@ from ohhell_sim.strategy_tools import (
 #: state vector and of the features of one card.
 N_BID_STATE = 28
 N_BID_MOVE = 4
-N_CARD_STATE = 27
-N_CARD_MOVE = 21
+N_CARD_STATE = 34
+N_CARD_MOVE = 25
 JACK = 9
 TEN = 8
 #: Aces and kings of every suit.
 _HIGH = np.int64(sum((1 << (13 * suit + ACE)) | (1 << (13 * suit + KING)) for suit in range(4)))
+#: The cards of rank nine and below of every suit.
+_LOW = np.int64(sum(((1 << 8) - 1) << (13 * suit) for suit in range(4)))
 #: Outcomes the networks give a distribution over: 0..10 tricks.
 N_OUTCOMES = 11
 
@@ -155,10 +158,14 @@ def _need_of(view, seat):
 def card_context(view):
     """What every card's features share, derived once per card decision.
 
-    ``(unseen, later, later_void, others_void)``: the cards that may be in
-    another hand, those the players still to play this trick may hold (by
-    their voids), and the 4-bit masks of the suits some player still to play,
-    and some other player, has shown void in.
+    ``(unseen, later, later_void, others_void, later_seats, weakest,
+    strongest)``: the cards that may be in another hand, those the players
+    still to play this trick may hold (by their voids), the 4-bit masks of the
+    suits some player still to play, and some other player, has shown void in,
+    per suit ``s`` the count of the players still to play who may follow it
+    (bits ``4 s`` up) and of those void in it who may hold a trump (bits
+    ``16 + 4 s`` up), and once a suit is led the power of the weakest and the
+    strongest legal card (-1 when we lead: it depends on the card led).
     """
     n = view[V.N_PLAYERS]
     active = view[V.ACTIVE]
@@ -167,6 +174,7 @@ def card_context(view):
     later_void = 0
     all_void = 15  # the suits every player still to play is void in
     others_void = 0
+    later_seats = np.int64(0)
     seat = view[V.SEAT]
     for k in range(view[V.N_ACTIVE] - 1):
         seat = next_seat(seat, active, n)
@@ -175,6 +183,11 @@ def card_context(view):
         if k < later:
             later_void |= voids
             all_void &= voids
+            for suit in range(4):
+                if (voids >> suit) & 1 == 0:
+                    later_seats += np.int64(1) << (4 * suit)
+                elif trump >= 0 and (voids >> trump) & 1 == 0:
+                    later_seats += np.int64(1) << (16 + 4 * suit)
     # As ohhell_sim.strategies._common.later_may_hold: a card is ruled out when every player
     # still to play has shown void in its suit (the joker, in trump).
     may_hold = np.int64(0)
@@ -185,7 +198,14 @@ def card_context(view):
                 may_hold &= ~suit_mask(suit)
                 if suit == trump:
                     may_hold &= ~(np.int64(1) << JOKER)
-    return unseen_mask(view), may_hold, later_void, others_void
+    weakest = -1
+    strongest = -1
+    if view[V.N_IN_TRICK] > 0:
+        led = view[V.LED_SUIT]
+        legal = view[V.LEGAL]
+        weakest = card_power(lowest_by_power(legal, led, trump), led, trump)
+        strongest = card_power(highest_by_power(legal, led, trump), led, trump)
+    return unseen_mask(view), may_hold, later_void, others_void, later_seats, weakest, strongest
 
 
 @njit(inline="always")
@@ -255,6 +275,37 @@ def card_state(view, context, out):
     if trump >= 0:
         out[25] = ((context[3] >> trump) & 1) * 1.0
     out[26] = popcount(hand & _HIGH) / left
+    # What the next three players still need, in turn (a surplus counts as 0).
+    seat = me
+    for k in range(min(players - 1, 3)):
+        seat = next_seat(seat, active, n)
+        out[27 + k] = min(max(_need_of(view, seat), 0), left) / left
+    low_safe = 0
+    void_with_trumps = 0
+    low = 0
+    for suit in range(4):
+        mine = hand & suit_mask(suit)
+        if suit == trump:
+            continue
+        if mine == 0:
+            if trump >= 0 and hand & trumps != 0:
+                void_with_trumps += 1
+            continue
+        # Our lowest card of a side suit with no unseen card under it ducks any lead.
+        lowest = lowest_card(mine)
+        if unseen & suit_mask(suit) & ((np.int64(1) << lowest) - 1) == 0:
+            low_safe += 1
+        low += popcount(mine & _LOW)
+    out[30] = low_safe / 3.0
+    out[31] = void_with_trumps / 3.0
+    out[32] = low / left
+    # Our trumps above every unseen trump.
+    my_trumps = hand & trumps
+    unseen_trumps = unseen & trumps
+    if unseen_trumps == 0:
+        out[33] = popcount(my_trumps) / left
+    else:
+        out[33] = popcount(my_trumps & ~((np.int64(2) << highest_card(unseen_trumps)) - 1)) / left
 
 
 @njit(inline="always")
@@ -306,6 +357,25 @@ def card_move(view, card, context, out):
             # Leading from a suit we would then be void in lets us trump it later.
             out[20] = 1.0 if popcount(mine) == 1 and not is_trump else 0.0
     power = card_power(card, led, trump)
-    out[13] = 1.0 if card_power(lowest_by_power(legal, led, trump), led, trump) == power else 0.0
-    out[14] = 1.0 if card_power(highest_by_power(legal, led, trump), led, trump) == power else 0.0
+    weakest = context[5]
+    strongest = context[6]
+    if j == 0:
+        weakest = card_power(lowest_by_power(legal, led, trump), led, trump)
+        strongest = card_power(highest_by_power(legal, led, trump), led, trump)
+    out[13] = 1.0 if weakest == power else 0.0
+    out[14] = 1.0 if strongest == power else 0.0
     out[15] = 1.0 if wins_now and later != 0 else 0.0
+    # The players still to play: who may follow the led suit, who may trump it.
+    others = max(players - 1, 1)
+    if led >= 0:
+        out[21] = ((context[4] >> (4 * led)) & 15) / others
+        if led != trump:
+            out[22] = ((context[4] >> (16 + 4 * led)) & 15) / others
+    if card != JOKER:
+        out[23] = 1.0 if out[8] == 0.0 else 0.0
+        # Our cards of the suit above every unseen one (its sure winners).
+        live = unseen & suit_mask(suit)
+        if live == 0:
+            out[24] = popcount(mine) / 5.0
+        else:
+            out[24] = popcount(mine & ~((np.int64(2) << highest_card(live)) - 1)) / 5.0

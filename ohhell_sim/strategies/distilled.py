@@ -11,12 +11,14 @@ tie goes to the weaker card.
 
 The networks were trained (:mod:`ohhell_sim.strategies.distilled_training`, ``ohhell train
 distilled``) on positions from games of the built-in players, ``adaptive_pimc``
-among them.  Each position was labelled by playing each move out on the real
-deal, whose hidden hands are a draw from what the position's players could
-know: a network fitted to these labels estimates the playout value given what
-the player sees, as the search's samples do, without the sampling noise.  It
-runs at engine speed: its inputs (:mod:`ohhell_sim.strategies._distilled_features`) and
-the networks are plain Numba.
+among them.  A bid was labelled by playing it out on the real deal, whose
+hidden hands are a draw from what the position's players could know; a card by
+the law of its playouts over the real deal and deals sampled as ``pimc``
+samples them: the search's own averaged move values.  A network fitted to these
+labels estimates the playout value given what the player sees, as the search's
+samples do, without the sampling noise.  It runs at engine speed: its inputs
+(:mod:`ohhell_sim.strategies._distilled_features`) and the networks are plain
+Numba, in single precision.
 
 The weights ship in ``ohhell_sim/strategies/tables/distilled.npz`` with how they were
 made.  In the swap phase it passes as ``card_counter`` does; in a forehead
@@ -91,11 +93,14 @@ def outcome_probabilities(base, move_weights, embed, index, out, out_bias, x, to
     """Fill ``probs[0..top]`` with the network's outcome distribution for one move.
 
     ``base`` is :func:`hidden_base`'s; ``x`` the move's inputs, ``index`` its
-    row of ``embed``; outcomes above ``top`` get no weight.  ``hidden`` is
-    scratch of the hidden layer's size.
+    row of ``embed`` (-1: none, ``base`` holds it already); outcomes above
+    ``top`` get no weight.  ``hidden`` is scratch of the hidden layer's size.
     """
-    for i in range(hidden.shape[0]):
-        hidden[i] = base[i] + embed[index, i]
+    if index >= 0:
+        for i in range(hidden.shape[0]):
+            hidden[i] = base[i] + embed[index, i]
+    else:
+        hidden[:] = base
     _add_product(hidden, move_weights, x)
     for k in range(top + 1):
         probs[k] = out_bias[k]
@@ -135,14 +140,14 @@ def network_bid(view, state, move, embed, bias, out, out_bias):
     hidden_size = bias.shape[0]
     top = min(h, N_OUTCOMES - 1)
     # One allocation for the scratch of the decision, sliced.
-    scratch = np.empty(N_BID_STATE + N_BID_MOVE + 2 * hidden_size, dtype=np.float64)
+    scratch = np.empty(N_BID_STATE + N_BID_MOVE + 2 * hidden_size, dtype=bias.dtype)
     x = scratch[:N_BID_STATE]
     xm = scratch[N_BID_STATE : N_BID_STATE + N_BID_MOVE]
     base = scratch[N_BID_STATE + N_BID_MOVE : N_BID_STATE + N_BID_MOVE + hidden_size]
     hidden = scratch[N_BID_STATE + N_BID_MOVE + hidden_size :]
     estimate = bid_state(view, x)
     hidden_base(state, bias, x, base)
-    probs = np.zeros((most + 1, top + 1), dtype=np.float64)
+    probs = np.zeros((most + 1, top + 1), dtype=bias.dtype)
     allowed = np.zeros(most + 1, dtype=np.bool_)
     low = max(int(estimate) - BIDS_BELOW, 0)
     for b in range(most + 1):
@@ -187,7 +192,7 @@ def network_card(view, state, move, embed, bias, out, out_bias):
     top = min(left, N_OUTCOMES - 1)
     hidden_size = bias.shape[0]
     # One allocation for the scratch of the decision, sliced.
-    scratch = np.empty(N_CARD_STATE + N_CARD_MOVE + 2 * hidden_size + 2 * (top + 1))
+    scratch = np.empty(N_CARD_STATE + N_CARD_MOVE + 2 * hidden_size + 2 * (top + 1), bias.dtype)
     x = scratch[:N_CARD_STATE]
     at = N_CARD_STATE
     xm = scratch[at : at + N_CARD_MOVE]
@@ -208,8 +213,17 @@ def network_card(view, state, move, embed, bias, out, out_bias):
     else:
         for r in range(top + 1):
             worth[r] = deal_points(bid, won + r, view[V.HAND_SIZE], rules)
-    card_state(view, context, x)
-    hidden_base(state, bias, x, base)
+    # With nothing left to score (a canonical bid already missed) every card is
+    # worth 0 and the weakest is chosen: the networks need not run.
+    scores = False
+    for r in range(top + 1):
+        scores |= worth[r] != 0.0
+    if scores:
+        card_state(view, context, x)
+        hidden_base(state, bias, x, base)
+        # Every card shares the embedding's one row: added once, as each card would.
+        for i in range(hidden_size):
+            base[i] += embed[0, i]
     led = view[V.LED_SUIT]
     trump = view[V.TRUMP]
     choice = -1
@@ -217,11 +231,12 @@ def network_card(view, state, move, embed, bias, out, out_bias):
     while choices != 0:
         card = lowest_card(choices)
         choices &= choices - 1
-        card_move(view, card, context, xm)
-        outcome_probabilities(base, move, embed, 0, out, out_bias, xm, top, hidden, probs)
         value = 0.0
-        for r in range(top + 1):
-            value += probs[r] * worth[r]
+        if scores:
+            card_move(view, card, context, xm)
+            outcome_probabilities(base, move, embed, -1, out, out_bias, xm, top, hidden, probs)
+            for r in range(top + 1):
+                value += probs[r] * worth[r]
         if (
             choice < 0
             or value > choice_value + 1e-9
@@ -239,7 +254,8 @@ def load_weights(path) -> dict[str, tuple[np.ndarray, ...]]:
     """The two networks of a weights file: ``{"bid": layers, "card": layers}``.
 
     Each is the tuple of :data:`LAYERS`, as :func:`network_bid` and
-    :func:`network_card` take them.
+    :func:`network_card` take them, in single precision: the player computes
+    in the weights' precision, twice the numbers to a vector instruction.
 
     Raises
     ------
@@ -255,7 +271,7 @@ def load_weights(path) -> dict[str, tuple[np.ndarray, ...]]:
             )
         return {
             net: tuple(
-                np.ascontiguousarray(data[f"{net}_{layer}"], dtype=np.float64) for layer in LAYERS
+                np.ascontiguousarray(data[f"{net}_{layer}"], dtype=np.float32) for layer in LAYERS
             )
             for net in NETWORKS
         }

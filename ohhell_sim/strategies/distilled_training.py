@@ -1,4 +1,4 @@
-"""Training ``distilled``: positions from real games, labelled by playouts of the real deal.
+"""Training ``distilled``: positions from real games, labelled by playouts of sampled deals.
 
 The recipe, reproducible from a seed (``ohhell train distilled``):
 
@@ -10,17 +10,18 @@ The recipe, reproducible from a seed (``ohhell train distilled``):
    the view its player saw and the hands every seat held.  These are the
    reference engine's games (:func:`ohhell_sim.reference.game_steps`), which
    the tests check position by position, bit for bit.
-2. **Labels.** Each move of a position is played out on the real deal with
-   ``simple``'s greedy policy in every seat, as ``pimc`` and ``mc_bidder`` play
-   out their sampled deals (:mod:`ohhell_sim.strategies._playout`): a bid's label is the
-   tricks its bidder took, a card's the tricks its player took from there on.
-   The real deal is one draw from the deals the position could hide, so the
-   mean label given what the player sees is the search's value with the true
-   chance of each hidden deal.
+2. **Labels.** Each move of a position is played out with ``simple``'s greedy
+   policy in every seat, as ``pimc`` and ``mc_bidder`` play out their sampled
+   deals (:mod:`ohhell_sim.strategies._playout`).  A bid's label is the tricks
+   its bidder took on the real deal.  A card's label is the law of the tricks
+   its player takes from there on over the real deal and :data:`WORLDS` deals
+   drawn as ``pimc`` draws them from what the player sees: ``pimc``'s own
+   averaged move values, with the real deal among the draws, so the card
+   network learns the search's value with little of one playout's noise.
 3. **Networks.** Two networks of one hidden layer
    (:mod:`ohhell_sim.strategies.distilled`) are fitted to the labels by minibatch Adam on
-   the cross-entropy of the outcome distributions, in NumPy: they are small
-   enough that a training library would bring nothing.  A share of the games
+   the cross-entropy of the outcome distributions against the labels' laws, in
+   NumPy: they are small enough that a training library would bring nothing.  A share of the games
    is held out; the weights kept are those of the epoch of best held-out loss.
 
 The positions are collected by ``workers`` threads, each playing whole games,
@@ -45,6 +46,7 @@ from numba import njit
 from ohhell_sim import view as V
 from ohhell_sim.arguments import check_seed
 from ohhell_sim.engine.core import next_seat
+from ohhell_sim.engine.rng import game_key, seed_stream
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.strategies._common import unseen_mask
 from ohhell_sim.strategies._distilled_features import (
@@ -71,8 +73,9 @@ from ohhell_sim.strategies._playout import (
 )
 from ohhell_sim.strategies.distilled import LAYERS, NETWORKS
 from ohhell_sim.strategies.pimc import distinct_choices
+from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 from ohhell_sim.strategies.tables import save_arrays
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy_tools import lowest_card, popcount
 
 #: Seatings the positions come from, one game after another; a seating of
 #: fewer names than players repeats them around the table.
@@ -93,6 +96,10 @@ RULE_SETS = (
     {"no_trump_every": 3},
     {"made": "10*bid"},
 )
+
+#: The purpose of the random streams of the labels' sampled deals (the
+#: engine's streams are 0..2).
+STREAM_LABEL = 3
 
 
 @dataclass(frozen=True)
@@ -197,49 +204,82 @@ def label_bids(views, hands):
 
 
 @njit
-def label_cards(views, hands):
-    """Each distinct legal card of each position, and the tricks it leads to on the real deal.
+def _card_outcomes(view, hands, cards, bids, hidden, work, won, dist, weight):
+    # Play each card of ``cards`` out on the deal ``hands``; add ``weight`` to
+    # the count of the tricks it takes from here on, in its row of ``dist``.
+    if hidden:
+        for s in range(view[V.N_PLAYERS]):
+            bids[s] = view[V.BIDS_BASE + s]
+        estimate_bids(
+            view[V.N_PLAYERS],
+            view[V.ACTIVE],
+            view[V.DEALER],
+            view[V.HAND_SIZE],
+            view[V.MAX_BID],
+            view[V.HOOK],
+            view[V.TRUMP],
+            hands.copy(),
+            bids,
+        )
+    me = view[V.SEAT]
+    left = view[V.HAND_SIZE] - view[V.TRICK]
+    for k in range(cards.shape[0]):
+        deal = deal_after(view, hands, cards[k], work, won)
+        before = won[me]
+        play_out(deal, bids, trick_after(view, cards[k]), left, won[:0])
+        dist[k, won[me] - before] += weight
 
-    Returns ``(position, card, tricks from this one on)`` rows.
+
+@njit
+def label_cards(views, hands, worlds=0, seed=0):
+    """Each distinct legal card of each position, and the law of the tricks it leads to.
+
+    A card's tricks from this one on are counted on the real deal and on
+    ``worlds`` deals drawn as ``pimc`` draws them, consistent with what the
+    player sees (:func:`ohhell_sim.strategies.sampler.draw_sample`), each deal
+    played out as ``pimc`` plays its samples; every deal counts alike.  The
+    position of row ``i`` of ``views`` draws from its own stream ``(seed, i)``.
+    Returns ``rows`` (``(position, card)``) and ``dist``, their laws over
+    0..10 tricks (rows summing to one).
     """
-    rows = np.empty((views.shape[0] * 13, 3), dtype=np.int64)
+    n_rows = 0
+    for i in range(views.shape[0]):
+        if views[i, V.HAND_SIZE] - views[i, V.TRICK] < N_OUTCOMES:
+            n_rows += popcount(distinct_choices(views[i], unseen_mask(views[i])))
+    rows = np.empty((n_rows, 2), dtype=np.int64)
+    dist = np.zeros((n_rows, N_OUTCOMES), dtype=np.float64)
+    won = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    work = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    sample = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    plan = np.empty(PLAN_SIZE if worlds > 0 else 1, dtype=np.int64)
+    pool = np.empty(53, dtype=np.int64)
+    rng = np.empty(4, dtype=np.uint64)
+    key = game_key(seed, 0)
     used = 0
     for i in range(views.shape[0]):
         view = views[i]
         if view[V.HAND_SIZE] - view[V.TRICK] >= N_OUTCOMES:
             continue
-        n = view[V.N_PLAYERS]
-        me = view[V.SEAT]
-        active = view[V.ACTIVE]
-        trump = view[V.TRUMP]
         bids, hidden = _public_bids(view)
-        if hidden:
-            estimate_bids(
-                n,
-                active,
-                view[V.DEALER],
-                view[V.HAND_SIZE],
-                view[V.MAX_BID],
-                view[V.HOOK],
-                trump,
-                hands[i].copy(),
-                bids,
-            )
         choices = distinct_choices(view, unseen_mask(view))
-        left = view[V.HAND_SIZE] - view[V.TRICK]
-        won = np.zeros(V.MAX_SEATS, dtype=np.int64)
-        work = np.zeros(V.MAX_SEATS, dtype=np.int64)
-        while choices != 0:
-            c = lowest_card(choices)
+        cards = np.empty(popcount(choices), dtype=np.int64)
+        for k in range(cards.shape[0]):
+            cards[k] = lowest_card(choices)
             choices &= choices - 1
-            deal = deal_after(view, hands[i], c, work, won)
-            before = won[me]
-            play_out(deal, bids, trick_after(view, c), left, won[:0])
-            rows[used, 0] = i
-            rows[used, 1] = c
-            rows[used, 2] = won[me] - before
-            used += 1
-    return rows[:used]
+            rows[used + k, 0] = i
+            rows[used + k, 1] = cards[k]
+        out = dist[used : used + cards.shape[0]]
+        _card_outcomes(view, hands[i], cards, bids, hidden, work, won, out, 1.0)
+        drawn = 1
+        if worlds > 0 and prepare_sample(view, plan, pool):
+            seed_stream(rng, key, STREAM_LABEL, i)
+            for _ in range(worlds):
+                if draw_sample(plan, pool, rng, sample):
+                    _card_outcomes(view, sample, cards, bids, hidden, work, won, out, 1.0)
+                    drawn += 1
+        out /= drawn
+        used += cards.shape[0]
+    return rows, dist
 
 
 # --- inputs -----------------------------------------------------------------------
@@ -275,7 +315,8 @@ def bid_inputs(views, labels):
 
 @njit
 def card_inputs(views, rows):
-    """Network inputs of every labelled card: state rows, move rows, label, top, position."""
+    """Network inputs of every labelled card (``rows`` of :func:`label_cards`): state rows,
+    move rows, top, position."""
     states = np.empty((views.shape[0], N_CARD_STATE), dtype=np.float64)
     for i in range(views.shape[0]):
         card_state(views[i], card_context(views[i]), states[i])
@@ -285,7 +326,7 @@ def card_inputs(views, rows):
         view = views[rows[j, 0]]
         card_move(view, rows[j, 1], card_context(view), moves[j])
         top[j] = view[V.HAND_SIZE] - view[V.TRICK]
-    return states, moves, rows[:, 2].copy(), top, rows[:, 0].copy()
+    return states, moves, top, rows[:, 0].copy()
 
 
 @dataclass(frozen=True)
@@ -295,7 +336,7 @@ class Samples:
     states: np.ndarray  # one row per position
     moves: np.ndarray
     index: np.ndarray  # the move's column of the embedding
-    target: np.ndarray
+    target: np.ndarray  # the law of the outcome: one row of N_OUTCOMES per move
     top: np.ndarray  # the largest possible outcome
     owner: np.ndarray  # the move's position (a row of ``states``)
     games: np.ndarray  # the game of each position
@@ -305,14 +346,17 @@ class Samples:
 def bid_samples(positions: Positions) -> Samples:
     """The bid network's samples of ``positions``."""
     labels = label_bids(positions.bid_views, positions.bid_hands)
-    states, moves, index, target, top, owner = bid_inputs(positions.bid_views, labels)
+    states, moves, index, label, top, owner = bid_inputs(positions.bid_views, labels)
+    target = np.zeros((label.shape[0], N_OUTCOMES))
+    target[np.arange(label.shape[0]), label] = 1.0
     return Samples(states, moves, index, target, top, owner, positions.bid_games, N_OUTCOMES)
 
 
-def card_samples(positions: Positions) -> Samples:
-    """The card network's samples of ``positions``."""
-    rows = label_cards(positions.card_views, positions.card_hands)
-    states, moves, target, top, owner = card_inputs(positions.card_views, rows)
+def card_samples(positions: Positions, worlds: int = 0, seed: int = 0) -> Samples:
+    """The card network's samples of ``positions``: each card's law over the real deal
+    and ``worlds`` sampled ones (:func:`label_cards`, drawing from ``seed``)."""
+    rows, target = label_cards(positions.card_views, positions.card_hands, worlds, seed)
+    states, moves, top, owner = card_inputs(positions.card_views, rows)
     index = np.zeros(target.shape[0], dtype=np.int64)
     return Samples(states, moves, index, target, top, owner, positions.card_games, 1)
 
@@ -343,13 +387,10 @@ class _Network:
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits) * mask
         probs = e / e.sum(axis=1, keepdims=True)
-        rows = np.arange(x.shape[0])
-        loss = -np.mean(np.log(probs[rows, target] + 1e-12))
+        loss = -np.sum(target * np.log(probs + 1e-12)) / x.shape[0]
         if not want_grads:
             return loss, None
-        d_logits = probs
-        d_logits[rows, target] -= 1.0
-        d_logits /= x.shape[0]
+        d_logits = (probs - target) / x.shape[0]
         d_hidden = (d_logits @ p["w2"].T) * (pre > 0.0)
         grads = {
             "w2": hidden.T @ d_logits,
@@ -443,6 +484,8 @@ def fit_network(
 
 # --- the whole recipe -------------------------------------------------------------
 
+#: Sampled deals beside the real one that label each card.
+WORLDS = 32
 #: Hidden units of the bid and card networks.
 HIDDEN = {"bid": 24, "card": 20}
 
@@ -452,9 +495,12 @@ def train_distilled(
     games: int = 3000,
     epochs: int = 10,
     workers: int = 1,
+    worlds: int = WORLDS,
     log: Callable[[str], None] | None = None,
 ) -> dict[str, np.ndarray]:
     """Collect positions, label them and fit both networks (module docstring).
+
+    ``worlds`` sampled deals beside the real one label each card (:func:`label_cards`).
 
     Returns the arrays of a weights file (:func:`save_weights`), with ``meta``:
     how it was made, its sample counts, learning curves and times.
@@ -463,6 +509,8 @@ def train_distilled(
     for name, value in (("games", games), ("epochs", epochs), ("workers", workers)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise InvalidArgumentError(f"{name} must be a positive integer, got {value!r}")
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 0:
+        raise InvalidArgumentError(f"worlds must be a non-negative integer, got {worlds!r}")
     say = log or (lambda _: None)
     started = time.perf_counter()
     say(f"collecting positions from {games} games ({workers} worker(s))")
@@ -472,11 +520,14 @@ def train_distilled(
         f"  {len(positions.bid_views)} bids, {len(positions.card_views)} card choices "
         f"in {collected - started:.0f} s"
     )
-    weights = fit_weights(positions, seed, epochs, log)
+    weights = fit_weights(positions, seed, epochs, worlds, log)
     meta = json.loads(str(weights["meta"]))
     meta.update(
         games=games,
-        made_by=f"ohhell train distilled --seed {seed} --games {games} --epochs {epochs}",
+        made_by=(
+            f"ohhell train distilled --seed {seed} --games {games} --epochs {epochs} "
+            f"--worlds {worlds}"
+        ),
         collect_seconds=round(collected - started, 1),
         total_seconds=round(time.perf_counter() - started, 1),
     )
@@ -488,14 +539,19 @@ def fit_weights(
     positions: Positions,
     seed: int,
     epochs: int,
+    worlds: int = WORLDS,
     log: Callable[[str], None] | None = None,
 ) -> dict[str, np.ndarray]:
     """Label ``positions`` and fit both networks: the arrays of a weights file."""
-    samples = {"bid": bid_samples(positions), "card": card_samples(positions)}
+    samples = {
+        "bid": bid_samples(positions),
+        "card": card_samples(positions, worlds, seed),
+    }
     out: dict[str, np.ndarray] = {}
     meta: dict = {
         "seed": seed,
         "epochs": epochs,
+        "worlds": worlds,
         "hidden": HIDDEN,
         "fields": [list(f) for f in FIELDS],
         "table_sizes": list(TABLE_SIZES),
