@@ -82,6 +82,10 @@ def shares_memory_safely(
         True when every value that may point into the two arrays flows only into
         reads, new arrays and this package's functions (see the module docstring).
     """
+    if not hasattr(annotation, "typemap"):
+        # A compile loaded from Numba's own cache keeps no typed IR (its
+        # annotation is a placeholder string): nothing is known, so copies stay.
+        return False
     judged = {} if _judged is None else _judged
     key = (id(annotation), shared_arguments)
     if key in judged:

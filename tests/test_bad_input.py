@@ -606,7 +606,7 @@ def test_strategy_records_refuse_bad_metadata():
         (dict(params={"sc ale": 1.0}), "parameter name 'sc ale'"),
         (dict(params={"scale": "1"}), "the default of parameter 'scale' must be a finite number"),
         (dict(params={"scale": float("inf")}), "finite number"),
-        (dict(stochastic="no"), "stochastic must be True or False"),
+        (dict(params={"scale": 1.0}, stochastic="no"), "stochastic must be True or False"),
     ]
     for kwargs, words in cases:
         with pytest.raises(InvalidArgumentError, match=words):

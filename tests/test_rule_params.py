@@ -363,6 +363,10 @@ REFERENCE_IMPORTERS = {
     "ohhell_sim/env/seat.py",
     # OpenSpiel states are read into the reference engine's table and view.
     "ohhell_sim/interop/openspiel.py",
+    # The decision analysis replays a run's games to reach each decision it values,
+    # and the advisor reads a typed position into the reference engine's table.
+    "ohhell_sim/decisions/analyse.py",
+    "ohhell_sim/decisions/advise.py",
     # distilled's trainer keeps the views and hands of the games it plays.
     "ohhell_sim/strategies/distilled_training.py",
 }

@@ -98,3 +98,10 @@ def test_code_that_only_reads_gets_the_arrays_themselves(function):
 )
 def test_any_other_path_to_the_memory_keeps_the_copies(function):
     assert not _judged(function)
+
+
+def test_a_compile_from_numbas_cache_without_typed_ir_keeps_the_copies():
+    from ohhell_sim.strategy_memory import shares_memory_safely
+
+    # Numba hands back a placeholder string, not a TypeAnnotation, for a cached compile.
+    assert shares_memory_safely("<annotation not available>") is False
