@@ -13,9 +13,10 @@ random stream, for use with :func:`ohhell_sim.strategy_tools.below` and friends.
 A :class:`Strategy` record carries its metadata: name, description, parameters,
 whether it is stochastic, the rule variants it cannot play, and its cost class.
 
-This module is a leaf below the ``strategies`` package: the built-ins import it to
-declare their records, and are registered when ``ohhell_sim`` is imported (its
-``__init__`` imports ``strategies``), never from here.  Built-in strategies are
+The built-ins import this module to declare their records; the registry imports
+their package on its first lookup (so that importing ``ohhell_sim`` loads no
+Numba), which makes the two modules import each other, the one import cycle of
+the package.  Built-in strategies are
 dispatched by integer id inside the cached kernel.  A user strategy is registered
 with :func:`register_strategy`; the engine then builds (once, and caches on disk)
 a kernel whose dispatch includes it.
