@@ -12,7 +12,8 @@ than the view:
   :func:`play_out_bids` plays a deal out for many sets of bids at once, sharing
   the cards the sets agree on (``mc_bidder``'s candidate bids);
 * :func:`estimate_bids` fills in the bids not yet known with ``simple``'s count
-  (:func:`estimate_bids_by_own_bid`: for every bid of one seat at once);
+  (:func:`fill_bids`: on a view's bids; :func:`estimate_bids_by_own_bid`: for
+  every bid of one seat at once);
 * :func:`simulated_deal` deals a random deal and plays it out this way, for the
   table generators.
 
@@ -234,6 +235,28 @@ def estimate_bids(n, active, dealer, hand_size, most, hook, trump, hands, bids):
             forbidden = forbidden_bid(hook, hand_size, total) if seat == dealer else -1
             bids[seat] = quick_bid(hands[seat], trump, most, forbidden)
         total += bids[seat]
+
+
+@njit
+def fill_bids(view, hands, bids, my_bid):
+    """Fill ``bids`` for the sampled ``hands``: the view's bids, ``my_bid`` for the
+    seat to move when it is >= 0, and :func:`estimate_bids`'s for the others unknown."""
+    n = view[V.N_PLAYERS]
+    for s in range(n):
+        bids[s] = view[V.BIDS_BASE + s]
+    if my_bid >= 0:
+        bids[view[V.SEAT]] = my_bid
+    estimate_bids(
+        n,
+        view[V.ACTIVE],
+        view[V.DEALER],
+        view[V.HAND_SIZE],
+        view[V.MAX_BID],
+        view[V.HOOK],
+        view[V.TRUMP],
+        hands,
+        bids,
+    )
 
 
 @njit

@@ -69,7 +69,7 @@ from ohhell_sim.strategies._counting import counting_play
 from ohhell_sim.strategies._playout import (
     PlayoutDeal,
     deal_after,
-    estimate_bids,
+    fill_bids,
     first_lead,
     trick_after,
 )
@@ -275,27 +275,6 @@ def typed_play_out(deal, bids, trick, tricks_left, random_seats, rng):
 
 
 @njit
-def _fill_bids(view, hands, bids, my_bid):
-    # The public bids, ours (when >= 0), and ``simple``'s count for the seats still to bid.
-    n = view[V.N_PLAYERS]
-    for s in range(n):
-        bids[s] = view[V.BIDS_BASE + s]
-    if my_bid >= 0:
-        bids[view[V.SEAT]] = my_bid
-    estimate_bids(
-        n,
-        view[V.ACTIVE],
-        view[V.DEALER],
-        view[V.HAND_SIZE],
-        view[V.MAX_BID],
-        view[V.HOOK],
-        view[V.TRUMP],
-        hands,
-        bids,
-    )
-
-
-@njit
 def search_card(view, samples, oversample, tau, prior, pooled, rng):
     """The card of best average playout score over the inferred deals."""
     legal = view[V.LEGAL]
@@ -323,7 +302,7 @@ def search_card(view, samples, oversample, tau, prior, pooled, rng):
     tricks_left = view[V.HAND_SIZE] - view[V.TRICK]
     my_bid = view[V.BIDS_BASE + me]
     for k in range(samples):
-        _fill_bids(view, sampled[k], bids, -1)
+        fill_bids(view, sampled[k], bids, -1)
         for i in range(n_choices):
             deal = deal_after(view, sampled[k], cards[i], work, won)
             trick = trick_after(view, cards[i])
@@ -372,7 +351,7 @@ def search_bid(view, samples, oversample, tau, prior, pooled, rng):
             ):
                 continue
             for k in range(samples):
-                _fill_bids(view, sampled[k], bids, b)
+                fill_bids(view, sampled[k], bids, b)
                 work[:] = sampled[k]
                 won[:] = 0
                 deal = PlayoutDeal(n, active, trump, work, won)

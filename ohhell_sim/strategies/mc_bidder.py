@@ -38,52 +38,20 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
-from ohhell_sim.engine.core import next_seat
 from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategies._common import (
     best_bid_by_row,
-    eligible_bids,
     forehead_bid,
     is_forehead_bid,
     legal_bid_near,
 )
 from ohhell_sim.strategies._counting import counting_play
-from ohhell_sim.strategies._playout import (
-    STACK_ROW,
-    PlayoutDeal,
-    estimate_bids_by_own_bid,
-    play_out_bids,
-    settle_flags,
-)
-from ohhell_sim.strategies._sequential import choice_is_open, time_to_test
+from ohhell_sim.strategies._move_scores import bid_points, candidate_bids
 from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, expected_bid
-from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import points
 
 #: The sampler deals hidden cards from one deck (a hand is one mask).
 ONE_DECK_ONLY = {"decks": (2,)}
-
-
-@njit
-def candidate_bids(counts, aim):
-    """The bids worth evaluating, one bool per bid ``0..counts.shape[0] - 1``.
-
-    They are ``aim``, zero, and the bids from one below the fewest to one above
-    the most tricks taken aiming at ``aim``: ``counts[aim, k]`` counts the
-    samples on which the playout aiming at ``aim`` took ``k`` tricks.
-    """
-    reached = counts[aim]
-    low = reached.shape[0] - 1
-    high = 0
-    for k in range(reached.shape[0]):
-        if reached[k] > 0.0:
-            low = min(low, k)
-            high = max(high, k)
-    tried = np.zeros(counts.shape[0], dtype=np.bool_)
-    for b in range(counts.shape[0]):
-        tried[b] = b == aim or b == 0 or low - 1 <= b <= high + 1
-    return tried
 
 
 @njit
@@ -103,86 +71,15 @@ def mc_bid(view, samples, rng, eps=0.0):
         return 0
     if samples < 1 or view[V.RULES_BASE + R_DECKS] != 1:
         return expected_bid(view, DEFAULT_RISK)
-    plan = np.empty(PLAN_SIZE, dtype=np.int64)
-    pool = np.empty(53, dtype=np.int64)
-    if not prepare_sample(view, plan, pool):
-        return expected_bid(view, DEFAULT_RISK)
-    n = view[V.N_PLAYERS]
     h = view[V.HAND_SIZE]
-    me = view[V.SEAT]
-    active = view[V.ACTIVE]
-    trump = view[V.TRUMP]
-    first = next_seat(view[V.DEALER], active, n)
-    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    bids = np.empty(V.MAX_SEATS, dtype=np.int64)
-    won = np.empty(V.MAX_SEATS, dtype=np.int64)
-    wants = np.zeros((V.MAX_SEATS, h + 1), dtype=np.int64)
-    stack = np.empty((most + 1, STACK_ROW), dtype=np.int64)
-    counts = np.zeros((most + 1, h + 1), dtype=np.float64)
-    # Every bid is played out on every sample: the playouts of the bids share
-    # their cards until the bids make them differ, so that the bids beyond the
-    # tricks we could take cost nothing more.  The counts aiming at
-    # expected_tricks's bid are kept whole: their spread bounds the candidates.
+    # The counts aiming at expected_tricks's bid bound the candidates.
     aim = min(max(expected_bid(view, DEFAULT_RISK), 0), most)
-    every_bid = (np.int64(1) << (most + 1)) - 1
-    settle = settle_flags(view)
-    sequential = eps > 0.0
-    # Sequential sampling plays each sample into ``drawn`` to score it per bid.
-    rows = most + 1 if sequential else 0
-    drawn = np.zeros((rows, h + 1), dtype=np.float64)
-    worth = np.empty((rows, h + 1), dtype=np.float64)
-    for b in range(rows):
-        for k in range(h + 1):
-            worth[b, k] = points(view, b, k)
-    scores = np.empty((samples if sequential else 0, rows), dtype=np.float64)
-    totals = np.zeros(rows, dtype=np.float64)
-    used = samples
-    for j in range(samples):
-        if time_to_test(j, eps):
-            alive = eligible_bids(view, candidate_bids(counts, aim))
-            if not choice_is_open(scores, j, totals, alive, eps, 0.0):
-                used = j
-                break
-        if not draw_sample(plan, pool, rng, hands):
-            return expected_bid(view, DEFAULT_RISK)
-        for s in range(V.MAX_SEATS):
-            bids[s] = view[V.BIDS_BASE + s] if s < n else -1
-            won[s] = 0
-        estimate_bids_by_own_bid(
-            n,
-            active,
-            view[V.DEALER],
-            h,
-            most,
-            view[V.HOOK],
-            trump,
-            hands,
-            bids,
-            me,
-            wants,
-        )
-        play_out_bids(
-            PlayoutDeal(n, active, trump, hands, won),
-            first,
-            h,
-            wants,
-            every_bid,
-            me,
-            drawn if sequential else counts,
-            stack,
-            np.int64(1) << aim,
-            settle,
-        )
-        if sequential:
-            counts += drawn
-            for b in range(rows):
-                value = 0.0
-                for k in range(h + 1):
-                    value += drawn[b, k] * worth[b, k]
-                scores[j, b] = value
-                totals[b] += value
-            drawn[:, :] = 0.0
-
+    counts = np.zeros((most + 1, h + 1), dtype=np.float64)
+    # Sequential sampling reads the points of every bid on every sample.
+    scores = np.empty((samples if eps > 0.0 else 0, most + 1), dtype=np.float64)
+    used = bid_points(view, samples, rng, eps, aim, counts, scores)
+    if used < 0:
+        return expected_bid(view, DEFAULT_RISK)
     best = best_bid_by_row(view, counts / used, candidate_bids(counts, aim))
     if best < 0:
         return legal_bid_near(view, aim, False)

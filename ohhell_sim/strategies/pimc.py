@@ -35,17 +35,10 @@ from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategies import mc_bidder
 from ohhell_sim.strategies._common import unseen_mask
 from ohhell_sim.strategies._counting import counting_play
-from ohhell_sim.strategies._playout import (
-    deal_after,
-    estimate_bids,
-    play_out_settled,
-    settle_flags,
-    trick_after,
-)
-from ohhell_sim.strategies._sequential import choice_is_open, time_to_test
-from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
+from ohhell_sim.strategies._move_scores import card_points
+from ohhell_sim.strategies._move_scores import drop_hopeless as drop_hopeless  # re-exported
 from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import card_power, lowest_card, points, popcount
+from ohhell_sim.strategy_tools import card_power, lowest_card, popcount
 
 
 @njit
@@ -123,24 +116,6 @@ def best_average_card(view, cards, totals):
 
 
 @njit
-def drop_hopeless(totals, alive, spread):
-    """Take out of ``alive`` the cards that can no longer have the best total.
-
-    ``spread`` is the most the samples still to come can add to one card's
-    total beyond what they add to another's.  A card is out when its total,
-    plus ``spread``, stays more than half a point below the leader's: the
-    totals are sums of points, whole numbers, so it ends below the leader's.
-    """
-    lead = -np.inf
-    for i in range(totals.shape[0]):
-        if alive[i] and totals[i] > lead:
-            lead = totals[i]
-    for i in range(totals.shape[0]):
-        if alive[i] and totals[i] + spread < lead - 0.5:
-            alive[i] = False
-
-
-@njit
 def pimc_card(view, samples, rng, eps=0.0, drop=0.0):
     """The card of best average playout score (module docstring).
 
@@ -157,77 +132,16 @@ def pimc_card(view, samples, rng, eps=0.0, drop=0.0):
         return counting_play(view, False)
     if samples < 1 or view[V.RULES_BASE + R_DECKS] != 1:
         return counting_play(view, False)
-    n = view[V.N_PLAYERS]
-    active = view[V.ACTIVE]
-    me = view[V.SEAT]
-    trump = view[V.TRUMP]
     cards = candidate_cards(view)
     n_choices = cards.shape[0]
     if n_choices == 1:
         return cards[0]
     totals = np.zeros(n_choices, dtype=np.float64)
-
-    plan = np.empty(PLAN_SIZE, dtype=np.int64)
-    pool = np.empty(53, dtype=np.int64)
-    if not prepare_sample(view, plan, pool):
-        return counting_play(view, False)
-    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    work = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    bids = np.full(V.MAX_SEATS, -1, dtype=np.int64)
-    won = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    tricks_left = view[V.HAND_SIZE] - view[V.TRICK]
-    my_bid = view[V.BIDS_BASE + me]
-    # Derived once, not per playout: the trick after each card, and our points
-    # by the tricks we end with (the scoring tables branch).
-    after = [trick_after(view, cards[i]) for i in range(n_choices)]
-    score = np.empty(view[V.HAND_SIZE] + 1, dtype=np.float64)
-    for k in range(score.shape[0]):
-        score[k] = points(view, my_bid, k)
-    # The spread of one playout's points: over the trick counts it can end at.
-    taken = view[V.TRICKS_WON_BASE + me]
-    reachable = score[taken : taken + tricks_left + 1]
-    spread = reachable.max() - reachable.min()
-    # A playout stops once our bid is surely missed: its points are known then.
-    settle = settle_flags(view)
-    # Bids are public in play, but closed bids hide them: those are estimated
-    # on each sample's hands.
-    hidden_bids = False
-    for s in range(n):
-        bids[s] = view[V.BIDS_BASE + s]
-        hidden_bids |= (active >> s) & 1 != 0 and bids[s] < 0
-    sequential = eps > 0.0
-    # The scores per sample, kept for the stopping rule only.
-    scores = np.empty((samples if sequential else 0, n_choices), dtype=np.float64)
     alive = np.ones(n_choices, dtype=np.bool_)
-    for j in range(samples):
-        if time_to_test(j, eps) and not choice_is_open(scores, j, totals, alive, eps, drop):
-            break
-        if not draw_sample(plan, pool, rng, hands):
-            return counting_play(view, False)
-        if hidden_bids:
-            for s in range(n):
-                bids[s] = view[V.BIDS_BASE + s]
-            estimate_bids(
-                n,
-                active,
-                view[V.DEALER],
-                view[V.HAND_SIZE],
-                view[V.MAX_BID],
-                view[V.HOOK],
-                trump,
-                hands,
-                bids,
-            )
-        for i in range(n_choices):
-            if not alive[i]:
-                continue
-            deal = deal_after(view, hands, cards[i], work, won)
-            play_out_settled(deal, bids, after[i], tricks_left, me, settle)
-            totals[i] += score[won[me]]
-            if sequential:
-                scores[j, i] = score[won[me]]
-        if not sequential:
-            drop_hopeless(totals, alive, spread * (samples - 1 - j))
+    # The scores per sample, kept for the stopping rule only.
+    scores = np.empty((samples if eps > 0.0 else 0, n_choices), dtype=np.float64)
+    if card_points(view, cards, samples, rng, totals, alive, scores, eps, drop, eps <= 0.0) < 0:
+        return counting_play(view, False)
     for i in range(n_choices):
         if not alive[i]:
             totals[i] = -np.inf
