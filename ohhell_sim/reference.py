@@ -775,6 +775,7 @@ def strategy_answer(
     seed: int,
     game: int,
     functions: Sequence[SeatFunctions] | None = None,
+    streams: Sequence[np.ndarray] | None = None,
 ) -> Callable[[Decision], int]:
     """Answer decisions with the seating's strategies.
 
@@ -783,9 +784,12 @@ def strategy_answer(
     each decision and cut to its own parameters.  An exception raised by
     strategy code becomes a :class:`~ohhell_sim.errors.StrategyError` located at
     its game, deal and seat.  ``functions`` gives each seat's ``(bid, play)`` in
-    place of its strategy's current compiled code.
+    place of its strategy's current compiled code; ``streams`` the seats'
+    random streams, advanced in place (default :func:`seat_streams`, as the
+    kernel's).
     """
-    streams = seat_streams(seed, game, len(seating.strategies))
+    if streams is None:
+        streams = seat_streams(seed, game, len(seating.strategies))
     if functions is None:
         # A user strategy's mistakes are named, as before a kernel compiles.
         for strategy in seating.user_strategies:

@@ -5,6 +5,7 @@
 * a planted fault (``simple``'s play, leading its lowest card while it still
   needs tricks) is found as that situation's cost, first in the report;
 * one decision analysed alone gives its row of a larger sample;
+* the terms of the gap to a takeover player add up to the measured duplicate gap;
 * the advisor agrees with the solver on one card, reads cards as players write
   them, and refuses positions that break the rules.
 
@@ -167,9 +168,49 @@ def test_a_run_written_to_parquet_is_analysed_from_its_metadata(tmp_path):
         analyse_decisions(folder, games=[7])
 
 
+def test_forehead_rules_are_analysed_but_the_forehead_bids():
+    frame = analyse_decisions(
+        rules=oh.Rules(players=3, schedule=[1, 3], forehead=True),
+        strategies=["simple"] * 3,
+        seed=2,
+        games=2,
+        decisions=None,
+        reference=LOOSE,
+    )
+    assert set(frame["hand_size"]) == {3}
+    assert set(frame["phase"]) == {"bid", "card"}
+
+
+def test_the_gap_terms_add_up_to_the_duplicate_gap_game_by_game():
+    # A deterministic takeover player: the terms are exact, so is their sum.
+    rules = oh.Rules(players=4, schedule=[5, 3])
+    seats = ["random", "card_counter", "card_counter", "card_counter"]
+    frame = analyse_decisions(
+        rules=rules,
+        strategies=seats,
+        seed=5,
+        games=4,
+        decisions=None,
+        seats=[0],
+        reference=Reference(precision=5.0, batch=8, max_samples=8),
+        takeover="card_counter",
+    )
+    assert frame.attrs["takeover"] == {"player": "card_counter", "rollouts": 1}
+    assert (frame["gap"] != 0).any() and (frame["gap"] == 0).any()
+    measured = []
+    for game in range(4):
+        own = oh.replay(rules, seats, seed=5, game=game).totals[0]
+        taken = oh.replay(rules, ["card_counter", *seats[1:]], seed=5, game=game).totals[0]
+        measured.append(taken - own)
+        assert frame.loc[frame["game"] == game, "gap"].sum() == taken - own
+    total = cost_by(frame.assign(all="all"), "all", column="gap").iloc[0]
+    assert total["estimate"] == pytest.approx(np.mean(measured))
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
+        (dict(rules=oh.Rules(players=4), takeover="simple", rollouts=0), "rollouts must be"),
         (dict(rules=oh.Rules(players=4, decks=2)), "decks=2"),
         (dict(rules=oh.Rules(players=4), decisions=[(0, 0, 0, 9)]), r"\(0, 0, 0, 9\)"),
         (dict(rules=oh.Rules(players=4), seats=[4]), "seats must be"),
@@ -215,6 +256,8 @@ def test_advice_in_play_prefers_the_sure_trick():
         (dict(hand="AS KS", trump="H", turned="2S"), "differs from the suit"),
         (dict(hand="AS KS", trump="X"), "cannot parse suit"),
         (dict(hand="AS KS", bids=[3], position=1), "break the rules"),
+        (dict(hand="AS", rules=oh.Rules(players=4, forehead=True)), "forehead=True"),
+        (dict(hand="AS", rules=oh.Rules(players=4, swap=1)), "swap=1"),
     ],
 )
 def test_bad_positions_are_refused(kwargs, message):

@@ -51,7 +51,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if args.run:
         import_modules(args)
         frame = analyse_decisions(
-            args.run, games=args.games, decisions=decisions, seats=seats, reference=reference
+            args.run,
+            games=args.games,
+            decisions=decisions,
+            seats=seats,
+            reference=reference,
+            takeover=args.takeover,
+            rollouts=args.rollouts,
         )
     else:
         rules = rules_from_args(args)
@@ -64,6 +70,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             decisions=decisions,
             seats=seats,
             reference=reference,
+            takeover=args.takeover,
+            rollouts=args.rollouts,
         )
     if frame.empty:
         print("no decision with a choice in these games and seats")
@@ -73,6 +81,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         f"{len(frame)} decisions analysed of {frame.attrs['choices']} with a choice; cost "
         f"{fmt_ci(total['estimate'], total['low'], total['high'], 2)} points per seat per game"
     )
+    if args.takeover:
+        gap = cost_by(frame.assign(all="all"), "all", column="gap").iloc[0]
+        print(
+            f"taking the seat over, {frame.attrs['takeover']['player']} would gain "
+            f"{fmt_ci(gap['estimate'], gap['low'], gap['high'], 2)} points per seat per game"
+        )
     table = cost_by(frame, "situation").head(10)
     keep = ["situation", "decisions", "mean_cost", "estimate", "low", "high", "share"]
     print(display_table(table[keep], digits=2).to_string(index=False))
@@ -108,6 +122,8 @@ def _analyse_command(args: argparse.Namespace) -> str:
     if args.seats:
         parts.append(f"--seats {args.seats}")
     parts.append(f"--precision {args.precision} --max-samples {args.max_samples}")
+    if args.takeover:
+        parts.append(f"--takeover {shlex.quote(args.takeover)} --rollouts {args.rollouts}")
     parts.append(f"--report {command_path(args.report)}")
     return " ".join(parts)
 
@@ -178,6 +194,15 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="analyse this decision (repeatable; step 0 is the bid, t+1 the card to trick t)",
     )
     p.add_argument("--seats", help="comma-separated seats analysed (default all)")
+    p.add_argument(
+        "--takeover",
+        metavar="STRATEGY",
+        help="also give each decision its term of the gap to this player (e.g. adaptive_pimc): "
+        "the terms add up to the measured duplicate gap",
+    )
+    p.add_argument(
+        "--rollouts", type=int, default=16, help="with --takeover: rollout pairs (default 16)"
+    )
     _add_search_options(p)
     p.add_argument("--output", "-o", help="write the decisions to this Parquet file")
     p.add_argument("--report", metavar="DIR", help="write report.md and report.html here")

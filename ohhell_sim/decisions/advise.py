@@ -21,6 +21,7 @@ from ohhell_sim.decisions.evaluate import (
     Reference,
     check_rules_searchable,
     evaluate_view,
+    is_forehead_bid,
 )
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
 from ohhell_sim.reference import (
@@ -118,6 +119,11 @@ def advise(
     suit = _trump(trump, up)
     _check_distinct(held, cards, up)
     view = _position_view(rules, position, held, cards, up, suit, list(bids))
+    if is_forehead_bid(view):
+        raise InvalidArgumentError(
+            "a bid in a one-card deal under rules.forehead=True is not handled by the advisor "
+            "(the seat sees every card but its own); allowed: forehead=False, or a larger deal"
+        )
     rng = Stream(seed, 0, _ADVICE, 0).as_array()
     evaluation = evaluate_view(view, rules, rng, reference)
     moves = (

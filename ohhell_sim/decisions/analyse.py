@@ -9,7 +9,10 @@ every legal move of each from the deciding seat's view
 ``(seed, game, deal, seat, step)``: ``step`` 0 is the seat's bid in the deal,
 ``step`` ``t + 1`` its card to trick ``t``; the search's random stream is keyed
 by the same five numbers, so one decision analysed alone gives the row it has in
-a larger sample.  Swap-phase choices are not analysed.
+a larger sample.  Swap-phase choices and the bids of forehead deals (the seat
+sees every card but its own) are not analysed.  With a ``takeover``
+player, each decision also gets its term of the seat's gap to that player
+(:mod:`ohhell_sim.decisions.takeover`): terms that add up to the measured gap.
 """
 
 from __future__ import annotations
@@ -33,11 +36,19 @@ from ohhell_sim.decisions.evaluate import (
     Reference,
     check_rules_searchable,
     evaluate_view,
+    is_forehead_bid,
 )
+from ohhell_sim.decisions.takeover import DealStart, Takeover, takeover_term
 from ohhell_sim.engine.core import next_seat
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.exact import position_role
-from ohhell_sim.reference import Decision, Stream, drive, game_steps, strategy_answer
+from ohhell_sim.reference import (
+    DealPlayed,
+    Stream,
+    game_steps,
+    seat_streams,
+    strategy_answer,
+)
 from ohhell_sim.results import HANDS_FILE, METADATA_KEY, SimulationResult
 from ohhell_sim.rules import Rules, check_rules
 from ohhell_sim.run.dispatch import cached_on_disk
@@ -63,6 +74,9 @@ class _Position:
     step: int
     view: np.ndarray
     move: int
+    index: int  # its place among the deal's moves
+    streams: tuple[np.ndarray, ...]  # every seat's random stream before it
+    start: DealStart
 
     @property
     def where(self) -> Where:
@@ -84,6 +98,8 @@ def analyse_decisions(
     decisions: int | Sequence[Where] | None = 1000,
     seats: Sequence[int] | None = None,
     reference: Reference | None = None,
+    takeover: SeatSpec | None = None,
+    rollouts: int = 16,
 ) -> pd.DataFrame:
     """Value the sampled decisions of a run against the reference evaluator.
 
@@ -111,6 +127,16 @@ def analyse_decisions(
     reference : Reference, optional
         The reference's settings (default :class:`~ohhell_sim.decisions.Reference`:
         intervals of at most 0.2 points either side at 95%).
+    takeover : seat spec, optional
+        A reference *player* (e.g. ``"adaptive_pimc"``): each decision also gets
+        ``gap``, what that player would gain by taking the seat over at the
+        decision rather than from the seat's next one
+        (:mod:`ohhell_sim.decisions.takeover`).  Unlike the costs, these terms add
+        up: summed over every decision of a seat they are its measured gap to
+        that player in a duplicate game.
+    rollouts : int, default 16
+        With ``takeover``: pairs of rollouts per decision (one when the player
+        draws no random numbers).
 
     Returns
     -------
@@ -127,16 +153,18 @@ def analyse_decisions(
         ``values_low``, ``values_high``); the move chosen and the best
         (``chosen``, ``best``, ``chosen_value``, ``best_value``), the
         ``cost`` of the choice with ``cost_low``/``cost_high``; and
-        ``samples``, ``precise``, ``reference``.  ``attrs`` hold the rules,
-        seed, seat labels, games, seats, ``choices`` (decisions with a choice in
-        those games and seats: costs per game scale by ``choices / rows``) and
-        ``reference`` (the evaluator's name and settings).
+        ``samples``, ``precise``, ``reference``; with ``takeover``, ``gap``
+        with ``gap_low``/``gap_high``.  ``attrs`` hold the rules, seed, seat
+        labels, games, seats, ``choices`` (decisions with a choice in those
+        games and seats: costs per game scale by ``choices / rows``),
+        ``reference`` (the evaluator's name and settings) and, with
+        ``takeover``, ``takeover`` (the player and its rollouts).
 
     Raises
     ------
     InvalidArgumentError
-        For a bad argument, rules the reference does not handle (two decks, the
-        forehead deal), or a named decision the games do not hold.
+        For a bad argument, rules the reference does not handle (two decks), or
+        a named decision the games do not hold.
     """
     reference = reference or Reference()
     if not isinstance(reference, Reference):
@@ -146,6 +174,7 @@ def analyse_decisions(
     seating = check_seating(rules, labels if strategies is None else strategies)
     game_list = _games(games, first, count)
     seat_list = _seats(seats, rules.players)
+    setup = None if takeover is None else _takeover(rules, seating, takeover, rollouts, reference)
     positions = []
     for game in game_list:
         positions.extend(_choices(rules, seating, seed, game, seat_list))
@@ -155,7 +184,18 @@ def analyse_decisions(
         rng = decision_rng(seed, *position.where)
         evaluation = evaluate_view(position.view, rules, rng, reference, position.move)
         rows.append(_row(seed, position, seating.labels[position.seat], evaluation))
-    frame = pd.DataFrame(rows, columns=_COLUMNS)
+        if setup is not None:
+            place = (position.deal << 12) | (position.seat << 8) | position.step
+            term = takeover_term(
+                setup,
+                position.start,
+                position.index,
+                position.view,
+                position.streams,
+                (seed, position.game, place),
+            )
+            rows[-1].update(zip(_GAP_COLUMNS, term, strict=True))
+    frame = pd.DataFrame(rows, columns=_COLUMNS + (_GAP_COLUMNS if setup else []))
     frame.attrs.update(
         {
             "version": __version__,
@@ -168,7 +208,31 @@ def analyse_decisions(
             "reference": reference.to_dict(),
         }
     )
+    if setup is not None:
+        frame.attrs["takeover"] = {"player": setup.label, "rollouts": setup.rollouts}
     return frame
+
+
+def _takeover(
+    rules: Rules, seating: Seating, player: SeatSpec, rollouts: object, reference: Reference
+) -> Takeover:
+    """The takeover's setup: ``player`` in its own seating (its rules checked), the run's seats."""
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int | np.integer) or rollouts < 1:
+        raise InvalidArgumentError(f"rollouts must be an integer >= 1, got {rollouts!r}")
+    own = check_seating(rules, [player] * rules.players)
+    functions = _seat_functions(seating)
+    stochastic = own.strategies[0].stochastic
+    return Takeover(
+        rules,
+        list(seating.names),
+        functions,
+        [seating.own_params(s) for s in range(rules.players)],
+        _seat_functions(own)[0],
+        own.own_params(0),
+        int(rollouts) if stochastic else 1,
+        reference.confidence,
+        own.labels[0],
+    )
 
 
 def _run_of(
@@ -255,19 +319,52 @@ def _choices(
     rules: Rules, seating: Seating, seed: int, game: int, seats: list[int]
 ) -> list[_Position]:
     """Replay ``game`` and keep the decisions with a choice of ``seats``."""
-    answer = strategy_answer(seating, seed, game, _seat_functions(seating))
+    streams = seat_streams(seed, game, rules.players)
+    answer = strategy_answer(seating, seed, game, _seat_functions(seating), streams)
     kept: list[_Position] = []
+    # The deal's moves so far, and its decisions kept, waiting for the deal's log.
+    moves: list[int] = []
+    waiting: list[tuple] = []
+    steps = game_steps(rules, seating.names, seed, game)
+    move = None
+    while True:
+        try:
+            step = steps.send(move)
+        except StopIteration:
+            return kept
+        move = None
+        if isinstance(step, DealPlayed):
+            start = _deal_start(step, waiting, moves, rules.players)
+            kept.extend(_Position(*fields, start) for fields in waiting)
+            moves, waiting = [], []
+            continue
+        view = step.view
+        before = tuple(s.copy() for s in streams)
+        move = answer(step)
+        if (
+            step.seat in seats
+            and view[V.PHASE] != V.PHASE_SWAP
+            and not is_forehead_bid(view)
+            and _has_choice(view)
+        ):
+            turn = 0 if view[V.PHASE] == V.PHASE_BID else int(view[V.TRICK]) + 1
+            waiting.append(
+                (game, step.deal, step.seat, turn, view.copy(), move, len(moves), before)
+            )
+        moves.append(int(move))
 
-    def record(decision: Decision) -> int:
-        move = answer(decision)
-        view = decision.view
-        if decision.seat in seats and view[V.PHASE] != V.PHASE_SWAP and _has_choice(view):
-            step = 0 if view[V.PHASE] == V.PHASE_BID else int(view[V.TRICK]) + 1
-            kept.append(_Position(game, decision.deal, decision.seat, step, view.copy(), move))
-        return move
 
-    drive(game_steps(rules, seating.names, seed, game), record)
-    return kept
+def _deal_start(step: DealPlayed, waiting: list[tuple], moves: list[int], n: int) -> DealStart:
+    """The deal's :class:`DealStart`; its totals and faults read off a kept decision's view."""
+    log = step.log
+    view = waiting[0][4] if waiting else np.zeros(V.VIEW_SIZE, dtype=np.int64)
+    return DealStart(
+        log,
+        tuple(s for s in range(n) if log.bids[s] is not None),
+        tuple(int(v) for v in view[V.SCORES_BASE : V.SCORES_BASE + n]),
+        tuple(int(v) for v in view[V.FAULTS_BASE : V.FAULTS_BASE + n]),
+        tuple(moves),
+    )
 
 
 def _seat_functions(seating: Seating) -> list[tuple]:
@@ -320,6 +417,8 @@ def _sample(positions: list[_Position], decisions: object, seed: int) -> list[_P
     return sorted(out, key=lambda p: p.where)
 
 
+#: The takeover's columns (:mod:`ohhell_sim.decisions.takeover`).
+_GAP_COLUMNS = ["gap", "gap_low", "gap_high"]
 _COLUMNS = [
     "seed",
     "game",

@@ -39,13 +39,19 @@ from ohhell_sim.engine.scoring import deal_points_array
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.estimates import check_confidence, t_quantile
 from ohhell_sim.exact import OneCardSolution, one_card_rules, solve_one_card
-from ohhell_sim.rules import Rules
+from ohhell_sim.rules import R_FOREHEAD, Rules
 from ohhell_sim.run.dispatch import cached_on_disk
 from ohhell_sim.strategies._common import unseen_mask
 from ohhell_sim.strategies._move_scores import bid_scores, card_scores
 from ohhell_sim.strategies.pimc import distinct_choices
 
-__all__ = ["Evaluation", "Reference", "check_rules_searchable", "evaluate_view"]
+__all__ = [
+    "Evaluation",
+    "Reference",
+    "check_rules_searchable",
+    "evaluate_view",
+    "is_forehead_bid",
+]
 
 #: Names of the two references, as the frames record them.
 EXACT = "exact one-card solver"
@@ -166,22 +172,27 @@ class Evaluation:
 
 
 def check_rules_searchable(rules: Rules) -> None:
-    """Refuse the variants the reference search does not model.
+    """Refuse the variants the reference search does not model: two decks (the
+    sampler deals one).  The forehead deal's bids are left out where they come
+    (:func:`is_forehead_bid`); every other decision of such rules is searched.
 
     Raises
     ------
     InvalidArgumentError
-        For two decks (the sampler deals one) or the forehead deal (a bid
-        there sees no own card).
+        For two decks.
     """
     if rules.decks != 1:
         raise InvalidArgumentError(
             f"rules.decks={rules.decks} is not handled by the reference search; allowed: decks=1"
         )
-    if rules.forehead:
-        raise InvalidArgumentError(
-            "rules.forehead=True is not handled by the reference search; allowed: forehead=False"
-        )
+
+
+def is_forehead_bid(view: np.ndarray) -> bool:
+    """Whether ``view`` is a bid in a forehead deal: the seat sees every card but its
+    own, and the others bid seeing it, which the reference does not model."""
+    return bool(
+        view[V.PHASE] == V.PHASE_BID and view[V.RULES_BASE + R_FOREHEAD] and view[V.HAND_SIZE] == 1
+    )
 
 
 def legal_moves(view: np.ndarray) -> tuple[str, np.ndarray]:

@@ -66,7 +66,9 @@ def _with_bands(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(need_band=band)
 
 
-def cost_by(frame: pd.DataFrame, by: str | Sequence[str], confidence: float = 0.95) -> pd.DataFrame:
+def cost_by(
+    frame: pd.DataFrame, by: str | Sequence[str], confidence: float = 0.95, column: str = "cost"
+) -> pd.DataFrame:
     """The points per seat per game that the decisions of each group cost.
 
     Parameters
@@ -78,6 +80,10 @@ def cost_by(frame: pd.DataFrame, by: str | Sequence[str], confidence: float = 0.
         ...; ``"need_band"`` bands ``need`` as in the report).
     confidence : float, default 0.95
         Coverage of the intervals.
+    column : str, default "cost"
+        What is summed: ``"cost"`` (against the reference's evaluation), or
+        ``"gap"`` (the terms of the gap to a takeover player, which add up to
+        the measured gap; see :func:`~ohhell_sim.decisions.analyse_decisions`).
 
     Returns
     -------
@@ -92,8 +98,13 @@ def cost_by(frame: pd.DataFrame, by: str | Sequence[str], confidence: float = 0.
     missing = set(keys) - set(data.columns)
     if missing:
         raise InvalidArgumentError(f"by must name columns of the frame; unknown: {sorted(missing)}")
+    if column not in ("cost", "gap") or column not in data.columns:
+        raise InvalidArgumentError(
+            f"column must be 'cost', or 'gap' for a frame analysed with a takeover player; "
+            f"got {column!r}"
+        )
     scale = per_game_scale(frame)
-    cost = data["cost"].to_numpy(dtype=float)
+    cost = data[column].to_numpy(dtype=float)
     total = cost.sum()
     rows = []
     for key, group in data.groupby(keys, sort=False, observed=True):
@@ -104,9 +115,9 @@ def cost_by(frame: pd.DataFrame, by: str | Sequence[str], confidence: float = 0.
             {
                 **dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True)),
                 "decisions": len(group),
-                "mean_cost": float(group["cost"].mean()),
+                "mean_cost": float(group[column].mean()),
                 **estimate.row(),
-                "share": float(group["cost"].sum() / total) if total > 0 else 0.0,
+                "share": float(group[column].sum() / total) if total > 0 else 0.0,
             }
         )
     out = pd.DataFrame(rows)
@@ -248,6 +259,20 @@ def decision_report(
         f"{fmt_ci(top['estimate'], top['low'], top['high'], 2)} points per seat per game, "
         f"{top['share']:.0%} of the cost, {fmt_number(top['mean_cost'], 2)} points per decision.",
     ]
+    takeover = attrs.get("takeover")
+    if takeover and "gap" in frame.columns:
+        gap = cost_by(frame.assign(_all="all"), "_all", confidence, "gap").iloc[0]
+        gap_phases = cost_by(frame, "phase", confidence, "gap")
+        findings.append(
+            f"Taking the seat over, {takeover['player']} would gain "
+            f"{fmt_ci(gap['estimate'], gap['low'], gap['high'], 2)} points per seat per game "
+            "(by phase: "
+            + "; ".join(
+                f"{row['phase']} {fmt_ci(row['estimate'], row['low'], row['high'], 2)}"
+                for _, row in gap_phases.iterrows()
+            )
+            + "): the decisions' terms of the gap, which add up to the measured duplicate gap."
+        )
     if imprecise:
         findings.append(
             f"{imprecise} of the {len(frame)} decisions stopped at the sample cap before their "
@@ -267,6 +292,18 @@ def decision_report(
             "of the situation, named by (game, deal, seat, step).",
         )
     ]
+    if takeover and "gap" in frame.columns:
+        by = cost_by(frame, "situation", confidence, "gap").head(10)
+        keep = ["situation", "decisions", "mean_cost", "estimate", "low", "high", "share"]
+        tables.append(
+            Table(
+                f"The gap to {takeover['player']}, by situation",
+                display_table(by[keep], digits=2),
+                f"What {takeover['player']} gains per seat per game by taking the seat over at "
+                f"these decisions ({takeover['rollouts']} rollout pairs each); mean_cost is "
+                "per decision.",
+            )
+        )
     for column, caption in FACTORS.items():
         by = cost_by(frame, column, confidence).sort_values(column, kind="stable")
         keep = [column, "decisions", "mean_cost", "estimate", "low", "high", "share"]
