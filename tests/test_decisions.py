@@ -293,9 +293,12 @@ def test_the_commands_analyse_and_advise(tmp_path, capsys):
     report = tmp_path / "report"
     args = ["analyse", "--players", "3", "--schedule", "3", "--strategies", "simple"]
     args += ["--games", "2", "--decisions", "4", "--precision", "0.5", "--max-samples", "256"]
+    args += ["--takeover", "card_counter", "--rollouts", "2"]
     assert main([*args, "--output", str(tmp_path / "d.parquet"), "--report", str(report)]) == 0
     out = capsys.readouterr().out
     assert "4 decisions analysed" in out and (report / "report.html").is_file()
+    assert "taking the seat over, card_counter would gain" in out
+    assert "The gap to card_counter, by situation" in (report / "report.md").read_text()
     assert oh.read_frame(tmp_path / "d.parquet").attrs["reference"]["max_samples"] == 256
 
 
