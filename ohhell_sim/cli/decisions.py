@@ -48,31 +48,21 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     seats = parse_int_list(args.seats, "--seats") if args.seats else None
     places = _decision_places(args.decision)
     decisions = places if places is not None else args.decisions
+    common = dict(
+        games=args.games,
+        decisions=decisions,
+        seats=seats,
+        reference=reference,
+        takeover=args.takeover,
+        rollouts=args.rollouts,
+    )
     if args.run:
         import_modules(args)
-        frame = analyse_decisions(
-            args.run,
-            games=args.games,
-            decisions=decisions,
-            seats=seats,
-            reference=reference,
-            takeover=args.takeover,
-            rollouts=args.rollouts,
-        )
+        frame = analyse_decisions(args.run, **common)
     else:
         rules = rules_from_args(args)
         specs = [seat.spec for seat in seats_from_args(args, rules)]
-        frame = analyse_decisions(
-            rules=rules,
-            strategies=specs,
-            seed=args.seed,
-            games=args.games,
-            decisions=decisions,
-            seats=seats,
-            reference=reference,
-            takeover=args.takeover,
-            rollouts=args.rollouts,
-        )
+        frame = analyse_decisions(rules=rules, strategies=specs, seed=args.seed, **common)
     if frame.empty:
         print("no decision with a choice in these games and seats")
         return 0
