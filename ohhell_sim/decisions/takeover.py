@@ -27,10 +27,12 @@ The terms of a seat's decisions in a deal therefore telescope to ``W(s_0)`` less
 the strategy's points, and ``W(s_0)``, the reference taking the seat over from
 the deal's first decision, is the reference's expected points in the seat of a
 duplicate game.  The terms of every decision of a seat (those without a choice
-are zero, as are the swap's, which stay the strategy's) sum to its measured
-duplicate gap to the reference, deal by deal, when the seats' play in a deal
-does not depend on the earlier deals' results (the built-ins' does not; a
-fault limit or a tie-break deal, which do, break the equality).
+are zero) sum to its measured duplicate gap to the reference, deal by deal,
+when the seats' play in a deal does not depend on the earlier deals' results
+(the built-ins' does not; a fault limit or a tie-break deal, which do, break
+the equality).  The decisions the analysis leaves out (the swap's choices, the
+forehead deal's bids) stay the strategy's, in both games of the comparison
+only if the reference would make them alike.
 """
 
 from __future__ import annotations
