@@ -31,8 +31,8 @@ are zero) sum to its measured duplicate gap to the reference, deal by deal,
 when the seats' play in a deal does not depend on the earlier deals' results
 (the built-ins' does not; a fault limit or a tie-break deal, which do, break
 the equality).  The decisions the analysis leaves out (the swap's choices, the
-forehead deal's bids) stay the strategy's, in both games of the comparison
-only if the reference would make them alike.
+forehead deal's bids) stay the strategy's: the sum leaves out what the
+reference would gain on them.
 """
 
 from __future__ import annotations
