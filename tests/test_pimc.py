@@ -3,7 +3,9 @@
 A card whose total cannot reach the leader's over the samples still to come is
 taken out (:func:`~ohhell_sim.strategies.pimc.drop_hopeless`); the samples are
 still drawn, so the random stream a card choice leaves behind, and with it every
-later choice, is the one a choice playing every card out would leave.
+later choice, is the one a choice playing every card out would leave.  The
+decision analysis's move scorer runs the same loops: it draws the players'
+samples and, summed, picks the player's card.
 """
 
 from __future__ import annotations
@@ -12,7 +14,13 @@ import numpy as np
 import pytest
 
 from ohhell_sim import view as V
-from ohhell_sim.strategies.pimc import candidate_cards, drop_hopeless, pimc_card
+from ohhell_sim.strategies._move_scores import card_scores
+from ohhell_sim.strategies.pimc import (
+    best_average_card,
+    candidate_cards,
+    drop_hopeless,
+    pimc_card,
+)
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 from tests.test_strategies_common import SEARCH_VIEWS, rng
 
@@ -49,3 +57,15 @@ def test_a_card_choice_draws_every_sample(name):
         for _ in range(samples):
             assert draw_sample(plan, pool, drawn, hands)
         np.testing.assert_array_equal(played, drawn)
+
+
+@pytest.mark.parametrize("name", ["lead", "follow", "void"])
+def test_the_move_scorer_draws_the_players_samples(name):
+    view = SEARCH_VIEWS[name]
+    played, scored = rng(4), rng(4)
+    cards = candidate_cards(view)
+    card = pimc_card(view, np.int64(40), played, 0.0, 0.0)
+    out = np.empty((40, cards.shape[0]))
+    assert card_scores(view, cards, scored, out)
+    assert card == best_average_card(view, cards, out.sum(axis=0))
+    np.testing.assert_array_equal(played, scored)
