@@ -8,13 +8,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ohhell_sim.analysis.findings import CONFIRMED, NO_CONFIRMATION, NOT_CONFIRMED, NOT_TESTED
+from ohhell_sim.analysis.findings import (
+    BETWEEN_FIELDS,
+    CONFIRMED,
+    NO_CONFIRMATION,
+    NOT_CONFIRMED,
+    NOT_TESTED,
+)
 from ohhell_sim.analysis.format import fmt_span
 from ohhell_sim.analysis.stats import paired_by_game, per_game_difference
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import hook_rule
-from ohhell_sim.studies.design import FIELDS
-from ohhell_sim.studies.hook_rule import BY_TABLE, STANDARDISED, with_standardised
+from ohhell_sim.studies.design import FIELDS, STANDARDISED
+from ohhell_sim.studies.effects import BY_TABLE, OPPOSITE_SIZES, with_standardised
 
 
 def _exact(rate: float, size: int) -> np.ndarray:
@@ -134,7 +140,7 @@ def test_the_family_is_adjusted_tested_between_fields_and_judged_per_field(small
     assert len(family) == effects * 2 * 3 + 3 * 3 + effects
     assert (family["correction"] == f"holm over {len(family)}").all()
     assert (family["p_adjusted"] >= family["p"]).all()
-    between = family[family["field"] == hook_rule.BETWEEN_FIELDS]
+    between = family[family["field"] == BETWEEN_FIELDS]
     assert set(between["effect"]) == set(hook_rule.FIELD_EFFECTS)
     # Test rows carry the paired Wald statistic and its own p-value, no interval.
     assert between["low"].isna().all() and between["q"].notna().all()
@@ -174,10 +180,10 @@ def test_cells_of_opposite_sign_are_not_pooled_into_a_verdict(small_run):
     family.loc[three, ["estimate", "established"]] = [2.0, True]
     family.loc[four, ["estimate", "established"]] = [-2.0, True]
     verdict = hook_rule.verdicts(family).set_index("effect")
-    assert verdict.loc[hook_rule.SEAT_GAP_ON, "verdict"] == hook_rule.OPPOSITE_SIZES
+    assert verdict.loc[hook_rule.SEAT_GAP_ON, "verdict"] == OPPOSITE_SIZES
     family.loc[four, "established"] = False
     again = hook_rule.verdicts(family).set_index("effect")
-    assert again.loc[hook_rule.SEAT_GAP_ON, "verdict"] != hook_rule.OPPOSITE_SIZES
+    assert again.loc[hook_rule.SEAT_GAP_ON, "verdict"] != OPPOSITE_SIZES
 
 
 def test_deals_dealt_count_every_deal_once_and_split_the_seats(small_run):
