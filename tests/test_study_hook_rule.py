@@ -18,7 +18,7 @@ from ohhell_sim.analysis.findings import (
 from ohhell_sim.analysis.format import fmt_span
 from ohhell_sim.analysis.stats import paired_by_game, per_game_difference
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.studies import hook_rule
+from ohhell_sim.studies import hook_rule, measures
 from ohhell_sim.studies.design import FIELDS, STANDARDISED
 from ohhell_sim.studies.effects import BY_TABLE, OPPOSITE_SIZES, with_standardised
 
@@ -187,7 +187,7 @@ def test_cells_of_opposite_sign_are_not_pooled_into_a_verdict(small_run):
 
 
 def test_deals_dealt_count_every_deal_once_and_split_the_seats(small_run):
-    games = hook_rule.with_deals_dealt(small_run.games, small_run.hands)
+    games = measures.with_deals_dealt(small_run.games, small_run.hands)
     per_game = games.groupby(["condition", "game"], observed=True)
     deals = small_run.hands.groupby(["condition", "game"], observed=True)["deal"].nunique()
     assert (per_game["dealt"].sum() == deals).all()
@@ -200,7 +200,7 @@ def test_deals_dealt_count_every_deal_once_and_split_the_seats(small_run):
 
 
 def test_the_one_card_dealer_is_the_dealer_of_the_one_card_deal(small_run):
-    games = hook_rule.with_one_card_dealer(small_run.games, small_run.hands)
+    games = measures.with_one_card_dealer(small_run.games, small_run.hands)
     marked = games[games["one_card_role"] == "one-card dealer"]
     # One seat a game, and it dealt the deal of one card (the tenth of 10..1..10).
     assert (marked.groupby(["condition", "game"], observed=True).size() == 1).all()
@@ -229,7 +229,7 @@ def test_no_deal_ends_with_every_bid_made_under_the_hook(small_run):
     deals = hook_rule.deal_frame(small_run.hands)
     assert not deals.loc[deals["hook"], "all_made"].any()
     assert deals.loc[~deals["hook"], "all_made"].any()
-    margins = hook_rule.winning_margins(small_run.games)
+    margins = measures.winning_margins(small_run.games, hook_rule.BY_HOOK)
     assert (margins["margin"] >= 0).all()
     assert len(margins) == small_run.games.groupby(["condition", "game"]).ngroups
 

@@ -35,7 +35,6 @@ from ohhell_sim.analysis.findings import (
     DETECTION_POWER,
     HOLDS_EVERYWHERE,
     NO_FIELD,
-    adjust_family,
     between_fields,
     detectable_effect,
     verdicts_across_fields,
@@ -46,7 +45,7 @@ from ohhell_sim.analysis.stats import grouped_mean, per_game_difference, standar
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.studies.design import FIELDS, STANDARDISED, check_fields, field_seats, fields_text
-from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_family
+from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_family, correct
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec, share_of_games
@@ -244,7 +243,7 @@ class EffectStudy:
         per_game = effects[effects["effect"].isin(measured)].astype({"effect": str})
         tests = between_fields(per_game, keys=["effect"], stratum="players")
         family = pd.concat([family, tests.assign(players=STANDARDISED)], ignore_index=True)
-        family = adjust_family(family, method=CORRECTION, alpha=ALPHA)
+        family = correct(family)
         categories = effects["effect"].cat.categories
         family["effect"] = pd.Categorical(family["effect"], categories=categories)
         return family.sort_values(

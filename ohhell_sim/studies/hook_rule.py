@@ -10,6 +10,8 @@ correction and confirmation, verdicts, tables) is
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
@@ -23,6 +25,7 @@ from ohhell_sim.analysis.format import display_table, fmt_number, fmt_row, fmt_s
 from ohhell_sim.analysis.report import Figure, Table
 from ohhell_sim.analysis.stats import grouped_mean, paired_by_game, per_game_difference
 from ohhell_sim.rules import Rules
+from ohhell_sim.studies import measures
 from ohhell_sim.studies.design import (
     FIELDS,
     MIX_FIELD,
@@ -79,70 +82,14 @@ ROLES = {
 }
 
 
-def deal_frame(hands: pd.DataFrame) -> pd.DataFrame:
-    """One row per (condition, game, deal): labels, ``hand_size``, the ``bids``' total, their
-    ``excess`` over the hand size, and ``all_made`` (every seat took exactly its bid)."""
-    keys = ["condition", "players", "field", "hook", "game", "deal"]
-    return (
-        hands.assign(_made=hands["bid"] == hands["tricks"])
-        .groupby(keys, observed=True, sort=False)
-        .agg(hand_size=("hand_size", "first"), bids=("bid", "sum"), all_made=("_made", "min"))
-        .reset_index()
-        .assign(excess=lambda deals: deals["bids"] - deals["hand_size"])
-    )
-
-
-def with_deals_dealt(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
-    """``games`` with ``dealt`` (deals the seat dealt in its game) and ``deal_role``: ``"less
-    often"`` for the seats that deal fewest, ``"more often"`` for the others, ``"evenly"`` in
-    a game whose deals divide evenly among the players."""
-    dealing = hands[hands["seat"] == hands["dealer"]]
-    dealt = dealing.groupby(["condition", "game", "seat"], observed=True).size().rename("dealt")
-    out = games.merge(dealt.reset_index(), on=["condition", "game", "seat"], how="left")
-    out["dealt"] = out["dealt"].fillna(0).astype(np.int64)
-    by_game = out.groupby(["condition", "game"], observed=True)["dealt"]
-    fewest, most = by_game.transform("min"), by_game.transform("max")
-    out["deal_role"] = np.where(
-        fewest == most, "evenly", np.where(out["dealt"] == fewest, "less often", "more often")
-    )
-    return out
-
-
-def with_one_card_dealer(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
-    """``games`` with ``one_card_role``: ``"one-card dealer"`` for the seat that dealt the
-    game's one-card deal, ``"other seats"`` for the others."""
-    dealt = hands[(hands["hand_size"] == 1) & (hands["seat"] == hands["dealer"])]
-    dealer = dealt[["condition", "game", "seat"]].drop_duplicates().assign(_dealt=True)
-    out = games.merge(dealer, on=["condition", "game", "seat"], how="left")
-    out["one_card_role"] = np.where(out["_dealt"].notna(), "one-card dealer", "other seats")
-    return out.drop(columns="_dealt")
+#: The deals of a run as a whole (:func:`~ohhell_sim.studies.measures.deal_frame`).
+deal_frame = partial(measures.deal_frame, labels=("players", "field", "hook"))
 
 
 def total_gaps(games: pd.DataFrame, role: str) -> pd.DataFrame:
     """Per (field, players, hook, game): the mean final total of the seats whose ``role``
     column holds the first of its :data:`ROLES` pair minus that of the seats of the second."""
     return per_game_difference(games, games["total"], role, *ROLES[role], BY_HOOK)
-
-
-def winning_margins(games: pd.DataFrame) -> pd.DataFrame:
-    """Per (field, players, hook, game): the winner's final total minus the runner-up's."""
-    keys = [*BY_HOOK, "game"]
-    ordered = games.sort_values([*keys, "total"], ascending=False)
-    ranked = ordered.groupby(keys, observed=True)["total"]
-    margin = ranked.nth(0).to_numpy() - ranked.nth(1).to_numpy()
-    return ordered.drop_duplicates(keys)[keys].assign(margin=margin)
-
-
-def winners_changed(games: pd.DataFrame) -> pd.DataFrame:
-    """Per (field, players, game): whether the winning seats differ between hook on and off."""
-    won = games[games["win_share"] > 0]
-    masks = (
-        won.assign(bit=np.left_shift(1, won["seat"].to_numpy(dtype=np.int64)))
-        .groupby(["field", "players", "game", "hook"], observed=True)["bit"]
-        .sum()
-        .unstack("hook")
-    )
-    return pd.DataFrame({"changed": masks[True] != masks[False]}).reset_index()
 
 
 def effects(data: StudyData) -> dict[str, pd.DataFrame]:
@@ -185,7 +132,8 @@ def _frames(data: StudyData) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         role=np.where(labels == "dealer", "dealer", "other seats"),
         made=hands["bid"] == hands["tricks"],
     )
-    games = with_one_card_dealer(with_deals_dealt(data.games, data.hands), data.hands)
+    games = measures.with_deals_dealt(data.games, data.hands)
+    games = measures.with_one_card_dealer(games, data.hands)
     for frame in (hands, deals, games):
         frame["field"] = frame["field"].astype(str)
     return hands, deals, games
@@ -196,7 +144,7 @@ def words(data: StudyData, family: pd.DataFrame, verdict: pd.DataFrame) -> Words
     hands, deals, games = _frames(data)
     off = deals[~deals["hook"]]
     binds_by_size = grouped_mean(off, off["excess"] == 0, by=["field", "players", "hand_size"])
-    margins = winning_margins(games)
+    margins = measures.winning_margins(games, BY_HOOK)
     margin = with_standardised(margins, margins["margin"], by=["hook"])
     by_position = paired_by_game(
         hands, hands["score"], "hook", True, False, ["field", "players", "position"]
@@ -219,7 +167,7 @@ def words(data: StudyData, family: pd.DataFrame, verdict: pd.DataFrame) -> Words
             for suffix, column in (("", "estimate"), ("_low", "low"), ("_high", "high"))
         }
     )
-    changed = winners_changed(games)
+    changed = measures.winners_changed(games, "hook", STUDY.arms, BY_TABLE)
     changed_table = with_standardised(changed, changed["changed"], bounded=True)
     # The fields' standardised rows the words are made of (the rates and the margin hook off).
     off_rows = {"binds": shares[EXACT], "all_made": shares[ALL_MADE], "margin": margin}

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
-from ohhell_sim.analysis.findings import adjust_parts, detectable_effect, heterogeneity
+from ohhell_sim.analysis.findings import heterogeneity
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import grouped_mean, standardised_mean
@@ -23,7 +23,14 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import get_strategy
 from ohhell_sim.studies.design import bidding_position, check_fields, games_to_be_ahead
-from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_parts
+from ohhell_sim.studies.family import (
+    ALPHA,
+    CORRECTION,
+    confirm_parts,
+    correct,
+    games_text,
+    games_to_detect,
+)
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.rule_sets import (
     PAIR_SEPARATOR,
@@ -452,20 +459,7 @@ def family_parts(
     rows = standardised_mean(tested, tested["value"], ["rule", "measure", "field"], "players")
     between = heterogeneity(tested, ["rule", "measure"], "field", stratum="players")
     between = between[between["fields"] > 1].assign(estimate=np.nan, low=np.nan, high=np.nan)
-    return adjust_parts({"effects": rows, "fields differ": between}, CORRECTION, ALPHA)
-
-
-def games_to_detect(found: pd.DataFrame, games: int, family: int) -> np.ndarray:
-    """Games per condition at which each row's observed effect would be found with 80% power
-    at the family's strictest level (Holm over ``family`` comparisons): ``games`` times the
-    squared ratio of the effect the run could detect to the one it saw, to two figures."""
-    detect = detectable_effect(found["low"], found["high"], ALPHA / max(family, 1))
-    seen = found["estimate"].abs().to_numpy(dtype=float)
-    ratio = np.divide(detect, seen, out=np.full(len(found), np.inf), where=seen > 0)
-    needed = games * ratio**2
-    digits = np.floor(np.log10(np.where(np.isfinite(needed) & (needed > 0), needed, 1.0)))
-    scale = 10.0 ** np.maximum(digits - 1, 0)
-    return np.where(np.isfinite(needed), np.ceil(needed / scale) * scale, np.inf)
+    return correct({"effects": rows, "fields differ": between})
 
 
 def judgements(
@@ -592,19 +586,12 @@ def _unsettled(found: pd.DataFrame, design: Played, rule: str, measures: Sequenc
     if len(measures) == 1:
         rows = rows.assign(_field=rows["field"].map(design.fields.index)).sort_values("_field")
         needed = [
-            f"{_games_text(r[DETECT])} the {_amount(r['measure'], r['estimate'])} seen "
+            f"{games_text(r[DETECT])} the {_amount(r['measure'], r['estimate'])} seen "
             f"({r['field']})"
             for _, r in rows.iterrows()
         ]
         text += f"; {', '.join(needed)}"
     return text
-
-
-def _games_text(games: float) -> str:
-    """``"about 1,100 games would detect"``: the games of :func:`games_to_detect`, in words."""
-    if not np.isfinite(games):
-        return "no number of games would detect"
-    return f"about {games:,.0f} games would detect"
 
 
 def _judged_in(design: Played, rule: str) -> str:

@@ -16,7 +16,6 @@ from ohhell_sim.analysis.findings import (
     FIELD_VERDICT_NOTE,
     HOLDS_EVERYWHERE,
     SOME_FIELDS,
-    adjust_parts,
     between_fields,
     field_verdicts,
     replicate,
@@ -39,7 +38,7 @@ from ohhell_sim.studies.design import (
     field_seats,
     games_to_be_ahead,
 )
-from ohhell_sim.studies.family import CORRECTION, confirm_family
+from ohhell_sim.studies.family import confirm_family, correct
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec
@@ -375,7 +374,7 @@ def analyse(data: StudyData) -> Report:
         # The confirmation tests the run's pairs of :func:`skill_leaders`.
         leaders = frames["leaders"]
         parts = family if run is data else family_parts(run.hands, run.games, names, leaders)[0]
-        return adjust_parts({k: t for k, t in parts.items() if not t.empty}, CORRECTION)
+        return correct({k: t for k, t in parts.items() if not t.empty})
 
     # A part with no rows is left as it is.
     confirmed = confirm_family(data, adjusted, FAMILY_PARTS)

@@ -17,7 +17,6 @@ import pandas as pd
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
     DEPENDS_ON_FIELD,
-    adjust_parts,
     equal_estimates_rows,
     equal_standardised_means_rows,
     half_of,
@@ -45,7 +44,7 @@ from ohhell_sim.studies.design import (
     fields_text,
     position_label,
 )
-from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_parts
+from ohhell_sim.studies.family import CORRECTION, confirm_parts, correct
 from ohhell_sim.studies.holdings import trump_holdings
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions, stack_frames
@@ -395,7 +394,7 @@ def family(hands: pd.DataFrame, pairs: pd.DataFrame, fitted: pd.DataFrame | None
         "gains differ": gain_tests(pairs),
         "rule differs": rule_tests(fitted, judged),
     }
-    return adjust_parts(parts, method=CORRECTION, alpha=ALPHA)
+    return correct(parts)
 
 
 def verdicts(table: pd.DataFrame, keys: list[str], between: pd.DataFrame) -> pd.DataFrame:
