@@ -11,7 +11,7 @@ import pytest
 from ohhell_sim.analysis.findings import adjust_family
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from ohhell_sim.studies.effects import EffectStudy, Words
+from ohhell_sim.studies.effects import EffectStudy, Words, claim
 from ohhell_sim.studies.experiment import experiment_command, get_study
 from ohhell_sim.studies.family import ALPHA, CORRECTION, correct, games_text, games_to_detect
 
@@ -76,3 +76,14 @@ def test_games_to_detect_in_words():
     assert np.isinf(games_to_detect(found, 100, 5)).all()
     assert games_text(np.inf) == "no number of games would detect"
     assert games_text(1100.0) == "about 1,100 games would detect"
+
+
+def test_a_claim_quotes_the_pooled_size_or_the_games_that_would_detect_it():
+    row = {"estimate": 2.0, "low": 1.0, "high": 3.0, "games": 90, "established": True}
+    pooled = "2.000 [1.000, 3.000] (both runs pooled, 90 games per condition)"
+    assert claim(pd.Series(row)) == pooled
+    row.update(established=False, estimate=-0.13, **{"games to detect": 20000.0})
+    assert claim(pd.Series(row)) == (
+        "not established at 90 games per condition; about 20,000 games would detect an effect "
+        "of 0.130"
+    )

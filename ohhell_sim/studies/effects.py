@@ -45,7 +45,14 @@ from ohhell_sim.analysis.stats import grouped_mean, per_game_difference, standar
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.studies.design import FIELDS, STANDARDISED, check_fields, field_seats, fields_text
-from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_family, correct
+from ohhell_sim.studies.family import (
+    ALPHA,
+    CORRECTION,
+    confirm_family,
+    correct,
+    games_text,
+    games_to_detect,
+)
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec, share_of_games
@@ -281,6 +288,34 @@ class EffectStudy:
         ]
         return out
 
+    def headlines(self, data: StudyData, family: pd.DataFrame) -> pd.DataFrame:
+        """Each field effect's row per field to quote: over both runs pooled (the confirmation's
+        games after the run's; a headline read off the run that chose it is biased up), with
+        ``established`` from the family, ``games`` pooled per condition, and ``games to
+        detect`` (:func:`~ohhell_sim.studies.family.games_to_detect`) where not established.
+        """
+        effects, games = self.effect_games(data), _field_games(data.manifest)
+        if data.confirmation is not None:
+            again = self.effect_games(data.confirmation)
+            again["game"] += int(effects["game"].max()) + 1
+            effects = pd.concat([effects, again], ignore_index=True)
+            more = _field_games(data.confirmation.manifest)
+            games = {name: count + more.get(name, 0) for name, count in games.items()}
+        measured = self._field_effects(family["effect"].cat.categories)
+        effects = effects[effects["effect"].isin(measured)].astype({"effect": str})
+        rows = standardised(with_standardised(effects, effects["value"], by=["effect"]))
+        chosen = standardised(family)[["effect", "field", "established"]].astype({"effect": str})
+        rows = rows.merge(chosen, on=["effect", "field"], how="left")
+        rows["established"] = rows["established"].fillna(False).astype(bool)
+        rows["games"] = rows["field"].map(games)
+        size = int(family["p_adjusted"].notna().sum())
+        needed = games_to_detect(rows, rows["games"].to_numpy(dtype=float), size)
+        rows["games to detect"] = np.where(rows["established"], np.nan, needed)
+        order = {effect: i for i, effect in enumerate(measured)}
+        return rows.sort_values("effect", key=lambda c: c.map(order), kind="stable").reset_index(
+            drop=True
+        )
+
     def _field_effects(self, effects: Sequence[str]) -> tuple[str, ...]:
         return tuple(effects) if self.field_effects is None else self.field_effects
 
@@ -321,7 +356,7 @@ class EffectStudy:
     def method(self, manifest: dict, family: pd.DataFrame) -> list[str]:
         """The method's sentences: the design, the fields, the standardised rows, the family
         and its correction, the confirmation, what counts as established, the study's notes."""
-        games = {c["label"]["field"]: c["games"] for c in manifest["conditions"]}
+        games = _field_games(manifest)
         sizes = ", ".join(f"{name} {count}" for name, count in games.items())
         share = " (mc_bidder fewer: its bids run playouts)" if "mc_bidder" in games else ""
         correction = family["correction"].iloc[0] if len(family) else f"{CORRECTION} over 0"
@@ -409,6 +444,23 @@ class EffectStudy:
             default_fields=self.default_fields,
             field_shares=self.field_shares,
         )
+
+
+def claim(row: pd.Series) -> str:
+    """A headline row of :meth:`EffectStudy.headlines` in words: its pooled estimate where
+    established, else at how many games it was not, and about how many would detect it."""
+    if row["established"]:
+        return f"{fmt_row(row)} (both runs pooled, {row['games']} games per condition)"
+    seen = fmt_number(abs(row["estimate"]))
+    return (
+        f"not established at {row['games']} games per condition; "
+        f"{games_text(row['games to detect'])} an effect of {seen}"
+    )
+
+
+def _field_games(manifest: dict) -> dict[str, int]:
+    """Games per condition of each field of a run (its manifest)."""
+    return {c["label"]["field"]: c["games"] for c in manifest["conditions"]}
 
 
 def _family_display(rows: pd.DataFrame, family: pd.DataFrame) -> pd.DataFrame:

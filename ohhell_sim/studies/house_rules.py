@@ -31,7 +31,7 @@ from ohhell_sim.studies.family import (
     games_text,
     games_to_detect,
 )
-from ohhell_sim.studies.report import study_report
+from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.rule_sets import (
     PAIR_SEPARATOR,
     parse_pair,
@@ -871,11 +871,8 @@ def _baseline_display(base: pd.DataFrame, ahead: pd.DataFrame, design: Played) -
 
 
 def _ordered(table: pd.DataFrame, design: Played) -> pd.DataFrame:
-    order = {name: i for i, name in enumerate(design.rules)}
-    measure = {name: i for i, name in enumerate(MEASURES)}
-    keys = table.assign(_rule=table["rule"].map(order), _measure=table["measure"].map(measure))
-    columns = ["_rule", "_measure", *[c for c in ("field", "players") if c in table.columns]]
-    return keys.sort_values(columns).drop(columns=["_rule", "_measure"]).reset_index(drop=True)
+    orders = {"rule": design.rules, "measure": MEASURES}
+    return in_order(table, ("rule", "measure", "field", "players"), orders)
 
 
 def _family_size(parts: dict[str, pd.DataFrame]) -> int:
