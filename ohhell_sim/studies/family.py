@@ -3,8 +3,9 @@
 A study declares its comparisons as parts (tables whose rows have ``estimate``,
 ``low`` and ``high``, or a test's own ``p``) and adjusts them as one family with
 :func:`correct` (:data:`CORRECTION` at level :data:`ALPHA`, the same in every study);
-:func:`confirm_parts` carries the surviving rows to the confirmation run (another seed,
-so other cards) and marks the established ones.
+:func:`confirm_family`, every study's one confirmation step, makes the same family of the
+confirmation run (another seed, so other cards), carries the surviving rows to it and
+marks the established ones.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from ohhell_sim.studies.design import bidding_position, check_fields, games_to_b
 from ohhell_sim.studies.family import (
     ALPHA,
     CORRECTION,
-    confirm_parts,
+    confirm_family,
     correct,
     games_text,
     games_to_detect,
@@ -697,11 +697,13 @@ def analyse(data: StudyData) -> Report:
     measures = game_measures(data.hands, data.games)
     diffs = effects(measures, design.base)
     run = data.confirmation
-    second = again = None
-    if run is not None:
-        again = game_measures(run.hands, run.games)
-        second = family_parts(effects(again, design.base), design.unjudged)
-    parts = confirm_parts(family_parts(diffs, design.unjudged), second, FAMILY_KEYS)
+    again = None if run is None else game_measures(run.hands, run.games)
+
+    def family_of(one: StudyData) -> dict[str, pd.DataFrame]:
+        found = diffs if one is data else effects(again, design.base)
+        return family_parts(found, design.unjudged)
+
+    parts = confirm_family(data, family_of, FAMILY_KEYS)
     found = parts["effects"]
     # The numbers quoted: both runs pooled, not the run that chose the findings (biased up).
     pooled, games, source, games_per_condition = _pooled(data, measures, again)

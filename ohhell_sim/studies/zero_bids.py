@@ -44,7 +44,7 @@ from ohhell_sim.studies.design import (
     fields_text,
     position_label,
 )
-from ohhell_sim.studies.family import CORRECTION, confirm_parts, correct
+from ohhell_sim.studies.family import CORRECTION, confirm_family, correct
 from ohhell_sim.studies.holdings import trump_holdings
 from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions, stack_frames
@@ -424,11 +424,16 @@ def analyse(data: StudyData) -> Report:
     hands, pairs = observed_rows(data), probe_pairs(data)
     fields = list(pd.unique(hands["field"]))
     by_unit, by_size = (standardised_rates(hands, by) for by in ([], ["hand_size"]))
-    second = data.confirmation
-    if second is not None:
-        second = family(observed_rows(second), probe_pairs(second), pairs)
     keys = {name: ["field", *columns] for name, columns in FAMILY_KEYS.items()}
-    parts = confirm_parts(family(hands, pairs), second, keys)
+
+    def family_of(run: StudyData) -> Frames:
+        # The confirmation judges the rules fitted on the run's pairs.
+        if run is data:
+            return family(hands, pairs)
+        return family(observed_rows(run), probe_pairs(run), pairs)
+
+    parts = confirm_family(data, family_of, keys)
+    confirmed = data.confirmation is not None
     verdict_of = {
         name: verdicts(parts[name], FAMILY_KEYS[test], parts[test])
         for name, (test, *_) in VERDICT_PARTS.items()
@@ -484,11 +489,11 @@ def analyse(data: StudyData) -> Report:
         ),
     ]
     field_rows = by_unit[by_unit["field_row"]]
-    in_short = _in_short(field_rows, parts, verdict_of, player_rule, second is not None)
+    in_short = _in_short(field_rows, parts, verdict_of, player_rule, confirmed)
     figures = _figures(by_size, in_order(gain_cells(pairs, ["hand_size"]), ORDER, orders))
     correction = compared["correction"].iloc[0] if len(compared) else CORRECTION
     method = _method(data, fields, correction)
-    findings = _findings(verdict_of, parts, field_rows, second is not None)
+    findings = _findings(verdict_of, parts, field_rows, confirmed)
     return study_report(
         NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
     )
