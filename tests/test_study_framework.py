@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -87,3 +88,13 @@ def test_a_claim_quotes_the_pooled_size_or_the_games_that_would_detect_it():
         "not established at 90 games per condition; about 20,000 games would detect an effect "
         "of 0.130"
     )
+
+
+def test_a_study_of_one_arm_or_of_malformed_effects_is_refused_naming_it():
+    with pytest.raises(InvalidArgumentError, match="arms of study 'schedule_probe' must be two"):
+        replace(STUDY, arms=(True, True))
+    with pytest.raises(InvalidArgumentError, match="returned no effect"):
+        STUDY.effect_games(None)
+    malformed = replace(STUDY, effects=lambda data: {"gap": pd.DataFrame({"game": [0]})})
+    with pytest.raises(InvalidArgumentError, match=r"effect 'gap' .* lacks the columns field, "):
+        malformed.effect_games(None)

@@ -22,9 +22,8 @@ the same for every such study:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
@@ -196,11 +195,18 @@ class EffectStudy:
     default_games: int
     default_players: tuple[int, ...]
     default_fields: tuple[str, ...] = FIELDS
-    field_shares: MappingProxyType | dict = field(default_factory=dict)
+    field_shares: Mapping[str, float] = field(default_factory=dict)
     field_effects: tuple[str, ...] | None = None
     outside_family: str = ""
     effects_note: str = ""
     notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.arms) != 2 or self.arms[0] == self.arms[1]:
+            raise InvalidArgumentError(
+                f"arms of study {self.name!r} must be two different values of {self.arm!r}, "
+                f"got {self.arms!r}"
+            )
 
     # --- the design ---------------------------------------------------------------
 
@@ -233,6 +239,16 @@ class EffectStudy:
     def effect_games(self, data: StudyData) -> pd.DataFrame:
         """Every effect as one value per (effect, field, players, game)."""
         parts = self.effects(data)
+        needed = {"field", "players", "game", "value"}
+        if not parts:
+            raise InvalidArgumentError(f"effects of study {self.name!r} returned no effect")
+        for name, part in parts.items():
+            if not needed <= set(part.columns):
+                raise InvalidArgumentError(
+                    f"effect {name!r} of study {self.name!r} lacks the columns "
+                    f"{', '.join(sorted(needed - set(part.columns)))}: each effect is one row "
+                    "per field, players and game with its value"
+                )
         out = pd.concat(
             [part.assign(effect=name) for name, part in parts.items()], ignore_index=True
         )
