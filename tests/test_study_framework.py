@@ -15,6 +15,7 @@ from ohhell_sim.rules import Rules
 from ohhell_sim.studies.effects import EffectStudy, Words, claim
 from ohhell_sim.studies.experiment import experiment_command, get_study
 from ohhell_sim.studies.family import ALPHA, CORRECTION, correct, games_text, games_to_detect
+from ohhell_sim.studies.measures import clip_shares
 
 STUDY = EffectStudy(
     name="schedule_probe",
@@ -98,3 +99,10 @@ def test_a_study_of_one_arm_or_of_malformed_effects_is_refused_naming_it():
     malformed = replace(STUDY, effects=lambda data: {"gap": pd.DataFrame({"game": [0]})})
     with pytest.raises(InvalidArgumentError, match=r"effect 'gap' .* lacks the columns field, "):
         malformed.effect_games(None)
+
+
+def test_a_shares_interval_is_clipped_to_zero_and_one_on_the_rows_asked():
+    table = pd.DataFrame({"estimate": [0.02, 0.5], "low": [-0.03, -2.0], "high": [0.07, 3.0]})
+    clip_shares(table, table["estimate"] < 0.1)
+    assert table["low"].tolist() == [0.0, -2.0]
+    assert clip_shares(table)[["low", "high"]].to_numpy().tolist() == [[0.0, 0.07], [0.0, 1.0]]

@@ -52,6 +52,7 @@ from ohhell_sim.studies.family import (
     games_text,
     games_to_detect,
 )
+from ohhell_sim.studies.measures import clip_shares
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec, share_of_games
@@ -94,7 +95,7 @@ def with_standardised(
     split = grouped_mean(frame, values, by=["field", stratum, *by], bounded=bounded)
     pooled = standardised_mean(frame, values, by=["field", *by], stratum=stratum)
     if bounded or np.asarray(values).dtype == np.bool_:
-        pooled[["low", "high"]] = pooled[["low", "high"]].clip(0.0, 1.0)
+        clip_shares(pooled)
     pooled.insert(1, stratum, STANDARDISED)
     split[stratum] = split[stratum].astype(object)
     out = pd.concat([split, pooled[split.columns]], ignore_index=True)

@@ -31,6 +31,7 @@ from ohhell_sim.studies.family import (
     games_text,
     games_to_detect,
 )
+from ohhell_sim.studies.measures import clip_shares
 from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.rule_sets import (
     PAIR_SEPARATOR,
@@ -721,8 +722,7 @@ def analyse(data: StudyData) -> Report:
     canonical = _long(base)
     baseline = standardised_mean(canonical, canonical["value"], ["measure", "field"], "players")
     # A share's interval stays within [0, 1], which a t-interval over few games can leave.
-    share = baseline["measure"].str.contains("share")
-    baseline.loc[share, ["low", "high"]] = baseline.loc[share, ["low", "high"]].clip(0.0, 1.0)
+    clip_shares(baseline, baseline["measure"].str.contains("share"))
     judged = judgements(
         headline, baseline.set_index(["measure", "field"])["estimate"], sizes, design
     )

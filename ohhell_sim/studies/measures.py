@@ -77,3 +77,12 @@ def winners_changed(
     )
     first, second = arms
     return pd.DataFrame({"changed": masks[first] != masks[second]}).reset_index()
+
+
+def clip_shares(table: pd.DataFrame, rows: pd.Series | np.ndarray | None = None) -> pd.DataFrame:
+    """``table`` with the ``low`` and ``high`` of its ``rows`` (a mask; default: every row)
+    clipped to [0, 1] in place: a share's interval, which a t-interval over few games can
+    leave."""
+    rows = slice(None) if rows is None else rows
+    table.loc[rows, ["low", "high"]] = table.loc[rows, ["low", "high"]].clip(0.0, 1.0)
+    return table
