@@ -8,13 +8,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ohhell_sim.analysis.findings import CONFIRMED, NO_CONFIRMATION, NOT_CONFIRMED, NOT_TESTED
+from ohhell_sim.analysis.findings import (
+    BETWEEN_FIELDS,
+    CONFIRMED,
+    NO_CONFIRMATION,
+    NOT_CONFIRMED,
+    NOT_TESTED,
+)
 from ohhell_sim.analysis.format import fmt_span
 from ohhell_sim.analysis.stats import paired_by_game, per_game_difference
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.studies import hook_rule
-from ohhell_sim.studies.design import FIELDS
-from ohhell_sim.studies.hook_rule import BY_TABLE, STANDARDISED, with_standardised
+from ohhell_sim.studies import hook_rule, measures
+from ohhell_sim.studies.design import FIELDS, STANDARDISED
+from ohhell_sim.studies.effects import BY_TABLE, OPPOSITE_SIZES, with_standardised
 
 
 def _exact(rate: float, size: int) -> np.ndarray:
@@ -134,7 +140,7 @@ def test_the_family_is_adjusted_tested_between_fields_and_judged_per_field(small
     assert len(family) == effects * 2 * 3 + 3 * 3 + effects
     assert (family["correction"] == f"holm over {len(family)}").all()
     assert (family["p_adjusted"] >= family["p"]).all()
-    between = family[family["field"] == hook_rule.BETWEEN_FIELDS]
+    between = family[family["field"] == BETWEEN_FIELDS]
     assert set(between["effect"]) == set(hook_rule.FIELD_EFFECTS)
     # Test rows carry the paired Wald statistic and its own p-value, no interval.
     assert between["low"].isna().all() and between["q"].notna().all()
@@ -174,14 +180,14 @@ def test_cells_of_opposite_sign_are_not_pooled_into_a_verdict(small_run):
     family.loc[three, ["estimate", "established"]] = [2.0, True]
     family.loc[four, ["estimate", "established"]] = [-2.0, True]
     verdict = hook_rule.verdicts(family).set_index("effect")
-    assert verdict.loc[hook_rule.SEAT_GAP_ON, "verdict"] == hook_rule.OPPOSITE_SIZES
+    assert verdict.loc[hook_rule.SEAT_GAP_ON, "verdict"] == OPPOSITE_SIZES
     family.loc[four, "established"] = False
     again = hook_rule.verdicts(family).set_index("effect")
-    assert again.loc[hook_rule.SEAT_GAP_ON, "verdict"] != hook_rule.OPPOSITE_SIZES
+    assert again.loc[hook_rule.SEAT_GAP_ON, "verdict"] != OPPOSITE_SIZES
 
 
 def test_deals_dealt_count_every_deal_once_and_split_the_seats(small_run):
-    games = hook_rule.with_deals_dealt(small_run.games, small_run.hands)
+    games = measures.with_deals_dealt(small_run.games, small_run.hands)
     per_game = games.groupby(["condition", "game"], observed=True)
     deals = small_run.hands.groupby(["condition", "game"], observed=True)["deal"].nunique()
     assert (per_game["dealt"].sum() == deals).all()
@@ -194,7 +200,7 @@ def test_deals_dealt_count_every_deal_once_and_split_the_seats(small_run):
 
 
 def test_the_one_card_dealer_is_the_dealer_of_the_one_card_deal(small_run):
-    games = hook_rule.with_one_card_dealer(small_run.games, small_run.hands)
+    games = measures.with_one_card_dealer(small_run.games, small_run.hands)
     marked = games[games["one_card_role"] == "one-card dealer"]
     # One seat a game, and it dealt the deal of one card (the tenth of 10..1..10).
     assert (marked.groupby(["condition", "game"], observed=True).size() == 1).all()
@@ -223,7 +229,7 @@ def test_no_deal_ends_with_every_bid_made_under_the_hook(small_run):
     deals = hook_rule.deal_frame(small_run.hands)
     assert not deals.loc[deals["hook"], "all_made"].any()
     assert deals.loc[~deals["hook"], "all_made"].any()
-    margins = hook_rule.winning_margins(small_run.games)
+    margins = measures.winning_margins(small_run.games, hook_rule.BY_HOOK)
     assert (margins["margin"] >= 0).all()
     assert len(margins) == small_run.games.groupby(["condition", "game"]).ngroups
 

@@ -14,6 +14,7 @@ from ohhell_sim.rules import Rules, bidding_position
 from ohhell_sim.studies import house_rules as hr
 from ohhell_sim.studies import run_experiment
 from ohhell_sim.studies.experiment import load_report
+from ohhell_sim.studies.family import games_to_detect
 from ohhell_sim.studies.runs import read_study
 
 PLAYERS = (3, 4)
@@ -281,7 +282,7 @@ def test_games_to_detect_scale_with_the_squared_ratio_of_detectable_to_seen():
     found = pd.DataFrame({"estimate": [3.65, 1.0, 0.0], "low": -1.96, "high": 1.96})
     found["low"] += found["estimate"]
     found["high"] += found["estimate"]
-    needed = hr.games_to_detect(found, 100, 10)
+    needed = games_to_detect(found, 100, 10)
     assert needed[0] == pytest.approx(100, rel=0.02)
     # 100 * 3.65 ** 2 = 1331, rounded up to two figures.
     assert needed[1] == 1400

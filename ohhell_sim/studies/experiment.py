@@ -33,8 +33,10 @@ CONFIRMATION_SHARE = 0.5
 
 
 def get_study(name: object) -> StudySpec:
-    """The declaration of study ``name`` (its module's ``SPEC``); an unknown name raises,
-    listing the studies."""
+    """The declaration of study ``name`` (its module's ``SPEC``; a :class:`StudySpec` is
+    returned as it is); an unknown name raises, listing the studies."""
+    if isinstance(name, StudySpec):
+        return name
     if name not in STUDY_NAMES:
         raise InvalidArgumentError(f"unknown study {name!r}; studies: {', '.join(STUDY_NAMES)}")
     return importlib.import_module(f"ohhell_sim.studies.{name}").SPEC
@@ -56,8 +58,18 @@ def experiment_command(
     """The ``ohhell experiment`` command line that reproduces a run.
 
     ``confirmation`` is ``(games, seed)`` of the confirmation run when they are
-    not the defaults (``(0, ...)`` when none was played).
+    not the defaults (``(0, ...)`` when none was played).  A study of one's own (not in
+    :data:`STUDY_NAMES`) is reproduced by its :func:`run_experiment` call instead.
     """
+    if name not in STUDY_NAMES:
+        given = {"fields": fields, "strategies": strategies, "variants": variants, "base": base}
+        extra = "".join(f", {key}={value!r}" for key, value in given.items() if value)
+        if confirmation is not None:
+            extra += f", confirm_games={confirmation[0]}, confirm_seed={confirmation[1]}"
+        return (
+            f"run_experiment({name}, {command_path(out)!r}, games={games}, seed={seed}, "
+            f"players={players!r}{extra}{', keep_hands=True' if keep_hands else ''})"
+        )
     chosen = f" --strategies {','.join(strategies)}" if strategies else ""
     if fields:
         chosen += f" --fields {shlex.quote(','.join(fields))}"
@@ -78,7 +90,7 @@ def experiment_command(
 
 
 def run_experiment(
-    name: str,
+    name: str | StudySpec,
     out: str | Path,
     games: int | None = None,
     seed: int = 0,
@@ -102,8 +114,9 @@ def run_experiment(
 
     Parameters
     ----------
-    name : str
-        One of :data:`STUDY_NAMES`.
+    name : str or StudySpec
+        One of :data:`STUDY_NAMES`, or a study of one's own (a :class:`StudySpec`, such as
+        :meth:`~ohhell_sim.studies.effects.EffectStudy.spec` makes).
     out : path
         Output folder (created): ``hands.parquet``, ``games.parquet``,
         ``study.json``, the saved analysis ``analysis.json``, ``report.md``,
@@ -141,6 +154,7 @@ def run_experiment(
         For a bad argument, before anything is played.
     """
     study = get_study(name)
+    name = study.name
     games = check_count("games", study.default_games if games is None else games)
     seed = check_seed(seed)
     players = check_players(study.default_players if players is None else players)
@@ -207,7 +221,7 @@ def run_experiment(
             study=name, games=confirm_games, players=list(players), command=command
         )
     write_study(data, out)
-    report = build_report(data)
+    report = build_report(data, study)
     save_analysis(report, out)
     return write_report(report, out)
 
@@ -245,9 +259,9 @@ def _check_confirmation(
     return confirm_games, confirm_seed
 
 
-def build_report(data: StudyData) -> Report:
-    """The report of a study's data (its manifest names the study)."""
-    study = get_study(data.manifest.get("study"))
+def build_report(data: StudyData, study: StudySpec | None = None) -> Report:
+    """The report of a study's data by ``study`` (default: the study its manifest names)."""
+    study = get_study(data.manifest.get("study")) if study is None else study
     report = study.analyse(data)
     report.tables.append(Table("Conditions played", conditions_table(data.manifest)))
     return report

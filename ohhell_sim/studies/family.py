@@ -1,11 +1,11 @@
 """A study's one family of comparisons, corrected and confirmed alike in every study.
 
 A study declares its comparisons as parts (tables whose rows have ``estimate``,
-``low`` and ``high``, or a test's own ``p``) and adjusts them as one family
-(:func:`~ohhell_sim.analysis.findings.adjust_family` or
-:func:`~ohhell_sim.analysis.findings.adjust_parts`) with :data:`CORRECTION` at level
-:data:`ALPHA`; :func:`confirm_parts` carries the surviving rows to the confirmation
-run (another seed, so other cards) and marks the established ones.
+``low`` and ``high``, or a test's own ``p``) and adjusts them as one family with
+:func:`correct` (:data:`CORRECTION` at level :data:`ALPHA`, the same in every study);
+:func:`confirm_family`, every study's one confirmation step, makes the same family of the
+confirmation run (another seed, so other cards), carries the surviving rows to it and
+marks the established ones.
 """
 
 from __future__ import annotations
@@ -15,7 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ohhell_sim.analysis.findings import confirm, established
+from ohhell_sim.analysis.findings import (
+    adjust_family,
+    adjust_parts,
+    confirm,
+    detectable_effect,
+    established,
+)
 from ohhell_sim.studies.runs import StudyData
 
 #: The correction of every study's family: Holm's, which holds the family-wise
@@ -23,6 +29,19 @@ from ohhell_sim.studies.runs import StudyData
 CORRECTION = "holm"
 #: The family-wise error rate.
 ALPHA = 0.05
+
+
+def correct(
+    family: pd.DataFrame | Mapping[str, pd.DataFrame],
+) -> pd.DataFrame | dict[str, pd.DataFrame]:
+    """``family`` adjusted as one with :data:`CORRECTION` at :data:`ALPHA`: a table of
+    comparisons, or parts of different columns (name -> table), returned alike.
+
+    Every study's family is corrected here, so that none picks another method or level.
+    """
+    if isinstance(family, pd.DataFrame):
+        return adjust_family(family, method=CORRECTION, alpha=ALPHA)
+    return adjust_parts(dict(family), method=CORRECTION, alpha=ALPHA)
 
 
 def confirm_parts(
@@ -57,3 +76,23 @@ def confirm_family(
     """
     second = None if data.confirmation is None else family_of(data.confirmation)
     return confirm_parts(family_of(data), second, keys)
+
+
+def games_to_detect(found: pd.DataFrame, games: int, family: int) -> np.ndarray:
+    """Games per condition at which each row's observed effect would be found with 80% power
+    at the family's strictest level (Holm over ``family`` comparisons): ``games`` times the
+    squared ratio of the effect the run could detect to the one it saw, to two figures."""
+    detect = detectable_effect(found["low"], found["high"], ALPHA / max(family, 1))
+    seen = found["estimate"].abs().to_numpy(dtype=float)
+    ratio = np.divide(detect, seen, out=np.full(len(found), np.inf), where=seen > 0)
+    needed = games * ratio**2
+    digits = np.floor(np.log10(np.where(np.isfinite(needed) & (needed > 0), needed, 1.0)))
+    scale = 10.0 ** np.maximum(digits - 1, 0)
+    return np.where(np.isfinite(needed), np.ceil(needed / scale) * scale, np.inf)
+
+
+def games_text(games: float) -> str:
+    """``"about 1,100 games would detect"``: the games of :func:`games_to_detect`, in words."""
+    if not np.isfinite(games):
+        return "no number of games would detect"
+    return f"about {games:,.0f} games would detect"

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
-from ohhell_sim.analysis.findings import adjust_parts, detectable_effect, heterogeneity
+from ohhell_sim.analysis.findings import heterogeneity
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import grouped_mean, standardised_mean
@@ -23,8 +23,16 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import get_strategy
 from ohhell_sim.studies.design import bidding_position, check_fields, games_to_be_ahead
-from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_parts
-from ohhell_sim.studies.report import study_report
+from ohhell_sim.studies.family import (
+    ALPHA,
+    CORRECTION,
+    confirm_family,
+    correct,
+    games_text,
+    games_to_detect,
+)
+from ohhell_sim.studies.measures import clip_shares
+from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.rule_sets import (
     PAIR_SEPARATOR,
     parse_pair,
@@ -452,20 +460,7 @@ def family_parts(
     rows = standardised_mean(tested, tested["value"], ["rule", "measure", "field"], "players")
     between = heterogeneity(tested, ["rule", "measure"], "field", stratum="players")
     between = between[between["fields"] > 1].assign(estimate=np.nan, low=np.nan, high=np.nan)
-    return adjust_parts({"effects": rows, "fields differ": between}, CORRECTION, ALPHA)
-
-
-def games_to_detect(found: pd.DataFrame, games: int, family: int) -> np.ndarray:
-    """Games per condition at which each row's observed effect would be found with 80% power
-    at the family's strictest level (Holm over ``family`` comparisons): ``games`` times the
-    squared ratio of the effect the run could detect to the one it saw, to two figures."""
-    detect = detectable_effect(found["low"], found["high"], ALPHA / max(family, 1))
-    seen = found["estimate"].abs().to_numpy(dtype=float)
-    ratio = np.divide(detect, seen, out=np.full(len(found), np.inf), where=seen > 0)
-    needed = games * ratio**2
-    digits = np.floor(np.log10(np.where(np.isfinite(needed) & (needed > 0), needed, 1.0)))
-    scale = 10.0 ** np.maximum(digits - 1, 0)
-    return np.where(np.isfinite(needed), np.ceil(needed / scale) * scale, np.inf)
+    return correct({"effects": rows, "fields differ": between})
 
 
 def judgements(
@@ -592,19 +587,12 @@ def _unsettled(found: pd.DataFrame, design: Played, rule: str, measures: Sequenc
     if len(measures) == 1:
         rows = rows.assign(_field=rows["field"].map(design.fields.index)).sort_values("_field")
         needed = [
-            f"{_games_text(r[DETECT])} the {_amount(r['measure'], r['estimate'])} seen "
+            f"{games_text(r[DETECT])} the {_amount(r['measure'], r['estimate'])} seen "
             f"({r['field']})"
             for _, r in rows.iterrows()
         ]
         text += f"; {', '.join(needed)}"
     return text
-
-
-def _games_text(games: float) -> str:
-    """``"about 1,100 games would detect"``: the games of :func:`games_to_detect`, in words."""
-    if not np.isfinite(games):
-        return "no number of games would detect"
-    return f"about {games:,.0f} games would detect"
 
 
 def _judged_in(design: Played, rule: str) -> str:
@@ -710,11 +698,13 @@ def analyse(data: StudyData) -> Report:
     measures = game_measures(data.hands, data.games)
     diffs = effects(measures, design.base)
     run = data.confirmation
-    second = again = None
-    if run is not None:
-        again = game_measures(run.hands, run.games)
-        second = family_parts(effects(again, design.base), design.unjudged)
-    parts = confirm_parts(family_parts(diffs, design.unjudged), second, FAMILY_KEYS)
+    again = None if run is None else game_measures(run.hands, run.games)
+
+    def family_of(one: StudyData) -> dict[str, pd.DataFrame]:
+        found = diffs if one is data else effects(again, design.base)
+        return family_parts(found, design.unjudged)
+
+    parts = confirm_family(data, family_of, FAMILY_KEYS)
     found = parts["effects"]
     # The numbers quoted: both runs pooled, not the run that chose the findings (biased up).
     pooled, games, source, games_per_condition = _pooled(data, measures, again)
@@ -732,8 +722,7 @@ def analyse(data: StudyData) -> Report:
     canonical = _long(base)
     baseline = standardised_mean(canonical, canonical["value"], ["measure", "field"], "players")
     # A share's interval stays within [0, 1], which a t-interval over few games can leave.
-    share = baseline["measure"].str.contains("share")
-    baseline.loc[share, ["low", "high"]] = baseline.loc[share, ["low", "high"]].clip(0.0, 1.0)
+    clip_shares(baseline, baseline["measure"].str.contains("share"))
     judged = judgements(
         headline, baseline.set_index(["measure", "field"])["estimate"], sizes, design
     )
@@ -884,11 +873,8 @@ def _baseline_display(base: pd.DataFrame, ahead: pd.DataFrame, design: Played) -
 
 
 def _ordered(table: pd.DataFrame, design: Played) -> pd.DataFrame:
-    order = {name: i for i, name in enumerate(design.rules)}
-    measure = {name: i for i, name in enumerate(MEASURES)}
-    keys = table.assign(_rule=table["rule"].map(order), _measure=table["measure"].map(measure))
-    columns = ["_rule", "_measure", *[c for c in ("field", "players") if c in table.columns]]
-    return keys.sort_values(columns).drop(columns=["_rule", "_measure"]).reset_index(drop=True)
+    orders = {"rule": design.rules, "measure": MEASURES}
+    return in_order(table, ("rule", "measure", "field", "players"), orders)
 
 
 def _family_size(parts: dict[str, pd.DataFrame]) -> int:

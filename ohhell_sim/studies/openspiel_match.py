@@ -18,7 +18,6 @@ import pandas as pd
 
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.figures import interval_plot
-from ohhell_sim.analysis.findings import adjust_parts
 from ohhell_sim.analysis.format import INTERVAL_HEADER, display_table, fmt_ci, fmt_number, fmt_p
 from ohhell_sim.analysis.report import Figure, Report, Table, WrittenReport, save_analysis
 from ohhell_sim.analysis.report import write_report as write_report_files
@@ -35,7 +34,7 @@ from ohhell_sim.interop.openspiel_matches import (
     read_matches,
 )
 from ohhell_sim.results import check_output_folder
-from ohhell_sim.studies.family import ALPHA, CORRECTION
+from ohhell_sim.studies.family import ALPHA, CORRECTION, correct
 
 NAME = STUDY
 QUESTION = "How strong are our strategies against OpenSpiel's search bots in its oh_hell?"
@@ -73,7 +72,7 @@ def match_table(rows: pd.DataFrame) -> pd.DataFrame:
 def corrected(table: pd.DataFrame, worth: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The matches' advantages and the stock's worths, adjusted as one family."""
     parts = {"matches": table} if worth.empty else {"matches": table, "worth": worth}
-    adjusted = adjust_parts(parts, method=CORRECTION, alpha=ALPHA)
+    adjusted = correct(parts)
     return adjusted["matches"], adjusted.get("worth", worth)
 
 

@@ -7,6 +7,8 @@ seed, sizes, strategies, rules), the conditions played and the command.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import pandas as pd
 
 from ohhell_sim.analysis.report import Figure, Report, Table, rules_text
@@ -38,6 +40,19 @@ def study_report(
         in_short or [],
         lead_tables,
     )
+
+
+def in_order(
+    table: pd.DataFrame, columns: Sequence[str], orders: Mapping[str, Sequence[object]]
+) -> pd.DataFrame:
+    """``table`` sorted by ``columns`` (those it has), stably: a column named in ``orders`` by
+    its values' positions there (others last), any other by its values; the index reset."""
+    ranks = {name: {value: i for i, value in enumerate(order)} for name, order in orders.items()}
+    keys = [column for column in columns if column in table.columns]
+    ordered = table.sort_values(
+        keys, key=lambda c: c.map(ranks[c.name]) if c.name in ranks else c, kind="stable"
+    )
+    return ordered.reset_index(drop=True)
 
 
 def conditions_table(manifest: dict) -> pd.DataFrame:

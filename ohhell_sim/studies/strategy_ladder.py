@@ -18,7 +18,7 @@ import pandas as pd
 
 from ohhell_sim._version import __version__
 from ohhell_sim.analysis.figures import interval_plot
-from ohhell_sim.analysis.findings import BETWEEN_FIELDS, adjust_family, between_fields
+from ohhell_sim.analysis.findings import BETWEEN_FIELDS, between_fields
 from ohhell_sim.analysis.format import display_table, fmt_number, fmt_p, fmt_row, fmt_span
 from ohhell_sim.analysis.report import Figure, Report, Table, rules_text
 from ohhell_sim.analysis.stats import (
@@ -40,7 +40,7 @@ from ohhell_sim.exact import (
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import available_strategies, get_strategy
 from ohhell_sim.studies.design import check_fields, field_seats
-from ohhell_sim.studies.family import CORRECTION, confirm_family
+from ohhell_sim.studies.family import CORRECTION, confirm_family, correct
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec
@@ -282,7 +282,7 @@ def pairwise_family(values: pd.DataFrame, order: list[str]) -> pd.DataFrame:
         )
     tests = between_fields(pd.concat(units, ignore_index=True), keys=["a", "b"])
     parts = [table, tests] if len(tests) else [table]
-    return adjust_family(pd.concat(parts, ignore_index=True), method=CORRECTION)
+    return correct(pd.concat(parts, ignore_index=True))
 
 
 def confirmed_family(

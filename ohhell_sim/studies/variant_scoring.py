@@ -16,7 +16,6 @@ from ohhell_sim.analysis.findings import (
     FIELD_VERDICT_NOTE,
     HOLDS_EVERYWHERE,
     SOME_FIELDS,
-    adjust_parts,
     between_fields,
     field_verdicts,
     replicate,
@@ -39,8 +38,8 @@ from ohhell_sim.studies.design import (
     field_seats,
     games_to_be_ahead,
 )
-from ohhell_sim.studies.family import CORRECTION, confirm_family
-from ohhell_sim.studies.report import study_report
+from ohhell_sim.studies.family import confirm_family, correct
+from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
@@ -291,16 +290,6 @@ def _triple(*names: str) -> list[str]:
 # --- the analysis ---------------------------------------------------------------------
 
 
-def _ordered(frame: pd.DataFrame, names: Sequence[str], fields: Sequence[str]) -> pd.DataFrame:
-    """``frame`` sorted by table size, then by field and variant in the orders given."""
-    ranks = {k: {v: i for i, v in enumerate(o)} for k, o in (("field", fields), ("variant", names))}
-    keys = [c for c in CONDITION_KEYS if c in frame.columns]
-    frame = frame.sort_values(
-        keys, key=lambda c: c.map(ranks[c.name]) if c.name in ranks else c, kind="stable"
-    )
-    return frame.reset_index(drop=True)
-
-
 def _verdicts(table: pd.DataFrame, field: str, between: pd.DataFrame) -> pd.DataFrame:
     """Per effect (players, measure, variant), whether it holds in every ``field``, by
     ``between``'s tests where there are some."""
@@ -375,7 +364,7 @@ def analyse(data: StudyData) -> Report:
         # The confirmation tests the run's pairs of :func:`skill_leaders`.
         leaders = frames["leaders"]
         parts = family if run is data else family_parts(run.hands, run.games, names, leaders)[0]
-        return adjust_parts({k: t for k, t in parts.items() if not t.empty}, CORRECTION)
+        return correct({k: t for k, t in parts.items() if not t.empty})
 
     # A part with no rows is left as it is.
     confirmed = confirm_family(data, adjusted, FAMILY_PARTS)
@@ -391,14 +380,16 @@ def analyse(data: StudyData) -> Report:
     skill = pd.DataFrame(columns=CONDITION_KEYS)
     if not decisiveness.empty:
         skill = skill_ranking(frames["levels"], frames["ahead"], decisiveness)
+    # Tables by table size, then by field and variant in the orders of the design.
+    orders = {"field": fields, "variant": names}
     results = {
         "names": names,
-        "bids": _ordered(bids, names, fields) if not bids.empty else bids,
-        "decisiveness": _ordered(decisiveness, names, fields),
+        "bids": in_order(bids, CONDITION_KEYS, orders) if not bids.empty else bids,
+        "decisiveness": in_order(decisiveness, CONDITION_KEYS, orders),
         "skill": skill,
         "lead": family["lead"],
         "between": between,
-        "verdicts": _ordered(pd.concat(verdicts, ignore_index=True), names, fields)
+        "verdicts": in_order(pd.concat(verdicts, ignore_index=True), CONDITION_KEYS, orders)
         if verdicts
         else pd.DataFrame(columns=VERDICT_COLUMNS),
     }

@@ -17,7 +17,6 @@ import pandas as pd
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
     DEPENDS_ON_FIELD,
-    adjust_parts,
     equal_estimates_rows,
     equal_standardised_means_rows,
     half_of,
@@ -45,9 +44,9 @@ from ohhell_sim.studies.design import (
     fields_text,
     position_label,
 )
-from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_parts
+from ohhell_sim.studies.family import CORRECTION, confirm_family, correct
 from ohhell_sim.studies.holdings import trump_holdings
-from ohhell_sim.studies.report import study_report
+from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions, stack_frames
 from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
@@ -395,7 +394,7 @@ def family(hands: pd.DataFrame, pairs: pd.DataFrame, fitted: pd.DataFrame | None
         "gains differ": gain_tests(pairs),
         "rule differs": rule_tests(fitted, judged),
     }
-    return adjust_parts(parts, method=CORRECTION, alpha=ALPHA)
+    return correct(parts)
 
 
 def verdicts(table: pd.DataFrame, keys: list[str], between: pd.DataFrame) -> pd.DataFrame:
@@ -405,6 +404,8 @@ def verdicts(table: pd.DataFrame, keys: list[str], between: pd.DataFrame) -> pd.
     return verdicts_with_counts(rows, between, keys) if len(rows) else pd.DataFrame()
 
 
+#: The columns that order the tables and figures of the counterfactual: fields, zero tables.
+ORDER = ("field", "zero_table")
 #: The columns that say whether a row of the family holds up.
 HOLDS_UP = ["p_adjusted", "survives", "confirmation", "replication"]
 #: How the tables name a row of the probe's cells.
@@ -423,17 +424,23 @@ def analyse(data: StudyData) -> Report:
     hands, pairs = observed_rows(data), probe_pairs(data)
     fields = list(pd.unique(hands["field"]))
     by_unit, by_size = (standardised_rates(hands, by) for by in ([], ["hand_size"]))
-    second = data.confirmation
-    if second is not None:
-        second = family(observed_rows(second), probe_pairs(second), pairs)
     keys = {name: ["field", *columns] for name, columns in FAMILY_KEYS.items()}
-    parts = confirm_parts(family(hands, pairs), second, keys)
+
+    def family_of(run: StudyData) -> Frames:
+        # The confirmation judges the rules fitted on the run's pairs.
+        if run is data:
+            return family(hands, pairs)
+        return family(observed_rows(run), probe_pairs(run), pairs)
+
+    parts = confirm_family(data, family_of, keys)
+    confirmed = data.confirmation is not None
     verdict_of = {
         name: verdicts(parts[name], FAMILY_KEYS[test], parts[test])
         for name, (test, *_) in VERDICT_PARTS.items()
     }
     # One colour and panel order per field and zero table in every table and figure.
-    parts["counterfactual"] = _in_order(parts["counterfactual"], fields)
+    orders = {"field": fields, "zero_table": ZERO_TABLES}
+    parts["counterfactual"] = in_order(parts["counterfactual"], ORDER, orders)
     compared, gains, rule = parts["rates"], parts["counterfactual"], parts["fitted rule"]
     player_rule = rule_in_words(pairs)
     hidden = ("p", "correction", "established")
@@ -482,11 +489,11 @@ def analyse(data: StudyData) -> Report:
         ),
     ]
     field_rows = by_unit[by_unit["field_row"]]
-    in_short = _in_short(field_rows, parts, verdict_of, player_rule, second is not None)
-    figures = _figures(by_size, _in_order(gain_cells(pairs, ["hand_size"]), fields))
+    in_short = _in_short(field_rows, parts, verdict_of, player_rule, confirmed)
+    figures = _figures(by_size, in_order(gain_cells(pairs, ["hand_size"]), ORDER, orders))
     correction = compared["correction"].iloc[0] if len(compared) else CORRECTION
     method = _method(data, fields, correction)
-    findings = _findings(verdict_of, parts, field_rows, second is not None)
+    findings = _findings(verdict_of, parts, field_rows, confirmed)
     return study_report(
         NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
     )
@@ -605,13 +612,6 @@ def _with_p(table: pd.DataFrame, columns: list[str], digits: int) -> pd.DataFram
 
 def _triple(base: str) -> list[str]:
     return [base, f"{base}_low", f"{base}_high"]
-
-
-def _in_order(table: pd.DataFrame, fields: list[str]) -> pd.DataFrame:
-    """``table`` in the order of the fields and of :data:`ZERO_TABLES`."""
-    rank = {f: i for i, f in enumerate(fields)} | {t: i for i, t in enumerate(ZERO_TABLES)}
-    ordered = table.sort_values(["field", "zero_table"], key=lambda c: c.map(rank), kind="stable")
-    return ordered.reset_index(drop=True)
 
 
 def _method(data: StudyData, fields: list[str], correction: str) -> list[str]:

@@ -1,0 +1,88 @@
+"""Measures of a game that studies share: deals as a whole, the dealing seats, the winners.
+
+Each takes a study's stacked ``hands`` or ``games`` (:class:`~ohhell_sim.studies.runs.StudyData`,
+one row per seat and deal or game, with the condition's labels as columns) and returns a frame
+a study's effects are made of, such as the per-game values an
+:class:`~ohhell_sim.studies.effects.EffectStudy` compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+
+def deal_frame(hands: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
+    """One row per (condition, game, deal): the ``labels`` columns, ``hand_size``, the
+    ``bids``' total, their ``excess`` over the hand size, and ``all_made`` (every seat took
+    exactly its bid)."""
+    keys = ["condition", *labels, "game", "deal"]
+    return (
+        hands.assign(_made=hands["bid"] == hands["tricks"])
+        .groupby(keys, observed=True, sort=False)
+        .agg(hand_size=("hand_size", "first"), bids=("bid", "sum"), all_made=("_made", "min"))
+        .reset_index()
+        .assign(excess=lambda deals: deals["bids"] - deals["hand_size"])
+    )
+
+
+def with_deals_dealt(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
+    """``games`` with ``dealt`` (deals the seat dealt in its game) and ``deal_role``: ``"less
+    often"`` for the seats that deal fewest, ``"more often"`` for the others, ``"evenly"`` in
+    a game whose deals divide evenly among the players."""
+    dealing = hands[hands["seat"] == hands["dealer"]]
+    dealt = dealing.groupby(["condition", "game", "seat"], observed=True).size().rename("dealt")
+    out = games.merge(dealt.reset_index(), on=["condition", "game", "seat"], how="left")
+    out["dealt"] = out["dealt"].fillna(0).astype(np.int64)
+    by_game = out.groupby(["condition", "game"], observed=True)["dealt"]
+    fewest, most = by_game.transform("min"), by_game.transform("max")
+    out["deal_role"] = np.where(
+        fewest == most, "evenly", np.where(out["dealt"] == fewest, "less often", "more often")
+    )
+    return out
+
+
+def with_one_card_dealer(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
+    """``games`` with ``one_card_role``: ``"one-card dealer"`` for the seat that dealt the
+    game's one-card deal, ``"other seats"`` for the others."""
+    dealt = hands[(hands["hand_size"] == 1) & (hands["seat"] == hands["dealer"])]
+    dealer = dealt[["condition", "game", "seat"]].drop_duplicates().assign(_dealt=True)
+    out = games.merge(dealer, on=["condition", "game", "seat"], how="left")
+    out["one_card_role"] = np.where(out["_dealt"].notna(), "one-card dealer", "other seats")
+    return out.drop(columns="_dealt")
+
+
+def winning_margins(games: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
+    """Per ``by`` group and game: the winner's final total minus the runner-up's (``margin``)."""
+    keys = [*by, "game"]
+    ordered = games.sort_values([*keys, "total"], ascending=False)
+    ranked = ordered.groupby(keys, observed=True)["total"]
+    margin = ranked.nth(0).to_numpy() - ranked.nth(1).to_numpy()
+    return ordered.drop_duplicates(keys)[keys].assign(margin=margin)
+
+
+def winners_changed(
+    games: pd.DataFrame, arm: str, arms: tuple[object, object], by: Sequence[str]
+) -> pd.DataFrame:
+    """Per ``by`` group and game: whether the winning seats differ between the two ``arms``
+    (values of the ``arm`` column) played on the same cards (``changed``)."""
+    won = games[games["win_share"] > 0]
+    masks = (
+        won.assign(bit=np.left_shift(1, won["seat"].to_numpy(dtype=np.int64)))
+        .groupby([*by, "game", arm], observed=True)["bit"]
+        .sum()
+        .unstack(arm)
+    )
+    first, second = arms
+    return pd.DataFrame({"changed": masks[first] != masks[second]}).reset_index()
+
+
+def clip_shares(table: pd.DataFrame, rows: pd.Series | np.ndarray | None = None) -> pd.DataFrame:
+    """``table`` with the ``low`` and ``high`` of its ``rows`` (a mask; default: every row)
+    clipped to [0, 1] in place: a share's interval, which a t-interval over few games can
+    leave."""
+    rows = slice(None) if rows is None else rows
+    table.loc[rows, ["low", "high"]] = table.loc[rows, ["low", "high"]].clip(0.0, 1.0)
+    return table
