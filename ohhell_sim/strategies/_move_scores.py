@@ -30,7 +30,7 @@ from ohhell_sim.strategies._playout import (
     trick_after,
 )
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
-from ohhell_sim.strategy_tools import points
+from ohhell_sim.strategy.tools import points
 
 
 @njit

@@ -44,8 +44,8 @@ from ohhell_sim.strategies._playout import (
 )
 from ohhell_sim.strategies._sequential import choice_is_open, time_to_test
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import card_power, lowest_card, points, popcount
+from ohhell_sim.strategy.record import Strategy
+from ohhell_sim.strategy.tools import card_power, lowest_card, points, popcount
 
 
 @njit
