@@ -6,6 +6,7 @@ or copy it as a start for your own.
 """
 
 from numba import njit
+
 import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.strategy.tools import highest_by_power, lowest_by_power, winning_cards

@@ -17,8 +17,9 @@ fields); ``params`` is the seat's parameter row, in the order they are declared
 below; ``rng`` is the seat's own random stream, for ``ohhell_sim.strategy.tools.below``.
 """
 
-import ohhell_sim as oh
 from numba import njit
+
+import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.strategy.tools import (
     highest_by_power,
@@ -49,7 +50,7 @@ def likely_winners(hand, trump):
 @njit
 def template_bid(view, params, rng):
     boldness = params[0]
-    bid = int(round(boldness * likely_winners(view[V.HAND], view[V.TRUMP])))
+    bid = round(boldness * likely_winners(view[V.HAND], view[V.TRUMP]))
     bid = min(max(bid, 0), view[V.MAX_BID])
     if bid == view[V.FORBIDDEN_BID]:  # the hook: the dealer may not make the total fit
         bid = bid + 1 if bid < view[V.MAX_BID] else bid - 1
