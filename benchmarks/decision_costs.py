@@ -34,7 +34,7 @@ from ohhell_sim.strategies import _distilled_features as features
 from ohhell_sim.strategies._playout import deal_after, play_out_settled, settle_flags, trick_after
 from ohhell_sim.strategies.pimc import candidate_cards, distinct_choices
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 
 SEATS, CARDS, SEED = 4, 10, 1
 

@@ -41,7 +41,7 @@ USER_STRATEGY = textwrap.dedent(
     import ohhell_sim as oh
     from numba import njit
     from ohhell_sim import view as V
-    from ohhell_sim.strategy_tools import random_legal_card
+    from ohhell_sim.strategy.tools import random_legal_card
 
     @njit
     def bid(view, params, rng):
@@ -64,7 +64,7 @@ EDIT_AND_RERUN = textwrap.dedent(
     import ohhell_sim as oh
     from numba import njit
     from ohhell_sim import view as V
-    from ohhell_sim.strategy_tools import random_legal_card
+    from ohhell_sim.strategy.tools import random_legal_card
 
     RISK = 0
 

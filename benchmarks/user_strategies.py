@@ -17,7 +17,7 @@ from numba import njit
 
 import ohhell_sim as oh
 from ohhell_sim import view as V
-from ohhell_sim.strategy_tools import highest_by_power, lowest_by_power, winning_cards
+from ohhell_sim.strategy.tools import highest_by_power, lowest_by_power, winning_cards
 
 for builtin in ("simple", "random"):
     strategy = oh.get_strategy(builtin)

@@ -17,7 +17,7 @@
 # # Learning to bid: REINFORCE on the batched environment, then a duplicate tournament
 #
 # One seat learns when to bid what, with NumPy alone: a linear aim `mu = weights · features`
-# over seven features of the hand (`ohhell_sim.env.bid_policy.FEATURE_NAMES`), and while it
+# over seven features of the hand (`ohhell_sim.training.bid_policy.FEATURE_NAMES`), and while it
 # learns it bids `b` with probability proportional to `exp(-(b - mu)^2 / (2 sigma^2))` over
 # the legal bids.  `simple` plays its cards.  Every iteration, every table of a
 # `BatchedEnv` bids once for that seat; the deal's points are the return (REINFORCE with a
@@ -37,7 +37,7 @@ from IPython.display import Markdown, display
 from numba import njit
 
 import ohhell_sim as oh
-from ohhell_sim.env.bid_policy import FEATURE_NAMES, greedy_bid, train_bid_policy
+from ohhell_sim.training.bid_policy import FEATURE_NAMES, greedy_bid, train_bid_policy
 
 rules = oh.Rules(players=4)
 training = train_bid_policy(rules, list(field), tables=tables, iterations=iterations, seed=seed)

@@ -3,7 +3,7 @@
 A leaf of the package, so that any layer may check its arguments the same way;
 the checks of the rules, the seats and a whole run live with what they check
 (:func:`ohhell_sim.rules.check_rules`, :func:`ohhell_sim.strategy.check_seating`,
-:mod:`ohhell_sim.validation`).
+:mod:`ohhell_sim.run.validation`).
 """
 
 from __future__ import annotations

@@ -39,7 +39,8 @@ from ohhell_sim.errors import (
 )
 from ohhell_sim.rules import RULES_SIZE, TIEBREAK_HAND_SIZE, Rules, check_rules
 from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
-from ohhell_sim.strategy_compile import check_compiles
+from ohhell_sim.strategy.code import strategy_functions
+from ohhell_sim.strategy.compilation import check_compiles
 
 _M64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -794,7 +795,7 @@ def strategy_answer(
         # A user strategy's mistakes are named, as before a kernel compiles.
         for strategy in seating.user_strategies:
             check_compiles(strategy, checked=seating.checked)
-        functions = [s.current_functions(checked=seating.checked) for s in seating.strategies]
+        functions = [strategy_functions(s, checked=seating.checked) for s in seating.strategies]
 
     def answer(decision: Decision) -> int:
         seat = decision.seat

@@ -16,8 +16,8 @@ from ohhell_sim.results import SimulationResult, check_rows_fit
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.executors import play_run
 from ohhell_sim.run.sinks import Rows
+from ohhell_sim.run.validation import check_mode, check_run
 from ohhell_sim.strategy import SeatSpec
-from ohhell_sim.validation import check_mode, check_run
 
 if TYPE_CHECKING:
     from distributed import Client

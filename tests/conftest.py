@@ -194,7 +194,7 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.strategy import register_strategy
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 
 
 @njit
@@ -212,7 +212,7 @@ register_strategy(
     cautious_bid,
     cautious_play,
     params={"risk": 0.0},
-    description="Bids ``0``, plays :func:`~ohhell_sim.strategy_tools.lowest_card`.",
+    description="Bids ``0``, plays :func:`~ohhell_sim.strategy.tools.lowest_card`.",
 )
 """
 

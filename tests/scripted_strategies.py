@@ -37,7 +37,7 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.strategy import register_strategy
-from ohhell_sim.strategy_tools import (
+from ohhell_sim.strategy.tools import (
     below,
     highest_card,
     lowest_card,

@@ -438,7 +438,7 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.strategy import register_strategy
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 
 
 @njit

@@ -33,10 +33,10 @@ from ohhell_sim.env import (
     OhHellSeatEnv,
     action_of_move,
 )
-from ohhell_sim.env.bid_policy import FEATURE_NAMES, greedy_bid, train_bid_policy
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import check_seating
+from ohhell_sim.training.bid_policy import FEATURE_NAMES, greedy_bid, train_bid_policy
 
 
 @st.composite
@@ -212,7 +212,7 @@ def test_bid_training_is_reproducible_and_checks_its_arguments():
 
 _TRAIN_AND_PRINT = """
 import ohhell_sim as oh
-from ohhell_sim.env.bid_policy import train_bid_policy
+from ohhell_sim.training.bid_policy import train_bid_policy
 t = train_bid_policy(oh.Rules(players=4), ["simple", "card_counter", "learned"],
                      tables=256, iterations=60, seed=0)
 print(t.weights.tobytes().hex())

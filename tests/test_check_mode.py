@@ -23,8 +23,8 @@ from ohhell_sim.errors import InvalidArgumentError, StrategyError
 from ohhell_sim.run.pipeline import run_kernel
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.run.strategy_check import check_against_reference
-from ohhell_sim.strategy_tools import lowest_card
-from ohhell_sim.validation import check_run
+from ohhell_sim.run.validation import check_run
+from ohhell_sim.strategy.tools import lowest_card
 
 RULES = oh.Rules(players=4, schedule=[3, 2, 1])
 SOURCE_LINES = Path(__file__).read_text(encoding="utf-8").splitlines()

@@ -92,7 +92,7 @@ def test_imported_file_finds_the_modules_beside_it(user_modules, tmp_path, capsy
     (folder / "ut_sibling_helper.py").write_text(
         "from numba import njit\n\n"
         "from ohhell_sim import view as V\n"
-        "from ohhell_sim.strategy_tools import lowest_card\n\n\n"
+        "from ohhell_sim.strategy.tools import lowest_card\n\n\n"
         "@njit\n"
         "def lowest_legal(view):\n"
         "    return lowest_card(view[V.LEGAL])\n"
@@ -118,7 +118,7 @@ def test_strategies_verbose_prints_plain_text(capsys):
     ("rst", "plain"),
     [
         ("``simple``'s count", "simple's count"),
-        (":func:`~ohhell_sim.strategy_tools.points`", "points"),
+        (":func:`~ohhell_sim.strategy.tools.points`", "points"),
         (":mod:`ohhell_sim.strategies._counting`", "ohhell_sim.strategies._counting"),
         (":class:`the rules <ohhell_sim.Rules>`", "the rules"),
         ("`interpreted` text::", "interpreted text:"),
@@ -152,9 +152,7 @@ def _imports(path: Path) -> set[str]:
 
 def test_no_library_module_imports_the_command():
     library = [
-        p
-        for p in (ROOT / "ohhell_sim").rglob("*.py")
-        if "cli" not in p.relative_to(ROOT).parts
+        p for p in (ROOT / "ohhell_sim").rglob("*.py") if "cli" not in p.relative_to(ROOT).parts
     ]
     offenders = [
         str(p.relative_to(ROOT))

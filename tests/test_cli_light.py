@@ -66,9 +66,9 @@ def test_the_parsers_copies_match_the_library():
     from ohhell_sim.analysis.report import ANALYSIS_FILE
     from ohhell_sim.cli import openspiel, studies, tournament, train
     from ohhell_sim.interop import openspiel_matches
-    from ohhell_sim.strategies import distilled_training
     from ohhell_sim.studies import catalog, design
     from ohhell_sim.tournament import SEATINGS
+    from ohhell_sim.training import distilled as distilled_training
 
     assert tournament.SEATINGS == SEATINGS
     assert studies.ANALYSIS_FILE == ANALYSIS_FILE

@@ -23,8 +23,8 @@ import pytest
 import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.errors import StrategyError
-from ohhell_sim.strategy_code import current_functions, fingerprint
-from ohhell_sim.strategy_compile import check_compiles
+from ohhell_sim.strategy.code import current_functions, fingerprint
+from ohhell_sim.strategy.compilation import check_compiles
 
 #: What a notebook holds: a strategy whose bid is ``k`` plus the sum of every kind
 #: of thing a strategy's code can read, each 0 until an edit makes it 1: a global
@@ -38,7 +38,7 @@ from numba.extending import register_jitable
 
 import tconf
 from ohhell_sim import view as V
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 
 SHIFT = 0
 TABLE = np.array([0, 0])
@@ -233,7 +233,7 @@ from numba.extending import overload, overload_method
 
 import tconf
 from ohhell_sim import view as V
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 
 
 def offset():
@@ -386,7 +386,7 @@ from numba.extending import overload, register_jitable
 
 from ohhell_sim import view as V
 from ohhell_sim.strategy import register_strategy
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 
 JITABLE = {jitable}
 

@@ -30,7 +30,7 @@ from ohhell_sim.engine.scoring import deal_points_array
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.exact import one_card_rules, play_one_card, regret_table, solve_one_card
 from ohhell_sim.strategies import mc_bidder, simple
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 
 LOOSE = Reference(precision=0.5, batch=32, max_samples=512)
 ONE_CARD = oh.Rules(players=4, schedule=[1])

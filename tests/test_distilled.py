@@ -16,9 +16,10 @@ import pytest
 import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.strategies import distilled, distilled_training
+from ohhell_sim.strategies import distilled
 from ohhell_sim.strategies._distilled_features import N_CARD_STATE, N_OUTCOMES
-from ohhell_sim.strategies.distilled_training import (
+from ohhell_sim.training import distilled as distilled_training
+from ohhell_sim.training.distilled import (
     Positions,
     Samples,
     bid_samples,

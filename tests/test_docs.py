@@ -21,9 +21,20 @@ SMALLER = [
 ]
 
 
+SNIPPET = re.compile(r'^--8<-- "([^"]+)"$', re.M)
+
+
 def python_blocks(page: Path) -> list[str]:
-    """The page's fenced ``python`` blocks, in order."""
-    return re.findall(r"^```python\n(.*?)^```", page.read_text(encoding="utf-8"), re.M | re.S)
+    """The page's fenced ``python`` blocks, in order, with the files they include.
+
+    A line ``--8<-- "PATH"`` (the snippets extension of the docs site) stands for
+    the file at ``PATH`` from the repository's root.
+    """
+    blocks = re.findall(r"^```python\n(.*?)^```", page.read_text(encoding="utf-8"), re.M | re.S)
+    return [
+        SNIPPET.sub(lambda m: (ROOT / m.group(1)).read_text(encoding="utf-8"), block)
+        for block in blocks
+    ]
 
 
 def smaller(code: str) -> str:

@@ -30,7 +30,7 @@ from ohhell_sim.exact import (
     solve_one_card,
 )
 from ohhell_sim.rules import Rules
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 
 # --- brute force over every deal of a small deck ---------------------------------
 

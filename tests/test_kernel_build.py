@@ -153,7 +153,7 @@ def test_kernel_sources_are_what_the_kernel_compiles():
 BUILTIN_COMPILE = """
 import ohhell_sim as oh
 from ohhell_sim.run import dispatch
-from ohhell_sim.strategy_compile import KERNEL_ARGUMENT_TYPES
+from ohhell_sim.strategy.compilation import KERNEL_ARGUMENT_TYPES
 
 bid = oh.get_strategy("zero").bid
 dispatch.cached_on_disk(bid)

@@ -33,7 +33,7 @@ from ohhell_sim.strategies._playout import (
     settle_flags,
 )
 from ohhell_sim.strategies.sampler import sample_hidden
-from ohhell_sim.strategy_tools import points, popcount
+from ohhell_sim.strategy.tools import points, popcount
 
 # Each compiles the sampling players' code in this process: tens of seconds.
 pytestmark = pytest.mark.slow

@@ -368,7 +368,7 @@ REFERENCE_IMPORTERS = {
     "ohhell_sim/decisions/analyse.py",
     "ohhell_sim/decisions/advise.py",
     # distilled's trainer keeps the views and hands of the games it plays.
-    "ohhell_sim/strategies/distilled_training.py",
+    "ohhell_sim/training/distilled.py",
 }
 
 

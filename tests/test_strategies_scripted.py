@@ -23,6 +23,7 @@ from ohhell_sim.strategies import (
     sure_tricks,
     zero,
 )
+from ohhell_sim.strategy.registry import check_plays
 
 BIDDERS = {
     "sure_tricks": sure_tricks,
@@ -262,9 +263,9 @@ def test_mc_bidder_bid_moves_with_the_scoring_table():
 
 def test_mc_bidder_refuses_two_decks():
     with pytest.raises(InvalidArgumentError, match="'mc_bidder' does not support decks=2"):
-        mc_bidder.STRATEGY.check_rules(Rules(players=8, decks=2))
+        check_plays(mc_bidder.STRATEGY, Rules(players=8, decks=2))
     assert not mc_bidder.STRATEGY.supports(Rules(players=8, decks=2))
-    mc_bidder.STRATEGY.check_rules(Rules(players=4, joker=True))
+    check_plays(mc_bidder.STRATEGY, Rules(players=4, joker=True))
     # In the kernel it still bids legally, with expected_tricks's bid.
     view = make_view("AS KS 2H", "S", rules=Rules(players=8, decks=2))
     assert 0 <= bid_of("mc_bidder", view) <= 3

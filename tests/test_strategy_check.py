@@ -20,7 +20,7 @@ from ohhell_sim import view as V
 from ohhell_sim.errors import ERR_BID_NOT_INTEGER, ERR_CARD_NOT_INTEGER, StrategyError
 from ohhell_sim.reference import play_reference_game
 from ohhell_sim.strategy import resolve_seating
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 
 RULES = oh.Rules(players=4, schedule=[5, 3, 1])
 

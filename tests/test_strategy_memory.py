@@ -14,9 +14,9 @@ import pytest
 from numba import njit
 
 from ohhell_sim import view as V
-from ohhell_sim.strategy_compile import KERNEL_ARGUMENT_TYPES
-from ohhell_sim.strategy_memory import shares_memory_safely
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.compilation import KERNEL_ARGUMENT_TYPES
+from ohhell_sim.strategy.memory import shares_memory_safely
+from ohhell_sim.strategy.tools import lowest_card
 
 
 @njit
@@ -101,7 +101,7 @@ def test_any_other_path_to_the_memory_keeps_the_copies(function):
 
 
 def test_a_compile_from_numbas_cache_without_typed_ir_keeps_the_copies():
-    from ohhell_sim.strategy_memory import shares_memory_safely
+    from ohhell_sim.strategy.memory import shares_memory_safely
 
     # Numba hands back a placeholder string, not a TypeAnnotation, for a cached compile.
     assert shares_memory_safely("<annotation not available>") is False

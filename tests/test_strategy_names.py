@@ -104,7 +104,7 @@ from numba import njit
 
 import ohhell_sim as oh
 from ohhell_sim import view as V
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 
 
 @njit

@@ -22,7 +22,8 @@ from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import GAMES_FILE, HANDS_FILE, SUMMARY_FILE
 from ohhell_sim.rules import Rules
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.code import strategy_fingerprint
+from ohhell_sim.strategy.tools import lowest_card
 
 RULES = Rules(players=3, schedule=[2, 1])
 
@@ -130,7 +131,7 @@ register_strategy("in_prefix", bid, play)
 HELPERS_MODULE = """
 from numba import njit
 from ohhell_sim import view as V
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 
 
 @njit
@@ -148,9 +149,10 @@ import sys
 sys.path.insert(0, sys.prefix)  # the project's folder is its environment's prefix
 import ohhell_sim as oh
 import in_prefix
-from ohhell_sim.code_origin import module_kind
+from ohhell_sim.strategy.code import strategy_fingerprint
+from ohhell_sim.strategy.origin import module_kind
 print(module_kind("in_prefix"), module_kind("helpers"), module_kind("numba"), module_kind("numpy"))
-oh.get_strategy("simple").fingerprint()
+strategy_fingerprint(oh.get_strategy("simple"))
 oh.check_strategy("in_prefix", oh.Rules(players=3, schedule=[2, 1]), games=1)
 print("checked")
 """
@@ -193,7 +195,7 @@ def first(view):
 DASK_STRATEGY = """
 from numba import njit
 from ohhell_sim.strategy import register_strategy
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 from ohhell_sim import view as V
 import dk_helpers
 
@@ -216,9 +218,10 @@ import sys
 import dk_helpers  # a long-lived worker imported the module before it was edited
 from ohhell_sim.run.dask import _ensure_registered
 from ohhell_sim.strategy import get_strategy
+from ohhell_sim.strategy.code import strategy_fingerprint
 with open(sys.argv[1], "rb") as blob:
     _ensure_registered(blob.read())
-print(get_strategy("dk_strategy").fingerprint())
+print(strategy_fingerprint(get_strategy("dk_strategy")))
 """
 
 
@@ -247,7 +250,7 @@ def test_a_dask_worker_runs_the_clients_version_of_every_user_module(
         env={**os.environ, "PYTHONPATH": str(tmp_path)},
     )
     assert worker.returncode == 0, worker.stderr
-    assert worker.stdout.strip() == strategy.fingerprint()
+    assert worker.stdout.strip() == strategy_fingerprint(strategy)
 
 
 def test_a_dask_worker_refuses_code_that_is_not_the_clients(registered):
@@ -297,7 +300,7 @@ def test_a_read_through_a_helper_at_a_global_index_is_refused():
 
 def test_every_builtin_reads_only_its_declared_parameters():
     from ohhell_sim.strategies import BUILTINS
-    from ohhell_sim.strategy_params import check_declared_params
+    from ohhell_sim.strategy.params import check_declared_params
 
     for strategy in BUILTINS:
         functions = {"bid": strategy.bid, "play": strategy.play}
@@ -310,6 +313,6 @@ def calls_a_method_of_a_value(view, params, rng):
 
 
 def test_the_parameter_reads_pass_over_calls_of_computed_values():
-    from ohhell_sim.strategy_params import constant_param_reads
+    from ohhell_sim.strategy.params import constant_param_reads
 
     assert constant_param_reads(calls_a_method_of_a_value) == []

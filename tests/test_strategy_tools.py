@@ -20,7 +20,7 @@ from ohhell_sim.engine.bits import (
     ranks_held,
 )
 from ohhell_sim.strategies._common import danger_card, keep_trump_card
-from ohhell_sim.strategy_tools import card_power, highest_by_power, lowest_by_power
+from ohhell_sim.strategy.tools import card_power, highest_by_power, lowest_by_power
 
 masks_st = st.integers(min_value=0, max_value=(1 << 53) - 1)
 suits_st = st.integers(min_value=-1, max_value=3)

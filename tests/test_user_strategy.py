@@ -18,8 +18,8 @@ from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.run import dispatch
-from ohhell_sim.strategy import resolve_seating
-from ohhell_sim.strategy_tools import highest_card, lowest_card
+from ohhell_sim.strategy import resolve_seating, strategy_fingerprint
+from ohhell_sim.strategy.tools import highest_card, lowest_card
 
 RULES = Rules(players=4, schedule=[6, 3, 1])
 
@@ -261,8 +261,9 @@ def test_unregister(registered):
 _FINGERPRINTS = """
 import scripted_strategies as ss
 import ohhell_sim as oh
+from ohhell_sim.strategy import strategy_fingerprint
 ss.register_tester()
-print(*(oh.get_strategy(n).fingerprint() for n in ("random", "simple", "tester")))
+print(*(strategy_fingerprint(oh.get_strategy(n)) for n in ("random", "simple", "tester")))
 """
 
 
@@ -270,7 +271,7 @@ print(*(oh.get_strategy(n).fingerprint() for n in ("random", "simple", "tester")
 def test_fingerprints_are_stable_across_processes(tester):
     """Kernel files are named by fingerprints: they must not change between processes
     (hash randomisation, object addresses), or every process compiles anew."""
-    here = [oh.get_strategy(n).fingerprint() for n in ("random", "simple", "tester")]
+    here = [strategy_fingerprint(oh.get_strategy(n)) for n in ("random", "simple", "tester")]
     for hash_seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
         out = subprocess.run(

@@ -8,7 +8,7 @@ import sys
 #: Strategies this command trains.
 TRAINABLE = ("distilled",)
 #: The sampled deals that label each card by default
-#: (:data:`ohhell_sim.strategies.distilled_training.WORLDS`; a test keeps them equal).
+#: (:data:`ohhell_sim.training.distilled.WORLDS`; a test keeps them equal).
 WORLDS = 32
 
 
@@ -16,7 +16,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     """Train the named strategy's weights and save them."""
     from ohhell_sim.results import check_output_file
     from ohhell_sim.strategies.distilled import WEIGHTS_FILE
-    from ohhell_sim.strategies.distilled_training import save_weights, train_distilled
+    from ohhell_sim.training.distilled import save_weights, train_distilled
 
     output = args.output or WEIGHTS_FILE
     check_output_file(output, ".npz")
@@ -42,7 +42,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
             "Play games of the built-in players, label each card of their positions by "
             "playing it out on the real deal and on --worlds sampled deals, and fit the "
             "distilled strategy's networks "
-            "(ohhell_sim.strategies.distilled_training)."
+            "(ohhell_sim.training.distilled)."
         ),
     )
     p.add_argument("name", choices=TRAINABLE, help="the strategy to train")

@@ -53,8 +53,8 @@ from ohhell_sim.results import HANDS_FILE, METADATA_KEY, SimulationResult
 from ohhell_sim.rules import Rules, check_rules
 from ohhell_sim.run.dispatch import cached_on_disk
 from ohhell_sim.strategy import Seating, SeatSpec, check_seating
-from ohhell_sim.strategy_code import is_user_function
-from ohhell_sim.strategy_compile import check_compiles
+from ohhell_sim.strategy.code import is_user_function, strategy_functions
+from ohhell_sim.strategy.compilation import check_compiles
 
 __all__ = ["analyse_decisions", "decision_rng"]
 
@@ -372,7 +372,7 @@ def _seat_functions(seating: Seating) -> list[tuple]:
     (a user strategy may name a built-in's), user code compiled as it is now, checked."""
     out = []
     for strategy in seating.strategies:
-        functions = strategy.current_functions(checked=seating.checked)
+        functions = strategy_functions(strategy, checked=seating.checked)
         # Caching is enabled before the first compile: a compile made without it stays unsaved.
         out.append(
             tuple(f if is_user_function(f.py_func) else cached_on_disk(f) for f in functions)

@@ -239,9 +239,7 @@ def play_deal(d, hand_size, dealer, active, is_tiebreak, key, setup, ws, out):
     for _ in range(n_active):
         seat = next_seat(seat, active, n)
         forbidden = show_bid(deal, seat, dealer, hook, total, forehead, k > 0, active, n)
-        bid = dispatch_bid(
-            sids[seat], view, params[seat], rngs[seat], ws.own_view, ws.own_params
-        )
+        bid = dispatch_bid(sids[seat], view, params[seat], rngs[seat], ws.own_view, ws.own_params)
         code = bid_error(deal, bid, forbidden)
         if code != ERR_NONE:
             return trump, fail(err, code, d, seat, bid, -1)

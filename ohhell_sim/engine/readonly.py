@@ -9,7 +9,7 @@ at run time.
 
 The type checker does not see every write: ``view.flat[i] = x`` compiles, and so
 does a write through a pointer.  A user strategy whose compiled code may take
-such a path (:func:`ohhell_sim.strategy_compile.shares_arrays`), and every user
+such a path (:func:`ohhell_sim.strategy.compilation.shares_arrays`), and every user
 strategy in check mode, therefore gets copies (:func:`private_copy`), made for
 each of its decisions, which no other seat and no other game reads; the
 built-ins, whose code never writes into them, and user code that only reads

@@ -18,7 +18,7 @@ edit of the sources compiles it (a minute or two on a small machine), later
 calls, in any process, load it.
 
 It serves learning from the strategies' own positions (the ``distilled``
-trainer, :mod:`ohhell_sim.strategies.distilled_training`).
+trainer, :mod:`ohhell_sim.training.distilled`).
 """
 
 from __future__ import annotations

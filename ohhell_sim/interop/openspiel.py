@@ -40,7 +40,8 @@ from ohhell_sim.reference import (
 )
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import SeatSpec, check_seating
-from ohhell_sim.strategy_compile import check_compiles
+from ohhell_sim.strategy.code import strategy_functions
+from ohhell_sim.strategy.compilation import check_compiles
 
 #: OpenSpiel's suits (clubs, diamonds, spades, hearts) to ours (clubs, diamonds,
 #: hearts, spades), and back: the swap is its own inverse.
@@ -277,7 +278,7 @@ def strategy_bot(game, player: int, strategy: SeatSpec, seed: int = 0, sees_stoc
     chosen = seating.strategies[0]
     if chosen.builtin_id is None:
         check_compiles(chosen)  # a user strategy's mistakes named, not Numba's trace
-    bid, play = chosen.current_functions()
+    bid, play = strategy_functions(chosen)
     stream = seat_streams(seed, 0, rules.players)[player]
 
     class StrategyBot(pyspiel.Bot):

@@ -52,6 +52,7 @@ from ohhell_sim.errors import InvalidArgumentError, RunInterrupted
 from ohhell_sim.results import (
     GAMES_FILE,
     HANDS_FILE,
+    SUMMARY_FILE,
     RunArrays,
     SimulationResult,
     check_output_folder,
@@ -63,10 +64,11 @@ from ohhell_sim.run.dask import chunk_ranges
 from ohhell_sim.run.pipeline import numba_threads, play, prepare_kernel
 from ohhell_sim.run.progress import progress_bar
 from ohhell_sim.run.record import Run
+from ohhell_sim.run.run_summary import RunSummary
 from ohhell_sim.run.sinks import Counts, Rows
+from ohhell_sim.run.validation import check_run
 from ohhell_sim.strategy import SeatSpec
-from ohhell_sim.summary import SUMMARY_FILE, RunSummary
-from ohhell_sim.validation import check_run
+from ohhell_sim.strategy.code import strategy_fingerprint
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -339,7 +341,7 @@ def _run_args(run: Run, chunk_games: int, summary: bool) -> dict[str, Any]:
         "strategies": seating.names,
         "params": seating.params.tolist(),
         # A user strategy edited between calls would mix two strategies in one run.
-        "user_strategies": {s.name: s.fingerprint() for s in seating.user_strategies},
+        "user_strategies": {s.name: strategy_fingerprint(s) for s in seating.user_strategies},
         "seed": run.seed,
         "first_game": run.first_game,
         "games": run.games,

@@ -50,7 +50,6 @@ import numpy as np
 
 from ohhell_sim._version import __version__
 from ohhell_sim.arguments import check_count
-from ohhell_sim.code_origin import source_location
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
 from ohhell_sim.results import SimulationResult, check_rows_fit
 from ohhell_sim.rules import Rules
@@ -58,6 +57,7 @@ from ohhell_sim.run.pipeline import BATCH_GAMES, Sink, numba_threads, play
 from ohhell_sim.run.progress import progress_bar
 from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Rows
+from ohhell_sim.run.validation import check_run
 from ohhell_sim.strategy import (
     Seating,
     SeatSpec,
@@ -65,8 +65,8 @@ from ohhell_sim.strategy import (
     get_strategy,
     register_strategy,
 )
-from ohhell_sim.strategy_code import user_modules
-from ohhell_sim.validation import check_run
+from ohhell_sim.strategy.code import strategy_fingerprint, user_modules
+from ohhell_sim.strategy.origin import source_location
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -133,7 +133,7 @@ def pack_strategies(users: Sequence[Strategy]) -> bytes:
     by reference when the function's module is importable.  The modules of a user
     strategy usually live only on the client (a notebook, a script, a test folder),
     or may differ on a worker that imported them before they were edited, so every
-    user module its code reaches (:func:`ohhell_sim.strategy_code.user_modules`) is
+    user module its code reaches (:func:`ohhell_sim.strategy.code.user_modules`) is
     registered *by value* for the time of this call: the functions, and the
     module-level helpers and constants they use, travel in the bytes, with each
     strategy's fingerprint for the workers to check.  Functions of installed
@@ -168,7 +168,7 @@ def pack_strategies(users: Sequence[Strategy]) -> bytes:
             for name, module in reached.items()
             if name.split(".")[0] not in _INSTALLED_PACKAGES
         )
-    shipped = (users, {strategy.name: strategy.fingerprint() for strategy in users})
+    shipped = (users, {strategy.name: strategy_fingerprint(strategy) for strategy in users})
     # The by-value registry is process-wide state of Numba's cloudpickle: hold it
     # only for this dump, and never race another thread doing the same.
     with _PICKLE_LOCK:
@@ -229,7 +229,7 @@ def _ensure_registered(blob: bytes) -> None:
                 current = None
             # A long-lived worker may hold an older version of a strategy that the
             # user has since edited and re-registered on the client.
-            if current is None or current.fingerprint() != strategy.fingerprint():
+            if current is None or strategy_fingerprint(current) != strategy_fingerprint(strategy):
                 register_strategy(
                     strategy.name,
                     strategy.bid,
@@ -246,11 +246,11 @@ def _ensure_registered(blob: bytes) -> None:
 def _check_fingerprint(name: str, client: str) -> None:
     """Refuse to run strategy ``name`` here unless its code is the client's (``client``)."""
     here = get_strategy(name)
-    if here.fingerprint() != client:
+    if strategy_fingerprint(here) != client:
         raise RuntimeError(
             f"strategy {name!r} ({source_location(here.bid)}): the code this Dask worker "
             f"({socket.gethostname()}) would run is not the client's (fingerprint "
-            f"{here.fingerprint()}, the client's {client}); a module it reads is another "
+            f"{strategy_fingerprint(here)}, the client's {client}); a module it reads is another "
             "version here: restart the workers (client.restart()) or install the same code "
             "on every machine"
         )
@@ -503,7 +503,7 @@ def play_chunks(
     ----------
     client : distributed.Client
     run : Run
-        As validated by :func:`ohhell_sim.validation.check_run`; ``run.threads``
+        As validated by :func:`ohhell_sim.run.validation.check_run`; ``run.threads``
         is the Numba threads per task (default: the worker's cores shared among
         its Dask threads).
     chunks : sequence of (start, count)

@@ -7,7 +7,7 @@ dispatch over the seating's distinct strategies (built-in or user), the constant
 that compiles the game loop against them.  Its name hashes the sources the
 kernel compiles (:func:`kernel_sources`: the game loop and the package modules
 it imports), each strategy's fingerprint (everything its code reaches, with the
-values of the globals it reads: :mod:`ohhell_sim.strategy_code`), module file
+values of the globals it reads: :mod:`ohhell_sim.strategy.code`), module file
 and tables, whether the kernel is the check mode's, and Numba's global bounds
 check setting, which solves three problems at once:
 
@@ -56,7 +56,8 @@ from numba.core.caching import NullCache
 from ohhell_sim.engine import game, readonly
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, Strategy
-from ohhell_sim.strategy_compile import shares_arrays
+from ohhell_sim.strategy.code import strategy_fingerprint, strategy_functions
+from ohhell_sim.strategy.compilation import shares_arrays
 
 _LOADED: dict[str, ModuleType] = {}
 
@@ -169,10 +170,10 @@ def _gets_copies(strategy: Strategy, checked: bool) -> bool:
 
 
 def _add_strategy(digest, strategy: Strategy, checked: bool) -> None:
-    # The fingerprint covers everything the code reaches (strategy_code); the
+    # The fingerprint covers everything the code reaches (strategy.code); the
     # strategy's module file and the tables beside it are hashed too, so that a
     # built-in's package data is covered even where it is read at import.
-    digest.update(strategy.fingerprint().encode())
+    digest.update(strategy_fingerprint(strategy).encode())
     # How the dispatch calls it: a user strategy's parameter row is cut to its length,
     # and copied for each decision unless its code only reads the arrays.
     builtin = strategy.builtin_id is not None
@@ -343,7 +344,7 @@ def _kernel_copies(strategy: Strategy, strategies_used: tuple[Strategy, ...], ch
     # compiles in a fraction of the time.  Checked user code is never inlined:
     # inlined code would be compiled without its bounds checks.
     inline = len(strategies_used) <= INLINE_ALL_UP_TO and not strategy.heavy
-    functions = strategy.current_functions(checked=checked, inline=inline)
+    functions = strategy_functions(strategy, checked=checked, inline=inline)
     if strategy.builtin_id is None:
         return functions
     return tuple(cached_on_disk(f) for f in functions)

@@ -31,7 +31,7 @@ from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import CountTarget, Rows
 from ohhell_sim.run.strategy_check import check_against_reference, diagnose_failure
 from ohhell_sim.strategy import Seating
-from ohhell_sim.strategy_compile import check_compiles
+from ohhell_sim.strategy.compilation import check_compiles
 
 #: Games per kernel call: the progress bar advances between calls.
 BATCH_GAMES = 1 << 16

@@ -66,9 +66,7 @@ def compile_kernel(dispatcher, args: tuple, strategies: Sequence[str], heavy: in
     names = ", ".join(strategies)
     light = len(strategies) - heavy
     least = COMPILE_SECONDS_BASE + COMPILE_SECONDS_LIGHT * light + COMPILE_SECONDS_HEAVY * heavy
-    logger.info(
-        f"compiling the kernel for {names} (first run only, about {least}-{3 * least} s)…"
-    )
+    logger.info(f"compiling the kernel for {names} (first run only, about {least}-{3 * least} s)…")
     start = time.perf_counter()
     dispatcher.compile(signature)
     logger.info(f"compiled the kernel for {names} in {time.perf_counter() - start:.0f} s")

@@ -13,7 +13,7 @@ from ohhell_sim.strategy import Seating
 class Run:
     """Games ``first_game .. first_game + games - 1`` of ``seating`` under ``rules``.
 
-    Made by :func:`ohhell_sim.validation.check_run` from a user's arguments, and
+    Made by :func:`ohhell_sim.run.validation.check_run` from a user's arguments, and
     taken as it is by the pipeline (:func:`~ohhell_sim.run.pipeline.play`) and
     every executor: game *g* of any run with the same rules, seating and seed is
     the same game, whatever the range, the threads or the executor.

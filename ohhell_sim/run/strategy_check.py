@@ -7,7 +7,7 @@ an exception raised in compiled code surfaces as a bare ``SystemError`` of the
 parallel kernel.  This module finds those mistakes and names the strategy, its
 file and line:
 
-* :func:`~ohhell_sim.strategy_compile.check_compiles` compiles a strategy's
+* :func:`~ohhell_sim.strategy.compilation.check_compiles` compiles a strategy's
   ``bid`` and ``play`` alone, in a second or two, and refuses a function that
   does not compile or does not return an integer.  The engine runs it on every
   user strategy before it generates a kernel.
@@ -36,14 +36,15 @@ import numpy as np
 
 from ohhell_sim import view as V
 from ohhell_sim.arguments import check_seed
-from ohhell_sim.code_origin import source_location
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError, StrategyError
 from ohhell_sim.reference import DealLog, play_reference_game
 from ohhell_sim.results import RunArrays
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.record import Run
 from ohhell_sim.strategy import Strategy, get_strategy, resolve_seating
-from ohhell_sim.strategy_compile import ROLES, check_compiles
+from ohhell_sim.strategy.code import strategy_functions
+from ohhell_sim.strategy.compilation import ROLES, check_compiles
+from ohhell_sim.strategy.origin import source_location
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ def check_strategy(
     watch = _Watch()
     compared = tuple(
         _ComparedDecision(chosen.name, role, function, watch)
-        for role, function in zip(ROLES, chosen.current_functions(checked=True), strict=True)
+        for role, function in zip(ROLES, strategy_functions(chosen, checked=True), strict=True)
     )
 
     def play() -> None:
@@ -162,7 +163,7 @@ def diagnose_failure(run: Run, error: BaseException, *, most_games: int = 200) -
     functions = [
         tuple(
             _PythonDecision(strategy.name, role, function)
-            for role, function in zip(ROLES, strategy.current_functions(), strict=True)
+            for role, function in zip(ROLES, strategy_functions(strategy), strict=True)
         )
         for strategy in seating.strategies
     ]
@@ -271,8 +272,10 @@ class _Watch:
 
     def overdue(self, time_limit: float | None) -> bool:
         started = self.started
-        return time_limit is not None and started is not None and (
-            time.monotonic() - started > time_limit
+        return (
+            time_limit is not None
+            and started is not None
+            and (time.monotonic() - started > time_limit)
         )
 
 

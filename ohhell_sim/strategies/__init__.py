@@ -29,7 +29,6 @@ from ohhell_sim.strategies import (
     sure_tricks,
     zero,
 )
-from ohhell_sim.strategy import register_builtins
 
 BUILTINS = (
     random_play.STRATEGY,
@@ -45,5 +44,3 @@ BUILTINS = (
     adaptive_pimc.STRATEGY,
     distilled.STRATEGY,
 )
-
-register_builtins(BUILTINS)

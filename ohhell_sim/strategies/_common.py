@@ -31,7 +31,7 @@ from ohhell_sim.cards import JOKER
 from ohhell_sim.engine.bits import highest_card, highest_rank_cards
 from ohhell_sim.engine.core import JOKER_BIT, beaters, beats, deal_points, next_seat, trump_mask
 from ohhell_sim.rules import R_DECKS, R_JOKER, R_OVER, R_UNDER
-from ohhell_sim.strategy_tools import (
+from ohhell_sim.strategy.tools import (
     highest_by_power,
     lowest_by_power,
     lowest_card,
@@ -102,7 +102,7 @@ def best_bid_by_row(view, probs, allowed):
 
     ``probs[b, k]`` is P(k tricks) when bidding ``b`` (a table with a single row
     serves every bid).  Points are those of
-    :func:`ohhell_sim.strategy_tools.points`, so the choice follows the active
+    :func:`ohhell_sim.strategy.tools.points`, so the choice follows the active
     scoring tables.  Ties go to the lower bid; -1 when no bid is allowed.
     Bids below :func:`sure_trump_tricks` are left out while one at or above it
     is allowed: such a bid can only be missed, by more than the sure count

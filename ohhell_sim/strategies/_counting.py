@@ -48,7 +48,7 @@ from ohhell_sim.strategies._common import (
     unseen_mask,
     wants_tricks,
 )
-from ohhell_sim.strategy_tools import (
+from ohhell_sim.strategy.tools import (
     card_power,
     highest_by_power,
     lowest_by_power,

@@ -3,7 +3,7 @@
 Both networks (:mod:`ohhell_sim.strategies.distilled`) take a vector of the decision's
 state and a vector of the move tried (a bid, or a card).  The functions here
 fill them from the view alone, so that the trainer
-(:mod:`ohhell_sim.strategies.distilled_training`) and the player compute the same inputs
+(:mod:`ohhell_sim.training.distilled`) and the player compute the same inputs
 by the same code.  Each entry is scaled to about 0..1.
 
 Only what a seated player may know enters: the hand, the trump, the bids, the
@@ -28,7 +28,7 @@ from ohhell_sim.strategies._common import (
 )
 from ohhell_sim.strategies.expected_tricks import card_probability
 from ohhell_sim.strategies.simple import likely_tricks
-from ohhell_sim.strategy_tools import (
+from ohhell_sim.strategy.tools import (
     card_power,
     highest_by_power,
     highest_card,

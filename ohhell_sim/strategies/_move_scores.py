@@ -38,7 +38,7 @@ from ohhell_sim.strategies._playout import (
 from ohhell_sim.strategies._sequential import choice_is_open, time_to_test
 from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, expected_bid
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
-from ohhell_sim.strategy_tools import points
+from ohhell_sim.strategy.tools import points
 
 
 @njit

@@ -62,7 +62,7 @@ from ohhell_sim.engine.deal import playable_cards, trick_with, trick_with_beater
 from ohhell_sim.engine.rng import below
 from ohhell_sim.rules import R_OVER, R_UNDER
 from ohhell_sim.strategies.simple import likely_tricks
-from ohhell_sim.strategy_tools import (
+from ohhell_sim.strategy.tools import (
     highest_card,
     lowest_card,
     popcount,

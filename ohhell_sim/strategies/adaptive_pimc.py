@@ -35,7 +35,7 @@ from numba import njit
 
 from ohhell_sim.strategies.mc_bidder import ONE_DECK_ONLY, mc_bid
 from ohhell_sim.strategies.pimc import pimc_card
-from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy.record import Strategy
 
 
 @njit

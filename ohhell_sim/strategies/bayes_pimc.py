@@ -77,8 +77,8 @@ from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, _mask_sum, expec
 from ohhell_sim.strategies.mc_bidder import ONE_DECK_ONLY, mc_bid
 from ohhell_sim.strategies.pimc import best_average_card, candidate_cards
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import nth_card, points, popcount
+from ohhell_sim.strategy.record import Strategy
+from ohhell_sim.strategy.tools import nth_card, points, popcount
 
 # --- the opponent model -------------------------------------------------------
 

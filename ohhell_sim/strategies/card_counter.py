@@ -28,7 +28,7 @@ from ohhell_sim.strategies._common import legal_bid_near
 from ohhell_sim.strategies._counting import counting_play
 from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, expected_bid
 from ohhell_sim.strategies.simple import likely_tricks
-from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy.record import Strategy
 
 
 @njit

@@ -9,7 +9,7 @@ tricks from this one on).  It makes the move of highest expected points under
 the active scoring tables, so its bids and its play follow the table.  A card
 tie goes to the weaker card.
 
-The networks were trained (:mod:`ohhell_sim.strategies.distilled_training`, ``ohhell train
+The networks were trained (:mod:`ohhell_sim.training.distilled`, ``ohhell train
 distilled``) on positions from games of the built-in players, ``adaptive_pimc``
 among them.  A bid was labelled by playing it out on the real deal, whose
 hidden hands are a draw from what the position's players could know; a card by
@@ -57,8 +57,8 @@ from ohhell_sim.strategies._distilled_features import (
 from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, expected_bid
 from ohhell_sim.strategies.pimc import distinct_choices
 from ohhell_sim.strategies.tables import TABLES_DIR
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import card_power, lowest_card
+from ohhell_sim.strategy.record import Strategy
+from ohhell_sim.strategy.tools import card_power, lowest_card
 
 WEIGHTS_FILE = "distilled.npz"
 #: The arrays of one network, by name: ``state`` (state inputs x hidden),

@@ -34,8 +34,8 @@ from ohhell_sim.cards import JOKER
 from ohhell_sim.strategies._common import forehead_bid, is_forehead_bid, legal_bid_near
 from ohhell_sim.strategies._counting import counting_play
 from ohhell_sim.strategies.tables import TABLES_DIR
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.record import Strategy
+from ohhell_sim.strategy.tools import lowest_card
 
 #: P(card takes a trick) by [players - 3, hand size - 1, kind, rank]; numba
 #: freezes this global into the compiled code.

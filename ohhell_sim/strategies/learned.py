@@ -58,8 +58,8 @@ from ohhell_sim.strategies._counting import counting_play
 from ohhell_sim.strategies._playout import simulated_deal
 from ohhell_sim.strategies.expected_tricks import card_probability
 from ohhell_sim.strategies.tables import TABLES_DIR, save_arrays
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import lowest_card, popcount
+from ohhell_sim.strategy.record import Strategy
+from ohhell_sim.strategy.tools import lowest_card, popcount
 
 TABLE_FILE = "learned_bids.npz"
 MIN_PLAYERS = 3

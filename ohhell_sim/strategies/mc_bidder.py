@@ -8,7 +8,7 @@ with a fast policy (``simple``'s greedy play in every seat, its own seat aiming
 at the candidate bid).  The trick counts it reaches give, for each candidate
 bid ``b``, a distribution P(k tricks | bid b), and it bids the legal ``b`` that
 maximises the expected points sum_k P(k | b) * points(b, k) under the active
-scoring tables (:func:`ohhell_sim.strategy_tools.points`), so it bids higher
+scoring tables (:func:`ohhell_sim.strategy.tools.points`), so it bids higher
 under ``made="10*bid"`` than under ``"10+bid"``.  The candidates are the bids
 within one of the trick counts reached when aiming at ``expected_tricks``'s
 bid, and zero; the same samples serve every candidate (common random numbers),
@@ -48,7 +48,7 @@ from ohhell_sim.strategies._common import (
 from ohhell_sim.strategies._counting import counting_play
 from ohhell_sim.strategies._move_scores import bid_points, candidate_bids
 from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, expected_bid
-from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy.record import Strategy
 
 #: The sampler deals hidden cards from one deck (a hand is one mask).
 ONE_DECK_ONLY = {"decks": (2,)}

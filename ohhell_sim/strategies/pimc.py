@@ -37,8 +37,8 @@ from ohhell_sim.strategies._common import unseen_mask
 from ohhell_sim.strategies._counting import counting_play
 from ohhell_sim.strategies._move_scores import card_points
 from ohhell_sim.strategies._move_scores import drop_hopeless as drop_hopeless  # re-exported
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import card_power, lowest_card, popcount
+from ohhell_sim.strategy.record import Strategy
+from ohhell_sim.strategy.tools import card_power, lowest_card, popcount
 
 
 @njit

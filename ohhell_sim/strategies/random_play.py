@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import random_legal_bid, random_legal_card
+from ohhell_sim.strategy.record import Strategy
+from ohhell_sim.strategy.tools import random_legal_bid, random_legal_card
 
 
 @njit

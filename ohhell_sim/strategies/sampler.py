@@ -32,7 +32,7 @@ from ohhell_sim.engine.core import next_seat
 from ohhell_sim.engine.rng import below, uniform
 from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategies._common import seat_may_hold, unseen_mask
-from ohhell_sim.strategy_tools import highest_card, lowest_card, popcount
+from ohhell_sim.strategy.tools import highest_card, lowest_card, popcount
 
 #: Deals drawn at most for one sample when some seats' voids are checked after
 #: the deal (a position whose table does not fit the plan).

@@ -27,8 +27,8 @@ from ohhell_sim import view as V
 from ohhell_sim.engine.bits import RANK_IN_EVERY_SUIT
 from ohhell_sim.engine.core import JOKER_BIT
 from ohhell_sim.strategies._common import greedy_card, legal_bid_near, spare_cards
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import (
+from ohhell_sim.strategy.record import Strategy
+from ohhell_sim.strategy.tools import (
     popcount,
     suit_mask,
 )

@@ -39,8 +39,8 @@ from ohhell_sim.strategies._common import (
     legal_bid_near,
 )
 from ohhell_sim.strategies._counting import counting_play
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.record import Strategy
+from ohhell_sim.strategy.tools import lowest_card
 
 
 @njit

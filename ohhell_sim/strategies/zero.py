@@ -26,7 +26,7 @@ from ohhell_sim import view as V
 from ohhell_sim.strategies._common import forehead_bid, is_forehead_bid, sure_trump_tricks
 from ohhell_sim.strategies._counting import counting_play
 from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, expected_bid, expected_tricks
-from ohhell_sim.strategy import Strategy
+from ohhell_sim.strategy.record import Strategy
 
 
 @njit

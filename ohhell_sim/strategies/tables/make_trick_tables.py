@@ -29,7 +29,7 @@ from numba import njit
 from ohhell_sim.engine.rng import game_key, seed_stream
 from ohhell_sim.strategies._playout import simulated_deal
 from ohhell_sim.strategies.tables import TABLES_DIR
-from ohhell_sim.strategy_tools import lowest_card
+from ohhell_sim.strategy.tools import lowest_card
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 7

@@ -8,7 +8,7 @@ Numba finds each through a typing template in its registry and compiles the
 implementation when a caller is typed, against the globals of that moment, then
 keeps the compile in the template for the life of the process.
 
-:mod:`ohhell_sim.strategy_code` needs two things of them:
+:mod:`ohhell_sim.strategy.code` needs two things of them:
 
 * the function a template runs, to hash what it reads (:class:`Extension`,
   :func:`extensions_of` for a function or intrinsic the code reaches,
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 from numba.core.typing.templates import builtin_registry
 
-from ohhell_sim.code_origin import is_library_function, source_location
 from ohhell_sim.errors import StrategyError
+from ohhell_sim.strategy.origin import is_library_function, source_location
 
 #: ``kind`` of an :class:`Extension`.
 KINDS = ("overload", "register_jitable", "intrinsic", "method")

@@ -1,6 +1,6 @@
 """Where code comes from: this project, an installed library, or the user.
 
-Strategy code is followed differently by origin (:mod:`ohhell_sim.strategy_code`):
+Strategy code is followed differently by origin (:mod:`ohhell_sim.strategy.code`):
 library code (NumPy, Numba, the standard library, installed packages) does not
 change while a process runs and is hashed by name; this project's code is
 hashed by its code but never copied; the user's code (a script, a notebook, a
@@ -24,6 +24,8 @@ import site
 import sys
 import sysconfig
 from pathlib import Path
+
+import numba
 
 #: Top-level packages of this project: their code is hashed but never copied.
 PACKAGE_TOPS = frozenset({"ohhell_sim"})
@@ -121,3 +123,8 @@ def source_location(function: object) -> str:
             first = linecache.getline(path, line).strip()
         where += f" (a notebook cell: {first})" if first else " (a notebook cell)"
     return where
+
+
+def is_dispatcher(value: object) -> bool:
+    """Whether ``value`` is a Numba ``@njit`` function (a dispatcher)."""
+    return isinstance(value, numba.core.dispatcher.Dispatcher)

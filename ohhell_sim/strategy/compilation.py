@@ -19,10 +19,11 @@ from types import FunctionType
 from numba import types
 from numba.core.errors import NumbaError
 
-from ohhell_sim.code_origin import is_library_path, source_location
 from ohhell_sim.errors import StrategyError
-from ohhell_sim.strategy import Strategy
-from ohhell_sim.strategy_memory import shares_memory_safely
+from ohhell_sim.strategy.code import strategy_fingerprint, strategy_functions
+from ohhell_sim.strategy.memory import shares_memory_safely
+from ohhell_sim.strategy.origin import is_library_path, source_location
+from ohhell_sim.strategy.record import Strategy
 
 #: The types the kernel calls ``bid`` and ``play`` with: the view and the parameter
 #: row read-only (see :mod:`ohhell_sim.engine.readonly`), the seat's stream.
@@ -63,11 +64,11 @@ def check_compiles(strategy: Strategy, *, checked: bool = False) -> None:
         an optional value, a tuple), or reads a value that cannot be
         fingerprinted.
     """
-    key = (strategy.name, strategy.fingerprint(), checked)
+    key = (strategy.name, strategy_fingerprint(strategy), checked)
     if key in _COMPILED_OK:
         return
     shares = True
-    for role, function in zip(ROLES, strategy.current_functions(checked=checked), strict=True):
+    for role, function in zip(ROLES, strategy_functions(strategy, checked=checked), strict=True):
         where = source_location(function)
         try:
             function.compile(KERNEL_ARGUMENT_TYPES)
@@ -99,13 +100,13 @@ def shares_arrays(strategy: Strategy) -> bool:
     """Whether the kernel may hand ``strategy`` its view and parameter row themselves.
 
     True when the compiled code of both its functions can reach the two arrays'
-    memory only to read it (:func:`ohhell_sim.strategy_memory.shares_memory_safely`);
+    memory only to read it (:func:`ohhell_sim.strategy.memory.shares_memory_safely`);
     otherwise it receives private copies for each decision
     (:func:`ohhell_sim.engine.readonly.private_copy`).  Compiles the functions
     first (:func:`check_compiles`) where this process has not.
     """
     check_compiles(strategy)
-    return _COMPILED_OK[(strategy.name, strategy.fingerprint(), False)]
+    return _COMPILED_OK[(strategy.name, strategy_fingerprint(strategy), False)]
 
 
 def _numba_reason(error: NumbaError, function: object) -> str:
@@ -118,7 +119,7 @@ def _numba_reason(error: NumbaError, function: object) -> str:
     if "'default_rng'" in text:
         return (
             "Numba cannot make a NumPy generator (np.random.default_rng) in compiled code; "
-            "draw from the rng argument with ohhell_sim.strategy_tools.below or uniform, "
+            "draw from the rng argument with ohhell_sim.strategy.tools.below or uniform, "
             f"which the run seeds per seat ({first})"
         )
     namespace = getattr(getattr(function, "py_func", function), "__globals__", {})

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba.core import ir, types
 
-from ohhell_sim.code_origin import module_kind
+from ohhell_sim.strategy.origin import module_kind
 
 #: Attributes of an array that hold no pointer into it.
 _PLAIN_ATTRIBUTES = frozenset({"shape", "size", "ndim", "dtype", "itemsize", "nbytes", "strides"})

@@ -22,7 +22,7 @@ strategy between runs, in a notebook or across processes:
   ``c = tconf``, a tuple) has every attribute hashed that the code could read off
   a value (``c.BID``, ``getattr(c, "BID")``).  The Numba extensions the code
   reaches (``@overload``, ``@overload_method``, ``@intrinsic``: see
-  :mod:`ohhell_sim.strategy_extensions`) are hashed by their implementations;
+  :mod:`ohhell_sim.strategy.extensions`) are hashed by their implementations;
   as Numba keeps their compiles for the life of a process, one edited after it
   compiled is refused.  A value it cannot hash reliably (an object of a user
   class, a typed container) is refused with a
@@ -31,7 +31,7 @@ strategy between runs, in a notebook or across processes:
 
 Library code (NumPy, Numba, the standard library, installed packages) and this
 package's own code are hashed by name or by code but never copied: they do not
-change while a process runs (:mod:`ohhell_sim.code_origin`).  A strategy that
+change while a process runs (:mod:`ohhell_sim.strategy.origin`).  A strategy that
 draws from NumPy's or Python's global random generator is refused too: that
 state is shared by threads and not seeded by the run, so its results could not
 be reproduced.
@@ -47,30 +47,34 @@ import hashlib
 import random
 import sys
 import types
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
 from numba.core import types as numba_types
 
-from ohhell_sim.code_origin import is_user_function, module_kind, source_location
 from ohhell_sim.errors import StrategyError
-from ohhell_sim.strategy_extensions import (
+from ohhell_sim.strategy.extensions import (
     Extension,
     check_current,
     extensions_of,
     method_extensions,
 )
+from ohhell_sim.strategy.origin import (
+    is_dispatcher,
+    is_user_function,
+    module_kind,
+    source_location,
+)
+
+if TYPE_CHECKING:
+    from ohhell_sim.strategy.record import Strategy
 
 #: Modules whose functions draw from a process-wide random state.
 _GLOBAL_RANDOM_MODULES = ("numpy.random", "random")
 _LOAD_GLOBAL = frozenset({"LOAD_GLOBAL", "LOAD_NAME"})
 _LOAD_ATTRIBUTE = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
 _MISSING = object()
-
-
-def is_dispatcher(value: object) -> bool:
-    """Whether ``value`` is a Numba ``@njit`` function (a dispatcher)."""
-    return isinstance(value, numba.core.dispatcher.Dispatcher)
 
 
 @functools.cache
@@ -159,7 +163,7 @@ def _draws_global_random(value: object, module: object = None) -> bool:
 _RANDOM_REFUSAL = (
     "draws from a global random state, which is shared by the threads and not seeded by "
     "the run, so the results could not be reproduced; draw from the rng argument instead "
-    "(ohhell_sim.strategy_tools: below, uniform)"
+    "(ohhell_sim.strategy.tools: below, uniform)"
 )
 
 
@@ -576,3 +580,31 @@ def _top_copy(copier: _Copier, function, *, checked: bool, inline: bool):
         # The package's code is not copied, but inlining needs a dispatcher so declared.
         return numba.njit(inline="always")(function.py_func)
     return function
+
+
+def strategy_fingerprint(strategy: Strategy) -> str:
+    """A short hash of everything ``strategy``'s code compiles into a kernel.
+
+    :func:`fingerprint` of its two functions, cut to 16 hex digits: a changed
+    strategy gets a new kernel.
+
+    Raises
+    ------
+    StrategyError
+        If the code reads a value that cannot be fingerprinted, or draws from
+        a global random state.
+    """
+    return fingerprint(strategy.name, (strategy.bid, strategy.play))[:16]
+
+
+def strategy_functions(
+    strategy: Strategy, *, checked: bool = False, inline: bool = False
+) -> tuple[object, object]:
+    """``(bid, play)`` of ``strategy`` compiling its code as it is now (:func:`current_functions`).
+
+    What the engine calls, never the registered objects themselves, which may
+    hold machine code compiled before a helper or a global changed.
+    """
+    return current_functions(
+        strategy.name, strategy.bid, strategy.play, checked=checked, inline=inline
+    )

@@ -18,7 +18,7 @@ from numba.core import ir
 from numba.core.compiler import run_frontend
 
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.strategy_code import is_dispatcher
+from ohhell_sim.strategy.origin import is_dispatcher
 
 #: Where ``bid`` and ``play`` take their parameter row: ``(view, params, rng)``.
 PARAMS_ARGUMENT = 1

@@ -47,7 +47,9 @@ from ohhell_sim import view as V
 from ohhell_sim.arguments import check_seed
 from ohhell_sim.engine.core import next_seat
 from ohhell_sim.engine.rng import game_key, seed_stream
+from ohhell_sim.env.decisions import GameSet, record_decisions
 from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.rules import Rules
 from ohhell_sim.strategies._common import unseen_mask
 from ohhell_sim.strategies._distilled_features import (
     N_BID_MOVE,
@@ -75,7 +77,7 @@ from ohhell_sim.strategies.distilled import LAYERS, NETWORKS
 from ohhell_sim.strategies.pimc import distinct_choices
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 from ohhell_sim.strategies.tables import save_arrays
-from ohhell_sim.strategy_tools import lowest_card, popcount
+from ohhell_sim.strategy.tools import lowest_card, popcount
 
 #: Seatings the positions come from, one game after another; a seating of
 #: fewer names than players repeats them around the table.
@@ -116,8 +118,6 @@ class Positions:
 
 def game_setup(game: int):
     """The rules and seat specs of training game ``game`` (a pure function of ``game``)."""
-    from ohhell_sim.rules import Rules
-
     players = TABLE_SIZES[game % len(TABLE_SIZES)]
     rules = Rules(players=players, **RULE_SETS[(game // len(TABLE_SIZES)) % len(RULE_SETS)])
     field = FIELDS[game % len(FIELDS)]
@@ -134,8 +134,6 @@ def collect_positions(seed: int, games: int, workers: int = 1) -> Positions:
     bit (``tests/test_distilled.py`` compares them).  ``workers`` threads share
     the games; the result does not depend on ``workers``.
     """
-    from ohhell_sim.env.decisions import GameSet, record_decisions
-
     groups: dict[tuple, list[int]] = {}
     for game in range(games):
         rules, seats = game_setup(game)
