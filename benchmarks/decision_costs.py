@@ -10,12 +10,16 @@ in a compiled loop over them, best of three:
 * ``distilled``: of a card choice, its inputs (the context, the state vector and
   every distinct card's move vector), the rest being the networks;
 * ``pimc``: of a card choice, the hidden-hand draws alone, and the draws with
-  their playouts (one per sample and distinct card).
+  their playouts (one per sample and distinct card);
+* with ``--hidden``: ``distilled``'s bids and card choices with networks of
+  other hidden sizes (random weights: the time does not depend on their values),
+  the cost of a decision against the network's size.
 
 Usage::
 
     python benchmarks/decision_costs.py                     # distilled and pimc
     python benchmarks/decision_costs.py --players distilled --games 100
+    python benchmarks/decision_costs.py --players distilled --hidden 4,12,20
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from ohhell_sim import view as V
 from ohhell_sim.bench import machine_description
 from ohhell_sim.reference import Decision, game_steps, seat_streams
 from ohhell_sim.strategies import _distilled_features as features
+from ohhell_sim.strategies import distilled
 from ohhell_sim.strategies._playout import deal_after, play_out_settled, settle_flags, trick_after
 from ohhell_sim.strategies.pimc import candidate_cards, distinct_choices
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
@@ -148,12 +153,57 @@ def pimc_parts(views, samples, playouts):
     return total, count
 
 
+@njit
+def distilled_decisions(views, bidding, state, move, embed, bias, out, out_bias):
+    """``distilled``'s decision on every view, with the networks given."""
+    total = 0
+    for i in range(views.shape[0]):
+        if bidding:
+            total += distilled.network_bid(views[i], state, move, embed, bias, out, out_bias)
+        else:
+            total += distilled.network_card(views[i], state, move, embed, bias, out, out_bias)
+    return total
+
+
+def random_network(n_state: int, n_move: int, n_embed: int, hidden: int) -> tuple:
+    """A network of ``distilled``'s layers with ``hidden`` units and random weights."""
+    rng = np.random.default_rng(hidden)
+    shapes = ((n_state, hidden), (n_move, hidden), (n_embed, hidden), (hidden,))
+    shapes += ((hidden, features.N_OUTCOMES), (features.N_OUTCOMES,))
+    return tuple((0.3 * rng.standard_normal(shape)).astype(np.float32) for shape in shapes)
+
+
+def by_hidden_size(views: dict[str, np.ndarray], games: int, sizes: list[int]) -> None:
+    """Print ``distilled``'s decision times with networks of each hidden size."""
+    print("\ndistilled by hidden units (both networks; random weights):")
+    for hidden in sizes:
+        nets = {
+            "bid": random_network(features.N_BID_STATE, features.N_BID_MOVE, 11, hidden),
+            "choice": random_network(features.N_CARD_STATE, features.N_CARD_MOVE, 1, hidden),
+        }
+        per_deal = 0.0
+        each = {}
+        for kind in ("bid", "choice"):
+            each[kind] = best_time(distilled_decisions, views[kind], kind == "bid", *nets[kind])
+            per_deal += len(views[kind]) / games * each[kind] / 1000
+        print(
+            f"  {hidden:3d}: bid {each['bid']:6.0f} ns, card choice {each['choice']:6.0f} ns, "
+            f"{per_deal:5.1f} us a deal in bids and choices"
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line: see the module docstring."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", default="distilled,pimc", help="players to take apart")
     parser.add_argument("--games", type=int, default=60, help="games whose positions are timed")
+    parser.add_argument(
+        "--hidden", default="", help="distilled: hidden sizes to time, comma list (e.g. 4,12,20)"
+    )
     args = parser.parse_args(argv)
+    sizes = [int(size) for size in args.hidden.split(",") if size]
+    if any(size < 1 for size in sizes):
+        parser.error(f"--hidden must list positive integers, got {args.hidden!r}")
     print(f"{SEATS} players x {CARDS} cards, one thread, {machine_description()}")
     for name in args.players.split(","):
         views = positions(name, args.games)
@@ -181,6 +231,8 @@ def main(argv: list[str] | None = None) -> None:
                 f"  of a card choice: inputs {ns:.0f} ns; {tried:.2f} cards tried, "
                 f"{rest:.0f} ns each for the rest (the networks and the choice)"
             )
+            if sizes:
+                by_hidden_size(views, args.games, sizes)
         if name == "pimc":
             samples = int(strategy.params["samples"])
             draws = best_time(pimc_parts, choices, samples, False)

@@ -102,13 +102,18 @@ def outcome_probabilities(base, move_weights, embed, index, out, out_bias, x, to
     else:
         hidden[:] = base
     _add_product(hidden, move_weights, x)
-    for k in range(top + 1):
-        probs[k] = out_bias[k]
+    # The units rectified in place, then one running sum an outcome over them
+    # all: the sums of skipping the units at or below zero, in the same order
+    # (adding a zero changes no sum), kept in a register instead of stored
+    # and reloaded at every unit.
     for i in range(hidden.shape[0]):
-        value = hidden[i]
-        if value > 0.0:
-            for k in range(top + 1):
-                probs[k] += out[i, k] * value
+        if hidden[i] < 0.0:
+            hidden[i] = 0.0
+    for k in range(top + 1):
+        total = out_bias[k]
+        for i in range(hidden.shape[0]):
+            total += out[i, k] * hidden[i]
+        probs[k] = total
     most = probs[0]
     for k in range(1, top + 1):
         most = max(most, probs[k])
