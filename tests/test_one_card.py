@@ -114,23 +114,31 @@ def test_outside_the_tables_the_caller_bids():
     assert _one_card.one_card_bid(_view(eight, 7, list(range(8)), 51, [])) == -1
 
 
-def _shipped_block(shipped, ratio, closed, players):
-    policy, offsets, ratios = shipped
-    row = _one_card.table_index(ratios, *ratio)
+def _block(policy, offsets, row, closed, players):
     start = offsets[row, int(closed), players - _one_card.MIN_PLAYERS]
     size = players * _one_card.CONTEXTS * _one_card.CLASSES * (1 if closed else 1 << (players - 1))
-    return policy[start : start + size]
+    return _one_card.unpack_policy(policy)[start : start + size]
 
 
 def _assert_regenerated(players, scorings):
     made = make_tables(players, scorings)
-    shipped = _one_card.load_tables(TABLES_DIR / _one_card.TABLE_FILE)
+    policy, offsets, ratios = _one_card.load_tables(TABLES_DIR / _one_card.TABLE_FILE)
     for t, ratio in enumerate(made["ratios"]):
+        row = _one_card.table_index(ratios, *ratio)
         for closed in (False, True):
             for n in players:
-                start = made["offsets"][t, int(closed), n - _one_card.MIN_PLAYERS]
-                block = _shipped_block(shipped, tuple(ratio), closed, n)
-                np.testing.assert_array_equal(made["policy"][start : start + block.size], block)
+                np.testing.assert_array_equal(
+                    _block(made["policy"], made["offsets"], t, closed, n),
+                    _block(policy, offsets, row, closed, n),
+                )
+
+
+def test_packing_keeps_every_entry():
+    entries = np.random.default_rng(0).integers(-1, 2, 1001).astype(np.int8)
+    packed = _one_card.pack_policy(entries)
+    assert packed.dtype == np.uint8 and packed.size == 251
+    np.testing.assert_array_equal(_one_card.unpack_policy(packed)[:1001], entries)
+    assert [_one_card.policy_entry(packed, i) for i in range(1001)] == entries.tolist()
 
 
 def test_the_script_makes_the_shipped_tables_again():

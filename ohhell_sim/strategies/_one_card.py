@@ -25,9 +25,11 @@ Space.  Trump is relabelled to suit 0 and the side suits, which play alike, to
 suit 1 (at no trump every suit is suit 1): a context (the turned-up card's
 rank, or a fixed trump, or no trump), a card class (``13 * suit + rank`` after
 the relabelling), a position and the bids before it (``sum(bid_q << q)``) index
-one ``int8``: the bid, or -1 where no deal of the solved profile reaches the
+one entry: the bid, or -1 where no deal of the solved profile reaches the
 entry.  There, as outside the tables' rules, :func:`one_card_bid` returns -1
-and the caller bids its own way.
+and the caller bids its own way.  The entries are packed four to a byte (the
+bid plus one in two bits), which keeps the tables under Numba's limit for an
+array frozen into cached code (1 MB).
 """
 
 from __future__ import annotations
@@ -105,9 +107,34 @@ def card_context(card, trump, turned):
     return context, RANKS + rank
 
 
+def pack_policy(entries: np.ndarray) -> np.ndarray:
+    """Entries of -1, 0 or 1 packed four to a ``uint8``.
+
+    Entry ``i`` is ``(packed[i // 4] >> 2 * (i % 4)) & 3``, less one.
+    """
+    codes = np.zeros(-(-entries.size // 4) * 4, dtype=np.uint8)
+    codes[: entries.size] = entries.astype(np.int64) + 1
+    quads = codes.reshape(-1, 4)
+    return (quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6).astype(np.uint8)
+
+
+def unpack_policy(packed: np.ndarray) -> np.ndarray:
+    """The ``int8`` entries of :func:`pack_policy`'s bytes (four a byte)."""
+    shifts = np.arange(4, dtype=np.uint8) * 2
+    return ((packed[:, None] >> shifts) & 3).astype(np.int8).ravel() - 1
+
+
+@njit
+def policy_entry(packed, index):
+    """Entry ``index`` of a packed policy: the bid, or -1."""
+    return np.int64((packed[index >> 2] >> (2 * (index & 3))) & 3) - 1
+
+
 @njit
 def lookup_bid(policy, offsets, ratios, view):
     """The exact bid of ``view`` in the tables ``(policy, offsets, ratios)``, or -1.
+
+    ``policy`` is packed (:func:`pack_policy`).
 
     -1 outside the tables: not a one-card bid with a choice, rules the solver
     does not model (two decks, the joker, the swap, the forehead deal, faults),
@@ -147,7 +174,9 @@ def lookup_bid(policy, offsets, ratios, view):
     start = offsets[table, int(closed), n - MIN_PLAYERS]
     if start < 0:
         return -1
-    bid = policy[start + entry_index(n, position, context, card_class, history, closed)]
+    bid = policy_entry(
+        policy, start + entry_index(n, position, context, card_class, history, closed)
+    )
     if bid >= 0 and bid == view[V.FORBIDDEN_BID]:
         return 1 - bid
     return bid
@@ -156,21 +185,22 @@ def lookup_bid(policy, offsets, ratios, view):
 def load_tables(path=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(policy, offsets, ratios)`` of a tables file (default: the shipped one).
 
-    ``policy`` is the flat ``int8`` policy, ``offsets[ratio, closed, players - 3]``
-    the start of each block (-1: not solved), ``ratios`` the ``(d0, d1)`` of
-    each ratio row.  A missing file covers nothing.
+    ``policy`` is the flat policy, packed (:func:`pack_policy`),
+    ``offsets[ratio, closed, players - 3]`` the entry where each block starts
+    (-1: not solved), ``ratios`` the ``(d0, d1)`` of each ratio row.  A missing
+    file covers nothing.
     """
     path = path or TABLES_DIR / TABLE_FILE
     if not Path(path).exists():
         # While no tables exist yet (making the first ones): nothing is covered.
         return (
-            np.full(1, -1, dtype=np.int8),
+            np.zeros(1, dtype=np.uint8),
             np.zeros((0, 2, MAX_PLAYERS - MIN_PLAYERS + 1), dtype=np.int64),
             np.zeros((0, 2), dtype=np.int64),
         )
     with np.load(path) as data:
         return (
-            np.ascontiguousarray(data["policy"], dtype=np.int8),
+            np.ascontiguousarray(data["policy"], dtype=np.uint8),
             np.ascontiguousarray(data["offsets"], dtype=np.int64),
             np.ascontiguousarray(data["ratios"], dtype=np.int64),
         )

@@ -12,10 +12,11 @@ Run from the repository root (a few minutes)::
 
     python -m ohhell_sim.strategies.tables.make_one_card_tables [--output PATH]
 
-It writes ``one_card.npz``: ``policy`` (``int8``, flat), ``offsets``
-(``int64 (ratios, 2, 5)``: the start of each ``(ratio, closed, players - 3)``
-block), ``ratios`` (``int64 (ratios, 2)``: ``(d0, d1)``) and ``meta`` (JSON:
-the scorings of each ratio and how the file was made).  The solver is exact
+It writes ``one_card.npz``: ``policy`` (the flat policy, packed four entries
+to a byte), ``offsets`` (``int64 (ratios, 2, 5)``: the entry where each
+``(ratio, closed, players - 3)`` block starts), ``ratios`` (``int64 (ratios,
+2)``: ``(d0, d1)``) and ``meta`` (JSON: the scorings of each ratio and how the
+file was made).  The solver is exact
 and deterministic, so the file is the same bit for bit on every run.
 """
 
@@ -39,6 +40,7 @@ from ohhell_sim.strategies._one_card import (
     MIN_PLAYERS,
     RANKS,
     TABLE_FILE,
+    pack_policy,
     scoring_ratio,
 )
 from ohhell_sim.strategies.tables import TABLES_DIR, save_arrays
@@ -143,7 +145,7 @@ def make_tables(
         "made_by": "python -m ohhell_sim.strategies.tables.make_one_card_tables",
     }
     return {
-        "policy": np.concatenate(blocks),
+        "policy": pack_policy(np.concatenate(blocks)),
         "offsets": offsets,
         "ratios": np.array([r for r, _, _ in ratios], dtype=np.int64).reshape(-1, 2),
         "meta": np.array(json.dumps(meta)),
@@ -157,7 +159,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     arrays = make_tables()
     path = save_arrays(arrays, args.output, "--output")
-    print(f"wrote {path}: {arrays['policy'].size} entries, {len(arrays['ratios'])} ratios")
+    print(f"wrote {path}: {arrays['policy'].nbytes} bytes, {len(arrays['ratios'])} ratios")
 
 
 if __name__ == "__main__":
