@@ -62,9 +62,9 @@ CLASSES = 2 * RANKS
 def scoring_ratio(rules):
     """``(d0, d1)`` of a one-card deal under the kernel's ``rules`` array, in lowest terms.
 
-    ``d0`` is what bidding 1 instead of 0 gains when the card loses (negative
-    in every scoring the package names), ``d1`` when it wins.  Both 0 when
-    the bid never matters.
+    ``d0`` is what bidding 1 instead of 0 gains when the card loses (a loss
+    in every ratio the tables hold), ``d1`` when it wins.  Both 0 when the
+    bid never matters.
     """
     d0 = deal_points(1, 0, 1, rules) - deal_points(0, 0, 1, rules)
     d1 = deal_points(1, 1, 1, rules) - deal_points(0, 1, 1, rules)
