@@ -26,6 +26,14 @@ deal it bids as the Monte Carlo players do (every other card is seen); with
 two decks, which the networks never saw, it plays as ``card_counter`` and bids
 as ``expected_tricks``.
 
+In a deal of one card each it bids exactly: the bid of the solved deal
+(:func:`ohhell_sim.exact.solve_one_card`), read from tables shipped beside the
+weights (:mod:`ohhell_sim.strategies._one_card`), for 3-7 players and one deck,
+the hook on or off, bids open or closed, any trump rule, under the canonical
+scoring, each scoring table changed alone, and any scoring whose one-card points
+stand in the same ratio as one of those.  After bids the solved policy never
+makes, and outside the tables, the network bids.
+
 Deterministic; no parameters.
 """
 
@@ -54,6 +62,7 @@ from ohhell_sim.strategies._distilled_features import (
     card_move,
     card_state,
 )
+from ohhell_sim.strategies._one_card import one_card_bid
 from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, expected_bid
 from ohhell_sim.strategies.pimc import distinct_choices
 from ohhell_sim.strategies.tables import TABLES_DIR
@@ -319,7 +328,10 @@ CARD_STATE, CARD_MOVE, CARD_EMBED, CARD_BIAS, CARD_OUT, CARD_OUT_BIAS = _WEIGHTS
 
 @njit
 def bid(view, params, rng):
-    """Thin entry: the bid network's bid."""
+    """Thin entry: the exact bid of a one-card deal where solved, else the bid network's bid."""
+    exact = one_card_bid(view)
+    if exact >= 0:
+        return exact
     return network_bid(view, BID_STATE, BID_MOVE, BID_EMBED, BID_BIAS, BID_OUT, BID_OUT_BIAS)
 
 
