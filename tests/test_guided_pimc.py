@@ -15,6 +15,7 @@ from ohhell_sim.cards import mask_of, parse_cards
 from ohhell_sim.strategies import guided_pimc, pimc
 from ohhell_sim.strategies._distilled_features import N_BID_MOVE, N_BID_STATE, N_OUTCOMES
 from ohhell_sim.strategies.distilled import BID_BIAS
+from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 from tests.test_strategies_common import SEARCH_VIEWS, make_view, rng
 
 # Each compiles the sampling players' code in this process: tens of seconds.
@@ -91,6 +92,27 @@ def test_without_guides_it_plays_as_adaptive_pimc():
     for name in ("lead", "follow", "void"):
         view = SEARCH_VIEWS[name]
         for seed in range(4):
-            mine = guided_pimc.guided_card(view, 48, rng(seed), 0.08, 1.5, 0.0, 0.0)
+            mine = guided_pimc.guided_card(view, 48, rng(seed), 0.08, 1.5, 0.0, 1, 0.0)
             theirs = pimc.pimc_card(view, 48, rng(seed), 0.08, 1.5)
             assert mine == theirs, (name, seed)
+
+
+def test_deals_read_from_a_high_bid_give_that_bidder_more_trumps():
+    # Seat 0 bid all five tricks with spades trump: the deals read from the bid
+    # give it more spades than the uniform deals do.
+    view = make_view("2H 3D 5C 7C 9D", "S", seat=1, dealer=3, hand_size=5, bids=[5, -1, -1, -1])
+    reading, read = guided_pimc.make_reading(view, 1.0, 8)
+    assert read
+    spades = sum(1 << (13 * 3 + r) for r in range(13))
+    plan = np.empty(PLAN_SIZE, dtype=np.int64)
+    pool = np.empty(53, dtype=np.int64)
+    assert prepare_sample(view, plan, pool)
+    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    state = rng(0)
+    counts = {"read": 0, "uniform": 0}
+    for _ in range(300):
+        assert guided_pimc.draw_read(plan, pool, state, hands, reading)
+        counts["read"] += bin(int(hands[0]) & spades).count("1")
+        assert draw_sample(plan, pool, state, hands)
+        counts["uniform"] += bin(int(hands[0]) & spades).count("1")
+    assert counts["read"] > 1.3 * counts["uniform"]

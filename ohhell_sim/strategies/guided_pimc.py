@@ -1,32 +1,36 @@
 """``guided_pimc``: ``adaptive_pimc``'s search, guided by ``distilled``'s networks.
 
-It bids as ``adaptive_pimc`` does and plays its sequential determinized
-search (deals sampled consistently with the play so far, every candidate card
-played out on the same deals with ``simple``'s greedy policy in every seat,
-sampling stopped once the choice is settled), with two uses of the networks
-that ``distilled`` learned from the search:
+It bids and plays as ``adaptive_pimc`` does (deals sampled consistently with
+what it knows, every candidate played out on the same deals with ``simple``'s
+greedy policy in every seat, sampling stopped once the choice is settled), with
+two uses of the networks that ``distilled`` learned from the search:
 
-* **Deals weighted by the bids.**  An opponent's bid says what it holds.  On
-  each sampled deal, every opponent whose bid is still in play (its bid less
-  the tricks it has won, its *need*, between 0 and the tricks left) is read as
-  if it had just bid its need on the cards it still holds: the bid network
+* **Deals read from the bids.**  An opponent's bid says what it holds.  Every
+  opponent whose bid is still in play (its bid less the tricks it has won, its
+  *need*, between 0 and the tricks left, two tricks or more left) is read as if
+  it had just bid its need on the cards it holds: ``distilled``'s bid network
   gives the law of the tricks such a hand takes on such a bid, and the chance
-  it gives to exactly the need is that opponent's likelihood.  The deal's
-  weight is the product of these likelihoods to the power ``sharpness``, and
-  the candidate cards' averages are weighted averages (self-normalised
-  importance sampling).  On the first trick this is the bid itself read on the
-  dealt hand; later it reads the tricks still wanted against the cards left.
-* **Candidates cut by the card network.**  The card network values every
-  legal card (its expected points); the cards more than ``cut`` points below
-  the best of them are not searched, so the samples go to the others.
+  it gives to exactly the need (at least 0.01) is that opponent's likelihood.
+  A deal's weight is the product of these likelihoods to the power
+  ``sharpness``.  Each sample is then one of ``oversample`` (cards) or
+  ``bid_oversample`` (bids) deals drawn as ``adaptive_pimc`` draws them, kept
+  with a chance proportional to its weight (sampling-importance-resampling):
+  the samples come near the deals the bids make likely, and each counts the
+  same.  To bid, it reads the bids made before its own, on the dealt hands.
+* **Candidates cut by the card network.**  ``distilled``'s card network values
+  every legal card (its expected points under the active scoring tables); the
+  cards more than ``cut`` points below the best of them are not searched, so
+  that the samples go to the others.
 
-With ``sharpness`` = ``cut`` = 0 it plays as ``adaptive_pimc``.  With two
-decks (declared unsupported) it falls back to ``card_counter``'s play and
-``expected_tricks``'s bid.
+With ``oversample`` = ``bid_oversample`` = 1 (or ``sharpness`` = 0) and
+``cut`` = 0 it plays as ``adaptive_pimc``.  With two decks (declared
+unsupported) it falls back to ``card_counter``'s play and ``expected_tricks``'s
+bid.
 
 Parameters: ``samples`` = 48, ``bid_samples`` = 64, ``eps`` = 0.08,
 ``bid_eps`` = 0.05, ``drop`` = 1.5 (as ``adaptive_pimc``), ``sharpness`` = 1,
-``cut`` = 0 (points; 0: no cut).  Stochastic.
+``oversample`` = 1, ``bid_oversample`` = 8, ``cut`` = 3 (points; 0: no cut).
+Stochastic.
 """
 
 from __future__ import annotations
@@ -36,7 +40,9 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.engine.core import deal_points
+from ohhell_sim.engine.rng import uniform
 from ohhell_sim.rules import R_DECKS
+from ohhell_sim.strategies._common import is_forehead_bid
 from ohhell_sim.strategies._counting import counting_play
 from ohhell_sim.strategies._distilled_features import (
     N_BID_MOVE,
@@ -208,12 +214,47 @@ def cut_candidates(view, cards, cut):
     return cards[keep]
 
 
-# --- the card ---------------------------------------------------------------------
+# --- the card and the bid --------------------------------------------------------
 
 
 @njit
-def guided_card(view, samples, rng, eps, drop, sharpness, cut):
-    """The card of best weighted average playout score (module docstring)."""
+def draw_read(plan, pool, rng, hands, reading):
+    """Deal a sample as :func:`ohhell_sim.strategies.sampler.draw_sample` does, read from the bids.
+
+    ``reading`` is :func:`make_reading`'s.  Of its ``oversample`` deals, one
+    is kept with a chance proportional to its weight (:func:`deal_weight`):
+    sampling-importance-resampling, so that the samples come near the deals
+    the bids make likely and every sample counts the same.
+    """
+    view, seats, views, sharpness, deals, cumulative, scratch, probs = reading
+    total = 0.0
+    for c in range(deals.shape[0]):
+        if not draw_sample(plan, pool, rng, deals[c]):
+            return False
+        total += deal_weight(view, seats, views, deals[c], sharpness, scratch, probs)
+        cumulative[c] = total
+    pick = uniform(rng) * total
+    c = 0
+    while c < deals.shape[0] - 1 and cumulative[c] <= pick:
+        c += 1
+    hands[:] = deals[c]
+    return True
+
+
+@njit
+def make_reading(view, sharpness, oversample):
+    """What :func:`draw_read` needs for the view, and whether there is a bid to read."""
+    seats, views = reading_views(view)
+    deals = np.zeros((max(oversample, 1), V.MAX_SEATS), dtype=np.int64)
+    scratch = np.empty(N_BID_STATE + N_BID_MOVE + 2 * BID_BIAS.shape[0], dtype=BID_BIAS.dtype)
+    probs = np.empty(N_OUTCOMES, dtype=BID_BIAS.dtype)
+    reading = (view, seats, views, sharpness, deals, np.empty(deals.shape[0]), scratch, probs)
+    return reading, seats.shape[0] > 0 and oversample > 1 and sharpness > 0.0
+
+
+@njit
+def guided_card(view, samples, rng, eps, drop, sharpness, oversample, cut):
+    """The card of best average playout score over deals read from the bids (module docstring)."""
     legal = view[V.LEGAL]
     if view[V.PHASE] != V.PHASE_PLAY or legal & (legal - 1) == 0:
         return counting_play(view, False)
@@ -230,6 +271,7 @@ def guided_card(view, samples, rng, eps, drop, sharpness, cut):
     pool = np.empty(53, dtype=np.int64)
     if not prepare_sample(view, plan, pool):
         return counting_play(view, False)
+    reading, read = make_reading(view, sharpness, oversample)
     hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
     work = np.zeros(V.MAX_SEATS, dtype=np.int64)
     bids = np.full(V.MAX_SEATS, -1, dtype=np.int64)
@@ -245,30 +287,19 @@ def guided_card(view, samples, rng, eps, drop, sharpness, cut):
     for s in range(n):
         bids[s] = view[V.BIDS_BASE + s]
         hidden_bids |= (active >> s) & 1 != 0 and bids[s] < 0
-    weighted = sharpness > 0.0
-    seats, views = reading_views(view)
-    weighted &= seats.shape[0] > 0
-    scratch = np.empty(N_BID_STATE + N_BID_MOVE + 2 * BID_BIAS.shape[0], dtype=BID_BIAS.dtype)
-    probs = np.empty(N_OUTCOMES, dtype=BID_BIAS.dtype)
-    # Raw points per sample and the deals' weights; the stopping rule reads
-    # the weighted points, scaled so that the weights average 1.
     scores = np.empty((samples, n_choices), dtype=np.float64)
-    weighted_scores = np.empty((samples, n_choices), dtype=np.float64)
-    weights = np.ones(samples, dtype=np.float64)
     totals = np.zeros(n_choices, dtype=np.float64)
     alive = np.ones(n_choices, dtype=np.bool_)
     for j in range(samples):
-        if time_to_test(j, eps):
-            scale = j / weights[:j].sum()
-            for t in range(j):
-                for i in range(n_choices):
-                    weighted_scores[t, i] = scores[t, i] * weights[t] * scale
-            if not choice_is_open(weighted_scores, j, totals, alive, eps, drop):
-                break
-        if not draw_sample(plan, pool, rng, hands):
+        if time_to_test(j, eps) and not choice_is_open(scores, j, totals, alive, eps, drop):
+            break
+        dealt = (
+            draw_read(plan, pool, rng, hands, reading)
+            if read
+            else draw_sample(plan, pool, rng, hands)
+        )
+        if not dealt:
             return counting_play(view, False)
-        if weighted:
-            weights[j] = deal_weight(view, seats, views, hands, sharpness, scratch, probs)
         if hidden_bids:
             for s in range(n):
                 bids[s] = view[V.BIDS_BASE + s]
@@ -289,7 +320,7 @@ def guided_card(view, samples, rng, eps, drop, sharpness, cut):
             deal = deal_after(view, hands, cards[i], work, won)
             play_out_settled(deal, bids, after[i], tricks_left, me, settle)
             scores[j, i] = score[won[me]]
-            totals[i] += weights[j] * score[won[me]]
+            totals[i] += score[won[me]]
     for i in range(n_choices):
         if not alive[i]:
             totals[i] = -np.inf
@@ -297,15 +328,41 @@ def guided_card(view, samples, rng, eps, drop, sharpness, cut):
 
 
 @njit
+def guided_bid(view, samples, rng, eps, sharpness, oversample):
+    """``adaptive_pimc``'s bid, on deals read from the bids made before (module docstring)."""
+    reading, read = make_reading(view, sharpness, oversample)
+    if not read or samples < 1 or view[V.RULES_BASE + R_DECKS] != 1 or is_forehead_bid(view):
+        return mc_bid(view, samples, rng, eps)
+    plan = np.empty(PLAN_SIZE, dtype=np.int64)
+    pool = np.empty(53, dtype=np.int64)
+    if not prepare_sample(view, plan, pool):
+        return mc_bid(view, samples, rng, eps)
+    deals = np.zeros((samples, V.MAX_SEATS), dtype=np.int64)
+    for j in range(samples):
+        if not draw_read(plan, pool, rng, deals[j], reading):
+            return mc_bid(view, samples, rng, eps)
+    return mc_bid(view, samples, rng, eps, deals)
+
+
+@njit
 def bid(view, params, rng):
-    """Thin entry: ``adaptive_pimc``'s sequential Monte Carlo bid."""
-    return mc_bid(view, np.int64(params[1]), rng, params[3])
+    """Thin entry: the sequential Monte Carlo bid on deals read from the bids."""
+    return guided_bid(view, np.int64(params[1]), rng, params[3], params[5], np.int64(params[7]))
 
 
 @njit
 def play(view, params, rng):
     """Thin entry: the guided sequential Monte Carlo card."""
-    return guided_card(view, np.int64(params[0]), rng, params[2], params[4], params[5], params[6])
+    return guided_card(
+        view,
+        np.int64(params[0]),
+        rng,
+        params[2],
+        params[4],
+        params[5],
+        np.int64(params[6]),
+        params[8],
+    )
 
 
 STRATEGY = Strategy(
@@ -319,7 +376,9 @@ STRATEGY = Strategy(
         "bid_eps": 0.05,
         "drop": 1.5,
         "sharpness": 1.0,
-        "cut": 0.0,
+        "oversample": 1.0,
+        "bid_oversample": 8.0,
+        "cut": 3.0,
     },
     param_bounds={
         "samples": (0, None),
@@ -328,6 +387,8 @@ STRATEGY = Strategy(
         "bid_eps": (0, None),
         "drop": (0, None),
         "sharpness": (0, None),
+        "oversample": (1, None),
+        "bid_oversample": (1, None),
         "cut": (0, None),
     },
     description=__doc__.split("\n\n", 1)[1].strip(),

@@ -87,14 +87,17 @@ def candidate_bids(counts, aim):
 
 
 @njit
-def mc_bid(view, samples, rng, eps=0.0):
+def mc_bid(view, samples, rng, eps=0.0, deals=None):
     """The Monte Carlo bid of the module docstring (callable by any strategy).
 
     ``samples`` deals are sampled; with none, or a view the sampler does not
     support, the bid is ``expected_tricks``'s.  With ``eps`` > 0 the sampling is
     sequential (:mod:`ohhell_sim.strategies._sequential`): ``samples`` is the most it
     draws, and it stops once no candidate bid could beat the leading one by
-    more than ``eps`` points in expectation.
+    more than ``eps`` points in expectation.  A caller may deal the samples
+    its own way: row ``j`` of ``deals`` (every seat's hand) is then sample
+    ``j``, in place of a draw of :func:`ohhell_sim.strategies.sampler.draw_sample`
+    (``guided_pimc`` passes deals read from the bids made).
     """
     if is_forehead_bid(view):
         return forehead_bid(view)
@@ -143,8 +146,11 @@ def mc_bid(view, samples, rng, eps=0.0):
             if not choice_is_open(scores, j, totals, alive, eps, 0.0):
                 used = j
                 break
-        if not draw_sample(plan, pool, rng, hands):
-            return expected_bid(view, DEFAULT_RISK)
+        if deals is None:
+            if not draw_sample(plan, pool, rng, hands):
+                return expected_bid(view, DEFAULT_RISK)
+        else:
+            hands[:] = deals[j]
         for s in range(V.MAX_SEATS):
             bids[s] = view[V.BIDS_BASE + s] if s < n else -1
             won[s] = 0
