@@ -63,6 +63,7 @@ def test_builtin_ids_are_positions_and_stable():
         "bayes_pimc",
         "adaptive_pimc",
         "distilled",
+        "guided_pimc",
     ]
     assert [s.builtin_id for s in strategies.BUILTINS] == list(range(len(names)))
 
@@ -84,7 +85,13 @@ def test_every_builtin_declares_its_metadata():
     for strategy in strategies.BUILTINS:
         assert strategy.cost in COSTS and strategy.supports(oh.Rules()), strategy.name
         # Only the samplers are costly per decision, and only they refuse two decks.
-        sampler = strategy.name in ("mc_bidder", "pimc", "bayes_pimc", "adaptive_pimc")
+        sampler = strategy.name in (
+            "mc_bidder",
+            "pimc",
+            "bayes_pimc",
+            "adaptive_pimc",
+            "guided_pimc",
+        )
         assert strategy.heavy == sampler, strategy.name
         assert strategy.supports(oh.Rules(players=8, decks=2)) != sampler, strategy.name
 

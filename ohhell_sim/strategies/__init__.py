@@ -21,6 +21,7 @@ from ohhell_sim.strategies import (
     card_counter,
     distilled,
     expected_tricks,
+    guided_pimc,
     learned,
     mc_bidder,
     pimc,
@@ -43,4 +44,5 @@ BUILTINS = (
     bayes_pimc.STRATEGY,
     adaptive_pimc.STRATEGY,
     distilled.STRATEGY,
+    guided_pimc.STRATEGY,
 )

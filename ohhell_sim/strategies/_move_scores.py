@@ -161,7 +161,7 @@ def candidate_bids(counts, aim):
 
 
 @njit
-def bid_points(view, samples, rng, eps, aim, counts, out):
+def bid_points(view, samples, rng, eps, aim, counts, out, deals=None):
     """Play every bid ``0 .. MAX_BID`` out on up to ``samples`` sampled deals.
 
     Adds to ``counts[b, k]`` the samples on which bidding ``b`` took ``k``
@@ -175,6 +175,8 @@ def bid_points(view, samples, rng, eps, aim, counts, out):
     ``aim`` are played whole.  With ``eps`` > 0 the sampling is sequential
     (reading ``out``): it stops once no legal bid among :func:`candidate_bids`
     could beat the leading one by more than ``eps`` points in expectation.
+    ``deals``, when given, holds the hands of each sample (one row per sample,
+    as the sampler deals them), played instead of the sampler's draws.
 
     Returns
     -------
@@ -213,8 +215,11 @@ def bid_points(view, samples, rng, eps, aim, counts, out):
             alive = eligible_bids(view, candidate_bids(counts, aim))
             if not choice_is_open(out, j, totals, alive, eps, 0.0):
                 return j
-        if not draw_sample(plan, pool, rng, hands):
-            return -1
+        if deals is None:
+            if not draw_sample(plan, pool, rng, hands):
+                return -1
+        else:
+            hands[:] = deals[j]
         for s in range(V.MAX_SEATS):
             bids[s] = view[V.BIDS_BASE + s] if s < n else -1
             won[s] = 0

@@ -55,14 +55,17 @@ ONE_DECK_ONLY = {"decks": (2,)}
 
 
 @njit
-def mc_bid(view, samples, rng, eps=0.0):
+def mc_bid(view, samples, rng, eps=0.0, deals=None):
     """The Monte Carlo bid of the module docstring (callable by any strategy).
 
     ``samples`` deals are sampled; with none, or a view the sampler does not
     support, the bid is ``expected_tricks``'s.  With ``eps`` > 0 the sampling is
     sequential (:mod:`ohhell_sim.strategies._sequential`): ``samples`` is the most it
     draws, and it stops once no candidate bid could beat the leading one by
-    more than ``eps`` points in expectation.
+    more than ``eps`` points in expectation.  A caller may deal the samples
+    its own way: row ``j`` of ``deals`` (every seat's hand) is then sample
+    ``j``, in place of a draw of :func:`ohhell_sim.strategies.sampler.draw_sample`
+    (``guided_pimc`` passes deals read from the bids made).
     """
     if is_forehead_bid(view):
         return forehead_bid(view)
@@ -77,7 +80,7 @@ def mc_bid(view, samples, rng, eps=0.0):
     counts = np.zeros((most + 1, h + 1), dtype=np.float64)
     # Sequential sampling reads the points of every bid on every sample.
     scores = np.empty((samples if eps > 0.0 else 0, most + 1), dtype=np.float64)
-    used = bid_points(view, samples, rng, eps, aim, counts, scores)
+    used = bid_points(view, samples, rng, eps, aim, counts, scores, deals)
     if used < 0:
         return expected_bid(view, DEFAULT_RISK)
     best = best_bid_by_row(view, counts / used, candidate_bids(counts, aim))
