@@ -367,6 +367,8 @@ REFERENCE_IMPORTERS = {
     # and the advisor reads a typed position into the reference engine's table.
     "ohhell_sim/decisions/analyse.py",
     "ohhell_sim/decisions/advise.py",
+    # The gap to a takeover player plays the real deal on from each decision.
+    "ohhell_sim/decisions/takeover.py",
     # distilled's trainer keeps the views and hands of the games it plays.
     "ohhell_sim/training/distilled.py",
 }
