@@ -45,6 +45,7 @@ from ohhell_sim import view as V
 from ohhell_sim.engine.core import deal_points
 from ohhell_sim.engine.rng import uniform
 from ohhell_sim.rules import R_DECKS
+from ohhell_sim.strategies import adaptive_pimc
 from ohhell_sim.strategies._common import is_forehead_bid
 from ohhell_sim.strategies._counting import counting_play
 from ohhell_sim.strategies._distilled_features import (
@@ -372,23 +373,16 @@ STRATEGY = Strategy(
     name="guided_pimc",
     bid=bid,
     play=play,
+    # adaptive_pimc's parameters first, in its order (the play reads them by index).
     params={
-        "samples": 48.0,
-        "bid_samples": 64.0,
-        "eps": 0.08,
-        "bid_eps": 0.05,
-        "drop": 1.5,
+        **adaptive_pimc.STRATEGY.params,
         "sharpness": 1.0,
         "oversample": 1.0,
         "bid_oversample": 8.0,
         "cut": 3.0,
     },
     param_bounds={
-        "samples": (0, None),
-        "bid_samples": (0, None),
-        "eps": (0, None),
-        "bid_eps": (0, None),
-        "drop": (0, None),
+        **adaptive_pimc.STRATEGY.param_bounds,
         "sharpness": (0, None),
         "oversample": (1, None),
         "bid_oversample": (1, None),
@@ -401,5 +395,5 @@ STRATEGY = Strategy(
     builtin_id=12,
     colour="#44AA99",
     reads_scoring=True,
-    quick_params={"samples": 3.0, "bid_samples": 3.0},
+    quick_params=adaptive_pimc.STRATEGY.quick_params,
 )
