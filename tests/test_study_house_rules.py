@@ -13,6 +13,7 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules, bidding_position
 from ohhell_sim.studies import house_rules as hr
 from ohhell_sim.studies import run_experiment
+from ohhell_sim.studies import verdicts as vd
 from ohhell_sim.studies.experiment import load_report
 from ohhell_sim.studies.family import games_to_detect
 from ohhell_sim.studies.runs import read_study
@@ -21,7 +22,7 @@ PLAYERS = (3, 4)
 GAMES = 6
 ZERO_10 = "made zero scores 10 + cards"
 #: The package's rules in both fields, every rule judged in each.
-DESIGN = hr.Played(hr.RULE_NAMES, hr.FIELDS, hr.FIELD_PAIRS, frozenset(), {}, GAMES)
+DESIGN = hr.Played(hr.RULE_NAMES, hr.FIELDS, hr.FIELD_PAIRS, frozenset(), GAMES, {})
 
 
 @pytest.fixture(scope="module")
@@ -161,7 +162,9 @@ def test_the_measures_of_the_kept_rows_are_those_of_every_deal(study):
 def test_effects_are_differences_from_the_canonical_game_on_the_same_cards(study):
     data, _ = study
     measures = hr.game_measures(data.hands, data.games)
-    diffs = hr.effects(measures).set_index(["rule", "field", "players", "game", "measure"])
+    diffs = vd.against_base(measures, hr.CANONICAL).set_index(
+        ["rule", "field", "players", "game", "measure"]
+    )
     base = measures[measures["rule"] == hr.CANONICAL].set_index(["field", "players", "game"])
     rule = measures[measures["rule"] == ZERO_10].set_index(["field", "players", "game"])
     for key in rule.index[:5]:
@@ -211,7 +214,7 @@ def _sizes(rule, measure, field, lows_highs):
         (-2.0, 5.0, [(4.0, 6.0), (3.0, 7.0)], "less fair"),
         (2.0, -1.0, [(-2.0, -0.5), (-1.5, 0.2)], "fairer"),
         # Established when pooled, but one table size goes each way: no claim.
-        (-2.0, 1.5, [(0.5, 2.5), (-3.0, -0.2)], hr.OPPOSITE_SIZES),
+        (-2.0, 1.5, [(0.5, 2.5), (-3.0, -0.2)], vd.OPPOSITE_SIZES),
     ],
 )
 def test_a_fairness_effect_is_judged_against_the_canonical_gap(canonical_gap, shift, cells, word):
@@ -219,9 +222,9 @@ def test_a_fairness_effect_is_judged_against_the_canonical_gap(canonical_gap, sh
     found = _found(rule, hr.ONE_CARD, "weak", shift)
     baseline = pd.Series({(hr.ONE_CARD, "weak"): canonical_gap})
     sizes = _sizes(rule, hr.ONE_CARD, "weak", cells)
-    assert hr._direction(found, baseline, sizes, rule, hr.ONE_CARD, "weak") == word
+    assert hr.STUDY.direction(found, baseline, sizes, rule, hr.ONE_CARD, "weak") == word
     unfound = found.assign(established=False)
-    assert hr._direction(unfound, baseline, sizes, rule, hr.ONE_CARD, "weak") == ""
+    assert hr.STUDY.direction(unfound, baseline, sizes, rule, hr.ONE_CARD, "weak") == ""
 
 
 def test_verdicts_join_the_fields_with_sizes_and_costs_read_tension_and_length():
@@ -234,12 +237,12 @@ def test_verdicts_join_the_fields_with_sizes_and_costs_read_tension_and_length()
             _found(rule, hr.LEAD_CHANGES, "weak", 0.3, established=False),
             _found(rule, hr.ONE_CARD, "weak", 0.1, established=False),
             _found("no hook", hr.AHEAD, "weak", 0.01, established=False).assign(
-                **{hr.DETECT: 4000.0}
+                **{vd.DETECT: 4000.0}
             ),
         ]
     )
     sizes = _sizes(rule, hr.AHEAD, "weak", [(-0.05, -0.01)])
-    judged = hr.judgements(found, pd.Series(dtype=float), sizes, DESIGN)
+    judged = hr.STUDY.judgements(found, pd.Series(dtype=float), sizes, DESIGN)
     verdict = hr.verdicts(judged, found, DESIGN).set_index("rule")
     assert verdict.loc[rule, "skill"] == "more luck: ↓ -2.0 pp (weak), ↓ -3.0 pp (strong)"
     assert verdict.loc[rule, "tension"] == "wider margins: ↑ +4.00 points (strong)"
@@ -249,7 +252,7 @@ def test_verdicts_join_the_fields_with_sizes_and_costs_read_tension_and_length()
     )
     lengths = pd.Series("same deals", index=DESIGN.variants)
     lengths[rule] = "+1 to +3 deals per game"
-    assert hr.costs(judged, lengths, DESIGN)[rule] == (
+    assert hr.STUDY.cost_of(judged, lengths, DESIGN)[rule] == (
         "wider margins (strong); +1 to +3 deals per game"
     )
 
@@ -260,17 +263,17 @@ def test_an_effect_whose_table_sizes_disagree_is_shown_per_size():
     sizes = _sizes(rule, hr.AHEAD, "weak", [(0.01, 0.05), (-0.01, 0.02), (-0.06, -0.02)]).assign(
         estimate=[0.03, 0.005, -0.04]
     )
-    judged = hr.judgements(found, pd.Series(dtype=float), sizes, DESIGN)
+    judged = hr.STUDY.judgements(found, pd.Series(dtype=float), sizes, DESIGN)
     verdict = hr.verdicts(judged, found, DESIGN).set_index("rule")
     assert verdict.loc[rule, "skill"] == (
-        f"{hr.OPPOSITE_SIZES}: +3.0 pp at 3, -4.0 pp at 5 players (weak)"
+        f"{vd.OPPOSITE_SIZES}: +3.0 pp at 3, -4.0 pp at 5 players (weak)"
     )
     # A seat's gap that turns where that seat also deals a one-card deal says so.
     same_seat = dataclasses.replace(DESIGN, first_deals_one=frozenset({(rule, 3)}))
     found = _found(rule, hr.FIRST_SEAT, "weak", 1.0)
     sizes = sizes.assign(measure=hr.FIRST_SEAT, estimate=[3.0, 0.5, -4.0])
     baseline = pd.Series({(hr.FIRST_SEAT, "weak"): -1.0})
-    judged = hr.judgements(found, baseline, sizes, same_seat)
+    judged = hr.STUDY.judgements(found, baseline, sizes, same_seat)
     assert judged["size"].item() == (
         "+3.00 points at 3, -4.00 points at 5 players; at 3 players the first bidder also "
         "deals a one-card deal"
@@ -299,13 +302,13 @@ def test_advice_adopts_what_helps_in_both_fields_and_weighs_trade_offs():
             ("c", hr.AHEAD, "weak", "more skill"),
             ("c", hr.ONE_CARD, "weak", "less fair"),
             ("d", hr.AHEAD, "strong", "more luck"),
-            ("e", hr.AHEAD, "strong", hr.OPPOSITE_SIZES),
+            ("e", hr.AHEAD, "strong", vd.OPPOSITE_SIZES),
         ],
         columns=["rule", "measure", "field", "word"],
     )
     names = dict(zip("abcde", hr.RULE_NAMES[1:6], strict=True))
     judged["rule"] = judged["rule"].map(names)
-    advised = hr.advice(judged, DESIGN)
+    advised = vd.advice(judged, DESIGN)
     assert advised == {
         "adopt": [names["a"]],
         "one field": [names["b"]],

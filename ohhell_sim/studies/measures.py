@@ -79,6 +79,51 @@ def winners_changed(
     return pd.DataFrame({"changed": masks[first] != masks[second]}).reset_index()
 
 
+def lead_changes(hands: pd.DataFrame) -> pd.DataFrame:
+    """Per (condition, game): ``deals``, and how often (``changes``) a player other than the
+    last to lead alone takes the lead alone after a deal (running totals)."""
+    out = []
+    for condition, part in hands.groupby("condition", observed=True, sort=True):
+        part = part.sort_values(["game", "deal", "seat"])
+        games = part["game"].unique()
+        n = int(part["players"].iloc[0])
+        running = part["score"].to_numpy(dtype=np.int64).reshape(len(games), -1, n).cumsum(axis=1)
+        last = np.full(len(games), -1)
+        changes = np.zeros(len(games), dtype=np.int64)
+        for deal in range(running.shape[1]):
+            totals = running[:, deal]
+            alone = (totals == totals.max(axis=1, keepdims=True)).sum(axis=1) == 1
+            leader = np.where(alone, totals.argmax(axis=1), last)
+            changes += (leader != last) & (last >= 0)
+            last = leader
+        index = pd.MultiIndex.from_arrays([np.full(len(games), condition), games])
+        out.append(pd.DataFrame({"changes": changes, "deals": running.shape[1]}, index=index))
+    return pd.concat(out).rename_axis(["condition", "game"])
+
+
+def stronger_pairs(seats: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
+    """Every (stronger seat, weaker seat) pair of a game of ``seats`` (final ``total`` per
+    seat, ``stronger`` marking a stronger strategy's seat), indexed by (condition, game), with
+    the ``labels`` columns: ``diff``, the stronger's total minus the weaker's, and ``ahead``:
+    1, a half for a tie, or 0."""
+    strong = seats.loc[seats["stronger"], ["condition", "game", *labels, "total"]]
+    weak = seats.loc[~seats["stronger"], ["condition", "game", "total"]]
+    pairs = strong.merge(weak, on=["condition", "game"], suffixes=("", "_weaker"))
+    pairs["diff"] = pairs["total"] - pairs["total_weaker"]
+    pairs["ahead"] = (np.sign(pairs["diff"]) + 1) / 2
+    return pairs.set_index(["condition", "game"])
+
+
+def role_gap(seats: pd.DataFrame, role: str) -> pd.Series:
+    """Per (condition, game): the mean final total of the seats whose boolean ``role`` column
+    is true minus that of the others; NaN where every seat or none is in it."""
+    keys = ["condition", "game", role]
+    means = seats.groupby(keys, observed=True)["total"].mean().unstack(role)
+    if True not in means.columns or False not in means.columns:
+        return pd.Series(np.nan, index=means.index)
+    return means[True] - means[False]
+
+
 def clip_shares(table: pd.DataFrame, rows: pd.Series | np.ndarray | None = None) -> pd.DataFrame:
     """``table`` with the ``low`` and ``high`` of its ``rows`` (a mask; default: every row)
     clipped to [0, 1] in place: a share's interval, which a t-interval over few games can
