@@ -243,7 +243,7 @@ def test_verdicts_join_the_fields_with_sizes_and_costs_read_tension_and_length()
     )
     sizes = _sizes(rule, hr.AHEAD, "weak", [(-0.05, -0.01)])
     judged = hr.STUDY.judgements(found, pd.Series(dtype=float), sizes, DESIGN)
-    verdict = hr.verdicts(judged, found, DESIGN).set_index("rule")
+    verdict = hr.STUDY.verdicts(judged, found, DESIGN).set_index("rule")
     assert verdict.loc[rule, "skill"] == "more luck: ↓ -2.0 pp (weak), ↓ -3.0 pp (strong)"
     assert verdict.loc[rule, "tension"] == "wider margins: ↑ +4.00 points (strong)"
     # Nothing established: how many games would find the effect seen, never "no change".
@@ -264,7 +264,7 @@ def test_an_effect_whose_table_sizes_disagree_is_shown_per_size():
         estimate=[0.03, 0.005, -0.04]
     )
     judged = hr.STUDY.judgements(found, pd.Series(dtype=float), sizes, DESIGN)
-    verdict = hr.verdicts(judged, found, DESIGN).set_index("rule")
+    verdict = hr.STUDY.verdicts(judged, found, DESIGN).set_index("rule")
     assert verdict.loc[rule, "skill"] == (
         f"{vd.OPPOSITE_SIZES}: +3.0 pp at 3, -4.0 pp at 5 players (weak)"
     )
@@ -357,7 +357,7 @@ def test_report_answers_first_in_few_words_with_numbers_from_its_tables(study):
 
 def test_a_study_declares_its_conditions_or_its_play():
     spec = hr.SPEC
-    assert spec.play is None and spec.conditions is hr.conditions
+    assert spec.play is None and spec.conditions == hr.conditions
     with pytest.raises(TypeError, match="must declare one of conditions and play"):
         dataclasses.replace(spec, play=lambda *a, **k: None)
     with pytest.raises(TypeError, match="must declare one of conditions and play"):

@@ -1,31 +1,28 @@
 """Study ``house_rules``: one verdict per house rule, on skill, fairness, tension and length.
 
-Every house rule (the hook's forms, schedules, each scoring table of the sources), or
-each rule set a designer names (``--variant``), is played against the canonical game
-(or a designer's ``--base``) on the same cards, at every table size, in a weak and a
-strong field of two strategies in alternate seats (or a designer's pairs), each game
-again with their seats exchanged.  The study declares its rules, its measures and its
-words; the method (effects against the base, the family, its confirmation, the pooled
-sizes, the verdicts and the appendices) is
+Every house rule (the hook's forms, schedules, each scoring table of the sources), or each
+rule set a designer names (``--variant``), is played against the canonical game (or a
+``--base``) on the same cards in a weak and a strong field (or a designer's pairs).  The
+study declares its rules, measures and words; the method is
 :class:`~ohhell_sim.studies.verdicts.VerdictStudy`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import pandas as pd
 
 from ohhell_sim.analysis.format import fmt_number
-from ohhell_sim.analysis.report import Report, Table
+from ohhell_sim.analysis.report import Table
 from ohhell_sim.rules import Rules
+from ohhell_sim.studies import pairs
 from ohhell_sim.studies import verdicts as judging
 from ohhell_sim.studies.design import bidding_position
+from ohhell_sim.studies.effects import Words
 from ohhell_sim.studies.measures import lead_changes, role_gap
-from ohhell_sim.studies.report import study_report
-from ohhell_sim.studies.runs import Condition, StudyData
-from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.verdicts import where
 
 NAME = "house_rules"
@@ -121,25 +118,18 @@ MEASURES = (AHEAD, SKILL_POINTS, FIRST_SEAT, ONE_CARD, LEAD_CHANGES, MARGIN, TIE
 
 
 @dataclass(frozen=True)
-class Played(judging.Played):
-    """What a run played (:class:`~ohhell_sim.studies.verdicts.Played`), with where the
-    one-card dealer's gap needs a word.
+class Played(pairs.Played):
+    """What a run played (:class:`~ohhell_sim.studies.pairs.Played`), with ``no_one_card``:
+    per rule, why it has no one-card dealer's gap (every seat deals one, or none), and
+    ``first_deals_one``: the (rule, players) where the first bidder also deals a one-card
+    deal (its two gaps are one seat's there, which can turn an effect's sign)."""
 
-    Attributes
-    ----------
-    no_one_card : mapping
-        Per rule, why it may have no one-card dealer's gap (every seat deals one, or none).
-    first_deals_one : frozenset of (rule, players)
-        Where the first bidder of the game also deals a one-card deal: its two gaps are
-        one seat's there, which can turn an effect's sign between table sizes.
-    """
-
-    no_one_card: Mapping[str, str] = None  # type: ignore[assignment]
+    no_one_card: Mapping[str, str] = dataclasses.field(default_factory=dict)
     first_deals_one: frozenset[tuple[str, int]] = frozenset()
 
 
 def played(manifest: dict) -> Played:
-    """The :class:`Played` of a study manifest (:func:`~ohhell_sim.studies.verdicts.played`),
+    """The :class:`Played` of a study manifest (:func:`~ohhell_sim.studies.pairs.played`),
     with where its schedules give the one-card dealer's gap a word."""
     no_one_card, first_deals_one = {}, set()
     for c in manifest["conditions"]:
@@ -151,37 +141,10 @@ def played(manifest: dict) -> Played:
             no_one_card.setdefault(rule, "no seat deals a one-card deal")
         elif len({i % n for i, cards in enumerate(schedule) if cards == 1}) == n:
             no_one_card.setdefault(rule, "every seat deals a one-card deal")
-    design = judging.played(manifest)
+    design = pairs.played(manifest)
     return Played(
         **vars(design), no_one_card=no_one_card, first_deals_one=frozenset(first_deals_one)
     )
-
-
-def field_names(fields: object) -> tuple[str, ...]:
-    """``fields`` checked (:func:`~ohhell_sim.studies.verdicts.pair_fields`): names of
-    :data:`FIELD_PAIRS`, or ``STRONGER/WEAKER`` pairs of registered strategies."""
-    return judging.pair_fields(fields, FIELD_PAIRS)
-
-
-def rules_studied(
-    players: Sequence[int], variants: Sequence[str] | None = None, base: str | None = None
-) -> dict[str, Callable[[int], dict[str, object]]]:
-    """The rules played (:func:`~ohhell_sim.studies.verdicts.studied_rules`): :data:`HOUSE_RULES`,
-    or the ``variants`` on top of ``base``, checked at every table size."""
-    return judging.studied_rules(players, variants, base, HOUSE_RULES)
-
-
-def conditions(
-    games: int,
-    players: tuple[int, ...],
-    fields: Sequence[str] = FIELDS,
-    variants: Sequence[str] | None = None,
-    base: str | None = None,
-) -> list[Condition]:
-    """Every rule of :func:`rules_studied`, table size, field and seat order
-    (:func:`~ohhell_sim.studies.verdicts.pair_conditions`)."""
-    studied = rules_studied(players, variants, base)
-    return judging.pair_conditions(games, players, field_names(fields), studied, FIELD_PAIRS)
 
 
 #: What :func:`seat_roles` keeps of a game's hands, per seat.
@@ -203,7 +166,7 @@ def game_measures(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     or :func:`seat_roles` of them."""
     keys = ["condition", "game"]
     roles = hands if set(ROLE_COLUMNS) <= set(hands.columns) else seat_roles(hands)
-    seats = judging.pair_seats(games).merge(
+    seats = pairs.pair_seats(games).merge(
         roles[[*keys, "seat", "first", "one_card"]], on=[*keys, "seat"], how="left"
     )
     grouped = seats.groupby(keys, observed=True, sort=True)
@@ -213,7 +176,7 @@ def game_measures(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     lead = roles.drop_duplicates(keys).set_index(keys)[["changes", "deals"]].sort_index()
     out = pd.DataFrame(
         {
-            AHEAD: judging.rule_pairs(seats).groupby(keys)["ahead"].mean(),
+            AHEAD: pairs.rule_pairs(seats).groupby(keys)["ahead"].mean(),
             SKILL_POINTS: role_gap(seats, "stronger"),
             FIRST_SEAT: role_gap(seats, "first"),
             ONE_CARD: role_gap(seats, "one_card"),
@@ -251,69 +214,30 @@ def _same_seat(cells: pd.DataFrame, design: Played, rule: str, measure: str) -> 
     return f"; at {', '.join(map(str, same))} players the first bidder also deals a one-card deal"
 
 
-STUDY = judging.VerdictStudy(
-    measures=MEASURES,
-    aspects=ASPECTS,
-    words=WORDS,
-    costs=COSTS,
-    per_game=(LEAD_CHANGES,),
-    length=DEALS,
-    skill=AHEAD,
-    game_measures=game_measures,
-    explain=_same_seat,
-)
-
-
 def notes(found: pd.DataFrame, design: Played) -> Callable[[str, str], list[str]]:
     """What the study adds to a rule's verdict after a measure's judgements: why the rule
     has no one-card dealer's gap (every seat deals one, or none)."""
 
     def said(rule: str, measure: str) -> list[str]:
-        reason = (design.no_one_card or {}).get(rule)
+        reason = design.no_one_card.get(rule)
         missing = measure == ONE_CARD and where(found, rule=rule, measure=ONE_CARD).empty
         return [f"no one-card dealer's gap: {reason}"] if missing and reason else []
 
     return said
 
 
-def verdicts(
-    judged: pd.DataFrame, found: pd.DataFrame, design: Played, ahead: pd.DataFrame | None = None
-) -> pd.DataFrame:
-    """One row per rule (:meth:`~ohhell_sim.studies.verdicts.VerdictStudy.verdicts`) with
-    the study's :func:`notes`."""
-    return STUDY.verdicts(judged, found, design, notes(found, design), ahead)
-
-
-def analyse(data: StudyData) -> Report:
-    """The report: one verdict per rule, its numbers, every effect and test, the base game."""
-    design = played(data.manifest)
-    j = STUDY.judge(data, design)
-    verdict = STUDY.verdict_table(j, design, notes(j.headline, design))
+def _answer(j: judging.Judged, design: Played) -> Words:
+    """The In short and the tables of its numbers and of the base game."""
     answer = _answer_table(j.baseline, j.headline, j.ahead, design)
-    own = [
-        Table(
-            f"The numbers of the In short, standardised over table sizes (95% CI; {j.source})",
-            answer,
-        ),
-        Table(
-            f"The {design.base}, per table size ({j.source})",
-            STUDY.base_display(j, design),
-        ),
-    ]
-    return study_report(
-        NAME,
-        QUESTION,
-        data.manifest,
-        [
-            *STUDY.design_method(design),
-            *_method(data.manifest),
-            *STUDY.method(data.manifest, j, design),
-        ],
-        STUDY.findings(j.found, j.headline, design),
-        STUDY.tables(j, design, verdict, own),
-        [STUDY.skill_figure(j.headline, design), STUDY.effects_figure(j.headline, design, PANELS)],
+    return Words(
         in_short=_in_short(judging.advice(j.judged, design), answer, design, j.source),
-        lead_tables=1,
+        tables=[
+            Table(
+                f"The numbers of the In short, standardised over table sizes (95% CI; {j.source})",
+                answer,
+            ),
+            Table(f"The {design.base}, per table size ({j.source})", STUDY.base_display(j, design)),
+        ],
     )
 
 
@@ -397,16 +321,30 @@ def _in_short(
     ]
 
 
-SPEC = StudySpec(
+STUDY = judging.VerdictStudy(
+    measures=MEASURES,
+    aspects=ASPECTS,
+    words=WORDS,
+    costs=COSTS,
+    per_game=(LEAD_CHANGES,),
+    length=DEALS,
+    skill=AHEAD,
+    game_measures=game_measures,
     name=NAME,
     question=QUESTION,
-    conditions=conditions,
-    analyse=analyse,
+    rules=HOUSE_RULES,
+    pairs=FIELD_PAIRS,
+    answer=_answer,
     default_games=DEFAULT_GAMES,
     default_players=DEFAULT_PLAYERS,
-    default_fields=FIELDS,
-    known_fields=FIELDS,
-    takes_rule_sets=True,
-    field_names=field_names,
+    panels=PANELS,
+    read_played=played,
+    notes=notes,
+    explain=_same_seat,
+    method_notes=_method,
     reduce_hands=seat_roles,
 )
+SPEC = STUDY.spec()
+conditions = STUDY.conditions
+field_names = STUDY.field_names
+analyse = STUDY.analyse

@@ -22,7 +22,8 @@ such study:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,24 +32,23 @@ import pandas as pd
 from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import heterogeneity
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p
-from ohhell_sim.analysis.report import Figure, Table
+from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import grouped_mean, standardised_mean
-from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.rules import Rules
-from ohhell_sim.strategy import get_strategy
-from ohhell_sim.studies.design import check_fields, games_to_be_ahead
+from ohhell_sim.studies.effects import Words
 from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_family, correct, games_text
 from ohhell_sim.studies.family import games_to_detect as games_to_detect
-from ohhell_sim.studies.measures import clip_shares, stronger_pairs
-from ohhell_sim.studies.report import in_order
-from ohhell_sim.studies.rule_sets import (
-    PAIR_SEPARATOR,
-    parse_pair,
-    rule_set_name,
-    rule_sets,
-    scoring_only,
+from ohhell_sim.studies.measures import clip_shares
+from ohhell_sim.studies.pairs import (
+    Played,
+    games_ahead_by_rule,
+    pair_conditions,
+    pair_fields,
+    played,
+    studied_rules,
 )
+from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.runs import Condition, StudyData
+from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
 #: A claim withheld because the table sizes disagree.
@@ -60,152 +60,6 @@ FAMILY_KEYS = {"effects": ("rule", "measure", "field"), "fields differ": ("rule"
 #: The judgements that make a game more skilful or fairer, and those that make it less so.
 GAINS = ("more skill", "fairer")
 LOSSES = ("more luck", "less fair")
-
-
-@dataclass(frozen=True)
-class Played:
-    """What a run played, read from its manifest.
-
-    Attributes
-    ----------
-    rules : tuple of str
-        The rules in the order played, the base (the canonical game, or a designer's
-        base) first.
-    fields : tuple of str
-        The fields played.
-    pairs : mapping
-        Per field, its stronger and weaker strategy (as the manifest writes seats).
-    unjudged : frozenset of (rule, field)
-        A rule that changes only the scoring, in a field whose players do not all bid
-        for the scoring table: its effects there are shown, not judged.
-    games : int
-        Games per condition of the run.
-    """
-
-    rules: tuple[str, ...]
-    fields: tuple[str, ...]
-    pairs: Mapping[str, tuple[str, ...]]
-    unjudged: frozenset[tuple[str, str]]
-    games: int
-
-    @property
-    def base(self) -> str:
-        """The rule every other is judged against."""
-        return self.rules[0]
-
-    @property
-    def variants(self) -> tuple[str, ...]:
-        """The rules judged."""
-        return self.rules[1:]
-
-    def judged_fields(self, rule: str) -> tuple[str, ...]:
-        """The fields in which ``rule`` is judged."""
-        return tuple(f for f in self.fields if (rule, f) not in self.unjudged)
-
-
-def played(manifest: dict) -> Played:
-    """The :class:`Played` of a study manifest (its conditions, their seats and rules)."""
-    conditions = manifest["conditions"]
-    labels = [c["label"] for c in conditions]
-    rules = tuple(dict.fromkeys(label["rule"] for label in labels))
-    fields = tuple(dict.fromkeys(label["field"] for label in labels))
-    pairs = {
-        label["field"]: tuple(c["seats"][:2])
-        for c, label in zip(conditions, labels, strict=True)
-        if label["order"] == 0
-    }
-
-    def cell(label: dict) -> tuple:
-        return label["players"], label["field"], label["order"]
-
-    base = {
-        cell(lb): c["rules"]
-        for c, lb in zip(conditions, labels, strict=True)
-        if lb["rule"] == rules[0]
-    }
-    changes_play = {
-        lb["rule"]
-        for c, lb in zip(conditions, labels, strict=True)
-        if not scoring_only(c["rules"], base[cell(lb)])
-    }
-    blind = {lb["field"] for c, lb in zip(conditions, labels, strict=True) if not reads_scoring(c)}
-    scoring = [rule for rule in rules[1:] if rule not in changes_play]
-    games = manifest.get("games") or max(c["games"] for c in conditions)
-    unjudged = frozenset((rule, field) for rule in scoring for field in blind)
-    return Played(rules, fields, pairs, unjudged, int(games))
-
-
-def reads_scoring(condition: dict) -> bool:
-    """Whether every seat of a manifest's condition bids for the scoring table (recorded when
-    played; a manifest written before that names built-ins, looked up)."""
-    reads = condition.get("reads_scoring")
-    if reads is None:
-        reads = [get_strategy(seat.split("(")[0]).reads_scoring for seat in condition["seats"]]
-    return all(reads)
-
-
-def pair_fields(fields: object, known: Mapping[str, tuple[str, str]]) -> tuple[str, ...]:
-    """``fields`` checked: names of ``known`` fields, or ``STRONGER/WEAKER`` pairs of
-    registered strategies (:func:`~ohhell_sim.studies.rule_sets.parse_pair`)."""
-    values = (fields,) if isinstance(fields, str) else fields
-    values = tuple(values) if isinstance(values, Iterable) else (values,)
-    for value in values:
-        if isinstance(value, str) and PAIR_SEPARATOR in value:
-            parse_pair(value)
-        elif value not in known:
-            raise InvalidArgumentError(
-                f"unknown field {value!r} in fields; fields: {', '.join(known)}, or two "
-                "strategies STRONGER/WEAKER (e.g. card_counter/simple)"
-            )
-    return check_fields(values, values)
-
-
-def pair_conditions(
-    games: int,
-    players: Sequence[int],
-    fields: Sequence[str],
-    rules: Mapping[str, Callable[[int], dict[str, object]]],
-    known: Mapping[str, tuple[str, str]],
-) -> list[Condition]:
-    """Every rule (name -> its :class:`Rules` keywords at a table size), table size, field
-    and seat order: a field's stronger and weaker strategy (``known``, or its
-    ``STRONGER/WEAKER`` pair) in alternate seats, then the same games with their seats
-    exchanged (``order`` 1)."""
-    out = []
-    for field in fields:
-        stronger, weaker = known[field] if field in known else parse_pair(field)
-        for n in players:
-            for order, first in enumerate(((stronger, weaker), (weaker, stronger))):
-                seats = tuple(first[i % 2] for i in range(n))
-                label = {"players": n, "field": field, "order": order}
-                out += [
-                    Condition({**label, "rule": rule}, Rules(players=n, **made(n)), seats, games)
-                    for rule, made in rules.items()
-                ]
-    return out
-
-
-def pair_seats(games: pd.DataFrame) -> pd.DataFrame:
-    """The seats' final totals with ``stronger``: the seat holds its field's stronger strategy
-    (the even seats in the first seat order, the odd ones in the second:
-    :func:`pair_conditions`)."""
-    columns = ["condition", "game", "players", "field", "rule", "seat", "total"]
-    stronger = (games["seat"].to_numpy() % 2 == 0) == (games["order"].to_numpy() == 0)
-    return games[columns].assign(stronger=stronger)
-
-
-def rule_pairs(seats: pd.DataFrame) -> pd.DataFrame:
-    """Every (stronger seat, weaker seat) pair of a game of :func:`pair_seats`
-    (:func:`~ohhell_sim.studies.measures.stronger_pairs`)."""
-    return stronger_pairs(seats, ("rule", "field", "players"))
-
-
-def games_ahead_by_rule(games: pd.DataFrame) -> pd.DataFrame:
-    """Per (rule, field): :func:`~ohhell_sim.studies.design.games_to_be_ahead` of a stronger
-    seat's per-game lead over a weaker one, its mean and sd averaged over table sizes."""
-    diff = rule_pairs(pair_seats(games)).groupby(["rule", "field", "players"], observed=True)
-    pooled = diff["diff"].agg(["mean", "std"]).groupby(["rule", "field"], observed=True).mean()
-    return pooled.assign(games=games_to_be_ahead(pooled["mean"], pooled["std"])).reset_index()
 
 
 def where(frame: pd.DataFrame, **equal: object) -> pd.DataFrame:
@@ -336,9 +190,33 @@ class VerdictStudy:
     game_measures : callable
         ``game_measures(hands, games) -> DataFrame``: one row per (rule, field, players,
         game) with a column per measure.
+    name, question : str
+        The study's name (``ohhell experiment NAME``) and the question its report answers.
+    rules : mapping
+        The rules a run plays when given no ``variants``: name -> its :class:`Rules`
+        keywords at a table size (``n -> dict``), the base first.
+    pairs : mapping
+        The fields it knows: name -> (stronger, weaker) strategy.
+    answer : callable
+        ``answer(judged, design) -> Words``: the study's In short and its own tables
+        (placed after the verdicts).
+    default_games, default_players
+        What a run plays when not told.
+    panels : mapping
+        The effects figure's panels: measure -> a word or two.
+    read_played : callable
+        ``read_played(manifest) -> Played`` (default :func:`played`).
+    notes : callable, optional
+        ``notes(found, design) -> notes(rule, measure) -> list of str``: what the study adds
+        to a rule's verdict after a measure's judgements.
     explain : callable, optional
         ``explain(cells, design, rule, measure) -> str``: why an effect's table sizes
         disagree, where the study can see it ("" where not).
+    method_notes : callable, optional
+        ``method_notes(manifest) -> list of str``: the method's sentences on the study's
+        own measures.
+    reduce_hands : callable, optional
+        As in :class:`~ohhell_sim.studies.spec.StudySpec`.
     """
 
     measures: tuple[str, ...]
@@ -349,12 +227,61 @@ class VerdictStudy:
     length: str
     skill: str
     game_measures: Callable[[pd.DataFrame, pd.DataFrame], pd.DataFrame]
+    name: str
+    question: str
+    rules: Mapping[str, Callable[[int], dict[str, object]]]
+    pairs: Mapping[str, tuple[str, str]]
+    answer: Callable[[Judged, Played], Words]
+    default_games: int
+    default_players: tuple[int, ...]
+    panels: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    read_played: Callable[[dict], Played] = played
+    notes: Callable[[pd.DataFrame, Played], Callable[[str, str], list[str]]] | None = None
     explain: Callable[[pd.DataFrame, Played, str, str], str] | None = None
+    method_notes: Callable[[dict], list[str]] | None = None
+    reduce_hands: Callable[[pd.DataFrame], pd.DataFrame] | None = None
 
     @property
     def tested(self) -> tuple[str, ...]:
         """The measures tested, aspect by aspect."""
         return tuple(measure for measures in self.aspects.values() for measure in measures)
+
+    # --- the design -------------------------------------------------------------------
+
+    def field_names(self, fields: object) -> tuple[str, ...]:
+        """``fields`` checked (:func:`pair_fields`): names of :attr:`pairs`, or
+        ``STRONGER/WEAKER`` pairs of registered strategies."""
+        return pair_fields(fields, self.pairs)
+
+    def conditions(
+        self,
+        games: int,
+        players: tuple[int, ...],
+        fields: Sequence[str] | None = None,
+        variants: Sequence[str] | None = None,
+        base: str | None = None,
+    ) -> list[Condition]:
+        """Every rule of :func:`studied_rules` (:attr:`rules`, or the ``variants`` on top of
+        ``base``), table size, field and seat order (:func:`pair_conditions`)."""
+        studied = studied_rules(players, variants, base, self.rules)
+        fields = tuple(self.pairs) if fields is None else fields
+        return pair_conditions(games, players, self.field_names(fields), studied, self.pairs)
+
+    def spec(self) -> StudySpec:
+        """The declaration ``ohhell experiment`` plays."""
+        return StudySpec(
+            name=self.name,
+            question=self.question,
+            conditions=self.conditions,
+            analyse=self.analyse,
+            default_games=self.default_games,
+            default_players=self.default_players,
+            default_fields=tuple(self.pairs),
+            known_fields=tuple(self.pairs),
+            takes_rule_sets=True,
+            field_names=self.field_names,
+            reduce_hands=self.reduce_hands,
+        )
 
     # --- the family -------------------------------------------------------------------
 
@@ -421,6 +348,25 @@ class VerdictStudy:
             games,
             source,
             games_ahead_by_rule(games),
+        )
+
+    def analyse(self, data: StudyData) -> Report:
+        """The report: one verdict per rule, the study's own answer, every effect and test."""
+        design = self.read_played(data.manifest)
+        j = self.judge(data, design)
+        notes = None if self.notes is None else self.notes(j.headline, design)
+        own = self.answer(j, design)
+        own_method = [] if self.method_notes is None else self.method_notes(data.manifest)
+        return study_report(
+            self.name,
+            self.question,
+            data.manifest,
+            [*self.design_method(design), *own_method, *self.method(data.manifest, j, design)],
+            self.findings(j.found, j.headline, design),
+            self.tables(j, design, self.verdict_table(j, design, notes), own.tables),
+            [self.skill_figure(j.headline, design), self.effects_figure(j.headline, design)],
+            in_short=own.in_short,
+            lead_tables=1,
         )
 
     # --- the judgements ---------------------------------------------------------------
@@ -731,12 +677,10 @@ class VerdictStudy:
         columns = ["rule", "measure", "spread", "q", "df", "p", "p_adjusted", "established"]
         return display_table(self.ordered(shown, design)[columns])
 
-    def effects_figure(
-        self, found: pd.DataFrame, design: Played, panels: Mapping[str, str]
-    ) -> Figure:
-        """Each rule's effect on every measure of ``panels`` (measure -> a word or two)."""
+    def effects_figure(self, found: pd.DataFrame, design: Played) -> Figure:
+        """Each rule's effect on every measure judged, one panel per measure (:attr:`panels`)."""
         rows = self.ordered(found, design)
-        rows = in_points(rows).assign(on=rows["measure"].map(panels))
+        rows = in_points(rows).assign(on=rows["measure"].map(self.panels))
         return Figure(
             "effects_by_rule.png",
             f"Each rule's effect on every measure judged, rule minus the {design.base} "
@@ -827,27 +771,6 @@ def judged_in(design: Played, rule: str) -> str:
     if left:
         text += f" ({', '.join(left)}: its players bid alike under every scoring table)"
     return text
-
-
-def studied_rules(
-    players: Sequence[int],
-    variants: Sequence[str] | None,
-    base: str | None,
-    package: Mapping[str, Callable[[int], dict[str, object]]],
-) -> dict[str, Callable[[int], dict[str, object]]]:
-    """The rules played, the base first: the ``package``'s (name -> its :class:`Rules`
-    keywords at a table size, the base first), or the ``variants`` on top of ``base``
-    (:func:`~ohhell_sim.studies.rule_sets.rule_sets`), checked at every table size."""
-    if variants is None:
-        if base is not None:
-            raise InvalidArgumentError(
-                f"base {base!r} needs variants to judge against it (--variant RULES, e.g. "
-                "made=10*bid)"
-            )
-        return dict(package)
-    name = next(iter(package)) if base is None else f"base game ({rule_set_name(base)})"
-    sets = rule_sets(variants, base, players, name)
-    return {rule: (lambda n, keywords=keywords: dict(keywords)) for rule, keywords in sets.items()}
 
 
 #: The most rules the advice names in one group; the others are counted.
