@@ -235,7 +235,10 @@ def test_verdicts_join_the_fields_with_sizes_and_costs_read_tension_and_length()
             _found(rule, hr.AHEAD, "strong", -0.03),
             _found(rule, hr.MARGIN, "strong", 4.0),
             _found(rule, hr.LEAD_CHANGES, "weak", 0.3, established=False),
-            _found(rule, hr.ONE_CARD, "weak", 0.1, established=False),
+            _found(rule, hr.ONE_CARD, "weak", 0.1, established=False).assign(**{vd.DETECT: 2500.0}),
+            _found(rule, hr.FIRST_SEAT, "weak", -0.3, established=False).assign(
+                **{vd.DETECT: 9000.0}
+            ),
             _found("no hook", hr.AHEAD, "weak", 0.01, established=False).assign(
                 **{vd.DETECT: 4000.0}
             ),
@@ -249,6 +252,11 @@ def test_verdicts_join_the_fields_with_sizes_and_costs_read_tension_and_length()
     # Nothing established: how many games would find the effect seen, never "no change".
     assert verdict.loc["no hook", "skill"] == (
         f"not established at {GAMES} games; about 4,000 games would detect the +1.0 pp seen (weak)"
+    )
+    # Of an aspect's several measures, the one the most games would find first, named.
+    assert verdict.loc[rule, "fairness"] == (
+        f"not established at {GAMES} games; about 2,500 games would detect the +0.10 points "
+        "seen (one-card dealer's gap, weak)"
     )
     lengths = pd.Series("same deals", index=DESIGN.variants)
     lengths[rule] = "+1 to +3 deals per game"

@@ -502,22 +502,22 @@ class VerdictStudy:
     def unsettled(
         self, found: pd.DataFrame, design: Played, rule: str, measures: Sequence[str]
     ) -> str:
-        """What a verdict says where no effect was established: at how many games, and (one
-        measure) about how many would find the effect seen."""
+        """What a verdict says where no effect was established: at how many games, and per
+        field about how many would find the effect seen (of several measures, the one found
+        soonest, named); never that nothing changes."""
         rows = where(found, rule=rule)
         rows = rows[rows["measure"].isin(measures) & ~rows["established"].astype(bool)]
         if rows.empty:
             return "not judged: no field's players bid for the scoring table"
-        text = f"not established at {design.games} games"
-        if len(measures) == 1:
-            rows = rows.assign(_field=rows["field"].map(design.fields.index)).sort_values("_field")
-            needed = [
-                f"{games_text(r[DETECT])} the {self.amount(r['measure'], r['estimate'])} seen "
-                f"({r['field']})"
-                for _, r in rows.iterrows()
-            ]
-            text += f"; {', '.join(needed)}"
-        return text
+        rows = rows.assign(_field=rows["field"].map(design.fields.index))
+        soonest = rows.sort_values(["_field", DETECT], kind="stable").drop_duplicates("_field")
+        named = len(measures) > 1
+        needed = [
+            f"{games_text(r[DETECT])} the {self.amount(r['measure'], r['estimate'])} seen"
+            + f" ({short(r['measure']) + ', ' if named else ''}{r['field']})"
+            for _, r in soonest.iterrows()
+        ]
+        return f"not established at {design.games} games; {', '.join(needed)}"
 
     def cost_of(self, judged: pd.DataFrame, lengths: pd.Series, design: Played) -> pd.Series:
         """Per rule, what it costs (established, per field) and its change in length."""
@@ -635,9 +635,9 @@ class VerdictStudy:
             f"quoted in the verdicts, the In short and the figures come from {j.source}, since "
             "an estimate read from the run that chose it is biased away from zero. An effect not "
             f'established is not shown to be absent: the verdicts say "not established at '
-            f'{design.games} games" and, for skill, at about how many games per condition the '
-            "effect seen would be found (80% power at the family's strictest level, from its "
-            "standard error).",
+            f'{design.games} games" and at about how many games per condition the effect seen '
+            "would be found (80% power at the family's strictest level, from its standard "
+            "error; of an aspect's several measures, the one found with the fewest games).",
         ]
 
     # --- the tables and figures -------------------------------------------------------
