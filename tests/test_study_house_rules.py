@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from ohhell_sim.analysis.report import Table, to_markdown
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules, bidding_position
 from ohhell_sim.studies import house_rules as hr
@@ -451,3 +452,20 @@ def test_a_designers_own_rules_are_judged_with_the_same_verdicts(tmp_path):
     assert verdict.loc["hook=false", "skill"].startswith("not established at 2 games")
     assert "--variant hook=false --variant 'made=10*bid,zero=5'" in report.command
     assert "--fields card_counter/simple" in report.command
+
+
+def test_the_markdown_report_shows_a_rules_stars_as_written(study):
+    # Markdown reads `made=10*bid ... 10+2*bid` as emphasis: the stars are escaped, but
+    # not inside a code span.
+    _, report = study
+    named = "made=10*bid, zero=5 against made=10+2*bid"
+    report = dataclasses.replace(
+        report,
+        in_short=[f"adopt {named}; `made=10*bid`"],
+        tables=[Table("Verdicts", pd.DataFrame({"rule": [named]}))],
+        lead_tables=1,
+    )
+    text = to_markdown(report)
+    escaped = named.replace("*", "\\*")
+    assert f"adopt {escaped}; `made=10*bid`" in text
+    assert f"| {escaped} |" in text

@@ -223,9 +223,16 @@ def numeric_columns(frame: pd.DataFrame) -> list[bool]:
     return flags
 
 
+def _plain(text: object) -> str:
+    """``text`` for Markdown as written: a ``*`` outside code spans escaped, so that a rule
+    such as ``made=10*bid, 10+2*bid`` does not turn into emphasis."""
+    pieces = re.split(r"(`[^`]+`)", str(text))
+    return "".join(p if p.startswith("`") else p.replace("*", "\\*") for p in pieces)
+
+
 def _markdown_table(frame: pd.DataFrame) -> str:
     def cell(value: object) -> str:
-        return str(value).replace("|", "\\|")
+        return _plain(value).replace("|", "\\|")
 
     head = "| " + " | ".join(cell(c) for c in frame.columns) + " |"
     rule = "|" + "|".join("---:" if num else "---" for num in numeric_columns(frame)) + "|"
@@ -234,9 +241,9 @@ def _markdown_table(frame: pd.DataFrame) -> str:
 
 
 def _markdown_section(table: Table) -> list[str]:
-    lines = ["", f"### {table.title}", ""]
+    lines = ["", f"### {_plain(table.title)}", ""]
     if table.note:
-        lines += [table.note, ""]
+        lines += [_plain(table.note), ""]
     return [*lines, _markdown_table(table.frame)]
 
 
@@ -246,20 +253,21 @@ def to_markdown(report: Report) -> str:
     if report.in_short:
         lines += ["## In short", ""]
         for paragraph in report.in_short:
-            lines += [paragraph, ""]
+            lines += [_plain(paragraph), ""]
     for table in report.tables[: report.lead_tables]:
         lines += [*_markdown_section(table)[1:], ""]
     lines += ["## Setup", ""]
-    lines += [f"* {item}" for item in report.setup]
+    lines += [f"* {_plain(item)}" for item in report.setup]
     lines += ["", "## Method", ""]
-    lines += [f"* {item}" for item in report.method]
+    lines += [f"* {_plain(item)}" for item in report.method]
     lines += ["", "## Findings", "", "All intervals are 95% confidence intervals.", ""]
-    lines += [f"* {item}" for item in report.findings]
+    lines += [f"* {_plain(item)}" for item in report.findings]
     for table in report.tables[report.lead_tables :]:
         lines += _markdown_section(table)
     lines += ["", "## Figures", ""]
     for figure in report.figures:
-        lines += [f"![{figure.caption}]({figure.name})", "", f"*{figure.caption}*", ""]
+        caption = _plain(figure.caption)
+        lines += [f"![{caption}]({figure.name})", "", f"*{caption}*", ""]
     lines += ["## Reproduce", "", "```bash", report.command, "```", ""]
     return "\n".join(lines)
 
