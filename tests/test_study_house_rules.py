@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from ohhell_sim.analysis.report import Table, to_markdown
+from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules, bidding_position
 from ohhell_sim.studies import house_rules as hr
@@ -469,3 +470,41 @@ def test_the_markdown_report_shows_a_rules_stars_as_written(study):
     escaped = named.replace("*", "\\*")
     assert f"adopt {escaped}; `made=10*bid`" in text
     assert f"| {escaped} |" in text
+
+
+_DESIGNERS_STRATEGY = """
+from numba import njit
+
+from ohhell_sim import view as V
+from ohhell_sim.strategy import register_strategy
+from ohhell_sim.strategy.tools import lowest_card
+
+
+@njit
+def bid(view, params, rng):
+    return 1 if view[V.FORBIDDEN_BID] == 0 else 0
+
+
+@njit
+def play(view, params, rng):
+    return lowest_card(view[V.LEGAL])
+
+
+register_strategy("hr_designers_own", bid, play, replace=True)
+"""
+
+
+def test_a_strategy_of_ones_own_is_a_field_once_imported(tmp_path, capsys):
+    # --import registers it before --fields is read: the pair is checked as two registered
+    # strategies (here refused for seating one twice, so that nothing is played).
+    module = tmp_path / "hr_designers_strategies.py"
+    module.write_text(_DESIGNERS_STRATEGY, encoding="utf-8")
+    out = tmp_path / "never"
+    pair = "hr_designers_own/hr_designers_own"
+    args = ["experiment", hr.NAME, "--variant", "hook=false", "--fields", pair]
+    with pytest.raises(SystemExit) as stopped:
+        main([*args, "--import", str(module), "--games", "2", "--out", str(out)])
+    error = capsys.readouterr().err.strip().splitlines()
+    assert stopped.value.code == 2 and len(error) == 1, error
+    assert f"field '{pair}' seats one strategy twice" in error[0]
+    assert not out.exists()
