@@ -288,6 +288,18 @@ def test_an_effect_whose_table_sizes_disagree_is_shown_per_size():
         "+3.00 points at 3, -4.00 points at 5 players; at 3 players the first bidder also "
         "deals a one-card deal"
     )
+    # Not established, yet its table sizes are of opposite sign: said per size, not averaged.
+    unfound = _found(rule, hr.ONE_CARD, "weak", -0.2, established=False)
+    unfound[vd.DETECT] = 3800.0
+    cells = _sizes(rule, hr.ONE_CARD, "weak", [(-0.2, 0.3), (0.03, 0.8), (-0.9, -0.4)])
+    cells["estimate"] = [0.05, 0.41, -0.65]
+    judged = hr.STUDY.judgements(unfound, pd.Series(dtype=float), cells, DESIGN)
+    verdict = hr.STUDY.verdicts(judged, unfound, DESIGN, sizes=cells).set_index("rule")
+    assert verdict.loc[rule, "fairness"] == (
+        f"not established at {GAMES} games; about 3,800 games would detect the -0.20 points "
+        "seen (one-card dealer's gap, weak); table sizes of opposite sign (unadjusted): "
+        "+0.41 points at 4, -0.65 points at 5 players (one-card dealer's gap, weak)"
+    )
 
 
 def test_games_to_detect_scale_with_the_squared_ratio_of_detectable_to_seen():

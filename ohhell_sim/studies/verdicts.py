@@ -451,11 +451,13 @@ class VerdictStudy:
         design: Played,
         notes: Callable[[str, str], list[str]] | None = None,
         ahead: pd.DataFrame | None = None,
+        sizes: pd.DataFrame | None = None,
     ) -> pd.DataFrame:
         """One row per rule: per aspect what its :meth:`judgements` say, with their sizes,
-        or that nothing was established and at how many games it would be; the fields
-        judged.  ``notes(rule, measure)``: what the study adds after a measure's phrases;
-        where skill changed, the games to be ahead (``ahead``, :func:`games_ahead_by_rule`)."""
+        or that nothing was established and at how many games it would be (:meth:`unsettled`,
+        reading the table sizes' ``sizes``); the fields judged.  ``notes(rule, measure)``:
+        what the study adds after a measure's phrases; where skill changed, the games to be
+        ahead (``ahead``, :func:`games_ahead_by_rule`)."""
         rows = []
         for rule in design.variants:
             row = {"rule": rule}
@@ -467,7 +469,9 @@ class VerdictStudy:
                         said += notes(rule, measure)
                 if self.skill in measures and ahead is not None:
                     said += self.games_ahead_change(judged, ahead, design, rule)
-                row[aspect] = "; ".join(said) or self.unsettled(found, design, rule, measures)
+                row[aspect] = "; ".join(said) or self.unsettled(
+                    found, design, rule, measures, sizes
+                )
             row["judged in"] = judged_in(design, rule)
             rows.append(row)
         return pd.DataFrame(rows)
@@ -500,11 +504,18 @@ class VerdictStudy:
         return out
 
     def unsettled(
-        self, found: pd.DataFrame, design: Played, rule: str, measures: Sequence[str]
+        self,
+        found: pd.DataFrame,
+        design: Played,
+        rule: str,
+        measures: Sequence[str],
+        sizes: pd.DataFrame | None = None,
     ) -> str:
         """What a verdict says where no effect was established: at how many games, and per
         field about how many would find the effect seen (of several measures, the one found
-        soonest, named); never that nothing changes."""
+        soonest, named); never that nothing changes.  Where the table sizes of an effect
+        (``sizes``, unadjusted intervals) disagree in sign, which its average over them
+        hides, it says so, per size, with the reason where :attr:`explain` sees one."""
         rows = where(found, rule=rule)
         rows = rows[rows["measure"].isin(measures) & ~rows["established"].astype(bool)]
         if rows.empty:
@@ -517,7 +528,20 @@ class VerdictStudy:
             + f" ({short(r['measure']) + ', ' if named else ''}{r['field']})"
             for _, r in soonest.iterrows()
         ]
-        return f"not established at {design.games} games; {', '.join(needed)}"
+        text = f"not established at {design.games} games; {', '.join(needed)}"
+        split = []
+        for _, r in rows.sort_values("_field", kind="stable").iterrows():
+            if sizes is None:
+                break
+            measure = r["measure"]
+            cells = where(sizes, rule=rule, measure=measure, field=r["field"])
+            if (cells["low"] > 0).any() and (cells["high"] < 0).any():
+                why = self.explain(cells, design, rule, measure) if self.explain else ""
+                what = f"{short(measure)}, {r['field']}"
+                split.append(f"{self.per_size(cells, measure)}{why} ({what})")
+        if split:
+            text += f"; table sizes of opposite sign (unadjusted): {'; '.join(split)}"
+        return text
 
     def cost_of(self, judged: pd.DataFrame, lengths: pd.Series, design: Played) -> pd.Series:
         """Per rule, what it costs (established, per field) and its change in length."""
@@ -539,7 +563,7 @@ class VerdictStudy:
     ) -> pd.DataFrame:
         """The :meth:`verdicts` of a judged run, with each rule's change in length and its
         costs (:meth:`cost_of`) after the aspects."""
-        verdict = self.verdicts(j.judged, j.headline, design, notes, j.ahead)
+        verdict = self.verdicts(j.judged, j.headline, design, notes, j.ahead, j.sizes)
         effects = j.pooled_effects
         deals = effects[effects["measure"] == self.length].groupby("rule", sort=False)["value"]
         lengths = pd.Series(
