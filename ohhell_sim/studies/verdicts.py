@@ -35,8 +35,14 @@ from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import grouped_mean, standardised_mean
 from ohhell_sim.studies.effects import Words
-from ohhell_sim.studies.family import ALPHA, CORRECTION, confirm_family, correct, games_text
-from ohhell_sim.studies.family import games_to_detect as games_to_detect
+from ohhell_sim.studies.family import (
+    ALPHA,
+    CORRECTION,
+    confirm_family,
+    correct,
+    games_text,
+    games_to_detect,
+)
 from ohhell_sim.studies.measures import clip_shares
 from ohhell_sim.studies.pairs import (
     Played,
