@@ -1,0 +1,95 @@
+"""Time the edit-and-run loop of a strategy author: a first run, an edit, a run again.
+
+A user strategy is written to a module file (the ``template`` strategy's code,
+played against three ``simple`` seats), imported and played for ``--games``
+games; then the file is edited (its bid scale changes), imported again and
+played again, in the same process, as a notebook author would.  Prints the
+seconds of each run.  Run it in a fresh process with an empty kernel cache to
+time a first compile::
+
+    OHHELL_CACHE_DIR=$(mktemp -d) python benchmarks/edit_rerun.py --games 1000 --edits 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import ohhell_sim as oh
+
+_SOURCE = '''
+from numba import njit
+
+import ohhell_sim as oh
+from ohhell_sim import view as V
+from ohhell_sim.strategy.tools import highest_by_power, lowest_by_power, popcount, winning_cards
+
+SCALE = {scale}
+
+
+@njit
+def mine_bid(view, params, rng):
+    hand, trump = view[V.HAND], view[V.TRUMP]
+    count = 0
+    for suit in range(4):
+        cards = (hand >> (suit * 13)) & 8191
+        count += popcount(cards >> (9 if suit == trump else 11))
+    bid = min(max(int(round(SCALE * params[0] * count)), 0), view[V.MAX_BID])
+    if bid == view[V.FORBIDDEN_BID]:
+        bid = bid + 1 if bid < view[V.MAX_BID] else bid - 1
+    return bid
+
+
+@njit
+def mine_play(view, params, rng):
+    seat = view[V.SEAT]
+    needed = view[V.BIDS_BASE + seat] - view[V.TRICKS_WON_BASE + seat]
+    legal, led, trump = view[V.LEGAL], view[V.LED_SUIT], view[V.TRUMP]
+    winners = winning_cards(view)
+    if needed > 0 and winners:
+        return lowest_by_power(winners, led, trump)
+    losers = legal & ~winners
+    if losers:
+        return highest_by_power(losers, led, trump)
+    return lowest_by_power(legal, led, trump)
+
+
+oh.register_strategy("mine", mine_bid, mine_play, params={{"boldness": 1.0}}, replace=True)
+'''
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Time a first run and ``--edits`` edited runs of a user strategy (see the module)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--edits", type=int, default=2)
+    parser.add_argument("--kernel", default=None, help="simulate's kernel= (default: its own)")
+    args = parser.parse_args(argv)
+    folder = Path(tempfile.mkdtemp(prefix="ohhell-edit-"))
+    sys.path.insert(0, str(folder))
+    path = folder / "mine_strategy.py"
+    rules = oh.Rules(players=4)
+    seats = ["mine", "simple", "simple", "simple"]
+    options = {} if args.kernel is None else {"kernel": args.kernel}
+    module = None
+    for run in range(args.edits + 1):
+        path.write_text(_SOURCE.format(scale=1.0 + 0.25 * run), encoding="utf-8")
+        start = time.perf_counter()
+        if module is None:
+            module = importlib.import_module("mine_strategy")
+        else:
+            importlib.invalidate_caches()
+            importlib.reload(module)
+        result = oh.simulate(rules, seats, args.games, seed=1, **options)
+        seconds = time.perf_counter() - start
+        label = "first run" if run == 0 else f"edit {run}"
+        mean_bid = result.hands.query("seat == 0")["bid"].mean()
+        print(f"{label}: {seconds:.2f} s (seat 0 mean bid {mean_bid:.3f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
