@@ -1,4 +1,4 @@
-"""Time the edit-and-run loop of a strategy author: a first run, an edit, a run again.
+"""Time the edit-and-run loop of a strategy author, and what each kernel costs per decision.
 
 A user strategy is written to a module file (the ``template`` strategy's code,
 played against three ``simple`` seats), imported and played for ``--games``
@@ -8,6 +8,13 @@ seconds of each run.  Run it in a fresh process with an empty kernel cache to
 time a first compile::
 
     OHHELL_CACHE_DIR=$(mktemp -d) python benchmarks/edit_rerun.py --games 1000 --edits 2
+
+With ``--rate GAMES`` it then times the two kernels of ``simulate``'s ``kernel``
+argument on the edited strategy, alternating, ``--rounds`` times each, one
+thread, and prints the deals per second of each and the extra nanoseconds a
+decision costs on the shared kernel (which calls every seat's strategy)::
+
+    taskset -c 1 python benchmarks/edit_rerun.py --edits 0 --rate 20000 --rounds 5
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from pathlib import Path
 
 import ohhell_sim as oh
 
-_SOURCE = '''
+_SOURCE = """
 from numba import njit
 
 import ohhell_sim as oh
@@ -59,7 +66,7 @@ def mine_play(view, params, rng):
 
 
 oh.register_strategy("mine", mine_bid, mine_play, params={{"boldness": 1.0}}, replace=True)
-'''
+"""
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -68,6 +75,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--edits", type=int, default=2)
     parser.add_argument("--kernel", default=None, help="simulate's kernel= (default: its own)")
+    parser.add_argument("--rate", type=int, default=0, help="games per timed run (0: none)")
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="ohhell-edit-"))
     sys.path.insert(0, str(folder))
@@ -89,6 +98,32 @@ def main(argv: list[str] | None = None) -> None:
         label = "first run" if run == 0 else f"edit {run}"
         mean_bid = result.hands.query("seat == 0")["bid"].mean()
         print(f"{label}: {seconds:.2f} s (seat 0 mean bid {mean_bid:.3f})", flush=True)
+    if args.rate:
+        _rates(rules, seats, args.rate, args.rounds)
+
+
+def _rates(rules: oh.Rules, seats: list[str], games: int, rounds: int) -> None:
+    # Deals per second on each kernel, alternating; every seat makes a bid and
+    # a card per trick in every deal, and the shared kernel calls every seat.
+    kernels = ("dedicated", "shared")
+    for kernel in kernels:  # compile or load outside the clock
+        oh.simulate(rules, seats, 10, seed=1, threads=1, kernel=kernel)
+    seconds: dict[str, list[float]] = {k: [] for k in kernels}
+    for _ in range(rounds):
+        for kernel in kernels:
+            start = time.perf_counter()
+            oh.simulate(rules, seats, games, seed=2, threads=1, kernel=kernel)
+            seconds[kernel].append(time.perf_counter() - start)
+    deals = games * rules.n_deals
+    decisions = games * len(seats) * (rules.n_deals + int(rules.hand_sizes().sum()))
+    best = {k: min(v) for k, v in seconds.items()}
+    for kernel in kernels:
+        print(f"{kernel}: {deals / best[kernel] / 1e6:.3f} M deals/s (best of {rounds})")
+    extra = (best["shared"] - best["dedicated"]) / decisions * 1e9
+    print(
+        f"shared / dedicated speed: {best['dedicated'] / best['shared']:.2f}; "
+        f"{extra:.0f} ns more per decision"
+    )
 
 
 if __name__ == "__main__":

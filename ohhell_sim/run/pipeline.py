@@ -29,8 +29,8 @@ from ohhell_sim.run import dispatch
 from ohhell_sim.run.progress import compile_kernel
 from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import CountTarget, Rows
-from ohhell_sim.run.strategy_slots import seating_slots
 from ohhell_sim.run.strategy_check import check_against_reference, diagnose_failure
+from ohhell_sim.run.strategy_slots import seating_slots
 from ohhell_sim.strategy import Seating
 from ohhell_sim.strategy.compilation import check_compiles
 
@@ -107,8 +107,11 @@ def prepare_kernel(seating: Seating, rules: Rules, sink: Sink) -> None:
     args = (0, 0, 0, 1, *_kernel_args(seating, rules, 0, sink.kernel_sink(0, 0), 0))
     strategies = seating.distinct_strategies
     heavy = sum(s.heavy for s in strategies)
-    names = ["all strategies (the shared kernel)"] if seating.shared else [s.name for s in strategies]
-    compile_kernel(kernel.run_games, args, names, 0 if seating.shared else heavy)
+    if seating.shared:
+        names, heavy = ["all strategies (the shared kernel)"], 0
+    else:
+        names = [s.name for s in strategies]
+    compile_kernel(kernel.run_games, args, names, heavy)
 
 
 def check_first_games(run: Run) -> None:

@@ -9,8 +9,8 @@ which follows every function and value its code reaches) names the slot, and the
 slot's functions are the compiled copies of that code
 (:func:`~ohhell_sim.strategy.code.strategy_functions`), the same compiles that
 :func:`~ohhell_sim.strategy.compilation.check_compiles` made.  An edit gives a
-new fingerprint, so a new slot, compiled in a second or two; a slot is never
-rewritten, so no run calls a version of the code other than its own.
+new fingerprint, so new copies and a new slot, compiled in a second or two; a
+slot is never rewritten, so no run calls a version of the code other than its own.
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from ohhell_sim.engine.slots import (
 from ohhell_sim.errors import StrategyError
 from ohhell_sim.run.dispatch import cached_on_disk, gets_copies
 from ohhell_sim.strategy import Seating, Strategy
-from ohhell_sim.strategy.code import strategy_fingerprint, strategy_functions
+from ohhell_sim.strategy.code import strategy_functions
 from ohhell_sim.strategy.compilation import KERNEL_ARGUMENT_TYPES, check_compiles
 
-# The slot of each (name, fingerprint, checked), and the dispatchers whose machine
+# The slot of each (name, bid, play, checked), and the dispatchers whose machine
 # code the table points to (kept for the life of the process).
 _SLOT_OF: dict[tuple[str, str, bool], int] = {}
 _KEPT: list[tuple] = []
@@ -59,7 +59,13 @@ def seating_slots(seating: Seating) -> np.ndarray:
 
 def strategy_slot(strategy: Strategy, checked: bool) -> int:
     """The slot of ``strategy`` at its code of now (see the module docstring)."""
-    key = (strategy.name, strategy_fingerprint(strategy), checked)
+    builtin = strategy.builtin_id is not None
+    if not builtin:
+        check_compiles(strategy, checked=checked)
+    # The dispatchers compiling the code of now: kept per fingerprint and file
+    # (strategy.code), and kept alive here, so their identity names the version.
+    functions = strategy_functions(strategy, checked=checked and not builtin)
+    key = (strategy.name, id(functions[0]), id(functions[1]), checked)
     with _LOCK:
         slot = _SLOT_OF.get(key)
         if slot is not None:
@@ -74,19 +80,14 @@ def strategy_slot(strategy: Strategy, checked: bool) -> int:
                 role=None,
                 location=None,
             )
-        builtin = strategy.builtin_id is not None
-        if not builtin:
-            check_compiles(strategy, checked=checked)
-        functions = strategy_functions(strategy, checked=checked and not builtin)
-        if builtin:
-            functions = tuple(cached_on_disk(f) for f in functions)
-        called = tuple(_returning_int64(f) for f in functions)
+        on_disk = tuple(cached_on_disk(f) for f in functions) if builtin else functions
+        called = tuple(_returning_int64(f) for f in on_disk)
         base = slot * SLOT_FIELDS
         SLOTS[base + SLOT_BID] = _address(called[0])
         SLOTS[base + SLOT_PLAY] = _address(called[1])
         SLOTS[base + SLOT_PARAMS] = -1 if builtin else len(strategy.params)
         SLOTS[base + SLOT_COPIES] = gets_copies(strategy, checked)
-        _KEPT.append(called)
+        _KEPT.append((functions, called))
         _SLOT_OF[key] = slot
         return slot
 
