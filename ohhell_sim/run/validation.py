@@ -68,8 +68,12 @@ def check_mode(run: Run, check: object, client: object) -> Run:
 #: The kernels a run may play on (see :func:`kernel_mode`).
 KERNELS = ("auto", "dedicated", "shared")
 #: Under ``kernel="auto"``, a seating with a user strategy plays runs of fewer
-#: games than this on the shared kernel (see docs/writing-a-strategy.md).
-SHARED_BELOW_GAMES = 100_000
+#: games than this on the shared kernel (see docs/writing-a-strategy.md): one
+#: thread on the shared kernel costs some 90 ns more per decision, 512 decisions
+#: per canonical 4-player game, so about 45 s per million games, less than a
+#: dedicated compile took beside it (``benchmarks/edit_rerun.py``, busy 2-core
+#: machine); with more threads the games cost less and the compile the same.
+SHARED_BELOW_GAMES = 1_000_000
 
 
 def kernel_mode(run: Run, kernel: object) -> Run:
