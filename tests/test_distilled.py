@@ -270,6 +270,84 @@ def test_the_fit_learns_a_known_distribution():
     assert probs[2] + probs[3] > 0.95 and abs(probs[2] - 0.5) < 0.1
 
 
+def _two_move_samples(n_positions: int, rng) -> Samples:
+    # Positions of two moves each: the move input decides which of two laws
+    # the outcome follows; the better move (by the points) is random.
+    states = rng.normal(size=(n_positions, 3))
+    moves = rng.normal(size=(2 * n_positions, 2))
+    target = rng.dirichlet(np.ones(4), size=2 * n_positions)
+    target = np.hstack([target, np.zeros((2 * n_positions, N_OUTCOMES - 4))])
+    worth = np.zeros((2 * n_positions, N_OUTCOMES))
+    worth[:, :4] = rng.uniform(0, 12, size=(2 * n_positions, 4))
+    return Samples(
+        states=states,
+        moves=moves,
+        index=np.zeros(2 * n_positions, dtype=np.int64),
+        target=target,
+        top=np.full(2 * n_positions, 3),
+        owner=np.repeat(np.arange(n_positions), 2),
+        games=np.arange(n_positions) % 20,
+        n_embed=1,
+        worth=worth,
+    )
+
+
+def test_the_decision_loss_gradient_matches_finite_differences():
+    rng = np.random.default_rng(3)
+    samples = _two_move_samples(12, rng)
+    net = distilled_training._Network(3, 2, 1, 5, rng)
+    net.params = {k: v.astype(np.float64) for k, v in net.params.items()}
+    starts, counts = distilled_training._position_rows(samples)
+    batch = distilled_training._batch(samples, starts, counts)
+    batch = distilled_training._Batch(
+        **{
+            f: (v.astype(np.float64) if isinstance(v, np.ndarray) and v.dtype == np.float32 else v)
+            for f, v in batch.__dict__.items()
+        }
+    )
+    _, grads = net.loss_and_grads(batch, decision_weight=3.0)
+    for name in ("w1", "w2", "b1"):
+        flat = net.params[name].reshape(-1)
+        for i in rng.choice(flat.shape[0], size=5, replace=False):
+            saved = flat[i]
+            flat[i] = saved + 1e-6
+            up, _ = net.loss_and_grads(batch, 3.0, want_grads=False)
+            flat[i] = saved - 1e-6
+            down, _ = net.loss_and_grads(batch, 3.0, want_grads=False)
+            flat[i] = saved
+            numeric = (up - down) / 2e-6
+            assert abs(numeric - grads[name].reshape(-1)[i]) < 1e-5 + 1e-4 * abs(numeric), name
+
+
+def test_the_fit_is_the_same_from_the_same_seed():
+    samples = _two_move_samples(400, np.random.default_rng(5))
+    first, second = (
+        fit_network(samples, hidden=6, epochs=2, seed=9, batch=32, decision_weight=5.0)
+        for _ in range(2)
+    )
+    for a, b in zip(first.layers, second.layers, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_outcome_points_are_the_deal_points_of_each_outcome(positions):
+    from ohhell_sim.engine.core import deal_points
+
+    samples = card_samples(positions)
+    views = positions.card_views
+    for j in range(0, samples.owner.shape[0], 97):
+        view = views[samples.owner[j]]
+        me = view[V.SEAT]
+        bid, won = view[V.BIDS_BASE + me], view[V.TRICKS_WON_BASE + me]
+        left = view[V.HAND_SIZE] - view[V.TRICK]
+        for r in range(N_OUTCOMES):
+            expected = (
+                deal_points(bid, won + r, view[V.HAND_SIZE], view[V.RULES_BASE :])
+                if r <= left
+                else 0
+            )
+            assert samples.worth[j, r] == expected
+
+
 def test_shipped_weights_say_how_they_were_made():
     meta = distilled.weights_meta()
     assert meta["made_by"].startswith("ohhell train distilled --seed ")

@@ -45,7 +45,7 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.arguments import check_seed
-from ohhell_sim.engine.core import next_seat
+from ohhell_sim.engine.core import deal_points, next_seat
 from ohhell_sim.engine.rng import game_key, seed_stream
 from ohhell_sim.env.decisions import GameSet, record_decisions
 from ohhell_sim.errors import InvalidArgumentError
@@ -280,6 +280,28 @@ def label_cards(views, hands, worlds=0, seed=0):
     return rows, dist
 
 
+@njit
+def outcome_points(views, owner):
+    """The points each outcome of a card's row is worth to its player: ``(rows, 11)``.
+
+    Row ``j`` is the card of position ``owner[j]``; column ``r`` holds the points
+    of the deal if the player takes ``r`` more tricks, under the position's
+    scoring tables (0 past the tricks left).  The card network's decision loss
+    compares the cards of a position by these.
+    """
+    out = np.zeros((owner.shape[0], N_OUTCOMES))
+    for j in range(owner.shape[0]):
+        view = views[owner[j]]
+        me = view[V.SEAT]
+        bid = view[V.BIDS_BASE + me]
+        won = view[V.TRICKS_WON_BASE + me]
+        top = min(view[V.HAND_SIZE] - view[V.TRICK], N_OUTCOMES - 1)
+        rules = view[V.RULES_BASE :]
+        for r in range(top + 1):
+            out[j, r] = deal_points(bid, won + r, view[V.HAND_SIZE], rules)
+    return out
+
+
 # --- inputs -----------------------------------------------------------------------
 
 
@@ -329,7 +351,10 @@ def card_inputs(views, rows):
 
 @dataclass(frozen=True)
 class Samples:
-    """Inputs and labels of one network: one row per labelled move."""
+    """Inputs and labels of one network: one row per labelled move.
+
+    A position's moves are consecutive rows (``owner`` never decreases).
+    """
 
     states: np.ndarray  # one row per position
     moves: np.ndarray
@@ -339,6 +364,8 @@ class Samples:
     owner: np.ndarray  # the move's position (a row of ``states``)
     games: np.ndarray  # the game of each position
     n_embed: int
+    #: Points of each outcome to the mover, for the decision loss (None: no such loss).
+    worth: np.ndarray | None = None
 
 
 def bid_samples(positions: Positions) -> Samples:
@@ -352,14 +379,28 @@ def bid_samples(positions: Positions) -> Samples:
 
 def card_samples(positions: Positions, worlds: int = 0, seed: int = 0) -> Samples:
     """The card network's samples of ``positions``: each card's law over the real deal
-    and ``worlds`` sampled ones (:func:`label_cards`, drawing from ``seed``)."""
+    and ``worlds`` sampled ones (:func:`label_cards`, drawing from ``seed``), and
+    the points of each outcome (:func:`outcome_points`)."""
     rows, target = label_cards(positions.card_views, positions.card_hands, worlds, seed)
     states, moves, top, owner = card_inputs(positions.card_views, rows)
     index = np.zeros(target.shape[0], dtype=np.int64)
-    return Samples(states, moves, index, target, top, owner, positions.card_games, 1)
+    worth = outcome_points(positions.card_views, owner)
+    return Samples(states, moves, index, target, top, owner, positions.card_games, 1, worth)
 
 
 # --- the fit ----------------------------------------------------------------------
+
+#: Weight of the decision loss against the outcome loss, and its temperature in
+#: points (:meth:`_Network.loss_and_grads`).
+DECISION_WEIGHT = 20.0
+TEMPERATURE = 1.0
+
+
+def _group_softmax(values: np.ndarray, starts: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    # Softmax of ``values`` within each run of rows that ``starts`` begins.
+    most = np.maximum.reduceat(values, starts)
+    e = np.exp(values - most[groups])
+    return e / np.add.reduceat(e, starts)[groups]
 
 
 class _Network:
@@ -370,33 +411,54 @@ class _Network:
         scale = np.sqrt(2.0 / n_in)
         self.n_state, self.n_move = n_state, n_move
         self.params = {
-            "w1": rng.normal(0.0, scale, (n_in, hidden)),
-            "b1": np.zeros(hidden),
-            "w2": rng.normal(0.0, np.sqrt(1.0 / hidden), (hidden, N_OUTCOMES)),
-            "b2": np.zeros(N_OUTCOMES),
+            "w1": rng.normal(0.0, scale, (n_in, hidden)).astype(np.float32),
+            "b1": np.zeros(hidden, np.float32),
+            "w2": rng.normal(0.0, np.sqrt(1.0 / hidden), (hidden, N_OUTCOMES)).astype(np.float32),
+            "b2": np.zeros(N_OUTCOMES, np.float32),
         }
 
-    def loss_and_grads(self, x, target, mask, want_grads=True):
+    def loss_and_grads(self, batch: _Batch, decision_weight: float, want_grads: bool = True):
+        """The loss of ``batch`` and its gradients.
+
+        The outcome loss is the cross-entropy of the outcome laws against the
+        labels', per move.  With ``decision_weight`` > 0 and the points of each
+        outcome, a decision loss is added, per position: the cross-entropy
+        between a softmax over the position's moves of the labels' expected
+        points and the same of the network's (both over :data:`TEMPERATURE`
+        points).  It spends the network's capacity on what separates the moves
+        of a position, which decides the move, rather than on what they share.
+        """
         p = self.params
-        pre = x @ p["w1"] + p["b1"]
+        pre = batch.x @ p["w1"] + p["b1"]
         hidden = np.maximum(pre, 0.0)
         logits = hidden @ p["w2"] + p["b2"]
-        logits = np.where(mask, logits, -1e30)
+        logits = np.where(batch.mask, logits, -1e30)
         logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits) * mask
+        e = np.exp(logits) * batch.mask
         probs = e / e.sum(axis=1, keepdims=True)
-        loss = -np.sum(target * np.log(probs + 1e-12)) / x.shape[0]
+        n = batch.x.shape[0]
+        loss = -np.sum(batch.target * np.log(probs + 1e-12)) / n
+        d_logits = (probs - batch.target) / n
+        if decision_weight > 0.0 and batch.worth is not None:
+            value = (probs * batch.worth).sum(axis=1)
+            chosen = _group_softmax(value / TEMPERATURE, batch.starts, batch.groups)
+            wanted = _group_softmax(
+                (batch.target * batch.worth).sum(axis=1) / TEMPERATURE, batch.starts, batch.groups
+            )
+            positions = batch.starts.shape[0]
+            loss += decision_weight * -np.sum(wanted * np.log(chosen + 1e-12)) / positions
+            d_value = decision_weight * (chosen - wanted) / (TEMPERATURE * positions)
+            d_logits += d_value[:, None] * probs * (batch.worth - value[:, None])
         if not want_grads:
-            return loss, None
-        d_logits = (probs - target) / x.shape[0]
+            return float(loss), None
         d_hidden = (d_logits @ p["w2"].T) * (pre > 0.0)
         grads = {
             "w2": hidden.T @ d_logits,
             "b2": d_logits.sum(axis=0),
-            "w1": x.T @ d_hidden,
+            "w1": batch.x.T @ d_hidden,
             "b1": d_hidden.sum(axis=0),
         }
-        return loss, grads
+        return float(loss), grads
 
     def layers(self) -> tuple[np.ndarray, ...]:
         """The arrays of the player's ``LAYERS``, as the player reads them."""
@@ -412,12 +474,38 @@ class _Network:
         )
 
 
-def _design(samples: Samples, rows: np.ndarray) -> tuple[np.ndarray, ...]:
-    one_hot = np.zeros((rows.shape[0], samples.n_embed))
+@dataclass(frozen=True)
+class _Batch:
+    """The rows of whole positions, ready for the network."""
+
+    x: np.ndarray
+    target: np.ndarray
+    mask: np.ndarray
+    worth: np.ndarray | None
+    starts: np.ndarray  # the first row of each position
+    groups: np.ndarray  # each row's position, 0.. within the batch
+
+
+def _position_rows(samples: Samples) -> tuple[np.ndarray, np.ndarray]:
+    # The first row and the row count of each position with moves.
+    starts = np.flatnonzero(np.r_[True, samples.owner[1:] != samples.owner[:-1]])
+    return starts, np.diff(np.r_[starts, samples.owner.shape[0]])
+
+
+def _batch(samples: Samples, starts: np.ndarray, counts: np.ndarray) -> _Batch:
+    rows = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
+    one_hot = np.zeros((rows.shape[0], samples.n_embed), np.float32)
     one_hot[np.arange(rows.shape[0]), samples.index[rows]] = 1.0
     x = np.hstack([samples.states[samples.owner[rows]], samples.moves[rows], one_hot])
     mask = np.arange(N_OUTCOMES)[None, :] <= samples.top[rows][:, None]
-    return x, samples.target[rows], mask
+    return _Batch(
+        x=x.astype(np.float32),
+        target=samples.target[rows].astype(np.float32),
+        mask=mask,
+        worth=None if samples.worth is None else samples.worth[rows].astype(np.float32),
+        starts=np.cumsum(counts) - counts,
+        groups=np.repeat(np.arange(counts.shape[0]), counts),
+    )
 
 
 @dataclass(frozen=True)
@@ -436,31 +524,39 @@ def fit_network(
     epochs: int,
     seed: int,
     held_out: float = 0.1,
-    batch: int = 512,
+    batch: int = 128,
     learning_rate: float = 2e-3,
+    decision_weight: float = 0.0,
     log: Callable[[str], None] | None = None,
 ) -> Fit:
     """Fit one network by minibatch Adam; keep the epoch of best held-out loss.
 
-    The held-out share is a share of the games (every position of a game on the
-    same side), chosen by ``seed``.
+    A minibatch is ``batch`` whole positions (every move of each).  The
+    held-out share is a share of the games (every position of a game on the
+    same side), chosen by ``seed``.  ``decision_weight`` weighs the decision
+    loss (:meth:`_Network.loss_and_grads`; needs ``samples.worth``).  The fit
+    computes in single precision, in a fixed order: the same samples and seed
+    give the same weights.
     """
     rng = np.random.default_rng(seed)
     games = np.unique(samples.games)
-    held = set(rng.choice(games, size=max(1, int(len(games) * held_out)), replace=False).tolist())
-    held_rows = np.array([g in held for g in samples.games[samples.owner]])
-    train = np.flatnonzero(~held_rows)
-    test = np.flatnonzero(held_rows)
+    held = rng.choice(games, size=max(1, int(len(games) * held_out)), replace=False)
+    starts, counts = _position_rows(samples)
+    is_held = np.isin(samples.games[samples.owner[starts]], held)
+    train = np.flatnonzero(~is_held)
+    test = np.flatnonzero(is_held)
     net = _Network(samples.states.shape[1], samples.moves.shape[1], samples.n_embed, hidden, rng)
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in net.params.items()}
-    x_test, y_test, m_test = _design(samples, test)
+    held_batch = _batch(samples, starts[test], counts[test])
     best_loss, best_layers, curve, step = np.inf, net.layers(), [], 0
     beta1, beta2 = 0.9, 0.999
     for epoch in range(epochs):
         order = rng.permutation(train)
-        for start in range(0, order.shape[0], batch):
-            x, y, m = _design(samples, order[start : start + batch])
-            _, grads = net.loss_and_grads(x, y, m)
+        for at in range(0, order.shape[0], batch):
+            chosen = order[at : at + batch]
+            _, grads = net.loss_and_grads(
+                _batch(samples, starts[chosen], counts[chosen]), decision_weight
+            )
             step += 1
             for k, g in grads.items():
                 first, second = moments[k]
@@ -470,14 +566,14 @@ def fit_network(
                 second += (1 - beta2) * g * g
                 corrected = first / (1 - beta1**step)
                 spread = np.sqrt(second / (1 - beta2**step)) + 1e-8
-                net.params[k] -= learning_rate * corrected / spread
-        loss, _ = net.loss_and_grads(x_test, y_test, m_test, want_grads=False)
-        curve.append({"epoch": epoch + 1, "held_out_loss": float(loss)})
+                net.params[k] -= (learning_rate * corrected / spread).astype(np.float32)
+        loss, _ = net.loss_and_grads(held_batch, decision_weight, want_grads=False)
+        curve.append({"epoch": epoch + 1, "held_out_loss": loss})
         if log:
             log(f"  epoch {epoch + 1}: held-out loss {loss:.4f}")
         if loss < best_loss:
             best_loss, best_layers = loss, net.layers()
-    return Fit(best_layers, curve, int(train.shape[0]), int(test.shape[0]))
+    return Fit(best_layers, curve, int(counts[train].sum()), int(counts[test].sum()))
 
 
 # --- the whole recipe -------------------------------------------------------------
@@ -551,6 +647,7 @@ def fit_weights(
         "epochs": epochs,
         "worlds": worlds,
         "hidden": HIDDEN,
+        "decision_weight": {"card": DECISION_WEIGHT, "temperature": TEMPERATURE},
         "fields": [list(f) for f in FIELDS],
         "table_sizes": list(TABLE_SIZES),
         "rule_sets": list(RULE_SETS),
@@ -561,7 +658,12 @@ def fit_weights(
         if log:
             log(f"fitting the {net} network on {len(samples[net].target)} labelled moves")
         fit = fit_network(
-            samples[net], HIDDEN[net], epochs, seed + 1 + NETWORKS.index(net), log=log
+            samples[net],
+            HIDDEN[net],
+            epochs,
+            seed + 1 + NETWORKS.index(net),
+            decision_weight=DECISION_WEIGHT if net == "card" else 0.0,
+            log=log,
         )
         for layer, array in zip(LAYERS, fit.layers, strict=True):
             out[f"{net}_{layer}"] = array
