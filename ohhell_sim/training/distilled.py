@@ -21,8 +21,11 @@ The recipe, reproducible from a seed (``ohhell train distilled``):
 3. **Networks.** Two networks of one hidden layer
    (:mod:`ohhell_sim.strategies.distilled`) are fitted to the labels by minibatch Adam on
    the cross-entropy of the outcome distributions against the labels' laws, in
-   NumPy: they are small enough that a training library would bring nothing.  A share of the games
-   is held out; the weights kept are those of the epoch of best held-out loss.
+   NumPy: they are small enough that a training library would bring nothing.  The
+   card network's loss adds a decision loss over each position's cards
+   (:meth:`_Network.loss_and_grads`), which spends its few units on what tells
+   the cards apart.  A share of the games is held out; the weights kept are
+   those of the epoch of best held-out loss.
 
 The positions are collected by ``workers`` threads, each playing whole games,
 and put back in game order, so the data do not depend on the worker count; the
