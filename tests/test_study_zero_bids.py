@@ -271,5 +271,5 @@ def test_a_headline_says_confirmed_only_after_a_confirmation_run():
     rates = {f"{m}{end}": 0.1 for m in ("zero_bid_rate", "zero_made_rate") for end in ends}
     fields = pd.DataFrame([{"field": "simple", **rates}])
     for confirmed, said in ((True, "and is confirmed in each."), (False, "(no confirmation run).")):
-        headline = zb._findings(verdict_of, parts, fields, confirmed)[0]
+        headline = zb.FAMILY.findings(verdict_of, parts, len(fields), confirmed, [])[0]
         assert headline.startswith("Fitted rule, zero table canonical") and headline.endswith(said)

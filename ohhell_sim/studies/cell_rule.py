@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
@@ -79,6 +80,21 @@ class CellRule:
     choice: object
     minimum: int
     stratum: str = "players"
+
+    @property
+    def keys(self) -> dict[str, tuple[str, ...]]:
+        """The columns naming a row of :meth:`parts` within a field."""
+        cell, rule = (self.within, self.label), (self.within,)
+        return {
+            "counterfactual": cell,
+            "fitted rule": rule,
+            "offered rule": rule,
+            "gains differ": cell,
+            "rule differs": rule,
+        }
+
+    #: The parts holding the tests that the fields' gains and rules differ.
+    between = MappingProxyType({"counterfactual": "gains differ", "fitted rule": "rule differs"})
 
     def fit(self, pairs: pd.DataFrame) -> pd.Series:
         """Per :attr:`cells` cell of ``pairs``, whether the choice scored more on average."""
@@ -177,24 +193,39 @@ class CellRule:
         ]
         return pd.DataFrame(rows, columns=["field", self.within, "hands", *ESTIMATE])
 
+    def in_words(
+        self, pairs: pd.DataFrame, value: object, ranged: str, unit: str, names: Sequence[str]
+    ) -> pd.DataFrame:
+        """Each column of :meth:`field_rules` under :attr:`within` ``value``: per group of the
+        other cells, the ``ranged`` cells that make the choice, as ranges of ``unit``;
+        ``names``: the table's names of the other cells, then of the ranges."""
+        others = [cell for cell in self.cells if cell != ranged]
+        rows = [
+            (field, *map(int, key), f"{ranges_text(sorted(cells[ranged].astype(int)))} {unit}")
+            for field, rule in self.field_rules(pairs[pairs[self.within] == value]).items()
+            for key, cells in rule[rule].reset_index().groupby(others)
+        ]
+        return pd.DataFrame(rows, columns=["field", *names])
+
     def parts(self, pairs: pd.DataFrame, fitted: pd.DataFrame | None = None) -> dict:
-        """The rule's comparisons of one run, unadjusted: the ``gains`` per cell, the
-        ``held out`` rule, the ``offered`` one, and the tests that the fields' gains and
-        rules differ.  Of the run (rules fitted on its even games, judged on its odd ones,
-        the gains replicated in both halves) or, given ``fitted`` (the run's pairs), of its
-        confirmation, judged by the rules fitted on ``fitted``."""
+        """The rule's comparisons of one run, unadjusted: the gains per cell
+        (``counterfactual``), the ``fitted rule`` held out, the ``offered rule``, and the
+        tests that the fields' gains and rules differ.  Of the run (rules fitted on its even
+        games, judged on its odd ones, the gains replicated in both halves) or, given
+        ``fitted`` (the run's pairs), of its confirmation, judged by the rules fitted on
+        ``fitted``."""
         if fitted is None:
             half = half_of(pairs["game"])
             fitted, judged = pairs[half == 0], pairs[half == 1]
-            gains = replicate(pairs, self.gain_cells, ["field", self.within, self.label])
+            gains = replicate(pairs, self.gain_cells, ["field", *self.keys["counterfactual"]])
             rule = self.held_out(pairs)
         else:
             judged = pairs
             gains, rule = self.gain_cells(pairs), self.gains(fitted, pairs)
         return {
-            "gains": gains,
-            "held out": rule,
-            "offered": self.gains(fitted, judged, offered=True),
+            "counterfactual": gains,
+            "fitted rule": rule,
+            "offered rule": self.gains(fitted, judged, offered=True),
             "gains differ": self.gain_tests(pairs),
             "rule differs": self.tests(fitted, judged),
         }

@@ -21,14 +21,18 @@ from ohhell_sim.analysis.findings import DEPENDS_ON_FIELD, verdicts_with_counts
 from ohhell_sim.analysis.format import display_table, fmt_p, fmt_span
 from ohhell_sim.analysis.report import Table
 from ohhell_sim.studies.design import STANDARDISED
-from ohhell_sim.studies.family import CORRECTION, confirm_family
+from ohhell_sim.studies.family import CORRECTION, confirm_family, correct
 from ohhell_sim.studies.runs import StudyData
+from ohhell_sim.studies.unit_rates import ESTIMATE
 from ohhell_sim.studies.wording import confirmation_cell
 
 #: Tables by name: the family's parts and their verdicts.
 Frames = dict[str, pd.DataFrame]
 #: The columns that say whether a row of the family holds up.
 HOLDS_UP = ["p_adjusted", "survives", "confirmation", "replication"]
+#: The family's own columns, not shown in a part's table of :data:`ALL` its columns.
+BOOKKEEPING = ("p", "correction", "established")
+ALL = "all"
 
 
 def with_p(table: pd.DataFrame, columns: list[str], digits: int) -> pd.DataFrame:
@@ -53,29 +57,43 @@ class Judged:
 
     Attributes
     ----------
-    test : str
-        The part holding its tests that the fields differ.
     label : str
-        How the tables name a comparison: a format of the test part's keys.
+        How the tables name a comparison: a format of its test part's keys (the part holding
+        its tests that the fields differ, :attr:`FieldParts.between`).
     unit : str
         Its unit in the findings (a format of the same keys).
     digits : int
         The digits of its estimates.
     """
 
-    test: str
     label: str
     unit: str
     digits: int
 
 
 @dataclass(frozen=True)
+class PartTable:
+    """A part's table in the report: its title, note, digits and ``columns``: by default the
+    keys of a row, its estimate and the columns that say whether it holds up (:data:`HOLDS_UP`);
+    :data:`ALL`: every column but the family's bookkeeping."""
+
+    title: str
+    note: str
+    digits: int
+    columns: Sequence[str] | str | None = None
+
+
+@dataclass(frozen=True)
 class FieldParts:
     """A study's one family, declared: per part the columns naming a row within a field
-    (``keys``), and the parts judged across the fields (``judged``, in the report's order)."""
+    (``keys``), per judged part the part of its tests between fields (``between``), the parts
+    judged across the fields (``judged``, in the report's order) and the parts' tables
+    (``tables``)."""
 
     keys: Mapping[str, Sequence[str]]
+    between: Mapping[str, str]
     judged: Mapping[str, Judged]
+    tables: Mapping[str, PartTable]
 
     def row_keys(self, part: str) -> list[str]:
         """The columns naming a row of ``part`` in the run and its confirmation."""
@@ -85,11 +103,27 @@ class FieldParts:
         """The parts ``family_of`` makes of each run (adjusted as one), confirmed."""
         return confirm_family(data, family_of, {part: self.row_keys(part) for part in self.keys})
 
+    def adjusted(self, found: Frames) -> Frames:
+        """The parts of one run, ``found`` by name, adjusted as one family in :attr:`keys`'
+        order."""
+        return correct({part: found[part] for part in self.keys})
+
+    def table(self, parts: Frames, part: str) -> Table:
+        """A part's table of :attr:`tables` (:func:`with_p`)."""
+        shown = self.tables[part]
+        table = parts[part]
+        if shown.columns == ALL:
+            columns = [c for c in table.columns if c not in BOOKKEEPING and c[:8] != "confirm_"]
+        else:
+            columns = [*self.row_keys(part), "n", *ESTIMATE, *HOLDS_UP]
+            columns = columns if shown.columns is None else list(shown.columns)
+        return Table(shown.title, with_p(table, columns, shown.digits), shown.note)
+
     def verdicts(self, parts: Frames) -> Frames:
         """Per judged part, the verdict of each comparison over the fields."""
         return {
-            name: field_verdicts(parts[name], list(self.keys[j.test]), parts[j.test])
-            for name, j in self.judged.items()
+            name: field_verdicts(parts[name], self._test_keys(name), parts[self.between[name]])
+            for name in self.judged
         }
 
     def verdict_table(self, verdict_of: Frames) -> Table:
@@ -98,7 +132,7 @@ class FieldParts:
         for name, table in verdict_of.items():
             judged = self.judged[name]
             if len(table):
-                keys = list(self.keys[judged.test])
+                keys = self._test_keys(name)
                 named = [
                     judged.label.format(**r) for r in table[keys].astype(str).to_dict("records")
                 ]
@@ -123,7 +157,7 @@ class FieldParts:
         checked = "and is confirmed in each" if confirmed else "in each (no confirmation run)"
         for name, judged in self.judged.items():
             for _, v in verdict_of[name].iterrows():
-                words = v[list(self.keys[judged.test])].astype(str)
+                words = v[self._test_keys(name)].astype(str)
                 what = judged.label.format(**words)
                 if v["headline"] and v["fields"] == fields:
                     span = fmt_span(v[["min_estimate", "max_estimate"]], judged.digits)
@@ -146,6 +180,10 @@ class FieldParts:
             f"{int((~tested['survives']).sum())} of the family's {len(tested)} comparisons do "
             "not survive Holm; none of them is claimed.",
         ]
+
+    def _test_keys(self, part: str) -> list[str]:
+        """The columns naming a comparison of a judged ``part`` (those of its tests)."""
+        return list(self.keys[self.between[part]])
 
     def evidence(self, verdict_of: Frames, confirmed: bool) -> str:
         """The In short's sentence on the evidence: the comparisons that hold in every field."""

@@ -12,12 +12,13 @@ An :class:`Event` declares the columns; its methods are the same for every such 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import pandas as pd
 
-from ohhell_sim.analysis.findings import equal_estimates_rows
+from ohhell_sim.analysis.findings import equal_estimates_rows, replicate
 from ohhell_sim.analysis.stats import Estimate, standardised_difference, standardised_means
 from ohhell_sim.studies.design import STANDARDISED
 
@@ -141,3 +142,32 @@ class Event:
                 effect = key["measure"], key["comparison"]
                 fitted.setdefault(effect, []).append((found.estimate, influence))
         return equal_estimates_rows(fitted, ["measure", "comparison"])
+
+    @property
+    def keys(self) -> dict[str, tuple[str, ...]]:
+        """The columns naming a row of :meth:`parts` within a field."""
+        return {
+            "rates": ("strategy", "measure", "comparison"),
+            "rates differ": ("measure", "comparison"),
+        }
+
+    #: The part holding the tests that the fields' rates differ.
+    between = MappingProxyType({"rates": "rates differ"})
+
+    def parts(
+        self,
+        rows: pd.DataFrame,
+        compared_of: Callable[[pd.DataFrame], Sequence[Comparison]],
+        replicated: bool,
+    ) -> dict[str, pd.DataFrame]:
+        """The event's comparisons of one run, unadjusted: the ``rates`` (with each half of
+        the games' when ``replicated``) and the tests that the fields differ (``rates
+        differ``); ``compared_of(rows)``: the comparisons a set of rows allows."""
+
+        def found(part: pd.DataFrame) -> pd.DataFrame:
+            return self.comparisons(part, compared_of(part))
+
+        rates = (
+            replicate(rows, found, ["field", *self.keys["rates"]]) if replicated else found(rows)
+        )
+        return {"rates": rates, "rates differ": self.tests(rows, compared_of(rows))}

@@ -19,25 +19,25 @@ import numpy as np
 import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
-from ohhell_sim.analysis.findings import replicate
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_span
 from ohhell_sim.analysis.report import Figure, Report, Table
 from ohhell_sim.analysis.stats import STANDARDISED_METHOD
 from ohhell_sim.rules import ZERO_TABLES, Rules
-from ohhell_sim.studies.cell_rule import EVERY_FIELD, MOST_FIELDS, CellRule, ranges_text
+from ohhell_sim.studies.cell_rule import EVERY_FIELD, MOST_FIELDS, CellRule
 from ohhell_sim.studies.design import (
     FIELDS,
     bidding_position,
     check_fields,
+    count_label,
     field_seats,
     fields_text,
+    hand_bands,
     position_label,
 )
-from ohhell_sim.studies.family import correct
-from ohhell_sim.studies.field_parts import HOLDS_UP, FieldParts, Frames, Judged, with_p
-from ohhell_sim.studies.holdings import trump_holdings
+from ohhell_sim.studies.field_parts import ALL, FieldParts, Frames, Judged, PartTable
+from ohhell_sim.studies.holdings import with_trumps
 from ohhell_sim.studies.report import in_order, study_report
-from ohhell_sim.studies.runs import Condition, StudyData, play_parts
+from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.unit_rates import ESTIMATE, Comparison, Event, triple
 from ohhell_sim.studies.wording import confirmation_method
@@ -75,27 +75,40 @@ RULE = CellRule(
 )  # fmt: skip
 #: How the tables name a row of the probe's cells.
 BID_ZERO = "bid 0, zero table {zero_table}, {alt_bid_label}"
-#: The study's one family: what names one comparison within a field, and the parts with a
-#: verdict across fields (their test, name in the tables, unit in the findings, digits).
+#: The study's one family: the rates' parts and the rule's, the parts with a verdict across
+#: fields (their test, name in the tables, unit in the findings, digits) and their tables.
 FAMILY = FieldParts(
-    keys={
-        "rates": ["strategy", "measure", "comparison"],
-        "counterfactual": ["zero_table", "alt_bid_label"],
-        "fitted rule": ["zero_table"],
-        "offered rule": ["zero_table"],
-        "rates differ": ["measure", "comparison"],
-        "gains differ": ["zero_table", "alt_bid_label"],
-        "rule differs": ["zero_table"],
-    },
+    keys={**EVENT.keys, **RULE.keys},
+    between={**EVENT.between, **RULE.between},
     judged={
-        "rates": Judged(
-            "rates differ", "{measure}: {comparison}", "difference of standardised rates", 3
+        "rates": Judged("{measure}: {comparison}", "difference of standardised rates", 3),
+        "counterfactual": Judged(BID_ZERO, "points per deal vs bidding {alt_bid_label}", 2),
+        "fitted rule": Judged("fitted rule, zero table {zero_table}", "held-out gain", 3),
+    },
+    tables={
+        "rates": PartTable(
+            "Rate comparisons per field and strategy (difference of standardised rates)",
+            "First minus second group, over the strata both have.",
+            3,
         ),
-        "counterfactual": Judged(
-            "gains differ", BID_ZERO, "points per deal vs bidding {alt_bid_label}", 2
+        "counterfactual": PartTable(
+            "Bidding 0 instead of the alternative bid: score difference per deal",
+            "Probe seat, hands whose alternative bid is not 0 and that may bid 0.",
+            2,
         ),
-        "fitted rule": Judged(
-            "rule differs", "fitted rule, zero table {zero_table}", "held-out gain", 3
+        "fitted rule": PartTable(
+            "The fitted zero rule: in sample and held out, per field",
+            "estimate: held-out gain per deal over the alternative; in_sample_gain: on its own "
+            "games; other_fold_gain: fitted on the odd games, judged on the even; zero_share: "
+            "held-out hands sent to 0.",
+            3,
+            ALL,
+        ),
+        "offered rule": PartTable(
+            "The rule offered to players, judged where it was not chosen",
+            "Chosen on the even games, judged on the odd ones (as the fitted rule).",
+            3,
+            ["field", "zero_table", "hands", *ESTIMATE],
         ),
     },
 )
@@ -107,6 +120,7 @@ def conditions(
     games: int, players: tuple[int, ...], fields: Sequence[str] = DEFAULT_FIELDS
 ) -> list[Condition]:
     """The observed fields, then the probe arms under each zero table (see the module doc)."""
+    fields = check_fields(fields)
 
     def condition(field, n, part="observed", table=CANONICAL_ZERO_TABLE, arm="-") -> Condition:
         seats = field_seats(field, n)
@@ -121,25 +135,15 @@ def conditions(
     ]
 
 
-def play(
-    games: int,
-    seed: int,
-    players: tuple[int, ...] = DEFAULT_PLAYERS,
-    progress: bool = True,
-    fields: Sequence[str] = DEFAULT_FIELDS,
-) -> StudyData:
-    """Play :func:`conditions`: the observed part, then each field's probe, keeping seat 0's
-    rows with ``others_bids`` (the other seats' total: when 0 was the dealer's forbidden bid)."""
-    design = conditions(games, players, check_fields(fields))
-
-    def part_of(c: Condition) -> str:
-        return "observed" if c.label["part"] == "observed" else f"probe {c.label['field']}"
-
-    return play_parts(design, part_of, seed, progress=progress, description=NAME, keep=_seat_0)
+def _part(condition: Condition) -> str:
+    """The part a condition is played in: the observed part, or a field's probe."""
+    label = condition.label
+    return "observed" if label["part"] == "observed" else f"probe {label['field']}"
 
 
 def _seat_0(part: str, rows: pd.DataFrame) -> pd.DataFrame:
-    """A probe's rows of seat 0, with ``others_bids``; the observed part's as they are."""
+    """A probe's rows of seat 0, with ``others_bids`` (the other seats' total: when 0 was the
+    dealer's forbidden bid); the observed part's as they are."""
     if part == "observed":
         return rows
     totals = rows.groupby(["condition", "game", "deal"], observed=True)["bid"]
@@ -156,18 +160,9 @@ def observed_rows(data: StudyData) -> pd.DataFrame:
     hands["position"] = position_label(bidding_position(hands), hands["players"].to_numpy())
     hands["zero"] = hands["bid"] == 0
     hands["made"] = hands["bid"] == hands["tricks"]
-    # Canonical cards depend on the seed, game and deal only: every field shares them.
-    holdings = [
-        trump_holdings(table, data.manifest["seed"], int(n)).assign(players=int(n))
-        for n, table in hands.groupby("players", observed=True)
-    ]
-    hands = hands.merge(pd.concat(holdings), on=["players", "game", "deal", "seat"], how="left")
-    trumps = hands["trumps"].to_numpy(dtype=np.int64)
-    hands["trump_holding"] = np.where(trumps >= 3, "3+", trumps.astype(str))
-    bands = {size: band for band, sizes in HAND_BANDS.items() for size in sizes}
-    ranks = {size: rank for sizes in HAND_BANDS.values() for rank, size in enumerate(sizes)}
-    hands["band"] = hands["hand_size"].map(bands).fillna("")
-    hands["band_rank"] = hands["hand_size"].map(ranks).fillna(-1).astype(np.int64)
+    hands = with_trumps(hands, data.manifest["seed"])
+    hands["trump_holding"] = count_label(hands["trumps"].to_numpy(dtype=np.int64))
+    hands["band"], hands["band_rank"] = hand_bands(hands["hand_size"], HAND_BANDS)
     return hands
 
 
@@ -186,11 +181,6 @@ def compared(hands: pd.DataFrame) -> list[Comparison]:
     return specs
 
 
-def comparisons(hands: pd.DataFrame) -> pd.DataFrame:
-    """The rate comparisons of :func:`compared`, a row each."""
-    return EVENT.comparisons(hands, compared(hands))
-
-
 def probe_pairs(data: StudyData) -> pd.DataFrame:
     """Seat 0's deals in both probe arms side by side, with ``diff`` (zero minus alternative
     score) and ``decision`` (the alternative bid is not 0 and the zero arm bid 0)."""
@@ -205,29 +195,8 @@ def probe_pairs(data: StudyData) -> pd.DataFrame:
     pairs = pairs.assign(zero_arm_bid=zero["bid"], zero_score=zero["score"]).reset_index()
     pairs["diff"] = pairs["zero_score"] - pairs["alt_score"]
     pairs["decision"] = (pairs["alt_bid"] > 0) & (pairs["zero_arm_bid"] == 0)
-    pairs["alt_bid_label"] = np.where(pairs["alt_bid"] >= 3, "3+", pairs["alt_bid"].astype(str))
+    pairs["alt_bid_label"] = count_label(pairs["alt_bid"])
     return pairs
-
-
-def family(hands: pd.DataFrame, pairs: pd.DataFrame, fitted: pd.DataFrame | None = None) -> Frames:
-    """The study's one family (:data:`FAMILY`), adjusted together: of the run (rules fitted
-    on its even games, judged on its odd ones) or, given ``fitted`` (the run's pairs), of its
-    confirmation, judged by the rules fitted on ``fitted``."""
-    rule = RULE.parts(pairs, fitted)
-    if fitted is None:
-        rates = replicate(hands, comparisons, FAMILY.row_keys("rates"))
-    else:
-        rates = comparisons(hands)
-    parts = {
-        "rates": rates,
-        "counterfactual": rule["gains"],
-        "fitted rule": rule["held out"],
-        "offered rule": rule["offered"],
-        "rates differ": EVENT.tests(hands, compared(hands)),
-        "gains differ": rule["gains differ"],
-        "rule differs": rule["rule differs"],
-    }
-    return correct(parts)
 
 
 def analyse(data: StudyData) -> Report:
@@ -237,10 +206,12 @@ def analyse(data: StudyData) -> Report:
     by_unit, by_size = (EVENT.rates(hands, by) for by in ([], ["hand_size"]))
 
     def family_of(run: StudyData) -> Frames:
-        # The confirmation judges the rules fitted on the run's pairs.
-        if run is data:
-            return family(hands, pairs)
-        return family(observed_rows(run), probe_pairs(run), pairs)
+        # The run's rules are fitted on its even games, judged on its odd ones; the
+        # confirmation judges the rules fitted on the run's pairs.
+        fitted = None if run is data else pairs
+        rows, found = (hands, pairs) if run is data else (observed_rows(run), probe_pairs(run))
+        rates = EVENT.parts(rows, compared, replicated=fitted is None)
+        return FAMILY.adjusted({**rates, **RULE.parts(found, fitted)})
 
     parts = FAMILY.confirmed(data, family_of)
     confirmed = data.confirmation is not None
@@ -248,10 +219,8 @@ def analyse(data: StudyData) -> Report:
     # One colour and panel order per field and zero table in every table and figure.
     orders = {"field": fields, "zero_table": ZERO_TABLES}
     parts["counterfactual"] = in_order(parts["counterfactual"], ORDER, orders)
-    compared, gains, rule = parts["rates"], parts["counterfactual"], parts["fitted rule"]
-    player_rule = rule_in_words(pairs)
-    hidden = ("p", "correction", "established")
-    keys = FAMILY.row_keys
+    names = ["players", "instead of", "bid 0 with"]
+    player_rule = RULE.in_words(pairs, CANONICAL_ZERO_TABLE, "hand_size", "cards", names)
     tables = [
         Table(
             f"The zero rule as a player's rule (zero table {CANONICAL_ZERO_TABLE})",
@@ -261,40 +230,25 @@ def analyse(data: StudyData) -> Report:
             "scored more in most / all fields.",
         ),
         FAMILY.verdict_table(verdict_of),
-        Table(
-            "Rate comparisons per field and strategy (difference of standardised rates)",
-            with_p(compared, [*keys("rates"), "n", *ESTIMATE, *HOLDS_UP], 3),
-            "First minus second group, over the strata both have.",
-        ),
+        FAMILY.table(parts, "rates"),
         Table(
             "Zero bids by field and strategy",
             display_table(by_unit.drop(columns="field_row")),
             "zero_made_rate: share of zero bids that took no trick, over the success_strata.",
         ),
         Table("Zero bids by hand size", display_table(by_size.drop(columns="field_row"))),
-        Table(
-            "Bidding 0 instead of the alternative bid: score difference per deal",
-            with_p(gains, [*keys("counterfactual"), "n", *ESTIMATE, *HOLDS_UP], 2),
-            "Probe seat, hands whose alternative bid is not 0 and that may bid 0.",
-        ),
-        Table(
-            "The fitted zero rule: in sample and held out, per field",
-            with_p(rule, [c for c in rule.columns if c not in hidden and c[:8] != "confirm_"], 3),
-            "estimate: held-out gain per deal over the alternative; in_sample_gain: on its own "
-            "games; other_fold_gain: fitted on the odd games, judged on the even; zero_share: "
-            "held-out hands sent to 0.",
-        ),
-        Table(
-            "The rule offered to players, judged where it was not chosen",
-            with_p(parts["offered rule"], ["field", "zero_table", "hands", *ESTIMATE], 3),
-            "Chosen on the even games, judged on the odd ones (as the fitted rule).",
-        ),
+        *(FAMILY.table(parts, part) for part in ("counterfactual", "fitted rule", "offered rule")),
     ]
     field_rows = by_unit[by_unit["field_row"]]
     in_short = _in_short(field_rows, parts, verdict_of, player_rule, confirmed)
     figures = _figures(by_size, in_order(RULE.gain_cells(pairs, ["hand_size"]), ORDER, orders))
     method = _method(data, fields, parts)
-    findings = _findings(verdict_of, parts, field_rows, confirmed)
+    levels = [
+        f"In the {r['field']} field, players bid 0 in {fmt_ci(*r[triple('zero_bid_rate')])} of "
+        f"deals and make {fmt_ci(*r[triple('zero_made_rate')])} of those zero bids (standardised)."
+        for _, r in field_rows.iterrows()
+    ]
+    findings = FAMILY.findings(verdict_of, parts, len(field_rows), confirmed, levels)
     return study_report(
         NAME, QUESTION, data.manifest, method, findings, tables, figures, in_short=in_short
     )
@@ -319,22 +273,6 @@ def _figures(by_size: pd.DataFrame, gain_by_size: pd.DataFrame) -> list[Figure]:
             plot = interval_plot(table, "hand_size", series="field", **options)
             figures.append(Figure(name, f"{title} by hand size and field", plot))
     return figures
-
-
-def rule_in_words(pairs: pd.DataFrame, table: str = CANONICAL_ZERO_TABLE) -> pd.DataFrame:
-    """Each column of the rule's ``field_rules`` under zero table ``table``: per table size and
-    alternative bid (``instead of``), the hand sizes that bid 0 (``bid 0 with``)."""
-    rows = [
-        (
-            field,
-            int(players),
-            int(alt),
-            f"{ranges_text(sorted(cells['hand_size'].astype(int)))} cards",
-        )
-        for field, rule in RULE.field_rules(pairs[pairs["zero_table"] == table]).items()
-        for (players, alt), cells in rule[rule].reset_index().groupby(["players", "alt_bid"])
-    ]
-    return pd.DataFrame(rows, columns=["field", "players", "instead of", "bid 0 with"])
 
 
 def _in_short(
@@ -412,22 +350,12 @@ def _method(data: StudyData, fields: list[str], parts: Frames) -> list[str]:
     ]
 
 
-def _findings(
-    verdict_of: Frames, parts: Frames, fields: pd.DataFrame, confirmed: bool
-) -> list[str]:
-    """What holds in every field (``fields``: their rows), where they differ, each field's rates."""
-    levels = [
-        f"In the {r['field']} field, players bid 0 in {fmt_ci(*r[triple('zero_bid_rate')])} of "
-        f"deals and make {fmt_ci(*r[triple('zero_made_rate')])} of those zero bids (standardised)."
-        for _, r in fields.iterrows()
-    ]
-    return FAMILY.findings(verdict_of, parts, len(fields), confirmed, levels)
-
-
 SPEC = StudySpec(
     name=NAME,
     question=QUESTION,
-    play=play,
+    conditions=conditions,
+    part_of=_part,
+    keep_part=_seat_0,
     analyse=analyse,
     default_games=DEFAULT_GAMES,
     default_players=DEFAULT_PLAYERS,
