@@ -25,8 +25,6 @@ from ohhell_sim.studies.zero_bids import (
     PROBE_ARMS,
     RULE,
     SPEC,
-    SUCCESS,
-    comparisons,
     conditions,
 )
 
@@ -68,9 +66,10 @@ def test_pooled_success_by_position_follows_the_strata_not_the_crude_totals():
     assert pooled["dealer"] == pytest.approx((0.9 + 0.5) / 2)
     assert pooled["1st (leads)"] == pytest.approx((0.8 + 0.4) / 2)
     assert rates[rates["strategy"] == STANDARDISED]["field_row"].all()
-    compared = comparisons(hands)
+    compared = EVENT.comparisons(hands, zb.compared(hands))
     dealer = compared[
-        (compared["comparison"] == "dealer vs first bidder") & (compared["measure"] == SUCCESS)
+        (compared["comparison"] == "dealer vs first bidder")
+        & (compared["measure"] == EVENT.success_measure)
     ].set_index("strategy")
     # Pooled and per strategy, the difference follows the strata: +0.1, resolved.
     assert dealer.loc[STANDARDISED, "estimate"] == pytest.approx(0.1)

@@ -116,6 +116,11 @@ def position_label(position: np.ndarray, players: np.ndarray) -> np.ndarray:
     return labels
 
 
+def position_labels(hands: pd.DataFrame) -> np.ndarray:
+    """The :func:`position_label` of each row of ``hands`` (``seat``, ``dealer``, ``players``)."""
+    return position_label(bidding_position(hands), hands["players"].to_numpy())
+
+
 #: Order of the position labels in tables and figures.
 POSITION_ORDER = ("1st (leads)", "2nd", "3rd", "4th", "5th", "6th", "dealer")
 

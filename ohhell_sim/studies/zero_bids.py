@@ -4,10 +4,9 @@ Each field of :data:`~ohhell_sim.studies.design.FIELDS` plays, with one seed (ga
 the same cards everywhere), ``observed`` (canonical rules) and ``probe``: under each zero table
 seat 0 plays ``zero`` in two arms, bidding 0 whenever legal without a boss trump, or
 ``expected_tricks``'s count; where the bids differ the score difference is the effect of bid 0.
-The study declares its parts, columns and words; the method is the framework's: the rates and
-their comparisons :class:`~ohhell_sim.studies.unit_rates.Event`'s, the fitted zero rule
-:class:`~ohhell_sim.studies.cell_rule.CellRule`'s, the family, verdicts and their words
-:class:`~ohhell_sim.studies.field_parts.FieldParts`'.
+The study declares its columns, parts and words; the method is the framework's (its rates:
+:mod:`~ohhell_sim.studies.unit_rates`, rule: :mod:`~ohhell_sim.studies.cell_rule`, family:
+:mod:`~ohhell_sim.studies.field_parts`).
 """
 
 from __future__ import annotations
@@ -26,13 +25,12 @@ from ohhell_sim.rules import ZERO_TABLES, Rules
 from ohhell_sim.studies.cell_rule import EVERY_FIELD, MOST_FIELDS, CellRule
 from ohhell_sim.studies.design import (
     FIELDS,
-    bidding_position,
     check_fields,
     count_label,
     field_seats,
     fields_text,
     hand_bands,
-    position_label,
+    position_labels,
 )
 from ohhell_sim.studies.field_parts import ALL, FieldParts, Frames, Judged, PartTable
 from ohhell_sim.studies.holdings import with_trumps
@@ -44,12 +42,6 @@ from ohhell_sim.studies.wording import confirmation_method
 
 NAME = "zero_bids"
 QUESTION = "When do players bid zero, when does it work, and which hands should bid it?"
-DEFAULT_GAMES = 2000
-DEFAULT_PLAYERS = (3, 4, 5)
-DEFAULT_FIELDS = FIELDS
-#: Share of the games a field plays (``mc_bidder`` samples deals for every bid and
-#: costs far more per game than the other fields); see :meth:`StudySpec.field_games`.
-FIELD_SHARES = {"mc_bidder": 0.25}
 #: Thresholds of the ``zero`` strategy's two probe arms (expected tricks at most this: bid 0).
 PROBE_ARMS = {"zero": 1e9, "alternative": -1.0}
 CANONICAL_ZERO_TABLE = "10"
@@ -60,12 +52,10 @@ STRATA = ("players", "hand_size", "strategy")
 MIN_ZERO_BIDS = 30
 #: The hand-size bands of the hand-size comparison, matched size by size.
 HAND_BANDS = {"1-3 cards": (1, 2, 3), "8-10 cards": (8, 9, 10)}
-RATE = "zero-bid rate"
-SUCCESS = "zero-bid success"
 #: The observed part's zero bids and their success, per field and strategy.
 EVENT = Event(
     "zero", "made", MIN_ZERO_BIDS, STRATA, "deals", "zero_bids", "zero_bid_rate",
-    "zero_made_rate", RATE, SUCCESS,
+    "zero_made_rate", "zero-bid rate", "zero-bid success",
 )  # fmt: skip
 #: The zero rule of the probe: bid 0 in the (table size, hand size, alternative bid) cells
 #: where it scored more.
@@ -117,7 +107,7 @@ ORDER = ("field", "zero_table")
 
 
 def conditions(
-    games: int, players: tuple[int, ...], fields: Sequence[str] = DEFAULT_FIELDS
+    games: int, players: tuple[int, ...], fields: Sequence[str] = FIELDS
 ) -> list[Condition]:
     """The observed fields, then the probe arms under each zero table (see the module doc)."""
     fields = check_fields(fields)
@@ -133,12 +123,6 @@ def conditions(
         condition(field, n, "probe", table, arm)
         for field, n, table, arm in product(fields, players, ZERO_TABLES, PROBE_ARMS)
     ]
-
-
-def _part(condition: Condition) -> str:
-    """The part a condition is played in: the observed part, or a field's probe."""
-    label = condition.label
-    return "observed" if label["part"] == "observed" else f"probe {label['field']}"
 
 
 def _seat_0(part: str, rows: pd.DataFrame) -> pd.DataFrame:
@@ -157,7 +141,7 @@ def observed_rows(data: StudyData) -> pd.DataFrame:
     hands = data.hands[data.hands["part"] == "observed"].astype(
         {"field": str, "strategy": str, "players": np.int64, "hand_size": np.int64}
     )
-    hands["position"] = position_label(bidding_position(hands), hands["players"].to_numpy())
+    hands["position"] = position_labels(hands)
     hands["zero"] = hands["bid"] == 0
     hands["made"] = hands["bid"] == hands["tricks"]
     hands = with_trumps(hands, data.manifest["seed"])
@@ -354,11 +338,12 @@ SPEC = StudySpec(
     name=NAME,
     question=QUESTION,
     conditions=conditions,
-    part_of=_part,
+    part_of=lambda c: "observed" if c.label["part"] == "observed" else f"probe {c.label['field']}",
     keep_part=_seat_0,
     analyse=analyse,
-    default_games=DEFAULT_GAMES,
-    default_players=DEFAULT_PLAYERS,
-    default_fields=DEFAULT_FIELDS,
-    field_shares=FIELD_SHARES,
+    default_games=2000,
+    default_players=(3, 4, 5),
+    default_fields=FIELDS,
+    # mc_bidder samples deals for every bid: far more per game than the other fields.
+    field_shares={"mc_bidder": 0.25},
 )
