@@ -19,6 +19,7 @@ from ohhell_sim.studies import run_experiment
 from ohhell_sim.studies import zero_bids as zb
 from ohhell_sim.studies.cell_rule import MOST_FIELDS
 from ohhell_sim.studies.design import STANDARDISED
+from ohhell_sim.studies.field_parts import FieldParts
 from ohhell_sim.studies.zero_bids import (
     EVENT,
     MIN_ZERO_BIDS,
@@ -272,3 +273,8 @@ def test_a_headline_says_confirmed_only_after_a_confirmation_run():
     for confirmed, said in ((True, "and is confirmed in each."), (False, "(no confirmation run).")):
         headline = zb.FAMILY.findings(verdict_of, parts, len(fields), confirmed, [])[0]
         assert headline.startswith("Fitted rule, zero table canonical") and headline.endswith(said)
+
+
+def test_a_family_that_names_a_part_it_lacks_is_refused():
+    with pytest.raises(InvalidArgumentError, match=r"'rates differ'.+not parts of the family"):
+        FieldParts({"rates": ["measure"]}, {"rates": "rates differ"}, {}, {})

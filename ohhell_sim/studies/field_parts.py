@@ -20,6 +20,7 @@ import pandas as pd
 from ohhell_sim.analysis.findings import DEPENDS_ON_FIELD, verdicts_with_counts
 from ohhell_sim.analysis.format import display_table, fmt_p, fmt_span
 from ohhell_sim.analysis.report import Table
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies.design import STANDARDISED
 from ohhell_sim.studies.family import CORRECTION, confirm_family, correct
 from ohhell_sim.studies.runs import StudyData
@@ -32,6 +33,7 @@ Frames = dict[str, pd.DataFrame]
 HOLDS_UP = ["p_adjusted", "survives", "confirmation", "replication"]
 #: The family's own columns, not shown in a part's table of :data:`ALL` its columns.
 BOOKKEEPING = ("p", "correction", "established")
+#: A :class:`PartTable`'s ``columns``: every column of its part but the bookkeeping.
 ALL = "all"
 
 
@@ -43,7 +45,7 @@ def with_p(table: pd.DataFrame, columns: list[str], digits: int) -> pd.DataFrame
     return shown
 
 
-def field_verdicts(table: pd.DataFrame, keys: list[str], between: pd.DataFrame) -> pd.DataFrame:
+def part_verdicts(table: pd.DataFrame, keys: list[str], between: pd.DataFrame) -> pd.DataFrame:
     """:func:`~ohhell_sim.analysis.findings.verdicts_with_counts` of ``table``'s field rows
     (its ``field_row`` rows where it marks them) with ``between``'s tests."""
     rows = table[table["field_row"]] if "field_row" in table else table
@@ -95,6 +97,19 @@ class FieldParts:
     judged: Mapping[str, Judged]
     tables: Mapping[str, PartTable]
 
+    def __post_init__(self) -> None:
+        named = {*self.between, *self.between.values(), *self.judged, *self.tables}
+        unknown = sorted(named - set(self.keys))
+        if unknown:
+            raise InvalidArgumentError(
+                f"parts {unknown} are not parts of the family; its parts: {', '.join(self.keys)}"
+            )
+        untested = sorted(set(self.judged) - set(self.between))
+        if untested:
+            raise InvalidArgumentError(
+                f"judged parts {untested} name no part of tests between fields in between"
+            )
+
     def row_keys(self, part: str) -> list[str]:
         """The columns naming a row of ``part`` in the run and its confirmation."""
         return ["field", *self.keys[part]]
@@ -122,7 +137,7 @@ class FieldParts:
     def verdicts(self, parts: Frames) -> Frames:
         """Per judged part, the verdict of each comparison over the fields."""
         return {
-            name: field_verdicts(parts[name], self._test_keys(name), parts[self.between[name]])
+            name: part_verdicts(parts[name], self._test_keys(name), parts[self.between[name]])
             for name in self.judged
         }
 
