@@ -29,9 +29,10 @@ ESTIMATE = ["estimate", "low", "high"]
 Comparison = tuple[str, str, object, object, list[str]]
 
 
-def triple(base: str) -> list[str]:
-    """``base``, ``base_low`` and ``base_high``: an estimate and its interval as columns."""
-    return [base, f"{base}_low", f"{base}_high"]
+def triple(*names: str) -> list[str]:
+    """Each name's ``name``, ``name_low`` and ``name_high``: an estimate and its interval as
+    columns."""
+    return [c for name in names for c in (name, f"{name}_low", f"{name}_high")]
 
 
 def at_least(frame: pd.DataFrame, columns: Sequence[str], minimum: int) -> pd.DataFrame:

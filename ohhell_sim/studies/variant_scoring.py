@@ -3,7 +3,6 @@ each compared with the canonical table on the same cards, in several strategy fi
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,35 +13,29 @@ from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
     DEPENDS_ON_FIELD,
     FIELD_VERDICT_NOTE,
-    HOLDS_EVERYWHERE,
     SOME_FIELDS,
-    between_fields,
-    field_verdicts,
     replicate,
-    verdicts_across_fields,
 )
-from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p, fmt_span
+from ohhell_sim.analysis.format import fmt_ci, fmt_number, fmt_span
 from ohhell_sim.analysis.report import Figure, Report, Table
-from ohhell_sim.analysis.stats import (
-    estimate_frame,
-    grouped_mean,
-    paired_by_game,
-    per_game_difference,
-)
+from ohhell_sim.analysis.stats import grouped_mean
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from ohhell_sim.studies.design import (
-    FIELDS,
-    MIX_FIELD,
-    check_fields,
-    field_seats,
-    games_to_be_ahead,
-)
+from ohhell_sim.studies.design import FIELDS, MIX_FIELD, check_fields, field_seats
 from ohhell_sim.studies.family import confirm_family, correct
 from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.runs import Condition, StudyData
+from ohhell_sim.studies.shifts import Shifts, family_display, strings
+from ohhell_sim.studies.skill import (
+    leads,
+    ranking_display,
+    skill_leaders,
+    skill_ranking,
+    stronger_seats,
+)
 from ohhell_sim.studies.spec import StudySpec
-from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
+from ohhell_sim.studies.unit_rates import ESTIMATE, triple
+from ohhell_sim.studies.wording import confirmation_method
 
 NAME = "variant_scoring"
 QUESTION = (
@@ -88,7 +81,8 @@ BID_MEASURES = tuple(BID_COLUMNS.values())
 BID_EFFECT = "bid shift of score-maximising players"
 STRONGER = "stronger seat ahead"
 CONDITION_KEYS = ["players", "field", "variant"]
-INTERVAL = ["estimate", "low", "high"]
+#: The arms: each scoring table against the canonical one.
+SHIFTS = Shifts("variant", BASELINE)
 
 
 def study_field_seats(field: str, players: int) -> tuple:
@@ -139,180 +133,25 @@ def conditions(
 # --- per-game frames ---------------------------------------------------------------
 
 
-def _strings(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
-    """``frame`` with the labels in ``columns`` as plain strings (not categories)."""
-    return frame.assign(**{column: frame[column].astype(str) for column in columns})
-
-
 def per_game_bids(hands: pd.DataFrame) -> pd.DataFrame:
     """Per (players, field, variant, strategy, game): mean bid and zero-bid rate."""
     keys = [*CONDITION_KEYS, "strategy", "game"]
     bids = hands["bid"].to_numpy()
     frame = hands[keys].assign(bid=bids.astype(np.float64), zero=(bids == 0).astype(np.float64))
     means = frame.groupby(keys, observed=True, sort=True)[["bid", "zero"]].mean().reset_index()
-    return _strings(means, "field", "variant", "strategy")
-
-
-def _mixed_blocks(games: pd.DataFrame) -> dict[tuple, tuple[np.ndarray, ...]]:
-    """Per mixed condition: its totals (games x seats), seats' strategies and games."""
-    blocks = {}
-    for _, block in games.groupby("condition", observed=True, sort=True):
-        if block["strategy"].nunique() > 1:
-            block = block.sort_values(["game", "seat"])
-            seats = int(block["seat"].max()) + 1
-            totals = block["total"].to_numpy(np.float64).reshape(-1, seats)
-            strategies = block["strategy"].astype(str).to_numpy()[:seats]
-            key = tuple(block.iloc[0][k] for k in CONDITION_KEYS)
-            blocks[key] = (totals, strategies, block["game"].to_numpy()[::seats])
-    return blocks
-
-
-def _better_pairs(totals: np.ndarray, strategies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Totals of pairs of seats of different strategies: the stronger one's, the other's."""
-    mean = {s: totals[:, strategies == s].mean() for s in set(strategies)}
-    pairs = [
-        (i, j) if mean[strategies[i]] >= mean[strategies[j]] else (j, i)
-        for i, j in itertools.combinations(range(len(strategies)), 2)
-        if strategies[i] != strategies[j]
-    ]
-    return totals[:, [p[0] for p in pairs]], totals[:, [p[1] for p in pairs]]
-
-
-def stronger_seats(games: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Per mixed condition, over its pairs of seats of different strategies: per game, how often
-    the stronger strategy's seat finishes ahead (``better_wins``, ties half); and the games it
-    needs to be ahead 95% of the time (``games_ahead``,
-    :func:`~ohhell_sim.studies.design.games_to_be_ahead` of the pairs' per-game leads)."""
-    per_game, ahead = [], []
-    for key, (totals, seated, played) in _mixed_blocks(games).items():
-        labels = dict(zip(CONDITION_KEYS, key, strict=True))
-        strong, weak = _better_pairs(totals, seated)
-        lead = strong - weak
-        wins = ((lead > 0) + 0.5 * (lead == 0)).mean(axis=1)
-        per_game.append(pd.DataFrame({"game": played, "better_wins": wins}).assign(**labels))
-        needed = games_to_be_ahead(lead.mean(), lead.std(ddof=1)) if lead.size > 1 else np.nan
-        ahead.append({**labels, "games_ahead": float(needed)})
-    columns = [*CONDITION_KEYS, "game", "better_wins"]
-    wins = (
-        pd.concat(per_game, ignore_index=True)[columns]
-        if per_game
-        else pd.DataFrame(columns=columns)
-    )
-    return wins, pd.DataFrame(ahead, columns=[*CONDITION_KEYS, "games_ahead"])
-
-
-def skill_leaders(levels: pd.DataFrame) -> dict[tuple, tuple[str, str]]:
-    """Per (players, mixed field): the two tables under which the stronger seat is ahead
-    most often (``levels``: :func:`stronger_seats`' wins averaged per condition)."""
-    return {
-        key: tuple(part.sort_values("estimate", ascending=False, kind="stable")["variant"][:2])
-        for key, part in levels.groupby(CONDITION_KEYS[:2], sort=False)
-        if len(part) > 1
-    }
-
-
-def leads(better: pd.DataFrame, leaders: dict[tuple, tuple[str, str]]) -> pd.DataFrame:
-    """Per (players, mixed field): how much more often the stronger seat is ahead under the
-    first of its ``leaders`` than under the second (``runner_up``), paired by game."""
-    parts = []
-    for (players, field), (first, second) in leaders.items():
-        part = better[(better["players"] == players) & (better["field"] == field)]
-        lead = paired_by_game(part, part["better_wins"], "variant", first, second, ["players"])
-        parts.append(lead.assign(field=field, variant=first, runner_up=second))
-    if not parts:
-        return estimate_frame([], [*CONDITION_KEYS, "runner_up"])
-    return pd.concat(parts, ignore_index=True)[[*CONDITION_KEYS, "runner_up", *INTERVAL, "n"]]
-
-
-def _shifts(
-    frame: pd.DataFrame,
-    column: str,
-    by: Sequence[str],
-    variants: Sequence[str],
-    per_game: bool = False,
-) -> pd.DataFrame:
-    """``column`` under each variant minus the canonical, paired by game: its mean and
-    interval, or with ``per_game`` each game's difference as ``value``."""
-    keys = ["players", "field", *by]
-    present = set(frame["variant"]) if len(frame) else set()
-    names = [v for v in variants if v != BASELINE and v in present and BASELINE in present]
-    how = per_game_difference if per_game else paired_by_game
-    parts = [
-        how(frame, frame[column], "variant", v, BASELINE, keys).assign(variant=v) for v in names
-    ]
-    if per_game:
-        empty = pd.DataFrame(columns=[*keys, "game", "value", "variant"])
-        return pd.concat(parts, ignore_index=True) if parts else empty
-    if not parts:
-        return estimate_frame([], [*CONDITION_KEYS, *by])
-    return pd.concat(parts, ignore_index=True)[[*CONDITION_KEYS, *by, *INTERVAL, "n", "method"]]
-
-
-def between_field_tests(frames: dict[str, pd.DataFrame], variants: Sequence[str]) -> pd.DataFrame:
-    """Per (players, measure, variant): the test that the shift is equal in every field
-    (bids: for every score-maximising player), from :func:`family_parts`' ``frames``."""
-    bids = [(frames["bids"], c, ["strategy"], measure) for c, measure in BID_COLUMNS.items()]
-    jobs = [*bids, (frames["better"], "better_wins", [], STRONGER)]
-    tests = []
-    for frame, column, by, measure in jobs:
-        if not len(frame):
-            continue
-        values = _shifts(frame, column, by, variants, per_game=True)
-        if by:
-            values["field"] = values["strategy"].astype(str) + " in " + values["field"].astype(str)
-        tests.append(between_fields(values, ["players", "variant"]).assign(measure=measure))
-    tests = [t for t in tests if len(t)]
-    if not tests:
-        return pd.DataFrame()
-    return pd.concat(tests, ignore_index=True).drop(columns="field", errors="ignore")
+    return strings(means, "field", "variant", "strategy")
 
 
 def bid_shifts(per_game: pd.DataFrame, variants: Sequence[str]) -> pd.DataFrame:
     """Bid shifts from the canonical table per strategy and field."""
     tables = [
-        _shifts(per_game, column, ["strategy"], variants).assign(measure=measure)
+        SHIFTS.shifts(per_game, column, ["strategy"], variants).assign(measure=measure)
         for column, measure in BID_COLUMNS.items()
     ]
     return pd.concat(tables, ignore_index=True)
 
 
-def _wide(table: pd.DataFrame, name: str, keys: Sequence[str] = CONDITION_KEYS) -> pd.DataFrame:
-    """The ``keys`` of an estimate table and its interval, named :func:`_triple` of ``name``."""
-    columns = dict(zip(INTERVAL, _triple(name), strict=True))
-    return table.rename(columns=columns)[[*keys, *_triple(name)]]
-
-
-def _triple(*names: str) -> list[str]:
-    """Each name's ``name``, ``name_low`` and ``name_high``."""
-    return [c for name in names for c in (name, f"{name}_low", f"{name}_high")]
-
-
 # --- the analysis ---------------------------------------------------------------------
-
-
-def _verdicts(table: pd.DataFrame, field: str, between: pd.DataFrame) -> pd.DataFrame:
-    """Per effect (players, measure, variant), whether it holds in every ``field``, by
-    ``between``'s tests where there are some."""
-    keys = ["players", "measure", "variant"]
-    tested = table["measure"].isin(set(between["measure"]) if len(between) else set())
-    parts = []
-    if tested.any():
-        parts.append(verdicts_across_fields(table[tested], between, keys, field=field))
-    if (~tested).any():
-        parts.append(field_verdicts(table[~tested], keys, field=field))
-    grouped = table.groupby(keys, observed=True, sort=False)
-    found, rows = grouped["established"].sum(), grouped["established"].size()
-    counts = pd.DataFrame(
-        {
-            # An effect resolved on both sides of zero in different fields.
-            "opposite": (grouped["low"].max() > 0) & (grouped["high"].min() < 0),
-            "established_in": [f"{int(s)} of {int(z)}" for s, z in zip(found, rows, strict=True)],
-            "headline": found == rows,
-        }
-    )
-    verdicts = pd.concat(parts, ignore_index=True).merge(counts.reset_index(), on=keys, how="left")
-    verdicts["headline"] &= verdicts["verdict"] == HOLDS_EVERYWHERE
-    return verdicts.rename(columns={"min_field": "min_where", "max_field": "max_where"})
 
 
 #: The parts of the report's one family, and the columns naming a row of each.
@@ -332,24 +171,26 @@ def family_parts(
 ) -> tuple[dict[str, pd.DataFrame], dict]:
     """The family's parts of one run, unadjusted, and their frames; ``leaders``: the pairs
     of tables whose lead is tested (default: the run's own :func:`skill_leaders`)."""
-    games = _strings(games, "variant", "field", "strategy")
+    games = strings(games, "variant", "field", "strategy")
     per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)])
-    better, ahead = stronger_seats(games)
+    better, ahead = stronger_seats(games, CONDITION_KEYS)
     frames = {"better": better, "ahead": ahead, "bids": per_game}
     if leaders is None:
         frames["levels"] = grouped_mean(better, better["better_wins"], CONDITION_KEYS, bounded=True)
-        leaders = skill_leaders(frames["levels"])
+        leaders = skill_leaders(frames["levels"], CONDITION_KEYS)
     jobs = {
         "bid shifts": (per_game, lambda f: bid_shifts(f, names)) if len(per_game) else None,
-        "stronger seat": (better, lambda f: _shifts(f, "better_wins", [], names)),
-        "lead": (better, lambda f: leads(f, leaders)),
+        "stronger seat": (better, lambda f: SHIFTS.shifts(f, "better_wins", [], names)),
+        "lead": (better, lambda f: leads(f, leaders, CONDITION_KEYS)),
     }
     family = {
         name: pd.DataFrame() if job is None else replicate(*job, FAMILY_PARTS[name])
         for name, job in jobs.items()
     }
     # Tests, not estimates: not split into halves.
-    family["between fields"] = between_field_tests(frames, names)
+    bids = [(frames["bids"], c, ["strategy"], measure) for c, measure in BID_COLUMNS.items()]
+    jobs = [*bids, (frames["better"], "better_wins", [], STRONGER)]
+    family["between fields"] = SHIFTS.between(jobs, names)
     return family, {**frames, "leaders": leaders}
 
 
@@ -374,12 +215,14 @@ def analyse(data: StudyData) -> Report:
     verdicts = []
     if not bids.empty:
         rows = bids.assign(player=bids["strategy"] + " in " + bids["field"])
-        verdicts.append(_verdicts(rows, "player", between).assign(effect=BID_EFFECT))
+        verdicts.append(SHIFTS.verdicts(rows, "player", between).assign(effect=BID_EFFECT))
     if not decisiveness.empty:
-        verdicts.append(_verdicts(decisiveness, "field", between).assign(effect="decisiveness"))
+        verdicts.append(
+            SHIFTS.verdicts(decisiveness, "field", between).assign(effect="decisiveness")
+        )
     skill = pd.DataFrame(columns=CONDITION_KEYS)
     if not decisiveness.empty:
-        skill = skill_ranking(frames["levels"], frames["ahead"], decisiveness)
+        skill = skill_ranking(frames["levels"], frames["ahead"], decisiveness, CONDITION_KEYS)
     # Tables by table size, then by field and variant in the orders of the design.
     orders = {"field": fields, "variant": names}
     results = {
@@ -391,7 +234,7 @@ def analyse(data: StudyData) -> Report:
         "between": between,
         "verdicts": in_order(pd.concat(verdicts, ignore_index=True), CONDITION_KEYS, orders)
         if verdicts
-        else pd.DataFrame(columns=VERDICT_COLUMNS),
+        else pd.DataFrame(columns=SHIFTS.verdict_columns),
     }
     return study_report(
         NAME,
@@ -405,53 +248,7 @@ def analyse(data: StudyData) -> Report:
     )
 
 
-def skill_ranking(
-    levels: pd.DataFrame, ahead: pd.DataFrame, decisiveness: pd.DataFrame
-) -> pd.DataFrame:
-    """Per (players, mixed field), the tables ranked by how often the stronger seat is ahead
-    (``levels``), with the games it needs (``ahead``) and the change from the canonical table."""
-    change = _wide(decisiveness, "stronger_change")
-    change["stronger_change_established"] = decisiveness["established"].to_numpy()
-    rows = _wide(levels, "stronger_ahead").merge(ahead, how="left")
-    rows = rows.merge(change, on=CONDITION_KEYS, how="left")
-    rows = rows.sort_values(["players", "field", "stronger_ahead"], ascending=[True, True, False])
-    rows["rank"] = rows.groupby(["players", "field"]).cumcount() + 1
-    return rows.reset_index(drop=True)
-
-
 # --- the report -----------------------------------------------------------------------
-
-VERDICT_COLUMNS = [
-    *("players", "effect", "measure", "variant", "fields", "verdict"),
-    *("min_estimate", "min_where", "max_estimate", "max_where"),
-    *("opposite", "established_in", "headline"),
-]
-
-
-def _family_display(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
-    """A family's rows for a report: the interval, the adjusted p-value, the marks."""
-    if table.empty:
-        return pd.DataFrame()
-    shown = table[[*columns, *INTERVAL]].copy()
-    shown["p_holm"] = table["p_adjusted"].map(fmt_p)
-    shown["holm"] = np.where(table["survives"], "survives", "-")
-    shown["confirmation"] = [confirmation_cell(r) for _, r in table.iterrows()]
-    shown["halves"] = table["replication"].to_numpy()
-    return display_table(shown)
-
-
-def _skill_display(skill: pd.DataFrame) -> pd.DataFrame:
-    """The tables ranked by how often the stronger seat is ahead, each change against the
-    canonical table marked * when established."""
-    shown = skill[["players", "field", "rank", "variant"]].join(
-        display_table(skill[_triple("stronger_ahead", "stronger_change")])
-    )
-    marked = shown["stronger_change"] + np.where(skill["stronger_change_established"], " *", "")
-    missing = np.where(skill["variant"] == BASELINE, "reference", "n/a")
-    shown["stronger_change"] = np.where(skill["stronger_change"].isna(), missing, marked)
-    shown["games to be ahead 95%"] = [fmt_number(g, 0) for g in skill["games_ahead"]]
-    columns = {"variant": "scoring table", "stronger_ahead": STRONGER, "stronger_change": "change"}
-    return shown.rename(columns=columns)
 
 
 def _tables(results: dict) -> list[Table]:
@@ -468,24 +265,20 @@ def _tables(results: dict) -> list[Table]:
             f"({', '.join(MAXIMISER_MIX_STRATEGIES)}) bids for the table; {MIX_FIELD}'s simple "
             "and zero ignore it."
         )
-        tables.append(Table(title, _skill_display(skill), note))
+        columns = {
+            "variant": "scoring table",
+            "stronger_ahead": STRONGER,
+            "stronger_change": "change",
+        }
+        shown = ranking_display(skill, CONDITION_KEYS, BASELINE).rename(columns=columns)
+        tables.append(Table(title, shown, note))
     if len(lead):
         title = "Does the first table lead the second? Stronger seat ahead, first minus second"
-        shown = _family_display(lead, ["players", "field", "variant", "runner_up"])
+        shown = family_display(lead, ["players", "field", "variant", "runner_up"])
         tables.append(
             Table(title, shown, "A table ranks first only where its lead is established.")
         )
-    verdicts = display_table(results["verdicts"][VERDICT_COLUMNS])
-    if len(between):
-        test = between[["players", "measure", "variant"]].assign(
-            compared=between["n"].astype(int).astype(str),
-            W=[fmt_number(q, 1) for q in between["q"]],
-            spread=[fmt_number(e) for e in between["estimate"]],
-            **{"between fields, p (adjusted)": [fmt_p(p) for p in between["p_adjusted"]]},
-            **{"between fields, confirmation": between["confirmation"]},
-        )
-        keys = ["players", "measure", "variant"]
-        verdicts = verdicts.merge(test.astype({"players": str}), on=keys, how="left").fillna("-")
+    verdicts = SHIFTS.verdict_display(results["verdicts"], between)
     note = (
         f"Over the fields (bids: the score-maximising players). '{DEPENDS_ON_FIELD}' needs the "
         f"test between the fields, else '{SOME_FIELDS}'; with a single field, "
@@ -499,10 +292,10 @@ def _tables(results: dict) -> list[Table]:
     columns = ["players", "field", "strategy", "variant"]
     for measure in BID_MEASURES if len(bids) else ():
         title = f"Shift of the {measure} of score-maximising players (family: bid shifts)"
-        shown = _family_display(bids[bids["measure"] == measure], columns)
+        shown = family_display(bids[bids["measure"] == measure], columns)
         tables.append(Table(title, shown, "Variant minus canonical, paired by game."))
     title = "Decisiveness against the canonical table (part of the report's one family)"
-    shown = _family_display(results["decisiveness"], ["players", "measure", "field", "variant"])
+    shown = family_display(results["decisiveness"], ["players", "measure", "field", "variant"])
     note = "Variant minus canonical, paired by game."
     return [*tables, Table(title, shown, note)]
 
@@ -512,7 +305,7 @@ def _figures(results: dict) -> list[Figure]:
     skill = results["skill"]
     if not len(skill):
         return []
-    rows = skill.rename(columns=dict(zip(_triple("stronger_ahead"), INTERVAL, strict=True)))
+    rows = skill.rename(columns=dict(zip(triple("stronger_ahead"), ESTIMATE, strict=True)))
     plot = interval_plot(
         rows,
         "variant",
@@ -560,28 +353,14 @@ def _method(manifest: dict, results: dict) -> list[str]:
 
 def _findings(results: dict) -> list[str]:
     """The findings in words: the headline effects and the skill leaders."""
-    verdicts, out = results["verdicts"], []
-    kinds = {
-        "holds in every field, established in each": verdicts["headline"].astype(bool),
-        "depends on the field": verdicts["verdict"] == DEPENDS_ON_FIELD,
-    }
-    for kind, mask in kinds.items():
-        for (n, effect, measure), rows in verdicts[mask].groupby(
-            ["players", "effect", "measure"], sort=False
-        ):
-            each = "; ".join(
-                f"{r.variant} {_range(r)}"
-                + (" (significant in opposite directions)" if r.opposite else "")
-                for r in rows.itertuples()
-            )
-            out.append(f"{n} players, {measure} ({effect}), {kind}: {each}.")
+    out = SHIFTS.findings(results["verdicts"])
     skill, lead = results["skill"], results["lead"]
     for (n, field), rows in skill.groupby(["players", "field"], sort=False) if len(skill) else []:
         top = rows.iloc[0]
         mine = lead[(lead["players"] == n) & (lead["field"] == field)] if len(lead) else lead
         out.append(
             f"{n} players, {field}: the stronger seat is ahead most often under "
-            f"{top['variant']}, {fmt_ci(*top[_triple('stronger_ahead')])}"
+            f"{top['variant']}, {fmt_ci(*top[triple('stronger_ahead')])}"
             + "".join(
                 f"; the lead of {r.variant} over {r.runner_up}: {fmt_ci(r.estimate, r.low, r.high)}"
                 f" ({'established' if r.established else 'not established'})"
@@ -590,15 +369,6 @@ def _findings(results: dict) -> list[str]:
             + "."
         )
     return out
-
-
-def _range(row: object) -> str:
-    """An effect's lowest and highest shift over the fields (a verdict row), signed, with where."""
-    ends = [
-        f"{'+' * (float(fmt_number(value)) > 0)}{fmt_number(value)} ({where})"
-        for value, where in ((row.min_estimate, row.min_where), (row.max_estimate, row.max_where))
-    ]
-    return ends[0] if row.min_estimate == row.max_estimate else " to ".join(ends)
 
 
 def _stronger(row: pd.Series) -> str:

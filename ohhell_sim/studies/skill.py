@@ -1,0 +1,137 @@
+"""Which arm lets skill decide the game: how often the stronger seat of a mixed field is ahead.
+
+In a field of several strategies, each pair of seats of different strategies has a stronger
+one (by the two strategies' mean totals in that condition); per game, the share of those pairs
+in which the stronger finishes ahead (ties half) measures how much skill decides the game,
+whatever the sign of the totals.  Per table size and field the arms (scoring tables, say) are
+ranked by it, and the first's lead over the second is tested, paired by game.  Every function
+takes the condition's ``keys``: its table size, its field and its arm column, in this order.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ohhell_sim.analysis.format import display_table, fmt_number
+from ohhell_sim.analysis.stats import estimate_frame, paired_by_game
+from ohhell_sim.studies.design import games_to_be_ahead
+from ohhell_sim.studies.unit_rates import ESTIMATE, triple
+
+#: The column of how often the stronger seat is ahead in a game (ties half).
+WINS = "better_wins"
+
+
+def _mixed_blocks(games: pd.DataFrame, keys: Sequence[str]) -> dict[tuple, tuple[np.ndarray, ...]]:
+    """Per mixed condition: its totals (games x seats), seats' strategies and games."""
+    blocks = {}
+    for _, block in games.groupby("condition", observed=True, sort=True):
+        if block["strategy"].nunique() > 1:
+            block = block.sort_values(["game", "seat"])
+            seats = int(block["seat"].max()) + 1
+            totals = block["total"].to_numpy(np.float64).reshape(-1, seats)
+            strategies = block["strategy"].astype(str).to_numpy()[:seats]
+            key = tuple(block.iloc[0][k] for k in keys)
+            blocks[key] = (totals, strategies, block["game"].to_numpy()[::seats])
+    return blocks
+
+
+def _better_pairs(totals: np.ndarray, strategies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Totals of pairs of seats of different strategies: the stronger one's, the other's."""
+    mean = {s: totals[:, strategies == s].mean() for s in set(strategies)}
+    pairs = [
+        (i, j) if mean[strategies[i]] >= mean[strategies[j]] else (j, i)
+        for i, j in itertools.combinations(range(len(strategies)), 2)
+        if strategies[i] != strategies[j]
+    ]
+    return totals[:, [p[0] for p in pairs]], totals[:, [p[1] for p in pairs]]
+
+
+def stronger_seats(games: pd.DataFrame, keys: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per mixed condition, over its pairs of seats of different strategies: per game, how often
+    the stronger strategy's seat finishes ahead (:data:`WINS`, ties half); and the games it
+    needs to be ahead 95% of the time (``games_ahead``,
+    :func:`~ohhell_sim.studies.design.games_to_be_ahead` of the pairs' per-game leads)."""
+    keys = list(keys)
+    per_game, ahead = [], []
+    for key, (totals, seated, played) in _mixed_blocks(games, keys).items():
+        labels = dict(zip(keys, key, strict=True))
+        strong, weak = _better_pairs(totals, seated)
+        lead = strong - weak
+        wins = ((lead > 0) + 0.5 * (lead == 0)).mean(axis=1)
+        per_game.append(pd.DataFrame({"game": played, WINS: wins}).assign(**labels))
+        needed = games_to_be_ahead(lead.mean(), lead.std(ddof=1)) if lead.size > 1 else np.nan
+        ahead.append({**labels, "games_ahead": float(needed)})
+    columns = [*keys, "game", WINS]
+    wins = (
+        pd.concat(per_game, ignore_index=True)[columns]
+        if per_game
+        else pd.DataFrame(columns=columns)
+    )
+    return wins, pd.DataFrame(ahead, columns=[*keys, "games_ahead"])
+
+
+def skill_leaders(levels: pd.DataFrame, keys: Sequence[str]) -> dict[tuple, tuple[str, str]]:
+    """Per table size and mixed field: the two arms under which the stronger seat is ahead
+    most often (``levels``: :func:`stronger_seats`' wins averaged per condition)."""
+    size, field, arm = keys
+    return {
+        key: tuple(part.sort_values("estimate", ascending=False, kind="stable")[arm][:2])
+        for key, part in levels.groupby([size, field], sort=False)
+        if len(part) > 1
+    }
+
+
+def leads(
+    better: pd.DataFrame, leaders: dict[tuple, tuple[str, str]], keys: Sequence[str]
+) -> pd.DataFrame:
+    """Per table size and mixed field: how much more often the stronger seat is ahead under the
+    first of its ``leaders`` than under the second (``runner_up``), paired by game."""
+    size, field, arm = keys
+    parts = []
+    for (players, name), (first, second) in leaders.items():
+        part = better[(better[size] == players) & (better[field] == name)]
+        lead = paired_by_game(part, part[WINS], arm, first, second, [size])
+        parts.append(lead.assign(**{field: name, arm: first, "runner_up": second}))
+    if not parts:
+        return estimate_frame([], [*keys, "runner_up"])
+    return pd.concat(parts, ignore_index=True)[[*keys, "runner_up", *ESTIMATE, "n"]]
+
+
+def wide(table: pd.DataFrame, name: str, keys: Sequence[str]) -> pd.DataFrame:
+    """The ``keys`` of an estimate table and its interval, named :func:`triple` of ``name``."""
+    columns = dict(zip(ESTIMATE, triple(name), strict=True))
+    return table.rename(columns=columns)[[*keys, *triple(name)]]
+
+
+def skill_ranking(
+    levels: pd.DataFrame, ahead: pd.DataFrame, change: pd.DataFrame, keys: Sequence[str]
+) -> pd.DataFrame:
+    """Per table size and mixed field, the arms ranked by how often the stronger seat is ahead
+    (``levels``, as ``stronger_ahead``), with the games it needs (``ahead``) and the family's
+    change from the base arm (``change``, as ``stronger_change``, with ``established``)."""
+    keys = list(keys)
+    changed = wide(change, "stronger_change", keys)
+    changed["stronger_change_established"] = change["established"].to_numpy()
+    rows = wide(levels, "stronger_ahead", keys).merge(ahead, how="left")
+    rows = rows.merge(changed, on=keys, how="left")
+    rows = rows.sort_values([*keys[:2], "stronger_ahead"], ascending=[True, True, False])
+    rows["rank"] = rows.groupby(keys[:2]).cumcount() + 1
+    return rows.reset_index(drop=True)
+
+
+def ranking_display(skill: pd.DataFrame, keys: Sequence[str], base: str) -> pd.DataFrame:
+    """The :func:`skill_ranking` for a report, each change against the ``base`` arm marked *
+    when established."""
+    size, field, arm = keys
+    shown = skill[[size, field, "rank", arm]].join(
+        display_table(skill[triple("stronger_ahead", "stronger_change")])
+    )
+    marked = shown["stronger_change"] + np.where(skill["stronger_change_established"], " *", "")
+    missing = np.where(skill[arm] == base, "reference", "n/a")
+    shown["stronger_change"] = np.where(skill["stronger_change"].isna(), missing, marked)
+    shown["games to be ahead 95%"] = [fmt_number(g, 0) for g in skill["games_ahead"]]
+    return shown
