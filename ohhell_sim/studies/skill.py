@@ -16,7 +16,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ohhell_sim.analysis.format import display_table, fmt_number
+from ohhell_sim.analysis.figures import interval_plot
+from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_span
+from ohhell_sim.analysis.report import Figure
 from ohhell_sim.analysis.stats import estimate_frame, paired_by_game
 from ohhell_sim.studies.design import games_to_be_ahead
 from ohhell_sim.studies.unit_rates import ESTIMATE, triple
@@ -135,3 +137,78 @@ def ranking_display(skill: pd.DataFrame, keys: Sequence[str], base: str) -> pd.D
     shown["stronger_change"] = np.where(skill["stronger_change"].isna(), missing, marked)
     shown["games to be ahead 95%"] = [fmt_number(g, 0) for g in skill["games_ahead"]]
     return shown
+
+
+def ranking_figures(
+    skill: pd.DataFrame, keys: Sequence[str], order: Sequence[str], name: str, arms: str
+) -> list[Figure]:
+    """How often the stronger seat is ahead per arm (``order``, called ``arms`` in the
+    caption), one series per field and a panel per table size; none of an empty ranking."""
+    size, field, arm = keys
+    if not len(skill):
+        return []
+    rows = skill.rename(columns=dict(zip(triple("stronger_ahead"), ESTIMATE, strict=True)))
+    plot = interval_plot(
+        rows,
+        arm,
+        series=field,
+        order=order,
+        panels=size if rows[size].nunique() > 1 else None,
+        horizontal=True,
+        title="Stronger strategy's seat ahead of another's",
+        xlabel=name,
+        ylabel="share of games (ties half)",
+    )
+    caption = f"How often the stronger strategy's seat finishes ahead, by {arms}"
+    return [Figure(f"stronger_ahead_by_{arm}.png", caption, plot)]
+
+
+def ahead_text(row: pd.Series) -> str:
+    """How often a ranking row's stronger seat finishes ahead, and the games it needs."""
+    games = fmt_number(row["games_ahead"], 0)
+    ahead = fmt_span([row["stronger_ahead"]], percent=True)
+    return f"{ahead} of games ({games} games to be ahead 95% of the time)"
+
+
+def _lead_of(lead: pd.DataFrame, keys: Sequence[str], players: int, name: str) -> pd.DataFrame:
+    """The rows of ``lead`` at a table size and field."""
+    size, field, _ = keys
+    return lead[(lead[size] == players) & (lead[field] == name)] if len(lead) else lead
+
+
+def first_place(
+    top: pd.Series, lead: pd.DataFrame, keys: Sequence[str], players: int, field: str
+) -> str:
+    """``top`` lets skill decide most in ``field``, or ties for it, by the test of its lead."""
+    arm = keys[2]
+    lead = _lead_of(lead, keys, players, field)
+    if not len(lead):
+        return f"{top[arm]} lets skill decide the game most (its lead is not tested)"
+    first, second = lead.iloc[0][[arm, "runner_up"]]
+    if lead.iloc[0]["established"] and lead.iloc[0]["estimate"] > 0:
+        return f"{first} lets skill decide the game most, ahead of {second}"
+    return (
+        f"{first} and {second} tie for letting skill decide the game most "
+        "(the first's lead is not established)"
+    )
+
+
+def leader_findings(skill: pd.DataFrame, lead: pd.DataFrame, keys: Sequence[str]) -> list[str]:
+    """Per table size and mixed field: the arm under which the stronger seat is ahead most
+    often, and the test of its lead."""
+    size, field, arm = keys
+    out = []
+    for (n, name), rows in skill.groupby([size, field], sort=False) if len(skill) else []:
+        top = rows.iloc[0]
+        out.append(
+            f"{n} players, {name}: the stronger seat is ahead most often under "
+            f"{top[arm]}, {fmt_ci(*top[triple('stronger_ahead')])}"
+            + "".join(
+                f"; the lead of {getattr(r, arm)} over {r.runner_up}: "
+                f"{fmt_ci(r.estimate, r.low, r.high)}"
+                f" ({'established' if r.established else 'not established'})"
+                for r in _lead_of(lead, keys, n, name).itertuples()
+            )
+            + "."
+        )
+    return out

@@ -9,15 +9,13 @@ import numpy as np
 import pandas as pd
 
 from ohhell_sim import strategies
-from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
     DEPENDS_ON_FIELD,
     FIELD_VERDICT_NOTE,
     SOME_FIELDS,
     replicate,
 )
-from ohhell_sim.analysis.format import fmt_ci, fmt_number, fmt_span
-from ohhell_sim.analysis.report import Figure, Report, Table
+from ohhell_sim.analysis.report import Report, Table
 from ohhell_sim.analysis.stats import grouped_mean
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
@@ -27,14 +25,17 @@ from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.shifts import Shifts, family_display, strings
 from ohhell_sim.studies.skill import (
+    ahead_text,
+    first_place,
+    leader_findings,
     leads,
     ranking_display,
+    ranking_figures,
     skill_leaders,
     skill_ranking,
     stronger_seats,
 )
 from ohhell_sim.studies.spec import StudySpec
-from ohhell_sim.studies.unit_rates import ESTIMATE, triple
 from ohhell_sim.studies.wording import confirmation_method
 
 NAME = "variant_scoring"
@@ -241,9 +242,12 @@ def analyse(data: StudyData) -> Report:
         QUESTION,
         data.manifest,
         _method(data.manifest, results),
-        _findings(results),
+        SHIFTS.findings(results["verdicts"])
+        + leader_findings(results["skill"], results["lead"], CONDITION_KEYS),
         _tables(results),
-        _figures(results),
+        ranking_figures(
+            results["skill"], CONDITION_KEYS, names, "scoring variant", "scoring table"
+        ),
         in_short=_in_short(results, data.manifest),
     )
 
@@ -300,27 +304,6 @@ def _tables(results: dict) -> list[Table]:
     return [*tables, Table(title, shown, note)]
 
 
-def _figures(results: dict) -> list[Figure]:
-    """How often the stronger seat is ahead by scoring variant, a panel per table size."""
-    skill = results["skill"]
-    if not len(skill):
-        return []
-    rows = skill.rename(columns=dict(zip(triple("stronger_ahead"), ESTIMATE, strict=True)))
-    plot = interval_plot(
-        rows,
-        "variant",
-        series="field",
-        order=results["names"],
-        panels="players" if rows["players"].nunique() > 1 else None,
-        horizontal=True,
-        title="Stronger strategy's seat ahead of another's",
-        xlabel="scoring variant",
-        ylabel="share of games (ties half)",
-    )
-    caption = "How often the stronger strategy's seat finishes ahead, by scoring table"
-    return [Figure("stronger_ahead_by_variant.png", caption, plot)]
-
-
 def _method(manifest: dict, results: dict) -> list[str]:
     """The report's method: the design, the fields, the measures, the family and its checks."""
     merged = ", ".join(n for n in results["names"] if " = " in n) or "none at these table sizes"
@@ -351,50 +334,9 @@ def _method(manifest: dict, results: dict) -> list[str]:
     ]
 
 
-def _findings(results: dict) -> list[str]:
-    """The findings in words: the headline effects and the skill leaders."""
-    out = SHIFTS.findings(results["verdicts"])
-    skill, lead = results["skill"], results["lead"]
-    for (n, field), rows in skill.groupby(["players", "field"], sort=False) if len(skill) else []:
-        top = rows.iloc[0]
-        mine = lead[(lead["players"] == n) & (lead["field"] == field)] if len(lead) else lead
-        out.append(
-            f"{n} players, {field}: the stronger seat is ahead most often under "
-            f"{top['variant']}, {fmt_ci(*top[triple('stronger_ahead')])}"
-            + "".join(
-                f"; the lead of {r.variant} over {r.runner_up}: {fmt_ci(r.estimate, r.low, r.high)}"
-                f" ({'established' if r.established else 'not established'})"
-                for r in mine.itertuples()
-            )
-            + "."
-        )
-    return out
-
-
-def _stronger(row: pd.Series) -> str:
-    """How often a skill-ranking row's stronger seat finishes ahead, and the games it needs."""
-    games = fmt_number(row["games_ahead"], 0)
-    ahead = fmt_span([row["stronger_ahead"]], percent=True)
-    return f"{ahead} of games ({games} games to be ahead 95% of the time)"
-
-
-def _first_place(top: pd.Series, lead: pd.DataFrame, players: int, field: str) -> str:
-    """``top`` lets skill decide most in ``field``, or ties for it, by the test of its lead."""
-    lead = lead[(lead["players"] == players) & (lead["field"] == field)] if len(lead) else lead
-    if not len(lead):
-        return f"{top['variant']} lets skill decide the game most (its lead is not tested)"
-    first, second = lead.iloc[0][["variant", "runner_up"]]
-    if lead.iloc[0]["established"] and lead.iloc[0]["estimate"] > 0:
-        return f"{first} lets skill decide the game most, ahead of {second}"
-    return (
-        f"{first} and {second} tie for letting skill decide the game most "
-        "(the first's lead is not established)"
-    )
-
-
 def _in_short(results: dict, manifest: dict) -> list[str]:
     """The answer first: which table lets skill decide most, and how bids move."""
-    skill, verdicts = results["skill"], results["verdicts"]
+    skill, verdicts, lead = results["skill"], results["verdicts"], results["lead"]
     adapting = skill[skill["field"] == MAXIMISER_MIX] if len(skill) else skill
     text = []
     for players, part in adapting.groupby("players", sort=True):
@@ -405,14 +347,14 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
             for side in (above["stronger_change"] > 0, above["stronger_change"] < 0)
         )
         base = (
-            f", against {_stronger(canonical.iloc[0])} under the canonical table"
+            f", against {ahead_text(canonical.iloc[0])} under the canonical table"
             if len(canonical) and top["variant"] != BASELINE
             else ""
         )
         text.append(
             f"At {players} players, among players that all bid for the table, "
-            f"{_first_place(top, results['lead'], players, MAXIMISER_MIX)}: the stronger "
-            f"strategy's seat finishes ahead of another's in {_stronger(top)}{base}. Established "
+            f"{first_place(top, lead, CONDITION_KEYS, players, MAXIMISER_MIX)}: the stronger "
+            f"strategy's seat finishes ahead of another's in {ahead_text(top)}{base}. Established "
             f"against the canonical table: more skill under {more}; less under {less}."
         )
     if not len(adapting):
@@ -423,7 +365,7 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
     blind = skill[skill["field"] == MIX_FIELD] if len(skill) else skill
     if len(blind) and len(adapting):
         each = "; ".join(
-            f"at {p} players {_first_place(part.iloc[0], results['lead'], p, MIX_FIELD)}"
+            f"at {p} players {first_place(part.iloc[0], lead, CONDITION_KEYS, p, MIX_FIELD)}"
             for p, part in blind.groupby("players")
         )
         text.append(f"In the {MIX_FIELD} field, whose simple and zero ignore the table, {each}.")
