@@ -11,7 +11,7 @@ findings of those verdicts are the same in every such study.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,6 +118,21 @@ class Shifts:
         if not parts:
             return estimate_frame([], [*self.keys, *by])
         return pd.concat(parts, ignore_index=True)[[*self.keys, *by, *ESTIMATE, "n", "method"]]
+
+    def measures(
+        self,
+        frame: pd.DataFrame,
+        columns: Mapping[str, str],
+        by: Sequence[str],
+        arms: Sequence[str],
+    ) -> pd.DataFrame:
+        """:meth:`shifts` of each of ``columns`` (column -> the measure's name), with
+        ``measure``."""
+        tables = [
+            self.shifts(frame, column, by, arms).assign(measure=measure)
+            for column, measure in columns.items()
+        ]
+        return pd.concat(tables, ignore_index=True)
 
     def between(self, jobs: Sequence[Job], arms: Sequence[str]) -> pd.DataFrame:
         """Per (players, measure, arm): the test that the shift is equal in every field (a

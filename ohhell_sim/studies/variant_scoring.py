@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 
 from ohhell_sim import strategies
@@ -21,6 +20,7 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.studies.design import FIELDS, MIX_FIELD, check_fields, field_seats
 from ohhell_sim.studies.family import confirm_family, correct
+from ohhell_sim.studies.measures import per_game_bids
 from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.shifts import Shifts, family_display, strings
@@ -134,24 +134,6 @@ def conditions(
 # --- per-game frames ---------------------------------------------------------------
 
 
-def per_game_bids(hands: pd.DataFrame) -> pd.DataFrame:
-    """Per (players, field, variant, strategy, game): mean bid and zero-bid rate."""
-    keys = [*CONDITION_KEYS, "strategy", "game"]
-    bids = hands["bid"].to_numpy()
-    frame = hands[keys].assign(bid=bids.astype(np.float64), zero=(bids == 0).astype(np.float64))
-    means = frame.groupby(keys, observed=True, sort=True)[["bid", "zero"]].mean().reset_index()
-    return strings(means, "field", "variant", "strategy")
-
-
-def bid_shifts(per_game: pd.DataFrame, variants: Sequence[str]) -> pd.DataFrame:
-    """Bid shifts from the canonical table per strategy and field."""
-    tables = [
-        SHIFTS.shifts(per_game, column, ["strategy"], variants).assign(measure=measure)
-        for column, measure in BID_COLUMNS.items()
-    ]
-    return pd.concat(tables, ignore_index=True)
-
-
 # --- the analysis ---------------------------------------------------------------------
 
 
@@ -173,14 +155,16 @@ def family_parts(
     """The family's parts of one run, unadjusted, and their frames; ``leaders``: the pairs
     of tables whose lead is tested (default: the run's own :func:`skill_leaders`)."""
     games = strings(games, "variant", "field", "strategy")
-    per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)])
+    per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)], CONDITION_KEYS)
     better, ahead = stronger_seats(games, CONDITION_KEYS)
     frames = {"better": better, "ahead": ahead, "bids": per_game}
     if leaders is None:
         frames["levels"] = grouped_mean(better, better["better_wins"], CONDITION_KEYS, bounded=True)
         leaders = skill_leaders(frames["levels"], CONDITION_KEYS)
     jobs = {
-        "bid shifts": (per_game, lambda f: bid_shifts(f, names)) if len(per_game) else None,
+        "bid shifts": (per_game, lambda f: SHIFTS.measures(f, BID_COLUMNS, ["strategy"], names))
+        if len(per_game)
+        else None,
         "stronger seat": (better, lambda f: SHIFTS.shifts(f, "better_wins", [], names)),
         "lead": (better, lambda f: leads(f, leaders, CONDITION_KEYS)),
     }
