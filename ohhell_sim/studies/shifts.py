@@ -176,6 +176,26 @@ class Shifts:
         out["headline"] &= out["verdict"] == HOLDS_EVERYWHERE
         return out.rename(columns={"min_field": "min_where", "max_field": "max_where"})
 
+    def effect_verdicts(
+        self, effects: Sequence[tuple[pd.DataFrame, str, str]], between: pd.DataFrame
+    ) -> list[pd.DataFrame]:
+        """:meth:`verdicts` of each effect with rows: its family rows, the column of the units
+        it is judged over (fields, players in fields) and its name (``effect``)."""
+        return [
+            self.verdicts(rows, field, between).assign(effect=effect)
+            for rows, field, effect in effects
+            if not rows.empty
+        ]
+
+    def evidence(self, verdicts: pd.DataFrame, confirmed: bool) -> str:
+        """The In short's sentence on the evidence: the effects that hold in every field."""
+        heads = int(verdicts["headline"].astype(bool).sum())
+        return (
+            f"Evidence: {heads} of {len(verdicts)} effects hold in every field, each surviving "
+            "one correction over all comparisons"
+            + (" and confirmed at a second seed." if confirmed else " (no confirmation run).")
+        )
+
     def verdict_display(self, verdicts: pd.DataFrame, between: pd.DataFrame) -> pd.DataFrame:
         """The verdicts for a report, with each effect's test between the fields."""
         shown = display_table(verdicts[self.verdict_columns])

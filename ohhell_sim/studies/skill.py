@@ -11,20 +11,23 @@ takes the condition's ``keys``: its table size, its field and its arm column, in
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ohhell_sim.analysis.figures import interval_plot
+from ohhell_sim.analysis.findings import replicate
 from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_span
 from ohhell_sim.analysis.report import Figure
-from ohhell_sim.analysis.stats import estimate_frame, paired_by_game
+from ohhell_sim.analysis.stats import estimate_frame, grouped_mean, paired_by_game
 from ohhell_sim.studies.design import games_to_be_ahead
 from ohhell_sim.studies.unit_rates import ESTIMATE, triple
 
 #: The column of how often the stronger seat is ahead in a game (ties half).
 WINS = "better_wins"
+#: The measure's name in a report.
+STRONGER = "stronger seat ahead"
 
 
 def _mixed_blocks(games: pd.DataFrame, keys: Sequence[str]) -> dict[tuple, tuple[np.ndarray, ...]]:
@@ -125,9 +128,11 @@ def skill_ranking(
     return rows.reset_index(drop=True)
 
 
-def ranking_display(skill: pd.DataFrame, keys: Sequence[str], base: str) -> pd.DataFrame:
-    """The :func:`skill_ranking` for a report, each change against the ``base`` arm marked *
-    when established."""
+def ranking_display(
+    skill: pd.DataFrame, keys: Sequence[str], base: str, arm_name: str
+) -> pd.DataFrame:
+    """The :func:`skill_ranking` for a report (the arm column called ``arm_name``), each change
+    against the ``base`` arm marked * when established."""
     size, field, arm = keys
     shown = skill[[size, field, "rank", arm]].join(
         display_table(skill[triple("stronger_ahead", "stronger_change")])
@@ -136,7 +141,30 @@ def ranking_display(skill: pd.DataFrame, keys: Sequence[str], base: str) -> pd.D
     missing = np.where(skill[arm] == base, "reference", "n/a")
     shown["stronger_change"] = np.where(skill["stronger_change"].isna(), missing, marked)
     shown["games to be ahead 95%"] = [fmt_number(g, 0) for g in skill["games_ahead"]]
-    return shown
+    named = {arm: arm_name, "stronger_ahead": STRONGER, "stronger_change": "change"}
+    return shown.rename(columns=named)
+
+
+def skill_parts(
+    games: pd.DataFrame,
+    keys: Sequence[str],
+    shifts: Callable[[pd.DataFrame], pd.DataFrame],
+    leaders: dict[tuple, tuple[str, str]] | None = None,
+) -> tuple[dict[str, pd.DataFrame], dict]:
+    """The skill's parts of one run's family, each with its halves (:func:`replicate`): the
+    ``stronger seat``'s ``shifts`` against the base arm and the ``lead`` of the first arm over
+    the second, ``leaders`` (default: the run's own :func:`skill_leaders`); and the frames they
+    are made of (``better``, ``ahead``, ``levels`` of the run, ``leaders``)."""
+    better, ahead = stronger_seats(games, keys)
+    frames = {"better": better, "ahead": ahead}
+    if leaders is None:
+        frames["levels"] = grouped_mean(better, better[WINS], keys, bounded=True)
+        leaders = skill_leaders(frames["levels"], keys)
+    parts = {
+        "stronger seat": replicate(better, shifts, keys),
+        "lead": replicate(better, lambda f: leads(f, leaders, keys), [*keys, "runner_up"]),
+    }
+    return parts, {**frames, "leaders": leaders}
 
 
 def ranking_figures(

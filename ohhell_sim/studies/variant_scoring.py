@@ -4,6 +4,7 @@ each compared with the canonical table on the same cards, in several strategy fi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import pandas as pd
 
@@ -15,25 +16,24 @@ from ohhell_sim.analysis.findings import (
     replicate,
 )
 from ohhell_sim.analysis.report import Report, Table
-from ohhell_sim.analysis.stats import grouped_mean
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.studies.design import FIELDS, MIX_FIELD, check_fields, field_seats
-from ohhell_sim.studies.family import confirm_family, correct
+from ohhell_sim.studies.family import confirm_filled
 from ohhell_sim.studies.measures import per_game_bids
 from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.shifts import Shifts, family_display, strings
 from ohhell_sim.studies.skill import (
+    STRONGER,
+    WINS,
     ahead_text,
     first_place,
     leader_findings,
-    leads,
     ranking_display,
     ranking_figures,
-    skill_leaders,
+    skill_parts,
     skill_ranking,
-    stronger_seats,
 )
 from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_method
@@ -43,8 +43,6 @@ QUESTION = (
     "How do the scoring tables change bids and decisiveness, "
     "in fields of players that do and do not re-optimise for the table?"
 )
-DEFAULT_GAMES = 2000
-DEFAULT_PLAYERS = (4,)
 BASELINE = "canonical"
 
 #: Scoring variant name -> (preset, overrides).
@@ -78,9 +76,7 @@ SCORE_AWARE_BIDDERS = tuple(s.name for s in strategies.BUILTINS if s.reads_scori
 SCORE_BLIND_BIDDERS = tuple(s.name for s in strategies.BUILTINS if not s.reads_scoring)
 
 BID_COLUMNS = {"bid": "mean bid", "zero": "zero-bid rate"}
-BID_MEASURES = tuple(BID_COLUMNS.values())
 BID_EFFECT = "bid shift of score-maximising players"
-STRONGER = "stronger seat ahead"
 CONDITION_KEYS = ["players", "field", "variant"]
 #: The arms: each scoring table against the canonical one.
 SHIFTS = Shifts("variant", BASELINE)
@@ -153,30 +149,20 @@ def family_parts(
     leaders: dict[tuple, tuple[str, str]] | None = None,
 ) -> tuple[dict[str, pd.DataFrame], dict]:
     """The family's parts of one run, unadjusted, and their frames; ``leaders``: the pairs
-    of tables whose lead is tested (default: the run's own :func:`skill_leaders`)."""
+    of tables whose lead is tested (default: the run's own)."""
     games = strings(games, "variant", "field", "strategy")
     per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)], CONDITION_KEYS)
-    better, ahead = stronger_seats(games, CONDITION_KEYS)
-    frames = {"better": better, "ahead": ahead, "bids": per_game}
-    if leaders is None:
-        frames["levels"] = grouped_mean(better, better["better_wins"], CONDITION_KEYS, bounded=True)
-        leaders = skill_leaders(frames["levels"], CONDITION_KEYS)
-    jobs = {
-        "bid shifts": (per_game, lambda f: SHIFTS.measures(f, BID_COLUMNS, ["strategy"], names))
-        if len(per_game)
-        else None,
-        "stronger seat": (better, lambda f: SHIFTS.shifts(f, "better_wins", [], names)),
-        "lead": (better, lambda f: leads(f, leaders, CONDITION_KEYS)),
-    }
-    family = {
-        name: pd.DataFrame() if job is None else replicate(*job, FAMILY_PARTS[name])
-        for name, job in jobs.items()
-    }
+    bid_shifts = pd.DataFrame()
+    if len(per_game):
+        shifts = partial(SHIFTS.measures, columns=BID_COLUMNS, by=["strategy"], arms=names)
+        bid_shifts = replicate(per_game, shifts, FAMILY_PARTS["bid shifts"])
+    skill = partial(SHIFTS.shifts, column=WINS, by=[], arms=names)
+    parts, frames = skill_parts(games, CONDITION_KEYS, skill, leaders)
     # Tests, not estimates: not split into halves.
-    bids = [(frames["bids"], c, ["strategy"], measure) for c, measure in BID_COLUMNS.items()]
-    jobs = [*bids, (frames["better"], "better_wins", [], STRONGER)]
-    family["between fields"] = SHIFTS.between(jobs, names)
-    return family, {**frames, "leaders": leaders}
+    bids = [(per_game, c, ["strategy"], measure) for c, measure in BID_COLUMNS.items()]
+    between = SHIFTS.between([*bids, (frames["better"], WINS, [], STRONGER)], names)
+    family = {"bid shifts": bid_shifts, **parts, "between fields": between}
+    return family, {**frames, "bids": per_game}
 
 
 def analyse(data: StudyData) -> Report:
@@ -186,25 +172,16 @@ def analyse(data: StudyData) -> Report:
     names = list(dict.fromkeys([BASELINE, *(label["variant"] for label in labels)]))
     family, frames = family_parts(data.hands, data.games, names)
 
-    def adjusted(run: StudyData) -> dict[str, pd.DataFrame]:
-        # The confirmation tests the run's pairs of :func:`skill_leaders`.
-        leaders = frames["leaders"]
-        parts = family if run is data else family_parts(run.hands, run.games, names, leaders)[0]
-        return correct({k: t for k, t in parts.items() if not t.empty})
+    def parts_of(run: StudyData) -> dict[str, pd.DataFrame]:
+        # The confirmation tests the run's pairs of leading tables.
+        return family_parts(run.hands, run.games, names, frames["leaders"])[0]
 
-    # A part with no rows is left as it is.
-    confirmed = confirm_family(data, adjusted, FAMILY_PARTS)
-    family = {name: confirmed.get(name, table) for name, table in family.items()}
+    family = confirm_filled(data, family, parts_of, FAMILY_PARTS)
     bids, between = family["bid shifts"], family["between fields"]
     decisiveness = family["stronger seat"].assign(measure=STRONGER)
-    verdicts = []
-    if not bids.empty:
-        rows = bids.assign(player=bids["strategy"] + " in " + bids["field"])
-        verdicts.append(SHIFTS.verdicts(rows, "player", between).assign(effect=BID_EFFECT))
-    if not decisiveness.empty:
-        verdicts.append(
-            SHIFTS.verdicts(decisiveness, "field", between).assign(effect="decisiveness")
-        )
+    bid_rows = bids.assign(player=bids["strategy"] + " in " + bids["field"]) if len(bids) else bids
+    effects = [(bid_rows, "player", BID_EFFECT), (decisiveness, "field", "decisiveness")]
+    verdicts = SHIFTS.effect_verdicts(effects, between)
     skill = pd.DataFrame(columns=CONDITION_KEYS)
     if not decisiveness.empty:
         skill = skill_ranking(frames["levels"], frames["ahead"], decisiveness, CONDITION_KEYS)
@@ -253,12 +230,7 @@ def _tables(results: dict) -> list[Table]:
             f"({', '.join(MAXIMISER_MIX_STRATEGIES)}) bids for the table; {MIX_FIELD}'s simple "
             "and zero ignore it."
         )
-        columns = {
-            "variant": "scoring table",
-            "stronger_ahead": STRONGER,
-            "stronger_change": "change",
-        }
-        shown = ranking_display(skill, CONDITION_KEYS, BASELINE).rename(columns=columns)
+        shown = ranking_display(skill, CONDITION_KEYS, BASELINE, "scoring table")
         tables.append(Table(title, shown, note))
     if len(lead):
         title = "Does the first table lead the second? Stronger seat ahead, first minus second"
@@ -278,7 +250,7 @@ def _tables(results: dict) -> list[Table]:
     title = "Does each effect hold in every field? Verdicts, with the test between the fields"
     tables.append(Table(title, verdicts, note))
     columns = ["players", "field", "strategy", "variant"]
-    for measure in BID_MEASURES if len(bids) else ():
+    for measure in BID_COLUMNS.values() if len(bids) else ():
         title = f"Shift of the {measure} of score-maximising players (family: bid shifts)"
         shown = family_display(bids[bids["measure"] == measure], columns)
         tables.append(Table(title, shown, "Variant minus canonical, paired by game."))
@@ -362,12 +334,7 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
             "findings list them)."
         )
     confirmed = (manifest.get("confirmation") or {}).get("games")
-    text.append(
-        f"Evidence: {len(heads)} of {len(verdicts)} effects hold in every field, each surviving "
-        "one correction over all comparisons"
-        + (" and confirmed at a second seed." if confirmed else " (no confirmation run).")
-    )
-    return text
+    return [*text, SHIFTS.evidence(verdicts, bool(confirmed))]
 
 
 SPEC = StudySpec(
@@ -375,8 +342,8 @@ SPEC = StudySpec(
     question=QUESTION,
     conditions=conditions,
     analyse=analyse,
-    default_games=DEFAULT_GAMES,
-    default_players=DEFAULT_PLAYERS,
+    default_games=2000,
+    default_players=(4,),
     default_fields=DEFAULT_FIELDS,
     known_fields=KNOWN_FIELDS,
     field_shares=FIELD_SHARES,
