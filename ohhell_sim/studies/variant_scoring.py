@@ -77,9 +77,9 @@ SCORE_BLIND_BIDDERS = tuple(s.name for s in strategies.BUILTINS if not s.reads_s
 
 BID_COLUMNS = {"bid": "mean bid", "zero": "zero-bid rate"}
 BID_EFFECT = "bid shift of score-maximising players"
-CONDITION_KEYS = ["players", "field", "variant"]
-#: The arms: each scoring table against the canonical one.
+#: The arms: each scoring table against the canonical one; a condition's columns.
 SHIFTS = Shifts("variant", BASELINE)
+CONDITION_KEYS = SHIFTS.keys
 
 
 def study_field_seats(field: str, players: int) -> tuple:
@@ -127,18 +127,12 @@ def conditions(
     ]
 
 
-# --- per-game frames ---------------------------------------------------------------
-
-
-# --- the analysis ---------------------------------------------------------------------
-
-
 #: The parts of the report's one family, and the columns naming a row of each.
 FAMILY_PARTS = {
     "bid shifts": [*CONDITION_KEYS, "strategy", "measure"],
     "stronger seat": CONDITION_KEYS,
     "lead": [*CONDITION_KEYS, "runner_up"],
-    "between fields": ["players", "measure", "variant"],
+    "between fields": SHIFTS.effect_keys,
 }
 
 
