@@ -7,6 +7,7 @@ probe pairs with and without a real gain from bidding 0.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 
@@ -278,3 +279,11 @@ def test_a_headline_says_confirmed_only_after_a_confirmation_run():
 def test_a_family_that_names_a_part_it_lacks_is_refused():
     with pytest.raises(InvalidArgumentError, match=r"'rates differ'.+not parts of the family"):
         FieldParts({"rates": ["measure"]}, {"rates": "rates differ"}, {}, {})
+
+
+def test_a_study_played_in_parts_splits_its_conditions_and_keeps_what_it_names():
+    assert SPEC.play is None and SPEC.part_of is not None
+    with pytest.raises(TypeError, match="part_of splits conditions; it declares none"):
+        dataclasses.replace(SPEC, conditions=None, play=lambda *a, **k: None)
+    with pytest.raises(TypeError, match="keep_part needs part_of"):
+        dataclasses.replace(SPEC, part_of=None)

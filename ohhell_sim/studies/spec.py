@@ -95,6 +95,10 @@ class StudySpec:
     def __post_init__(self) -> None:
         if (self.conditions is None) == (self.play is None):
             raise TypeError(f"study {self.name!r} must declare one of conditions and play")
+        if self.part_of is not None and self.conditions is None:
+            raise TypeError(f"study {self.name!r}: part_of splits conditions; it declares none")
+        if self.keep_part is not None and self.part_of is None:
+            raise TypeError(f"study {self.name!r}: keep_part needs part_of, the parts it keeps")
 
     def run(
         self,
@@ -105,8 +109,9 @@ class StudySpec:
         keep_hands: bool = False,
         **options,
     ) -> StudyData:
-        """The study played once at ``seed``: its ``play``, or its ``conditions`` played (each
-        condition's hands reduced by ``reduce_hands`` unless ``keep_hands``)."""
+        """The study played once at ``seed``: its ``play``, or its ``conditions`` played, part
+        by part when it names them (``part_of``), else each condition's hands reduced by
+        ``reduce_hands`` unless ``keep_hands``."""
         if self.play is not None:
             return self.play(games, seed, players, progress=progress, **options)
         design = self.conditions(games, players, **options)
