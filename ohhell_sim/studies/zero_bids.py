@@ -54,14 +54,15 @@ MIN_ZERO_BIDS = 30
 HAND_BANDS = {"1-3 cards": (1, 2, 3), "8-10 cards": (8, 9, 10)}
 #: The observed part's zero bids and their success, per field and strategy.
 EVENT = Event(
-    "zero", "made", MIN_ZERO_BIDS, STRATA, "deals", "zero_bids", "zero_bid_rate",
-    "zero_made_rate", "zero-bid rate", "zero-bid success",
+    column="zero", outcome="made", minimum=MIN_ZERO_BIDS, strata=STRATA, rows="deals",
+    count="zero_bids", rate="zero_bid_rate", success="zero_made_rate",
+    rate_measure="zero-bid rate", success_measure="zero-bid success",
 )  # fmt: skip
 #: The zero rule of the probe: bid 0 in the (table size, hand size, alternative bid) cells
 #: where it scored more.
 RULE = CellRule(
-    "zero", ("players", "hand_size", "alt_bid"), "zero_table", "alt_bid_label", "alt_bid", 0,
-    MIN_ZERO_BIDS,
+    name="zero", cells=("players", "hand_size", "alt_bid"), within="zero_table",
+    label="alt_bid_label", alternative="alt_bid", choice=0, minimum=MIN_ZERO_BIDS,
 )  # fmt: skip
 #: How the tables name a row of the probe's cells.
 BID_ZERO = "bid 0, zero table {zero_table}, {alt_bid_label}"
