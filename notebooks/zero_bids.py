@@ -85,7 +85,7 @@ for table in report.tables:
 
 # %%
 hands = zero_bids.observed_rows(data)
-by_size = zero_bids.standardised_rates(hands, ["hand_size"])
+by_size = zero_bids.EVENT.rates(hands, ["hand_size"])
 field_rows = by_size[by_size["field_row"]].assign(
     estimate=lambda t: t["zero_made_rate"],
     low=lambda t: t["zero_made_rate_low"],
@@ -113,7 +113,7 @@ nb.show_figures(report)
 
 # %%
 pairs = zero_bids.probe_pairs(data)
-optimism = zero_bids.rule_summary(pairs).rename(
+optimism = zero_bids.RULE.held_out(pairs).rename(
     columns={"in_sample_gain": "in sample", "estimate": "held out"}
 )
 display(optimism[["field", "zero_table", "in sample", "held out"]])

@@ -18,7 +18,8 @@ from ohhell_sim.analysis.findings import (
 from ohhell_sim.analysis.stats import grouped_mean
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import variant_scoring as vs
-from ohhell_sim.studies.design import MIX_FIELD, check_fields
+from ohhell_sim.studies.design import MIX_FIELD, check_fields, games_to_be_ahead
+from ohhell_sim.studies.skill import leads, skill_leaders, stronger_seats
 
 
 def test_identical_rule_sets_are_merged_and_named_once():
@@ -85,10 +86,10 @@ def test_decisiveness_measures_work_with_negative_totals():
         [_games_frame(noisy, strategies, vs.BASELINE), _games_frame(lucky, strategies, "luck")],
         ignore_index=True,
     )
-    ahead = vs.stronger_seats(games)[0].groupby("variant")["better_wins"].mean()
+    ahead = stronger_seats(games, vs.CONDITION_KEYS)[0].groupby("variant")["better_wins"].mean()
     assert ahead[vs.BASELINE] > 0.95 and 0.5 < ahead["luck"] < 0.8
     # The luckier table needs more games for the stronger seat to be ahead 95% of the time.
-    needed = vs.stronger_seats(games)[1].set_index("variant")["games_ahead"]
+    needed = stronger_seats(games, vs.CONDITION_KEYS)[1].set_index("variant")["games_ahead"]
     assert needed[vs.BASELINE] < needed["luck"]
 
 
@@ -135,12 +136,12 @@ def test_analysis_of_a_tiny_run_declares_its_families(tmp_path):
         SOME_FIELDS,
         SOME_FIELDS_UNTESTED,
     }
-    assert set(verdicts["measure"]) <= {*vs.BID_MEASURES, vs.STRONGER}
+    assert set(verdicts["measure"]) <= {*vs.BID_COLUMNS.values(), vs.STRONGER}
     # Shown as a report shows numbers: three decimals, not the float's full repr.
     assert verdicts["min_estimate"].str.fullmatch(r"-?\d+\.\d{3}").all()
     tested = verdicts[verdicts["between fields, p (adjusted)"] != "-"]
     # learned bids for the table in both fields: every bid effect is tested between them.
-    assert set(tested["measure"]) == set(vs.BID_MEASURES)
+    assert set(tested["measure"]) == set(vs.BID_COLUMNS.values())
     assert not any("sd" in c for t in report.tables for c in t.frame.columns)
 
 
@@ -162,8 +163,8 @@ def test_the_per_game_shifts_average_to_the_paired_shift():
         ],
         ignore_index=True,
     )
-    values = vs._shifts(frame, "decisive", [], [vs.BASELINE, "zero=5"], per_game=True)
-    shift = vs._shifts(frame, "decisive", [], [vs.BASELINE, "zero=5"]).iloc[0]
+    values = vs.SHIFTS.shifts(frame, "decisive", [], [vs.BASELINE, "zero=5"], per_game=True)
+    shift = vs.SHIFTS.shifts(frame, "decisive", [], [vs.BASELINE, "zero=5"]).iloc[0]
     assert len(values) == 50 and (values["variant"] == "zero=5").all()
     assert values["value"].mean() == pytest.approx(shift["estimate"])
 
@@ -177,11 +178,11 @@ def test_the_lead_of_the_first_table_is_paired_by_game():
         _games_frame(skill + spread * cards, strategies, variant).assign(condition=condition)
         for condition, (variant, spread) in enumerate([(vs.BASELINE, 1.0), ("luck", 2.0)])
     ]
-    better = vs.stronger_seats(pd.concat(frames, ignore_index=True))[0]
+    better = stronger_seats(pd.concat(frames, ignore_index=True), vs.CONDITION_KEYS)[0]
     levels = grouped_mean(better, better["better_wins"], vs.CONDITION_KEYS, bounded=True)
-    leaders = vs.skill_leaders(levels)
+    leaders = skill_leaders(levels, vs.CONDITION_KEYS)
     assert leaders == {(4, "mixed"): (vs.BASELINE, "luck")}
-    (lead,) = vs.leads(better, leaders).itertuples()
+    (lead,) = leads(better, leaders, vs.CONDITION_KEYS).itertuples()
     by_game = better.pivot(index="game", columns="variant", values="better_wins")
     assert lead.estimate == pytest.approx((by_game[vs.BASELINE] - by_game["luck"]).mean())
     assert (lead.runner_up, lead.n) == ("luck", 600) and lead.low > 0
@@ -192,9 +193,9 @@ def test_games_ahead_is_the_normal_approximation_of_the_pairs_lead():
     strategies = ["strong", "weak", "strong", "weak"]
     totals = np.where(np.array(strategies) == "strong", 110.0, 100.0) + rng.normal(0, 20, (4000, 4))
     games = _games_frame(totals, strategies, vs.BASELINE)
-    (ahead,) = vs.stronger_seats(games)[1]["games_ahead"]
+    (ahead,) = stronger_seats(games, vs.CONDITION_KEYS)[1]["games_ahead"]
     # Each pair's lead: mean 10, sd 20 * sqrt(2); (1.645 * 28.3 / 10)^2 is about 22.
     assert 18 <= ahead <= 26
     strong, weak = totals[:, [0, 0, 2, 2]], totals[:, [1, 3, 1, 3]]
     lead = (strong - weak).ravel()
-    assert ahead == vs.games_to_be_ahead(lead.mean(), lead.std(ddof=1))
+    assert ahead == games_to_be_ahead(lead.mean(), lead.std(ddof=1))

@@ -7,6 +7,7 @@ probe pairs with and without a real gain from bidding 0.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 
@@ -17,23 +18,16 @@ import pytest
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import run_experiment
 from ohhell_sim.studies import zero_bids as zb
+from ohhell_sim.studies.cell_rule import MOST_FIELDS
+from ohhell_sim.studies.design import STANDARDISED
+from ohhell_sim.studies.field_parts import FieldParts
 from ohhell_sim.studies.zero_bids import (
+    EVENT,
     MIN_ZERO_BIDS,
-    MOST_FIELDS,
     PROBE_ARMS,
+    RULE,
     SPEC,
-    STANDARDISED,
-    SUCCESS,
-    apply_rule,
-    comparisons,
     conditions,
-    field_rules,
-    fit_rule,
-    gain_tests,
-    rule_gains,
-    rule_summary,
-    rule_tests,
-    standardised_rates,
 )
 
 
@@ -69,14 +63,15 @@ def test_pooled_success_by_position_follows_the_strata_not_the_crude_totals():
     )
     crude = hands.groupby("position")["made"].mean()
     assert crude["dealer"] < crude["1st (leads)"]
-    rates = standardised_rates(hands, ["position"])
+    rates = EVENT.rates(hands, ["position"])
     pooled = rates[rates["strategy"] == STANDARDISED].set_index("position")["zero_made_rate"]
     assert pooled["dealer"] == pytest.approx((0.9 + 0.5) / 2)
     assert pooled["1st (leads)"] == pytest.approx((0.8 + 0.4) / 2)
     assert rates[rates["strategy"] == STANDARDISED]["field_row"].all()
-    compared = comparisons(hands)
+    compared = EVENT.comparisons(hands, zb.compared(hands))
     dealer = compared[
-        (compared["comparison"] == "dealer vs first bidder") & (compared["measure"] == SUCCESS)
+        (compared["comparison"] == "dealer vs first bidder")
+        & (compared["measure"] == EVENT.success_measure)
     ].set_index("strategy")
     # Pooled and per strategy, the difference follows the strata: +0.1, resolved.
     assert dealer.loc[STANDARDISED, "estimate"] == pytest.approx(0.1)
@@ -99,7 +94,7 @@ def test_pooled_trend_over_hand_sizes_follows_each_strategy():
     )
     crude = hands.groupby("hand_size")["made"].mean()
     assert crude[9] < crude[2]
-    rates = standardised_rates(hands, ["hand_size"])
+    rates = EVENT.rates(hands, ["hand_size"])
     pooled = rates[rates["strategy"] == STANDARDISED].set_index("hand_size")["zero_made_rate"]
     assert pooled[9] > pooled[2]
     assert pooled[2] == pytest.approx((0.7 + 0.3) / 2)
@@ -110,12 +105,12 @@ def test_strata_with_too_few_zero_bids_are_left_out_of_success():
         [("a", "x", 2, 50, 100), ("a", "x", 9, 0, MIN_ZERO_BIDS - 1)],
         "unused",
     )
-    rates = standardised_rates(hands, [])
+    rates = EVENT.rates(hands, [])
     row = rates.iloc[0]
     # The thin 9-card stratum (no zero bid made) would halve the rate if it counted.
     assert row["zero_made_rate"] == pytest.approx(0.5)
     assert row["success_strata"] == 1
-    by_size = standardised_rates(hands, ["hand_size"]).set_index("hand_size")
+    by_size = EVENT.rates(hands, ["hand_size"]).set_index("hand_size")
     assert math.isnan(by_size.loc[9, "zero_made_rate"])
     assert by_size.loc[9, "zero_bids"] == MIN_ZERO_BIDS - 1
 
@@ -158,16 +153,16 @@ def _fields(gains: dict[str, float], games: int = 2000) -> pd.DataFrame:
 def test_fields_on_the_same_cards_are_compared_paired_by_game():
     # A difference of 0.3 points per deal is small beside the cards' spread (8 points a
     # hand), but the fields share the cards: the paired test finds it.
-    differ = gain_tests(_fields({"simple": 0.0, "card_counter": 0.3})).iloc[0]
+    differ = RULE.gain_tests(_fields({"simple": 0.0, "card_counter": 0.3})).iloc[0]
     assert differ["fields"] == 2 and differ["df"] == 1
     assert differ["spread"] == pytest.approx(0.3, abs=0.05) and differ["p"] < 1e-6
-    same = gain_tests(_fields({"simple": 0.0, "card_counter": 0.0, "mix": 0.0})).iloc[0]
+    same = RULE.gain_tests(_fields({"simple": 0.0, "card_counter": 0.0, "mix": 0.0})).iloc[0]
     assert same["df"] == 2 and same["p"] > 0.01
     # Each field's own rule, fitted on one half and judged on the other: the same cards
     # and the same gains give the same rule and the same gain in every field.
     pairs = _fields({"simple": 2.0, "card_counter": 2.0}, games=400)
     even = pairs["game"] % 2 == 0
-    rules = rule_tests(pairs[even], pairs[~even]).iloc[0]
+    rules = RULE.tests(pairs[even], pairs[~even]).iloc[0]
     assert rules["fields"] == 2 and rules["p"] > 0.01
 
 
@@ -177,7 +172,7 @@ def test_the_fitted_rule_is_judged_on_the_games_it_was_not_fitted_to():
     # and not on the others.
     in_sample, held_out = [], []
     for seed in range(20):
-        summary = rule_summary(_pairs(0.0, games=400, seed=seed)).iloc[0]
+        summary = RULE.held_out(_pairs(0.0, games=400, seed=seed)).iloc[0]
         in_sample.append(summary["in_sample_gain"])
         held_out.append(summary["estimate"])
     assert min(in_sample) >= 0  # in sample a rule never loses
@@ -187,7 +182,7 @@ def test_the_fitted_rule_is_judged_on_the_games_it_was_not_fitted_to():
 
 def test_a_real_gain_survives_the_held_out_evaluation():
     pairs = _pairs(2.0)
-    summary = rule_summary(pairs).iloc[0]
+    summary = RULE.held_out(pairs).iloc[0]
     # Half the hands sit in cells worth +2 points: about +1 per hand held out.
     assert summary["low"] > 0.5
     assert summary["estimate"] == pytest.approx(1.0, abs=0.3)
@@ -207,27 +202,27 @@ def test_the_offered_rule_is_the_cells_most_fields_favour_judged_where_not_chose
         return pd.concat(parts, ignore_index=True)
 
     pairs = dealt(0)
-    rule = field_rules(pairs)[MOST_FIELDS]
+    rule = RULE.field_rules(pairs)[MOST_FIELDS]
     assert list(rule[rule].index.get_level_values("hand_size")) == [1, 2, 3, 4, 5]
     # Judged on other games: every field takes the same rule, its own gain.
     fresh = dealt(10)
-    gains = rule_gains(pairs, fresh, offered=True).set_index("field")
-    learned = apply_rule(fresh[fresh["field"] == "learned"], rule)
+    gains = RULE.gains(pairs, fresh, offered=True).set_index("field")
+    learned = RULE.apply(fresh[fresh["field"] == "learned"], rule)
     assert gains.loc["learned", "estimate"] == pytest.approx(learned["rule_gain"].mean())
     assert gains.loc["simple", "low"] > 0.5 and gains.loc["learned", "high"] < 0
     # The run's own row: chosen on the even games, judged on the odd ones.
     even = pairs["game"] % 2 == 0
-    held = rule_gains(pairs[even], pairs[~even], offered=True).set_index("field")
+    held = RULE.gains(pairs[even], pairs[~even], offered=True).set_index("field")
     odd = pairs[~even]
-    chosen = field_rules(pairs[even])[MOST_FIELDS]
-    expected = apply_rule(odd[odd["field"] == "simple"], chosen)["rule_gain"].mean()
+    chosen = RULE.field_rules(pairs[even])[MOST_FIELDS]
+    expected = RULE.apply(odd[odd["field"] == "simple"], chosen)["rule_gain"].mean()
     assert held.loc["simple", "estimate"] == pytest.approx(expected)
 
 
 def test_a_cell_the_fit_never_saw_keeps_the_alternative():
     pairs = _pairs(2.0, games=50)
-    rule = fit_rule(pairs[pairs["hand_size"] == 3])
-    judged = apply_rule(pairs, rule)
+    rule = RULE.fit(pairs[pairs["hand_size"] == 3])
+    judged = RULE.apply(pairs, rule)
     unseen = judged["hand_size"] != 3
     assert not judged.loc[unseen, "rule_zero"].any()
     assert (judged.loc[unseen, "rule_gain"] == 0).all()
@@ -277,5 +272,18 @@ def test_a_headline_says_confirmed_only_after_a_confirmation_run():
     rates = {f"{m}{end}": 0.1 for m in ("zero_bid_rate", "zero_made_rate") for end in ends}
     fields = pd.DataFrame([{"field": "simple", **rates}])
     for confirmed, said in ((True, "and is confirmed in each."), (False, "(no confirmation run).")):
-        headline = zb._findings(verdict_of, parts, fields, confirmed)[0]
+        headline = zb.FAMILY.findings(verdict_of, parts, len(fields), confirmed, [])[0]
         assert headline.startswith("Fitted rule, zero table canonical") and headline.endswith(said)
+
+
+def test_a_family_that_names_a_part_it_lacks_is_refused():
+    with pytest.raises(InvalidArgumentError, match=r"'rates differ'.+not parts of the family"):
+        FieldParts({"rates": ["measure"]}, {"rates": "rates differ"}, {}, {})
+
+
+def test_a_study_played_in_parts_splits_its_conditions_and_keeps_what_it_names():
+    assert SPEC.play is None and SPEC.part_of is not None
+    with pytest.raises(TypeError, match="part_of splits conditions; it declares none"):
+        dataclasses.replace(SPEC, conditions=None, play=lambda *a, **k: None)
+    with pytest.raises(TypeError, match="keep_part needs part_of"):
+        dataclasses.replace(SPEC, part_of=None)

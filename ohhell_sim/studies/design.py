@@ -11,7 +11,7 @@ reacts to scoring variants), ``simple`` counts high cards and trumps, and
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -116,8 +116,27 @@ def position_label(position: np.ndarray, players: np.ndarray) -> np.ndarray:
     return labels
 
 
+def position_labels(hands: pd.DataFrame) -> np.ndarray:
+    """The :func:`position_label` of each row of ``hands`` (``seat``, ``dealer``, ``players``)."""
+    return position_label(bidding_position(hands), hands["players"].to_numpy())
+
+
 #: Order of the position labels in tables and figures.
 POSITION_ORDER = ("1st (leads)", "2nd", "3rd", "4th", "5th", "6th", "dealer")
+
+
+def count_label(counts: pd.Series | np.ndarray, top: int = 3) -> np.ndarray:
+    """Counts as labels, ``top`` or more as one: ``[0, 1, 4]`` -> ``["0", "1", "3+"]``."""
+    counts = np.asarray(counts)
+    return np.where(counts >= top, f"{top}+", counts.astype(str))
+
+
+def hand_bands(sizes: pd.Series, bands: Mapping[str, Sequence[int]]) -> tuple[pd.Series, pd.Series]:
+    """Each hand size's band (name -> its sizes; ``""`` in none) and its place in the band
+    (-1 in none), so that two bands are compared size by size."""
+    names = {size: band for band, members in bands.items() for size in members}
+    ranks = {size: rank for members in bands.values() for rank, size in enumerate(members)}
+    return sizes.map(names).fillna(""), sizes.map(ranks).fillna(-1).astype(np.int64)
 
 
 def check_players(players: object) -> tuple[int, ...]:

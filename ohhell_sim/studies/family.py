@@ -78,6 +78,24 @@ def confirm_family(
     return confirm_parts(family_of(data), second, keys)
 
 
+def confirm_filled(
+    data: StudyData,
+    parts: Mapping[str, pd.DataFrame],
+    parts_of: Callable[[StudyData], Mapping[str, pd.DataFrame]],
+    keys: Mapping[str, Sequence[str]],
+) -> dict[str, pd.DataFrame]:
+    """:func:`confirm_family` of the run's ``parts`` with rows (``parts_of`` makes the
+    confirmation's, unadjusted), each run's adjusted as one family; a part with no rows is
+    left as it is."""
+
+    def adjusted(run: StudyData) -> dict[str, pd.DataFrame]:
+        found = parts if run is data else parts_of(run)
+        return correct({name: table for name, table in found.items() if not table.empty})
+
+    confirmed = confirm_family(data, adjusted, keys)
+    return {name: confirmed.get(name, table) for name, table in parts.items()}
+
+
 def games_to_detect(found: pd.DataFrame, games: int, family: int) -> np.ndarray:
     """Games per condition at which each row's observed effect would be found with 80% power
     at the family's strictest level (Holm over ``family`` comparisons): ``games`` times the

@@ -65,3 +65,14 @@ def trump_holdings(hands: pd.DataFrame, seed: int, players: int) -> pd.DataFrame
             "trumps": trumps.reshape(-1),
         }
     )
+
+
+def with_trumps(hands: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """``hands`` (canonical tables of any sizes, ``players`` as integers, played at
+    ``seed``) with each row's ``trumps`` (:func:`trump_holdings`)."""
+    # Canonical cards depend on the seed, game and deal only: every field shares them.
+    holdings = [
+        trump_holdings(table, seed, int(n)).assign(players=int(n))
+        for n, table in hands.groupby("players", observed=True)
+    ]
+    return hands.merge(pd.concat(holdings), on=["players", "game", "deal", "seat"], how="left")

@@ -30,8 +30,7 @@ from ohhell_sim.studies.design import (
     FIELDS,
     MIX_FIELD,
     POSITION_ORDER,
-    bidding_position,
-    position_label,
+    position_labels,
 )
 
 # The notebook reads the standardised rows' label here.
@@ -126,7 +125,7 @@ def _frames(data: StudyData) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The hands (with bidding position, role and made bid), deals and games (with the seats'
     :data:`ROLES`) of ``data``."""
     hands, deals = data.hands, deal_frame(data.hands)
-    labels = position_label(bidding_position(hands), hands["players"].to_numpy())
+    labels = position_labels(hands)
     hands = hands.assign(
         position=pd.Categorical(labels, categories=POSITION_ORDER),
         role=np.where(labels == "dealer", "dealer", "other seats"),

@@ -54,6 +54,17 @@ def with_one_card_dealer(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFra
     return out.drop(columns="_dealt")
 
 
+def per_game_bids(hands: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
+    """Per ``labels`` group, strategy and game: the mean ``bid`` and the share of zero bids
+    (``zero``), the labels and strategy as plain strings."""
+    keys = [*labels, "strategy", "game"]
+    bids = hands["bid"].to_numpy()
+    frame = hands[keys].assign(bid=bids.astype(np.float64), zero=(bids == 0).astype(np.float64))
+    means = frame.groupby(keys, observed=True, sort=True)[["bid", "zero"]].mean().reset_index()
+    text = [c for c in keys if c != "game" and not pd.api.types.is_numeric_dtype(means[c])]
+    return means.assign(**{column: means[column].astype(str) for column in text})
+
+
 def winning_margins(games: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """Per ``by`` group and game: the winner's final total minus the runner-up's (``margin``)."""
     keys = [*by, "game"]

@@ -134,6 +134,34 @@ def play_conditions(
     return StudyData(stack_frames(hands), stack_frames(games), manifest)
 
 
+def play_parts(
+    conditions: Sequence[Condition],
+    part_of: Callable[[Condition], str],
+    seed: int,
+    *,
+    progress: bool = True,
+    description: str = "games",
+    keep: Callable[[str, pd.DataFrame], pd.DataFrame] | None = None,
+) -> StudyData:
+    """:func:`play_conditions` part by part (``part_of`` names a condition's part; each part
+    its own progress bar, ``description`` and the part's name), the conditions numbered on
+    from part to part; ``keep(part, hands)``, when given, maps a part's hands to what is
+    kept of them.  The manifest lists every condition."""
+    parts: dict[str, list[Condition]] = {}
+    for condition in conditions:
+        parts.setdefault(part_of(condition), []).append(condition)
+    hands, games, offset = [], [], 0
+    for name, part in parts.items():
+        data = play_conditions(part, seed, progress=progress, description=f"{description} {name}")
+        rows = data.hands if keep is None else keep(name, data.hands)
+        for frame, out in ((rows, hands), (data.games, games)):
+            out.append(frame.assign(condition=(frame["condition"] + offset).astype(np.int16)))
+        offset += len(part)
+    manifest = {**data.manifest, "conditions": [c.describe() for c in conditions]}
+    # Categories that differ between the parts stack as objects: categorical again.
+    return StudyData(stack_frames(hands), stack_frames(games), manifest)
+
+
 def _labelled(
     frame: pd.DataFrame, index: int, label: dict[str, object], names: np.ndarray
 ) -> pd.DataFrame:

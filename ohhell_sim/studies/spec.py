@@ -15,7 +15,7 @@ import pandas as pd
 
 from ohhell_sim.analysis.report import Report
 from ohhell_sim.studies.design import FIELDS
-from ohhell_sim.studies.runs import Condition, StudyData, play_conditions
+from ohhell_sim.studies.runs import Condition, StudyData, play_conditions, play_parts
 
 #: What a study's ``hands.parquet`` holds when its hands were reduced (its manifest says).
 REDUCED_HANDS = "one row per seat and game: what the analysis needs (--keep-hands keeps every deal)"
@@ -44,7 +44,12 @@ class StudySpec:
         which :meth:`run` plays with one seed for all.
     play : callable, optional
         ``play(games, seed, players, progress, fields=..., [strategies=...]) -> StudyData``,
-        instead of ``conditions``, for a study that plays more (a probe, one-card deals).
+        instead of ``conditions``, for a study that plays more (one-card deals).
+    part_of, keep_part : callable, optional
+        ``part_of(condition) -> str``: the conditions are played part by part, each with its
+        own progress bar (:func:`~ohhell_sim.studies.runs.play_parts`), and
+        ``keep_part(part, hands) -> DataFrame`` what is kept of a part's hands (a probe's
+        seat).
     analyse : callable
         ``analyse(StudyData) -> Report``, the run and its confirmation read together.
     default_games, default_players, default_fields
@@ -84,10 +89,16 @@ class StudySpec:
     confirmation_games: Callable[[int, tuple[int, ...]], int] | None = None
     conditions: Callable[..., list[Condition]] | None = None
     play: Callable[..., StudyData] | None = None
+    part_of: Callable[[Condition], str] | None = None
+    keep_part: Callable[[str, pd.DataFrame], pd.DataFrame] | None = None
 
     def __post_init__(self) -> None:
         if (self.conditions is None) == (self.play is None):
             raise TypeError(f"study {self.name!r} must declare one of conditions and play")
+        if self.part_of is not None and self.conditions is None:
+            raise TypeError(f"study {self.name!r}: part_of splits conditions; it declares none")
+        if self.keep_part is not None and self.part_of is None:
+            raise TypeError(f"study {self.name!r}: keep_part needs part_of, the parts it keeps")
 
     def run(
         self,
@@ -98,11 +109,21 @@ class StudySpec:
         keep_hands: bool = False,
         **options,
     ) -> StudyData:
-        """The study played once at ``seed``: its ``play``, or its ``conditions`` played (each
-        condition's hands reduced by ``reduce_hands`` unless ``keep_hands``)."""
+        """The study played once at ``seed``: its ``play``, or its ``conditions`` played, part
+        by part when it names them (``part_of``), else each condition's hands reduced by
+        ``reduce_hands`` unless ``keep_hands``."""
         if self.play is not None:
             return self.play(games, seed, players, progress=progress, **options)
         design = self.conditions(games, players, **options)
+        if self.part_of is not None:
+            return play_parts(
+                design,
+                self.part_of,
+                seed,
+                progress=progress,
+                description=self.name,
+                keep=self.keep_part,
+            )
         reduce = None if keep_hands else self.reduce_hands
         data = play_conditions(
             design, seed, progress=progress, description=self.name, reduce=reduce

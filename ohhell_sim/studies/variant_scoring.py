@@ -3,54 +3,46 @@ each compared with the canonical table on the same cards, in several strategy fi
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
+from functools import partial
 
-import numpy as np
 import pandas as pd
 
 from ohhell_sim import strategies
-from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import (
     DEPENDS_ON_FIELD,
     FIELD_VERDICT_NOTE,
-    HOLDS_EVERYWHERE,
     SOME_FIELDS,
-    between_fields,
-    field_verdicts,
     replicate,
-    verdicts_across_fields,
 )
-from ohhell_sim.analysis.format import display_table, fmt_ci, fmt_number, fmt_p, fmt_span
-from ohhell_sim.analysis.report import Figure, Report, Table
-from ohhell_sim.analysis.stats import (
-    estimate_frame,
-    grouped_mean,
-    paired_by_game,
-    per_game_difference,
-)
+from ohhell_sim.analysis.report import Report, Table
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from ohhell_sim.studies.design import (
-    FIELDS,
-    MIX_FIELD,
-    check_fields,
-    field_seats,
-    games_to_be_ahead,
-)
-from ohhell_sim.studies.family import confirm_family, correct
+from ohhell_sim.studies.design import FIELDS, MIX_FIELD, check_fields, field_seats
+from ohhell_sim.studies.family import confirm_filled
+from ohhell_sim.studies.measures import per_game_bids
 from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.runs import Condition, StudyData
+from ohhell_sim.studies.shifts import Shifts, family_display, strings
+from ohhell_sim.studies.skill import (
+    STRONGER,
+    WINS,
+    ahead_text,
+    first_place,
+    leader_findings,
+    ranking_display,
+    ranking_figures,
+    skill_parts,
+    skill_ranking,
+)
 from ohhell_sim.studies.spec import StudySpec
-from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
+from ohhell_sim.studies.wording import confirmation_method
 
 NAME = "variant_scoring"
 QUESTION = (
     "How do the scoring tables change bids and decisiveness, "
     "in fields of players that do and do not re-optimise for the table?"
 )
-DEFAULT_GAMES = 2000
-DEFAULT_PLAYERS = (4,)
 BASELINE = "canonical"
 
 #: Scoring variant name -> (preset, overrides).
@@ -84,11 +76,10 @@ SCORE_AWARE_BIDDERS = tuple(s.name for s in strategies.BUILTINS if s.reads_scori
 SCORE_BLIND_BIDDERS = tuple(s.name for s in strategies.BUILTINS if not s.reads_scoring)
 
 BID_COLUMNS = {"bid": "mean bid", "zero": "zero-bid rate"}
-BID_MEASURES = tuple(BID_COLUMNS.values())
 BID_EFFECT = "bid shift of score-maximising players"
-STRONGER = "stronger seat ahead"
-CONDITION_KEYS = ["players", "field", "variant"]
-INTERVAL = ["estimate", "low", "high"]
+#: The arms: each scoring table against the canonical one; a condition's columns.
+SHIFTS = Shifts("variant", BASELINE)
+CONDITION_KEYS = SHIFTS.keys
 
 
 def study_field_seats(field: str, players: int) -> tuple:
@@ -136,191 +127,12 @@ def conditions(
     ]
 
 
-# --- per-game frames ---------------------------------------------------------------
-
-
-def _strings(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
-    """``frame`` with the labels in ``columns`` as plain strings (not categories)."""
-    return frame.assign(**{column: frame[column].astype(str) for column in columns})
-
-
-def per_game_bids(hands: pd.DataFrame) -> pd.DataFrame:
-    """Per (players, field, variant, strategy, game): mean bid and zero-bid rate."""
-    keys = [*CONDITION_KEYS, "strategy", "game"]
-    bids = hands["bid"].to_numpy()
-    frame = hands[keys].assign(bid=bids.astype(np.float64), zero=(bids == 0).astype(np.float64))
-    means = frame.groupby(keys, observed=True, sort=True)[["bid", "zero"]].mean().reset_index()
-    return _strings(means, "field", "variant", "strategy")
-
-
-def _mixed_blocks(games: pd.DataFrame) -> dict[tuple, tuple[np.ndarray, ...]]:
-    """Per mixed condition: its totals (games x seats), seats' strategies and games."""
-    blocks = {}
-    for _, block in games.groupby("condition", observed=True, sort=True):
-        if block["strategy"].nunique() > 1:
-            block = block.sort_values(["game", "seat"])
-            seats = int(block["seat"].max()) + 1
-            totals = block["total"].to_numpy(np.float64).reshape(-1, seats)
-            strategies = block["strategy"].astype(str).to_numpy()[:seats]
-            key = tuple(block.iloc[0][k] for k in CONDITION_KEYS)
-            blocks[key] = (totals, strategies, block["game"].to_numpy()[::seats])
-    return blocks
-
-
-def _better_pairs(totals: np.ndarray, strategies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Totals of pairs of seats of different strategies: the stronger one's, the other's."""
-    mean = {s: totals[:, strategies == s].mean() for s in set(strategies)}
-    pairs = [
-        (i, j) if mean[strategies[i]] >= mean[strategies[j]] else (j, i)
-        for i, j in itertools.combinations(range(len(strategies)), 2)
-        if strategies[i] != strategies[j]
-    ]
-    return totals[:, [p[0] for p in pairs]], totals[:, [p[1] for p in pairs]]
-
-
-def stronger_seats(games: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Per mixed condition, over its pairs of seats of different strategies: per game, how often
-    the stronger strategy's seat finishes ahead (``better_wins``, ties half); and the games it
-    needs to be ahead 95% of the time (``games_ahead``,
-    :func:`~ohhell_sim.studies.design.games_to_be_ahead` of the pairs' per-game leads)."""
-    per_game, ahead = [], []
-    for key, (totals, seated, played) in _mixed_blocks(games).items():
-        labels = dict(zip(CONDITION_KEYS, key, strict=True))
-        strong, weak = _better_pairs(totals, seated)
-        lead = strong - weak
-        wins = ((lead > 0) + 0.5 * (lead == 0)).mean(axis=1)
-        per_game.append(pd.DataFrame({"game": played, "better_wins": wins}).assign(**labels))
-        needed = games_to_be_ahead(lead.mean(), lead.std(ddof=1)) if lead.size > 1 else np.nan
-        ahead.append({**labels, "games_ahead": float(needed)})
-    columns = [*CONDITION_KEYS, "game", "better_wins"]
-    wins = (
-        pd.concat(per_game, ignore_index=True)[columns]
-        if per_game
-        else pd.DataFrame(columns=columns)
-    )
-    return wins, pd.DataFrame(ahead, columns=[*CONDITION_KEYS, "games_ahead"])
-
-
-def skill_leaders(levels: pd.DataFrame) -> dict[tuple, tuple[str, str]]:
-    """Per (players, mixed field): the two tables under which the stronger seat is ahead
-    most often (``levels``: :func:`stronger_seats`' wins averaged per condition)."""
-    return {
-        key: tuple(part.sort_values("estimate", ascending=False, kind="stable")["variant"][:2])
-        for key, part in levels.groupby(CONDITION_KEYS[:2], sort=False)
-        if len(part) > 1
-    }
-
-
-def leads(better: pd.DataFrame, leaders: dict[tuple, tuple[str, str]]) -> pd.DataFrame:
-    """Per (players, mixed field): how much more often the stronger seat is ahead under the
-    first of its ``leaders`` than under the second (``runner_up``), paired by game."""
-    parts = []
-    for (players, field), (first, second) in leaders.items():
-        part = better[(better["players"] == players) & (better["field"] == field)]
-        lead = paired_by_game(part, part["better_wins"], "variant", first, second, ["players"])
-        parts.append(lead.assign(field=field, variant=first, runner_up=second))
-    if not parts:
-        return estimate_frame([], [*CONDITION_KEYS, "runner_up"])
-    return pd.concat(parts, ignore_index=True)[[*CONDITION_KEYS, "runner_up", *INTERVAL, "n"]]
-
-
-def _shifts(
-    frame: pd.DataFrame,
-    column: str,
-    by: Sequence[str],
-    variants: Sequence[str],
-    per_game: bool = False,
-) -> pd.DataFrame:
-    """``column`` under each variant minus the canonical, paired by game: its mean and
-    interval, or with ``per_game`` each game's difference as ``value``."""
-    keys = ["players", "field", *by]
-    present = set(frame["variant"]) if len(frame) else set()
-    names = [v for v in variants if v != BASELINE and v in present and BASELINE in present]
-    how = per_game_difference if per_game else paired_by_game
-    parts = [
-        how(frame, frame[column], "variant", v, BASELINE, keys).assign(variant=v) for v in names
-    ]
-    if per_game:
-        empty = pd.DataFrame(columns=[*keys, "game", "value", "variant"])
-        return pd.concat(parts, ignore_index=True) if parts else empty
-    if not parts:
-        return estimate_frame([], [*CONDITION_KEYS, *by])
-    return pd.concat(parts, ignore_index=True)[[*CONDITION_KEYS, *by, *INTERVAL, "n", "method"]]
-
-
-def between_field_tests(frames: dict[str, pd.DataFrame], variants: Sequence[str]) -> pd.DataFrame:
-    """Per (players, measure, variant): the test that the shift is equal in every field
-    (bids: for every score-maximising player), from :func:`family_parts`' ``frames``."""
-    bids = [(frames["bids"], c, ["strategy"], measure) for c, measure in BID_COLUMNS.items()]
-    jobs = [*bids, (frames["better"], "better_wins", [], STRONGER)]
-    tests = []
-    for frame, column, by, measure in jobs:
-        if not len(frame):
-            continue
-        values = _shifts(frame, column, by, variants, per_game=True)
-        if by:
-            values["field"] = values["strategy"].astype(str) + " in " + values["field"].astype(str)
-        tests.append(between_fields(values, ["players", "variant"]).assign(measure=measure))
-    tests = [t for t in tests if len(t)]
-    if not tests:
-        return pd.DataFrame()
-    return pd.concat(tests, ignore_index=True).drop(columns="field", errors="ignore")
-
-
-def bid_shifts(per_game: pd.DataFrame, variants: Sequence[str]) -> pd.DataFrame:
-    """Bid shifts from the canonical table per strategy and field."""
-    tables = [
-        _shifts(per_game, column, ["strategy"], variants).assign(measure=measure)
-        for column, measure in BID_COLUMNS.items()
-    ]
-    return pd.concat(tables, ignore_index=True)
-
-
-def _wide(table: pd.DataFrame, name: str, keys: Sequence[str] = CONDITION_KEYS) -> pd.DataFrame:
-    """The ``keys`` of an estimate table and its interval, named :func:`_triple` of ``name``."""
-    columns = dict(zip(INTERVAL, _triple(name), strict=True))
-    return table.rename(columns=columns)[[*keys, *_triple(name)]]
-
-
-def _triple(*names: str) -> list[str]:
-    """Each name's ``name``, ``name_low`` and ``name_high``."""
-    return [c for name in names for c in (name, f"{name}_low", f"{name}_high")]
-
-
-# --- the analysis ---------------------------------------------------------------------
-
-
-def _verdicts(table: pd.DataFrame, field: str, between: pd.DataFrame) -> pd.DataFrame:
-    """Per effect (players, measure, variant), whether it holds in every ``field``, by
-    ``between``'s tests where there are some."""
-    keys = ["players", "measure", "variant"]
-    tested = table["measure"].isin(set(between["measure"]) if len(between) else set())
-    parts = []
-    if tested.any():
-        parts.append(verdicts_across_fields(table[tested], between, keys, field=field))
-    if (~tested).any():
-        parts.append(field_verdicts(table[~tested], keys, field=field))
-    grouped = table.groupby(keys, observed=True, sort=False)
-    found, rows = grouped["established"].sum(), grouped["established"].size()
-    counts = pd.DataFrame(
-        {
-            # An effect resolved on both sides of zero in different fields.
-            "opposite": (grouped["low"].max() > 0) & (grouped["high"].min() < 0),
-            "established_in": [f"{int(s)} of {int(z)}" for s, z in zip(found, rows, strict=True)],
-            "headline": found == rows,
-        }
-    )
-    verdicts = pd.concat(parts, ignore_index=True).merge(counts.reset_index(), on=keys, how="left")
-    verdicts["headline"] &= verdicts["verdict"] == HOLDS_EVERYWHERE
-    return verdicts.rename(columns={"min_field": "min_where", "max_field": "max_where"})
-
-
 #: The parts of the report's one family, and the columns naming a row of each.
 FAMILY_PARTS = {
     "bid shifts": [*CONDITION_KEYS, "strategy", "measure"],
     "stronger seat": CONDITION_KEYS,
     "lead": [*CONDITION_KEYS, "runner_up"],
-    "between fields": ["players", "measure", "variant"],
+    "between fields": SHIFTS.effect_keys,
 }
 
 
@@ -331,26 +143,20 @@ def family_parts(
     leaders: dict[tuple, tuple[str, str]] | None = None,
 ) -> tuple[dict[str, pd.DataFrame], dict]:
     """The family's parts of one run, unadjusted, and their frames; ``leaders``: the pairs
-    of tables whose lead is tested (default: the run's own :func:`skill_leaders`)."""
-    games = _strings(games, "variant", "field", "strategy")
-    per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)])
-    better, ahead = stronger_seats(games)
-    frames = {"better": better, "ahead": ahead, "bids": per_game}
-    if leaders is None:
-        frames["levels"] = grouped_mean(better, better["better_wins"], CONDITION_KEYS, bounded=True)
-        leaders = skill_leaders(frames["levels"])
-    jobs = {
-        "bid shifts": (per_game, lambda f: bid_shifts(f, names)) if len(per_game) else None,
-        "stronger seat": (better, lambda f: _shifts(f, "better_wins", [], names)),
-        "lead": (better, lambda f: leads(f, leaders)),
-    }
-    family = {
-        name: pd.DataFrame() if job is None else replicate(*job, FAMILY_PARTS[name])
-        for name, job in jobs.items()
-    }
+    of tables whose lead is tested (default: the run's own)."""
+    games = strings(games, "variant", "field", "strategy")
+    per_game = per_game_bids(hands[hands["strategy"].isin(SCORE_AWARE_BIDDERS)], CONDITION_KEYS)
+    bid_shifts = pd.DataFrame()
+    if len(per_game):
+        shifts = partial(SHIFTS.measures, columns=BID_COLUMNS, by=["strategy"], arms=names)
+        bid_shifts = replicate(per_game, shifts, FAMILY_PARTS["bid shifts"])
+    skill = partial(SHIFTS.shifts, column=WINS, by=[], arms=names)
+    parts, frames = skill_parts(games, CONDITION_KEYS, skill, leaders)
     # Tests, not estimates: not split into halves.
-    family["between fields"] = between_field_tests(frames, names)
-    return family, {**frames, "leaders": leaders}
+    bids = [(per_game, c, ["strategy"], measure) for c, measure in BID_COLUMNS.items()]
+    between = SHIFTS.between([*bids, (frames["better"], WINS, [], STRONGER)], names)
+    family = {"bid shifts": bid_shifts, **parts, "between fields": between}
+    return family, {**frames, "bids": per_game}
 
 
 def analyse(data: StudyData) -> Report:
@@ -360,26 +166,19 @@ def analyse(data: StudyData) -> Report:
     names = list(dict.fromkeys([BASELINE, *(label["variant"] for label in labels)]))
     family, frames = family_parts(data.hands, data.games, names)
 
-    def adjusted(run: StudyData) -> dict[str, pd.DataFrame]:
-        # The confirmation tests the run's pairs of :func:`skill_leaders`.
-        leaders = frames["leaders"]
-        parts = family if run is data else family_parts(run.hands, run.games, names, leaders)[0]
-        return correct({k: t for k, t in parts.items() if not t.empty})
+    def parts_of(run: StudyData) -> dict[str, pd.DataFrame]:
+        # The confirmation tests the run's pairs of leading tables.
+        return family_parts(run.hands, run.games, names, frames["leaders"])[0]
 
-    # A part with no rows is left as it is.
-    confirmed = confirm_family(data, adjusted, FAMILY_PARTS)
-    family = {name: confirmed.get(name, table) for name, table in family.items()}
+    family = confirm_filled(data, family, parts_of, FAMILY_PARTS)
     bids, between = family["bid shifts"], family["between fields"]
     decisiveness = family["stronger seat"].assign(measure=STRONGER)
-    verdicts = []
-    if not bids.empty:
-        rows = bids.assign(player=bids["strategy"] + " in " + bids["field"])
-        verdicts.append(_verdicts(rows, "player", between).assign(effect=BID_EFFECT))
-    if not decisiveness.empty:
-        verdicts.append(_verdicts(decisiveness, "field", between).assign(effect="decisiveness"))
+    bid_rows = bids.assign(player=bids["strategy"] + " in " + bids["field"]) if len(bids) else bids
+    effects = [(bid_rows, "player", BID_EFFECT), (decisiveness, "field", "decisiveness")]
+    verdicts = SHIFTS.effect_verdicts(effects, between)
     skill = pd.DataFrame(columns=CONDITION_KEYS)
     if not decisiveness.empty:
-        skill = skill_ranking(frames["levels"], frames["ahead"], decisiveness)
+        skill = skill_ranking(frames["levels"], frames["ahead"], decisiveness, CONDITION_KEYS)
     # Tables by table size, then by field and variant in the orders of the design.
     orders = {"field": fields, "variant": names}
     results = {
@@ -391,67 +190,24 @@ def analyse(data: StudyData) -> Report:
         "between": between,
         "verdicts": in_order(pd.concat(verdicts, ignore_index=True), CONDITION_KEYS, orders)
         if verdicts
-        else pd.DataFrame(columns=VERDICT_COLUMNS),
+        else pd.DataFrame(columns=SHIFTS.verdict_columns),
     }
     return study_report(
         NAME,
         QUESTION,
         data.manifest,
         _method(data.manifest, results),
-        _findings(results),
+        SHIFTS.findings(results["verdicts"])
+        + leader_findings(results["skill"], results["lead"], CONDITION_KEYS),
         _tables(results),
-        _figures(results),
+        ranking_figures(
+            results["skill"], CONDITION_KEYS, names, "scoring variant", "scoring table"
+        ),
         in_short=_in_short(results, data.manifest),
     )
 
 
-def skill_ranking(
-    levels: pd.DataFrame, ahead: pd.DataFrame, decisiveness: pd.DataFrame
-) -> pd.DataFrame:
-    """Per (players, mixed field), the tables ranked by how often the stronger seat is ahead
-    (``levels``), with the games it needs (``ahead``) and the change from the canonical table."""
-    change = _wide(decisiveness, "stronger_change")
-    change["stronger_change_established"] = decisiveness["established"].to_numpy()
-    rows = _wide(levels, "stronger_ahead").merge(ahead, how="left")
-    rows = rows.merge(change, on=CONDITION_KEYS, how="left")
-    rows = rows.sort_values(["players", "field", "stronger_ahead"], ascending=[True, True, False])
-    rows["rank"] = rows.groupby(["players", "field"]).cumcount() + 1
-    return rows.reset_index(drop=True)
-
-
 # --- the report -----------------------------------------------------------------------
-
-VERDICT_COLUMNS = [
-    *("players", "effect", "measure", "variant", "fields", "verdict"),
-    *("min_estimate", "min_where", "max_estimate", "max_where"),
-    *("opposite", "established_in", "headline"),
-]
-
-
-def _family_display(table: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
-    """A family's rows for a report: the interval, the adjusted p-value, the marks."""
-    if table.empty:
-        return pd.DataFrame()
-    shown = table[[*columns, *INTERVAL]].copy()
-    shown["p_holm"] = table["p_adjusted"].map(fmt_p)
-    shown["holm"] = np.where(table["survives"], "survives", "-")
-    shown["confirmation"] = [confirmation_cell(r) for _, r in table.iterrows()]
-    shown["halves"] = table["replication"].to_numpy()
-    return display_table(shown)
-
-
-def _skill_display(skill: pd.DataFrame) -> pd.DataFrame:
-    """The tables ranked by how often the stronger seat is ahead, each change against the
-    canonical table marked * when established."""
-    shown = skill[["players", "field", "rank", "variant"]].join(
-        display_table(skill[_triple("stronger_ahead", "stronger_change")])
-    )
-    marked = shown["stronger_change"] + np.where(skill["stronger_change_established"], " *", "")
-    missing = np.where(skill["variant"] == BASELINE, "reference", "n/a")
-    shown["stronger_change"] = np.where(skill["stronger_change"].isna(), missing, marked)
-    shown["games to be ahead 95%"] = [fmt_number(g, 0) for g in skill["games_ahead"]]
-    columns = {"variant": "scoring table", "stronger_ahead": STRONGER, "stronger_change": "change"}
-    return shown.rename(columns=columns)
 
 
 def _tables(results: dict) -> list[Table]:
@@ -468,24 +224,15 @@ def _tables(results: dict) -> list[Table]:
             f"({', '.join(MAXIMISER_MIX_STRATEGIES)}) bids for the table; {MIX_FIELD}'s simple "
             "and zero ignore it."
         )
-        tables.append(Table(title, _skill_display(skill), note))
+        shown = ranking_display(skill, CONDITION_KEYS, BASELINE, "scoring table")
+        tables.append(Table(title, shown, note))
     if len(lead):
         title = "Does the first table lead the second? Stronger seat ahead, first minus second"
-        shown = _family_display(lead, ["players", "field", "variant", "runner_up"])
+        shown = family_display(lead, ["players", "field", "variant", "runner_up"])
         tables.append(
             Table(title, shown, "A table ranks first only where its lead is established.")
         )
-    verdicts = display_table(results["verdicts"][VERDICT_COLUMNS])
-    if len(between):
-        test = between[["players", "measure", "variant"]].assign(
-            compared=between["n"].astype(int).astype(str),
-            W=[fmt_number(q, 1) for q in between["q"]],
-            spread=[fmt_number(e) for e in between["estimate"]],
-            **{"between fields, p (adjusted)": [fmt_p(p) for p in between["p_adjusted"]]},
-            **{"between fields, confirmation": between["confirmation"]},
-        )
-        keys = ["players", "measure", "variant"]
-        verdicts = verdicts.merge(test.astype({"players": str}), on=keys, how="left").fillna("-")
+    verdicts = SHIFTS.verdict_display(results["verdicts"], between)
     note = (
         f"Over the fields (bids: the score-maximising players). '{DEPENDS_ON_FIELD}' needs the "
         f"test between the fields, else '{SOME_FIELDS}'; with a single field, "
@@ -497,35 +244,14 @@ def _tables(results: dict) -> list[Table]:
     title = "Does each effect hold in every field? Verdicts, with the test between the fields"
     tables.append(Table(title, verdicts, note))
     columns = ["players", "field", "strategy", "variant"]
-    for measure in BID_MEASURES if len(bids) else ():
+    for measure in BID_COLUMNS.values() if len(bids) else ():
         title = f"Shift of the {measure} of score-maximising players (family: bid shifts)"
-        shown = _family_display(bids[bids["measure"] == measure], columns)
+        shown = family_display(bids[bids["measure"] == measure], columns)
         tables.append(Table(title, shown, "Variant minus canonical, paired by game."))
     title = "Decisiveness against the canonical table (part of the report's one family)"
-    shown = _family_display(results["decisiveness"], ["players", "measure", "field", "variant"])
+    shown = family_display(results["decisiveness"], ["players", "measure", "field", "variant"])
     note = "Variant minus canonical, paired by game."
     return [*tables, Table(title, shown, note)]
-
-
-def _figures(results: dict) -> list[Figure]:
-    """How often the stronger seat is ahead by scoring variant, a panel per table size."""
-    skill = results["skill"]
-    if not len(skill):
-        return []
-    rows = skill.rename(columns=dict(zip(_triple("stronger_ahead"), INTERVAL, strict=True)))
-    plot = interval_plot(
-        rows,
-        "variant",
-        series="field",
-        order=results["names"],
-        panels="players" if rows["players"].nunique() > 1 else None,
-        horizontal=True,
-        title="Stronger strategy's seat ahead of another's",
-        xlabel="scoring variant",
-        ylabel="share of games (ties half)",
-    )
-    caption = "How often the stronger strategy's seat finishes ahead, by scoring table"
-    return [Figure("stronger_ahead_by_variant.png", caption, plot)]
 
 
 def _method(manifest: dict, results: dict) -> list[str]:
@@ -558,73 +284,9 @@ def _method(manifest: dict, results: dict) -> list[str]:
     ]
 
 
-def _findings(results: dict) -> list[str]:
-    """The findings in words: the headline effects and the skill leaders."""
-    verdicts, out = results["verdicts"], []
-    kinds = {
-        "holds in every field, established in each": verdicts["headline"].astype(bool),
-        "depends on the field": verdicts["verdict"] == DEPENDS_ON_FIELD,
-    }
-    for kind, mask in kinds.items():
-        for (n, effect, measure), rows in verdicts[mask].groupby(
-            ["players", "effect", "measure"], sort=False
-        ):
-            each = "; ".join(
-                f"{r.variant} {_range(r)}"
-                + (" (significant in opposite directions)" if r.opposite else "")
-                for r in rows.itertuples()
-            )
-            out.append(f"{n} players, {measure} ({effect}), {kind}: {each}.")
-    skill, lead = results["skill"], results["lead"]
-    for (n, field), rows in skill.groupby(["players", "field"], sort=False) if len(skill) else []:
-        top = rows.iloc[0]
-        mine = lead[(lead["players"] == n) & (lead["field"] == field)] if len(lead) else lead
-        out.append(
-            f"{n} players, {field}: the stronger seat is ahead most often under "
-            f"{top['variant']}, {fmt_ci(*top[_triple('stronger_ahead')])}"
-            + "".join(
-                f"; the lead of {r.variant} over {r.runner_up}: {fmt_ci(r.estimate, r.low, r.high)}"
-                f" ({'established' if r.established else 'not established'})"
-                for r in mine.itertuples()
-            )
-            + "."
-        )
-    return out
-
-
-def _range(row: object) -> str:
-    """An effect's lowest and highest shift over the fields (a verdict row), signed, with where."""
-    ends = [
-        f"{'+' * (float(fmt_number(value)) > 0)}{fmt_number(value)} ({where})"
-        for value, where in ((row.min_estimate, row.min_where), (row.max_estimate, row.max_where))
-    ]
-    return ends[0] if row.min_estimate == row.max_estimate else " to ".join(ends)
-
-
-def _stronger(row: pd.Series) -> str:
-    """How often a skill-ranking row's stronger seat finishes ahead, and the games it needs."""
-    games = fmt_number(row["games_ahead"], 0)
-    ahead = fmt_span([row["stronger_ahead"]], percent=True)
-    return f"{ahead} of games ({games} games to be ahead 95% of the time)"
-
-
-def _first_place(top: pd.Series, lead: pd.DataFrame, players: int, field: str) -> str:
-    """``top`` lets skill decide most in ``field``, or ties for it, by the test of its lead."""
-    lead = lead[(lead["players"] == players) & (lead["field"] == field)] if len(lead) else lead
-    if not len(lead):
-        return f"{top['variant']} lets skill decide the game most (its lead is not tested)"
-    first, second = lead.iloc[0][["variant", "runner_up"]]
-    if lead.iloc[0]["established"] and lead.iloc[0]["estimate"] > 0:
-        return f"{first} lets skill decide the game most, ahead of {second}"
-    return (
-        f"{first} and {second} tie for letting skill decide the game most "
-        "(the first's lead is not established)"
-    )
-
-
 def _in_short(results: dict, manifest: dict) -> list[str]:
     """The answer first: which table lets skill decide most, and how bids move."""
-    skill, verdicts = results["skill"], results["verdicts"]
+    skill, verdicts, lead = results["skill"], results["verdicts"], results["lead"]
     adapting = skill[skill["field"] == MAXIMISER_MIX] if len(skill) else skill
     text = []
     for players, part in adapting.groupby("players", sort=True):
@@ -635,14 +297,14 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
             for side in (above["stronger_change"] > 0, above["stronger_change"] < 0)
         )
         base = (
-            f", against {_stronger(canonical.iloc[0])} under the canonical table"
+            f", against {ahead_text(canonical.iloc[0])} under the canonical table"
             if len(canonical) and top["variant"] != BASELINE
             else ""
         )
         text.append(
             f"At {players} players, among players that all bid for the table, "
-            f"{_first_place(top, results['lead'], players, MAXIMISER_MIX)}: the stronger "
-            f"strategy's seat finishes ahead of another's in {_stronger(top)}{base}. Established "
+            f"{first_place(top, lead, CONDITION_KEYS, players, MAXIMISER_MIX)}: the stronger "
+            f"strategy's seat finishes ahead of another's in {ahead_text(top)}{base}. Established "
             f"against the canonical table: more skill under {more}; less under {less}."
         )
     if not len(adapting):
@@ -653,7 +315,7 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
     blind = skill[skill["field"] == MIX_FIELD] if len(skill) else skill
     if len(blind) and len(adapting):
         each = "; ".join(
-            f"at {p} players {_first_place(part.iloc[0], results['lead'], p, MIX_FIELD)}"
+            f"at {p} players {first_place(part.iloc[0], lead, CONDITION_KEYS, p, MIX_FIELD)}"
             for p, part in blind.groupby("players")
         )
         text.append(f"In the {MIX_FIELD} field, whose simple and zero ignore the table, {each}.")
@@ -666,12 +328,7 @@ def _in_short(results: dict, manifest: dict) -> list[str]:
             "findings list them)."
         )
     confirmed = (manifest.get("confirmation") or {}).get("games")
-    text.append(
-        f"Evidence: {len(heads)} of {len(verdicts)} effects hold in every field, each surviving "
-        "one correction over all comparisons"
-        + (" and confirmed at a second seed." if confirmed else " (no confirmation run).")
-    )
-    return text
+    return [*text, SHIFTS.evidence(verdicts, bool(confirmed))]
 
 
 SPEC = StudySpec(
@@ -679,8 +336,8 @@ SPEC = StudySpec(
     question=QUESTION,
     conditions=conditions,
     analyse=analyse,
-    default_games=DEFAULT_GAMES,
-    default_players=DEFAULT_PLAYERS,
+    default_games=2000,
+    default_players=(4,),
     default_fields=DEFAULT_FIELDS,
     known_fields=KNOWN_FIELDS,
     field_shares=FIELD_SHARES,
