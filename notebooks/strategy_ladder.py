@@ -89,9 +89,9 @@ nb.show_figures(report)
 
 # %%
 groups = strategy_ladder.identical_groups(data.games)
-values = strategy_ladder.ladder_values(data, groups)
+values = strategy_ladder.LADDER.values(data, groups)
 rankings = {
-    field: strategy_ladder.ranking_table(part)
+    field: strategy_ladder.LADDER.ranking(part)
     for field, part in values.groupby("field", observed=True, sort=False)
 }
 order = next(iter(rankings.values()))["strategy"].tolist()
@@ -100,7 +100,7 @@ per_field = pd.DataFrame(
 ).loc[order]
 display(Markdown("Rank of each ladder entry against each field (1 = best):"))
 display(per_field)
-family = strategy_ladder.confirmed_family(data, values, order, groups)
+family = strategy_ladder.LADDER.confirmed(data, values, order, groups)
 changes = strategy_ladder.order_changes(family)
 pairs = family[family["field"] != strategy_ladder.BETWEEN_FIELDS]
 display(
