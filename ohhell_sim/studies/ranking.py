@@ -20,11 +20,12 @@ from itertools import combinations, pairwise
 import numpy as np
 import pandas as pd
 
+from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import BETWEEN_FIELDS, between_fields
 from ohhell_sim.analysis.format import display_table, fmt_number, fmt_p, fmt_row
-from ohhell_sim.analysis.report import Table
+from ohhell_sim.analysis.report import Figure, Table
 from ohhell_sim.analysis.stats import clip_rate, mean_ci, paired_difference_ci, store_interval
-from ohhell_sim.studies.family import confirm_family, correct
+from ohhell_sim.studies.family import CORRECTION, confirm_family, correct
 from ohhell_sim.studies.gauntlets import gauntlet_games, identical_groups, merge_identical
 from ohhell_sim.studies.runs import StudyData
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
@@ -76,6 +77,51 @@ def order_changes(family: pd.DataFrame) -> pd.DataFrame:
         if signs(part) > 1
     ]
     return pd.DataFrame(rows, columns=["a", "b", "resolved", "fields"])
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A run's entries ranked and compared (:meth:`Ladder.rank`).
+
+    Attributes
+    ----------
+    groups : list of tuple of str
+        The challengers of each entry (:func:`identical_groups`).
+    values : DataFrame
+        Per (field, entry, deal set), each measure (:meth:`Ladder.values`).
+    rankings : dict
+        Per field, in the order played, its :meth:`Ladder.ranking`.
+    family : DataFrame
+        The pairwise family, confirmed (:meth:`Ladder.confirmed`).
+    claims : DataFrame
+        Its rows "a beats b" of each entry and the next one down (:func:`ranking_claims`).
+    """
+
+    groups: list[tuple[str, ...]]
+    values: pd.DataFrame
+    rankings: dict[str, pd.DataFrame]
+    family: pd.DataFrame
+    claims: pd.DataFrame
+
+    @property
+    def fields(self) -> list[str]:
+        """The fields, in the order played."""
+        return list(self.rankings)
+
+    @property
+    def order(self) -> list[str]:
+        """The entries in the first field's ranking: the order of every pair's ``a`` and ``b``."""
+        return self.rankings[self.fields[0]]["strategy"].tolist()
+
+    @property
+    def correction(self) -> str:
+        """The family's correction (``"holm over 3"``)."""
+        return self.family["correction"].iloc[0] if len(self.family) else f"{CORRECTION} over 0"
+
+    @property
+    def ranked(self) -> pd.DataFrame:
+        """The rankings stacked, with ``field``."""
+        return pd.concat([r.assign(field=f) for f, r in self.rankings.items()], ignore_index=True)
 
 
 @dataclass(frozen=True)
@@ -167,18 +213,22 @@ class Ladder:
 
         return confirm_family(data, family_of, {"pairs": PAIR_KEYS})["pairs"]
 
-    def tables(
-        self,
-        ranked: pd.DataFrame,
-        claims: pd.DataFrame,
-        family: pd.DataFrame,
-        correction: str,
-        unit: str,
-    ) -> list[Table]:
-        """The rankings per field (``ranked``: with ``field``), the headline claims and the
-        pairwise family, a row per pair and its cells per field; ``unit``: the score's
-        (``"points per game"``)."""
-        fields = [str(f) for f in pd.unique(ranked["field"])]
+    def rank(self, data: StudyData) -> Ranked:
+        """The entries of a run (:func:`identical_groups` merged) ranked per field, every pair
+        compared in the one family, confirmed in the first field's order, and its claims."""
+        groups = identical_groups(gauntlet_games(data))
+        values = self.values(data, groups)
+        fields = [str(f) for f in pd.unique(values["field"])]
+        rankings = {field: self.ranking(values[values["field"] == field]) for field in fields}
+        order = rankings[fields[0]]["strategy"].tolist()
+        family = self.confirmed(data, values, order, groups)
+        claims = ranking_claims(family, rankings) if len(family) else family
+        return Ranked(groups, values, rankings, family, claims)
+
+    def tables(self, found: Ranked, unit: str) -> list[Table]:
+        """The rankings per field, the headline claims and the pairwise family, a row per pair
+        and its cells per field; ``unit``: the score's (``"points per game"``)."""
+        claims, family, correction = found.claims, found.family, found.correction
         shown = pd.DataFrame(
             {
                 "field": claims["field"],
@@ -196,7 +246,7 @@ class Ladder:
         cells = family[family["field"] != BETWEEN_FIELDS]
         for (a, b), part in cells.groupby(["a", "b"], sort=False):
             by_field = {row["field"]: marked(row) for _, row in part.iterrows()}
-            row = {"a": a, "b": b, **{field: by_field.get(field, "n/a") for field in fields}}
+            row = {"a": a, "b": b, **{f: by_field.get(f, "n/a") for f in found.fields}}
             if (test := tests.get((a, b))) is not None:
                 row["spread between fields"] = fmt_number(test["estimate"], 2)
                 row["W"] = fmt_number(test["q"], 1)
@@ -209,7 +259,7 @@ class Ladder:
         return [
             Table(
                 "Ranking per field (best mean score first)",
-                display_table(ranked.set_index("field")),
+                display_table(found.ranked.set_index("field")),
                 f"{self.score}: {unit}; 95% CI over deal sets.",
             ),
             Table(
@@ -225,6 +275,21 @@ class Ladder:
                 "- 1 df.",
             ),
         ]
+
+    def figure(self, found: Ranked, unit: str) -> Figure:
+        """Each entry's score per field, with its interval, in the first field's order."""
+        score = self.score
+        bounds = {score: "estimate", f"{score}_low": "low", f"{score}_high": "high"}
+        plot = interval_plot(
+            found.ranked.rename(columns=bounds),
+            "strategy",
+            series="field" if len(found.fields) > 1 else None,
+            title="Score per game against each field",
+            xlabel="strategy",
+            ylabel=unit,
+            order=found.order,
+        )
+        return Figure("ladder_ranking.png", "Mean score per game of each strategy, per field", plot)
 
     @staticmethod
     def method(correction: str, entries: int, confirmation: dict, size: str) -> list[str]:

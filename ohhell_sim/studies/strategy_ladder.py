@@ -16,26 +16,22 @@ from functools import partial
 
 import pandas as pd
 
-from ohhell_sim.analysis.figures import interval_plot
 from ohhell_sim.analysis.findings import BETWEEN_FIELDS
 from ohhell_sim.analysis.format import display_table, fmt_row, fmt_span
-from ohhell_sim.analysis.report import Figure, Report
+from ohhell_sim.analysis.report import Report
 from ohhell_sim.exact import one_card_rules
 from ohhell_sim.rules import Rules
 from ohhell_sim.studies.design import check_fields, field_seats
-from ohhell_sim.studies.family import CORRECTION
 from ohhell_sim.studies.gauntlets import (
     SAME,
     challengers,
     check_rotations,
-    gauntlet_games,
-    identical_groups,
     merge_identical,
     play_gauntlets,
     whole_rotations,
 )
 from ohhell_sim.studies.one_card import exact_one_card_section
-from ohhell_sim.studies.ranking import Ladder, marked, order_changes, ranking_claims, signs
+from ohhell_sim.studies.ranking import Ladder, Ranked, marked, order_changes, signs
 from ohhell_sim.studies.report import study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec
@@ -112,15 +108,8 @@ def play(
 
 def analyse(data: StudyData) -> Report:
     """The report of a ``strategy_ladder`` run, every number computed from ``data``."""
-    groups = identical_groups(gauntlet_games(data))
-    values = LADDER.values(data, groups)
-    fields = [str(f) for f in pd.unique(values["field"])]
-    rankings = {field: LADDER.ranking(values[values["field"] == field]) for field in fields}
-    order = rankings[fields[0]]["strategy"].tolist()
-    family = LADDER.confirmed(data, values, order, groups)
-    correction = family["correction"].iloc[0] if len(family) else f"{CORRECTION} over 0"
-    claims = ranking_claims(family, rankings) if len(family) else family
-    ranked = pd.concat([r.assign(field=f) for f, r in rankings.items()], ignore_index=True)
+    found = LADDER.rank(data)
+    fields, groups = found.fields, found.groups
     method = [
         "Each strategy plays a duplicate tournament in one seat against a field (one "
         "strategy in the other seats): every deal set once per rotation of the seats, all on "
@@ -129,14 +118,14 @@ def analyse(data: StudyData) -> Report:
         "a deal set is its mean over the rotations; rankings get Student-t intervals over "
         "deal sets; pairwise differences are paired on the deal sets both played.",
         *LADDER.method(
-            correction,
-            len(order),
+            found.correction,
+            len(found.order),
             data.manifest.get("confirmation") or {},
             "games per gauntlet (the Monte Carlo strategies their share)",
         ),
     ]
-    in_short, findings = _words(rankings, family, claims, groups, data.manifest)
-    tables = LADDER.tables(ranked, claims, family, correction, "points per game")
+    in_short, findings = _words(found, data.manifest)
+    tables = LADDER.tables(found, "points per game")
     # Output written before the one-card runs existed has no such section.
     if "one_card" in data.manifest and len(data.hands):
         # Identical in the gauntlets, a group's members are identical in one-card deals.
@@ -145,31 +134,16 @@ def analyse(data: StudyData) -> Report:
         method.append(line)
         findings += more
         tables.append(table)
-    bounds = {"mean_total": "estimate", "mean_total_low": "low", "mean_total_high": "high"}
-    plot = interval_plot(
-        ranked.rename(columns=bounds),
-        "strategy",
-        series="field" if len(fields) > 1 else None,
-        title="Score per game against each field",
-        xlabel="strategy",
-        ylabel="points per game",
-        order=order,
-    )
-    figure = Figure("ladder_ranking.png", "Mean score per game of each strategy, per field", plot)
+    figure = LADDER.figure(found, "points per game")
     return study_report(
         NAME, QUESTION, data.manifest, method, findings, tables, [figure], in_short=in_short
     )
 
 
-def _words(
-    rankings: dict[str, pd.DataFrame],
-    family: pd.DataFrame,
-    claims: pd.DataFrame,
-    groups: list[tuple[str, ...]],
-    manifest: dict,
-) -> tuple[list[str], list[str]]:
+def _words(found: Ranked, manifest: dict) -> tuple[list[str], list[str]]:
     """The In short (who is best, by how much, whether the field changes it) and the findings."""
-    fields, changes = list(rankings), order_changes(family)
+    rankings, family, claims, groups = found.rankings, found.family, found.claims, found.groups
+    fields, changes = found.fields, order_changes(family)
     firsts = {field: ranking.iloc[0] for field, ranking in rankings.items()}
     names = {str(row["strategy"]) for row in firsts.values()}
     leads = claims.groupby("field", sort=False).head(1)
