@@ -35,7 +35,8 @@ def whole_rotations(games: int, divisor: int, players: int) -> int:
 
 
 def check_rotations(study: str, games: int, players: tuple[int, ...]) -> None:
-    """Raise unless one table size is given and ``games`` fits duplicate seating."""
+    """Raise unless one table size is given and ``games`` fits duplicate seating; the messages
+    name the ``study``."""
     if len(players) != 1:
         raise InvalidArgumentError(f"{study} plays one table size; got players={list(players)}")
     n = players[0]
@@ -79,8 +80,8 @@ def play_gauntlets(
 ) -> StudyData:
     """Play each gauntlet of ``plan`` (labels ``field`` and ``challenger``, the challenger
     in the first seat) as a duplicate tournament and each one-card condition of
-    ``one_plan`` (its first seat's strategy in every seat), all at ``seed``, under one
-    progress bar.
+    ``one_plan`` (one or more, all on the same rules and games; its first seat's strategy
+    in every seat), all at ``seed``, under one progress bar.
 
     Returns ``games``: the gauntlets with their labels, ``challenger_seat`` and
     :func:`deal_records`, fields and challengers as categories in the order played;
