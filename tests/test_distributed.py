@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,11 +15,15 @@ import pytest
 import scripted_strategies as ss
 
 import ohhell_sim as oh
+from ohhell_sim.analysis.report import MARKDOWN_FILE
+from ohhell_sim.cli import main
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
 from ohhell_sim.run import dask as ohd
 from ohhell_sim.run.chunked import read_manifest, run_chunked
 from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Counts
+from ohhell_sim.studies import run_experiment
+from ohhell_sim.studies.runs import read_study
 
 distributed = pytest.importorskip("distributed")
 
@@ -205,3 +210,56 @@ def test_summary_on_the_cluster_equals_a_local_summary(client, builtin_reference
         summary=True,
     )
     assert chunked.counts == summary.counts
+
+
+# A study at its tests' tiniest size, at one table size and in one field.
+STUDY = {"games": 12, "players": (3,), "fields": ("simple",), "seed": 7}
+STUDY_ARGS = ["--games", "12", "--players", "3", "--fields", "simple", "--seed", "7", "-q"]
+
+
+def test_a_study_on_the_cluster_equals_a_local_run(client, tmp_path):
+    # Each folder is named "run": the reports' Reproduce commands are the same.
+    local, remote, command = (tmp_path / kind / "run" for kind in ("local", "client", "cli"))
+    run_experiment("hook_rule", local, progress=False, **STUDY)
+    address = client.scheduler.address
+    cli = ["experiment", "hook_rule", *STUDY_ARGS, "--scheduler", address, "--out", str(command)]
+    with distributed.get_task_stream(client) as python:
+        run_experiment("hook_rule", remote, progress=False, client=client, **STUDY)
+    with distributed.get_task_stream(client) as command_line:
+        assert main(cli) == 0
+    # Every condition and the confirmation's played on the workers, chunk by chunk.
+    assert len(python.data) == len(command_line.data) > 0
+    expected = read_study(local)
+    for folder in (remote, command):
+        data = read_study(folder)
+        for played, reference in ((data, expected), (data.confirmation, expected.confirmation)):
+            pd.testing.assert_frame_equal(played.hands, reference.hands, check_exact=True)
+            pd.testing.assert_frame_equal(played.games, reference.games, check_exact=True)
+        assert data.manifest == expected.manifest
+        assert (folder / MARKDOWN_FILE).read_text() == (local / MARKDOWN_FILE).read_text()
+
+
+def test_a_study_that_plays_its_own_games_refuses_a_cluster(client, tmp_path, capsys):
+    message = (
+        "a Dask cluster (--scheduler, client=) runs hook_rule, zero_bids, variant_scoring, "
+        "house_rules only; study 'strategy_ladder' plays its own games, on this machine"
+    )
+    out = tmp_path / "out"
+    with pytest.raises(InvalidArgumentError, match=re.escape(message)):
+        run_experiment("strategy_ladder", out, games=8, players=(4,), client=client)
+    with pytest.raises(InvalidArgumentError, match=r"client must be a dask\.distributed\.Client"):
+        run_experiment("hook_rule", out, client="tcp://127.0.0.1:8786", **STUDY)
+    # On the command line the study is refused before connecting (a bad argument: exit
+    # status 2), and an unreachable scheduler stops it as it stops `ohhell simulate` (1):
+    # one line each, nothing written.
+    unreachable = "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"
+    for name, address, error, status in (
+        ("strategy_ladder", client.scheduler.address, message, 2),
+        ("hook_rule", "tcp://127.0.0.1:9", unreachable, 1),
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["experiment", name, *STUDY_ARGS, "--scheduler", address, "--out", str(out)])
+        assert exit_info.value.code == status
+        printed = capsys.readouterr().err
+        assert error in printed and len(printed.strip().splitlines()) == 1
+    assert not out.exists()
