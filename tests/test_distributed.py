@@ -7,6 +7,7 @@ import os
 import re
 import sys
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ from ohhell_sim.run.chunked import read_manifest, run_chunked
 from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Counts
 from ohhell_sim.studies import run_experiment
+from ohhell_sim.studies.experiment import get_study
 from ohhell_sim.studies.runs import read_study
 
 distributed = pytest.importorskip("distributed")
@@ -263,3 +265,10 @@ def test_a_study_that_plays_its_own_games_refuses_a_cluster(client, tmp_path, ca
         printed = capsys.readouterr().err
         assert error in printed and len(printed.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_a_study_of_its_own_plays_on_the_cluster_when_its_play_takes_a_client(client):
+    ladder = get_study("strategy_ladder")
+    taking = replace(ladder, play=lambda games, seed, players, progress, client=None: client)
+    assert not ladder.plays_on_cluster and taking.plays_on_cluster
+    assert taking.run(8, 0, (4,), progress=False, client=client) is client
