@@ -219,26 +219,27 @@ STUDY = {"games": 12, "players": (3,), "fields": ("simple",), "seed": 7}
 STUDY_ARGS = ["--games", "12", "--players", "3", "--fields", "simple", "--seed", "7", "-q"]
 
 
-def test_a_study_on_the_cluster_equals_a_local_run(client, tmp_path):
-    # Each folder is named "run": the reports' Reproduce commands are the same.
-    local, remote, command = (tmp_path / kind / "run" for kind in ("local", "client", "cli"))
-    run_experiment("hook_rule", local, progress=False, **STUDY)
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "entry"), [("hook_rule", "python"), ("zero_bids", "cli")])
+def test_a_study_on_the_cluster_equals_a_local_run(client, tmp_path, name, entry):
+    # hook_rule plays its conditions at once, zero_bids part by part.  Both folders are
+    # named "run", so that the reports' Reproduce commands are the same.
+    local, remote = tmp_path / "local" / "run", tmp_path / "cluster" / "run"
+    run_experiment(name, local, progress=False, **STUDY)
     address = client.scheduler.address
-    cli = ["experiment", "hook_rule", *STUDY_ARGS, "--scheduler", address, "--out", str(command)]
-    with distributed.get_task_stream(client) as python:
-        run_experiment("hook_rule", remote, progress=False, client=client, **STUDY)
-    with distributed.get_task_stream(client) as command_line:
-        assert main(cli) == 0
-    # Every condition and the confirmation's played on the workers, chunk by chunk.
-    assert len(python.data) == len(command_line.data) > 0
-    expected = read_study(local)
-    for folder in (remote, command):
-        data = read_study(folder)
-        for played, reference in ((data, expected), (data.confirmation, expected.confirmation)):
-            pd.testing.assert_frame_equal(played.hands, reference.hands, check_exact=True)
-            pd.testing.assert_frame_equal(played.games, reference.games, check_exact=True)
-        assert data.manifest == expected.manifest
-        assert (folder / MARKDOWN_FILE).read_text() == (local / MARKDOWN_FILE).read_text()
+    with distributed.get_task_stream(client) as tasks:
+        if entry == "python":
+            run_experiment(name, remote, progress=False, client=client, **STUDY)
+        else:
+            cli = ["experiment", name, *STUDY_ARGS, "--scheduler", address, "--out", str(remote)]
+            assert main(cli) == 0
+    assert tasks.data, "the study must play on the workers"
+    expected, data = read_study(local), read_study(remote)
+    for played, reference in ((data, expected), (data.confirmation, expected.confirmation)):
+        pd.testing.assert_frame_equal(played.hands, reference.hands, check_exact=True)
+        pd.testing.assert_frame_equal(played.games, reference.games, check_exact=True)
+    assert data.manifest == expected.manifest
+    assert (remote / MARKDOWN_FILE).read_text() == (local / MARKDOWN_FILE).read_text()
 
 
 def test_a_study_that_plays_its_own_games_refuses_a_cluster(client, tmp_path, capsys):
