@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -26,6 +27,9 @@ from ohhell_sim.run.pipeline import prepare_kernel
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.simulate import simulate
 from ohhell_sim.strategy import SeatSpec, check_seating
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 HANDS_FILE = "hands.parquet"
 GAMES_FILE = "games.parquet"
@@ -94,10 +98,13 @@ def play_conditions(
     progress: bool = True,
     description: str = "games",
     reduce: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
+    client: Client | None = None,
 ) -> StudyData:
     """Play every condition with ``seed`` (one progress bar, labelled ``description``) and
     stack the results; ``reduce``, when given, maps each condition's labelled hands to
     what is kept of them, so that only one condition's deals are held at a time.
+    With ``client`` every condition plays on its Dask cluster (``simulate(...,
+    client=)``: the same frames, bit for bit), and no kernel compiles here.
 
     ``hands`` and ``games`` get the label columns and ``condition`` (its position in
     ``conditions``) in front.  The ``strategy`` column holds each seat's strategy name,
@@ -111,9 +118,11 @@ def play_conditions(
     names, described = [], []
     # Every seating is checked against its rules before the first kernel compiles.
     seatings = [check_seating(c.rules, list(c.seats)) for c in conditions]
-    # Kernels compile (announced) before the bar starts, so that it times play alone.
+    # Kernels compile (announced) before the bar starts, so that it times play alone;
+    # on a cluster the workers compile them.
     for condition, seating in zip(conditions, seatings, strict=True):
-        prepare_kernel(seating, condition.rules, Rows.empty(condition.rules, 0))
+        if client is None:
+            prepare_kernel(seating, condition.rules, Rows.empty(condition.rules, 0))
         names.append(np.array(seating.names, dtype=object))
         # Whether each seat's bids read the scoring tables: a user's strategy need not be
         # importable when the data are analysed again.
@@ -121,7 +130,8 @@ def play_conditions(
         described.append({**condition.describe(), "reads_scoring": reads})
     with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
         for index, condition in enumerate(conditions):
-            result = simulate(condition.rules, list(condition.seats), condition.games, seed)
+            seats = list(condition.seats)
+            result = simulate(condition.rules, seats, condition.games, seed, client=client)
             labelled = _labelled(result.hands, index, condition.label, names[index])
             hands.append(labelled if reduce is None else reduce(labelled))
             games.append(_labelled(result.games, index, condition.label, names[index]))
@@ -142,17 +152,21 @@ def play_parts(
     progress: bool = True,
     description: str = "games",
     keep: Callable[[str, pd.DataFrame], pd.DataFrame] | None = None,
+    client: Client | None = None,
 ) -> StudyData:
     """:func:`play_conditions` part by part (``part_of`` names a condition's part; each part
     its own progress bar, ``description`` and the part's name), the conditions numbered on
-    from part to part; ``keep(part, hands)``, when given, maps a part's hands to what is
-    kept of them.  The manifest lists every condition."""
+    from part to part, on ``client``'s cluster when given; ``keep(part, hands)``, when
+    given, maps a part's hands to what is kept of them.  The manifest lists every
+    condition."""
     parts: dict[str, list[Condition]] = {}
     for condition in conditions:
         parts.setdefault(part_of(condition), []).append(condition)
     hands, games, offset = [], [], 0
     for name, part in parts.items():
-        data = play_conditions(part, seed, progress=progress, description=f"{description} {name}")
+        data = play_conditions(
+            part, seed, progress=progress, description=f"{description} {name}", client=client
+        )
         rows = data.hands if keep is None else keep(name, data.hands)
         for frame, out in ((rows, hands), (data.games, games)):
             out.append(frame.assign(condition=(frame["condition"] + offset).astype(np.int16)))
