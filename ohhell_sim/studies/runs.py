@@ -176,11 +176,17 @@ def _labelled(
 
 def stack_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """``frames`` stacked, their text columns as categories (a study's hands or games)."""
-    stacked = pd.concat(frames, ignore_index=True)
-    for column in stacked.columns:
-        if stacked[column].dtype == object:
-            stacked[column] = stacked[column].astype("category")
-    return stacked
+    return as_categories(pd.concat(frames, ignore_index=True))
+
+
+def as_categories(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its text columns (strings or objects) as categories, in place: a
+    study's labels repeat on every row, and a category holds each of them once."""
+    for column in frame.columns:
+        dtype = frame[column].dtype
+        if pd.api.types.is_object_dtype(dtype) or isinstance(dtype, pd.StringDtype):
+            frame[column] = frame[column].astype("category")
+    return frame
 
 
 def write_study(data: StudyData, folder: Path) -> Path:
@@ -228,6 +234,6 @@ def read_study(folder: str | Path) -> StudyData:
     confirmation = None
     if (folder / CONFIRMATION_FOLDER / MANIFEST_FILE).is_file():
         confirmation = read_study(folder / CONFIRMATION_FOLDER)
-    return StudyData(
-        read_frame(folder / HANDS_FILE), read_frame(folder / GAMES_FILE), manifest, confirmation
-    )
+    # Data written as plain strings read back as categories, as they were played.
+    hands, games = (as_categories(read_frame(folder / name)) for name in (HANDS_FILE, GAMES_FILE))
+    return StudyData(hands, games, manifest, confirmation)
