@@ -11,12 +11,13 @@ the study's manifest (its conditions, seed and package version).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 
 from ohhell_sim._version import __version__
 from ohhell_sim.errors import InvalidArgumentError
@@ -226,14 +227,44 @@ def read_manifest(folder: str | Path) -> dict:
     return manifest
 
 
-def read_study(folder: str | Path) -> StudyData:
+def read_study(
+    folder: str | Path, reduce: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+) -> StudyData:
     """Read what :func:`write_study` wrote, the confirmation run included (the frames
-    without ``attrs``: the manifest is :attr:`StudyData.manifest`)."""
+    without ``attrs``: the manifest is :attr:`StudyData.manifest`); ``reduce``, when given,
+    maps each condition's hands to what is kept of them where the run kept every deal (its
+    manifest notes no ``"hands"`` reduced), read a batch of rows at a time."""
     folder = Path(folder)
     manifest = read_manifest(folder)
     confirmation = None
     if (folder / CONFIRMATION_FOLDER / MANIFEST_FILE).is_file():
-        confirmation = read_study(folder / CONFIRMATION_FOLDER)
+        confirmation = read_study(folder / CONFIRMATION_FOLDER, reduce)
+    if reduce is None or "hands" in manifest:
+        hands = read_frame(folder / HANDS_FILE)
+    else:
+        hands = stack_frames(list(_reduced(folder / HANDS_FILE, reduce)))
     # Data written as plain strings read back as categories, as they were played.
-    hands, games = (as_categories(read_frame(folder / name)) for name in (HANDS_FILE, GAMES_FILE))
-    return StudyData(hands, games, manifest, confirmation)
+    games = as_categories(read_frame(folder / GAMES_FILE))
+    return StudyData(as_categories(hands), games, manifest, confirmation)
+
+
+#: Rows of a study's hands read at a time when they are reduced (:func:`read_study`).
+READ_BATCH_ROWS = 1 << 18
+
+
+def _reduced(path: Path, reduce: Callable[[pd.DataFrame], pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    """``reduce`` of the hands of each condition in the file at ``path`` (stacked condition
+    after condition), holding one batch of rows and one condition's rest at a time."""
+    rest = None
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=READ_BATCH_ROWS):
+        rows = batch.to_pandas()
+        if rest is not None:
+            rows = pd.concat([rest, rows], ignore_index=True)
+        conditions = rows["condition"].to_numpy()
+        # The last condition may go on in the next batch.
+        done = conditions != conditions[-1]
+        for _, part in rows[done].groupby("condition", sort=False):
+            yield reduce(part.reset_index(drop=True))
+        rest = rows[~done]
+    if rest is not None and len(rest):
+        yield reduce(rest.reset_index(drop=True))

@@ -18,7 +18,7 @@ from ohhell_sim.studies.design import FIELDS
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions, play_parts
 
 #: What a study's ``hands.parquet`` holds when its hands were reduced (its manifest says).
-REDUCED_HANDS = "one row per seat and game: what the analysis needs (--keep-hands keeps every deal)"
+REDUCED_HANDS = "a few rows per game: what the analysis needs (--keep-hands keeps every deal)"
 
 #: Games a run plays at least, however small its share: two, so that a paired
 #: interval over games exists.
