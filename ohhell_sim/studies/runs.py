@@ -232,8 +232,8 @@ def read_study(
 ) -> StudyData:
     """Read what :func:`write_study` wrote, the confirmation run included (the frames
     without ``attrs``: the manifest is :attr:`StudyData.manifest`); ``reduce``, when given,
-    maps each condition's hands to what is kept of them where the run kept every deal (its
-    manifest notes no ``"hands"`` reduced), read a batch of rows at a time."""
+    maps the hands of whole conditions to what is kept of them where the run kept every deal
+    (its manifest notes no ``"hands"`` reduced), read a batch of rows at a time."""
     folder = Path(folder)
     manifest = read_manifest(folder)
     confirmation = None
@@ -253,8 +253,8 @@ READ_BATCH_ROWS = 1 << 18
 
 
 def _reduced(path: Path, reduce: Callable[[pd.DataFrame], pd.DataFrame]) -> Iterator[pd.DataFrame]:
-    """``reduce`` of the hands of each condition in the file at ``path`` (stacked condition
-    after condition), holding one batch of rows and one condition's rest at a time."""
+    """``reduce`` of the hands in the file at ``path`` (stacked condition after condition),
+    given the whole conditions of a batch of rows at a time (and one condition's rest)."""
     rest = None
     for batch in pq.ParquetFile(path).iter_batches(batch_size=READ_BATCH_ROWS):
         rows = batch.to_pandas()
@@ -263,8 +263,8 @@ def _reduced(path: Path, reduce: Callable[[pd.DataFrame], pd.DataFrame]) -> Iter
         conditions = rows["condition"].to_numpy()
         # The last condition may go on in the next batch.
         done = conditions != conditions[-1]
-        for _, part in rows[done].groupby("condition", sort=False):
-            yield reduce(part.reset_index(drop=True))
+        if done.any():
+            yield reduce(rows[done].reset_index(drop=True))
         rest = rows[~done]
     if rest is not None and len(rest):
         yield reduce(rest.reset_index(drop=True))
