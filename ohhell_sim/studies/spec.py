@@ -62,8 +62,9 @@ class StudySpec:
         Whether it plays the rule sets it is given (``--variant``, ``--base``).
     reduce_hands : callable, optional
         ``reduce_hands(hands) -> DataFrame``: what the analysis needs of one condition's
-        hands, or of several whole conditions' (a few rows per game), kept instead of every deal unless a run asks for the
-        hands (``keep_hands``): a study's memory then grows by those rows per game.
+        hands, or of several whole conditions' (a few rows per game), kept instead of every
+        deal unless a run asks for the hands (``keep_hands``): a study's memory then grows
+        by those rows per game.
     field_names : callable, optional
         ``field_names(fields) -> tuple of str``: the fields checked, raising for a bad one,
         when the study takes fields of its own making (``STRONGER/WEAKER`` pairs) besides
