@@ -252,7 +252,8 @@ def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
         "--keep-hands",
         action="store_true",
         help="keep every deal in hands.parquet where the study needs a few rows per game "
-        "of them (house_rules: one row per seat and game by default)",
+        "of them (by default house_rules keeps one row per seat and game, variant_scoring "
+        "one per strategy and game)",
     )
     p.add_argument(
         "--scheduler",

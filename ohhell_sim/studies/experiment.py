@@ -165,7 +165,8 @@ def run_experiment(
         against which it is judged on the same cards.
     keep_hands : bool
         Keep every deal in ``hands.parquet`` even where the study needs only a few rows
-        per game of them (``house_rules``, whose memory then grows with its deals).
+        per game of them (``house_rules``, ``variant_scoring``, whose memory then grows
+        with their deals).
     client : distributed.Client, optional
         Play every condition, and the confirmation run, on this Dask cluster
         (``simulate(..., client=)``): the same data and report as a run on this machine.
@@ -306,7 +307,8 @@ def load_report(folder: str | Path) -> tuple[Report, str]:
     folder = Path(folder)
     if (folder / ANALYSIS_FILE).is_file():
         return load_analysis(folder), f"from the saved analysis {folder / ANALYSIS_FILE}"
-    report = build_report(read_study(folder))
+    study = get_study(read_manifest(folder).get("study"))
+    report = build_report(read_study(folder, study.reduce_hands), study)
     path = save_analysis(report, folder)
     return report, f"analysis recomputed from the data and saved to {path}"
 

@@ -11,13 +11,14 @@ the study's manifest (its conditions, seed and package version).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 
 from ohhell_sim._version import __version__
 from ohhell_sim.errors import InvalidArgumentError
@@ -190,11 +191,17 @@ def _labelled(
 
 def stack_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """``frames`` stacked, their text columns as categories (a study's hands or games)."""
-    stacked = pd.concat(frames, ignore_index=True)
-    for column in stacked.columns:
-        if stacked[column].dtype == object:
-            stacked[column] = stacked[column].astype("category")
-    return stacked
+    return as_categories(pd.concat(frames, ignore_index=True))
+
+
+def as_categories(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its text columns (strings or objects) as categories, in place: a
+    study's labels repeat on every row, and a category holds each of them once."""
+    for column in frame.columns:
+        dtype = frame[column].dtype
+        if pd.api.types.is_object_dtype(dtype) or isinstance(dtype, pd.StringDtype):
+            frame[column] = frame[column].astype("category")
+    return frame
 
 
 def write_study(data: StudyData, folder: Path) -> Path:
@@ -234,14 +241,44 @@ def read_manifest(folder: str | Path) -> dict:
     return manifest
 
 
-def read_study(folder: str | Path) -> StudyData:
+def read_study(
+    folder: str | Path, reduce: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+) -> StudyData:
     """Read what :func:`write_study` wrote, the confirmation run included (the frames
-    without ``attrs``: the manifest is :attr:`StudyData.manifest`)."""
+    without ``attrs``: the manifest is :attr:`StudyData.manifest`); ``reduce``, when given,
+    maps the hands of whole conditions to what is kept of them where the run kept every deal
+    (its manifest notes no ``"hands"`` reduced), read a batch of rows at a time."""
     folder = Path(folder)
     manifest = read_manifest(folder)
     confirmation = None
     if (folder / CONFIRMATION_FOLDER / MANIFEST_FILE).is_file():
-        confirmation = read_study(folder / CONFIRMATION_FOLDER)
-    return StudyData(
-        read_frame(folder / HANDS_FILE), read_frame(folder / GAMES_FILE), manifest, confirmation
-    )
+        confirmation = read_study(folder / CONFIRMATION_FOLDER, reduce)
+    if reduce is None or "hands" in manifest:
+        hands = read_frame(folder / HANDS_FILE)
+    else:
+        hands = stack_frames(list(_reduced(folder / HANDS_FILE, reduce)))
+    # Data written as plain strings read back as categories, as they were played.
+    games = as_categories(read_frame(folder / GAMES_FILE))
+    return StudyData(as_categories(hands), games, manifest, confirmation)
+
+
+#: Rows of a study's hands read at a time when they are reduced (:func:`read_study`).
+READ_BATCH_ROWS = 1 << 18
+
+
+def _reduced(path: Path, reduce: Callable[[pd.DataFrame], pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    """``reduce`` of the hands in the file at ``path`` (stacked condition after condition),
+    given the whole conditions of a batch of rows at a time (and one condition's rest)."""
+    rest = None
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=READ_BATCH_ROWS):
+        rows = batch.to_pandas()
+        if rest is not None:
+            rows = pd.concat([rest, rows], ignore_index=True)
+        conditions = rows["condition"].to_numpy()
+        # The last condition may go on in the next batch.
+        done = conditions != conditions[-1]
+        if done.any():
+            yield reduce(rows[done].reset_index(drop=True))
+        rest = rows[~done]
+    if rest is not None and len(rest):
+        yield reduce(rest.reset_index(drop=True))

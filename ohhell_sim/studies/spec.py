@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from distributed import Client
 
 #: What a study's ``hands.parquet`` holds when its hands were reduced (its manifest says).
-REDUCED_HANDS = "one row per seat and game: what the analysis needs (--keep-hands keeps every deal)"
+REDUCED_HANDS = "a few rows per game: what the analysis needs (--keep-hands keeps every deal)"
 
 #: Games a run plays at least, however small its share: two, so that a paired
 #: interval over games exists.
@@ -69,8 +69,9 @@ class StudySpec:
         Whether it plays the rule sets it is given (``--variant``, ``--base``).
     reduce_hands : callable, optional
         ``reduce_hands(hands) -> DataFrame``: what the analysis needs of one condition's
-        hands (a few rows per game), kept instead of every deal unless a run asks for the
-        hands (``keep_hands``): a study's memory then grows by those rows per game.
+        hands, or of several whole conditions' (a few rows per game), kept instead of every
+        deal unless a run asks for the hands (``keep_hands``): a study's memory then grows
+        by those rows per game.
     field_names : callable, optional
         ``field_names(fields) -> tuple of str``: the fields checked, raising for a bad one,
         when the study takes fields of its own making (``STRONGER/WEAKER`` pairs) besides
