@@ -88,19 +88,13 @@ nb.show_figures(report)
 # ranking per field, and the pairs whose order differs between the fields.
 
 # %%
-groups = strategy_ladder.identical_groups(data.games)
-values = strategy_ladder.ladder_values(data, groups)
-rankings = {
-    field: strategy_ladder.ranking_table(part)
-    for field, part in values.groupby("field", observed=True, sort=False)
-}
-order = next(iter(rankings.values()))["strategy"].tolist()
+found = strategy_ladder.LADDER.rank(data)
+values, rankings, order, family = found.values, found.rankings, found.order, found.family
 per_field = pd.DataFrame(
     {field: ranking.set_index("strategy")["rank"] for field, ranking in rankings.items()}
 ).loc[order]
 display(Markdown("Rank of each ladder entry against each field (1 = best):"))
 display(per_field)
-family = strategy_ladder.confirmed_family(data, values, order, groups)
 changes = strategy_ladder.order_changes(family)
 pairs = family[family["field"] != strategy_ladder.BETWEEN_FIELDS]
 display(

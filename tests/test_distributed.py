@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -14,11 +16,16 @@ import pytest
 import scripted_strategies as ss
 
 import ohhell_sim as oh
+from ohhell_sim.analysis.report import MARKDOWN_FILE
+from ohhell_sim.cli import main
 from ohhell_sim.errors import IllegalMoveError, InvalidArgumentError
 from ohhell_sim.run import dask as ohd
 from ohhell_sim.run.chunked import read_manifest, run_chunked
 from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Counts
+from ohhell_sim.studies import run_experiment
+from ohhell_sim.studies.experiment import get_study
+from ohhell_sim.studies.runs import read_study
 
 distributed = pytest.importorskip("distributed")
 
@@ -205,3 +212,64 @@ def test_summary_on_the_cluster_equals_a_local_summary(client, builtin_reference
         summary=True,
     )
     assert chunked.counts == summary.counts
+
+
+# A study at its tests' tiniest size, at one table size and in one field.
+STUDY = {"games": 12, "players": (3,), "fields": ("simple",), "seed": 7}
+STUDY_ARGS = ["--games", "12", "--players", "3", "--fields", "simple", "--seed", "7", "-q"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "entry"), [("hook_rule", "python"), ("zero_bids", "cli")])
+def test_a_study_on_the_cluster_equals_a_local_run(client, tmp_path, name, entry):
+    # hook_rule plays its conditions at once, zero_bids part by part.  Both folders are
+    # named "run", so that the reports' Reproduce commands are the same.
+    local, remote = tmp_path / "local" / "run", tmp_path / "cluster" / "run"
+    run_experiment(name, local, progress=False, **STUDY)
+    address = client.scheduler.address
+    with distributed.get_task_stream(client) as tasks:
+        if entry == "python":
+            run_experiment(name, remote, progress=False, client=client, **STUDY)
+        else:
+            cli = ["experiment", name, *STUDY_ARGS, "--scheduler", address, "--out", str(remote)]
+            assert main(cli) == 0
+    assert tasks.data, "the study must play on the workers"
+    expected, data = read_study(local), read_study(remote)
+    for played, reference in ((data, expected), (data.confirmation, expected.confirmation)):
+        pd.testing.assert_frame_equal(played.hands, reference.hands, check_exact=True)
+        pd.testing.assert_frame_equal(played.games, reference.games, check_exact=True)
+    assert data.manifest == expected.manifest
+    assert (remote / MARKDOWN_FILE).read_text() == (local / MARKDOWN_FILE).read_text()
+
+
+def test_a_study_that_plays_its_own_games_refuses_a_cluster(client, tmp_path, capsys):
+    message = (
+        "a Dask cluster (--scheduler, client=) runs hook_rule, zero_bids, variant_scoring, "
+        "house_rules only; study 'strategy_ladder' plays its own games, on this machine"
+    )
+    out = tmp_path / "out"
+    with pytest.raises(InvalidArgumentError, match=re.escape(message)):
+        run_experiment("strategy_ladder", out, games=8, players=(4,), client=client)
+    with pytest.raises(InvalidArgumentError, match=r"client must be a dask\.distributed\.Client"):
+        run_experiment("hook_rule", out, client="tcp://127.0.0.1:8786", **STUDY)
+    # On the command line the study is refused before connecting (a bad argument: exit
+    # status 2), and an unreachable scheduler stops it as it stops `ohhell simulate` (1):
+    # one line each, nothing written.
+    unreachable = "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"
+    for name, address, error, status in (
+        ("strategy_ladder", client.scheduler.address, message, 2),
+        ("hook_rule", "tcp://127.0.0.1:9", unreachable, 1),
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["experiment", name, *STUDY_ARGS, "--scheduler", address, "--out", str(out)])
+        assert exit_info.value.code == status
+        printed = capsys.readouterr().err
+        assert error in printed and len(printed.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_a_study_of_its_own_plays_on_the_cluster_when_its_play_takes_a_client(client):
+    ladder = get_study("strategy_ladder")
+    taking = replace(ladder, play=lambda games, seed, players, progress, client=None: client)
+    assert not ladder.plays_on_cluster and taking.plays_on_cluster
+    assert taking.run(8, 0, (4,), progress=False, client=client) is client

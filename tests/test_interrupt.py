@@ -26,6 +26,19 @@ from ohhell_sim.run import pipeline
 from ohhell_sim.run.chunked import read_manifest, run_chunked
 
 
+@pytest.fixture(autouse=True)
+def ctrl_c_reaches_python():
+    """Python's own Ctrl-C handler for each test, as a program started from a terminal has.
+
+    A test process can hold SIGINT ignored (a pytest-xdist worker after some other
+    file's tests); then ``interrupt_main`` does nothing and a run told to wait for
+    Ctrl-C would wait for ever.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def _interrupt_after(seconds: float) -> None:
     # Ctrl-C, as the terminal delivers it: KeyboardInterrupt in the main thread.
     threading.Timer(seconds, _thread.interrupt_main).start()

@@ -42,7 +42,13 @@ from ohhell_sim.studies.zero_bids import PROBE_ARMS, probe_pairs
 TINY = {
     "hook_rule": {"games": 12, "players": (3, 4), "fields": ("simple", "mix")},
     "zero_bids": {"games": 12, "players": (3, 4), "fields": ("simple", "mix")},
-    "variant_scoring": {"games": 12, "players": (4,), "fields": ("simple", "mix")},
+    # Every deal kept: the tests below read the cards.
+    "variant_scoring": {
+        "games": 12,
+        "players": (4,),
+        "fields": ("simple", "mix"),
+        "keep_hands": True,
+    },
     "strategy_ladder": {"games": 8, "players": (4,), "strategies": ("simple", "random")},
 }
 

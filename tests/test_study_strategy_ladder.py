@@ -15,7 +15,9 @@ import pytest
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.strategies import simple
 from ohhell_sim.strategy import register_strategy, unregister_strategy
+from ohhell_sim.studies import gauntlets, ranking
 from ohhell_sim.studies import strategy_ladder as ladder
+from ohhell_sim.studies.one_card import one_card_twins
 from ohhell_sim.studies.runs import StudyData
 
 
@@ -57,8 +59,8 @@ def test_challengers_with_the_same_decisions_are_one_entry():
         ],
         ignore_index=True,
     )
-    assert ladder.identical_groups(long) == [("a", "b"), ("c",)]
-    merged = ladder.merge_identical(long, ladder.identical_groups(long))
+    assert gauntlets.identical_groups(long) == [("a", "b"), ("c",)]
+    merged = gauntlets.merge_identical(long, gauntlets.identical_groups(long))
     assert list(merged["challenger"].cat.categories) == ["a = b", "c"]
     assert len(merged) == 2 * len(long) // 3
 
@@ -73,7 +75,7 @@ def test_challengers_identical_in_one_field_only_are_kept_apart():
         ],
         ignore_index=True,
     )
-    assert ladder.identical_groups(long) == [("a",), ("b",)]
+    assert gauntlets.identical_groups(long) == [("a",), ("b",)]
 
 
 def test_a_slow_challenger_is_compared_on_the_deal_sets_it_played():
@@ -81,10 +83,10 @@ def test_a_slow_challenger_is_compared_on_the_deal_sets_it_played():
         [_rows("a", "simple", "1,0", 30), _rows("slow", "simple", "1,0", 30, units=(0,))],
         ignore_index=True,
     )
-    groups = ladder.identical_groups(long)
+    groups = gauntlets.identical_groups(long)
     assert groups == [("a", "slow")]
     # The member with more deal sets carries the entry.
-    merged = ladder.merge_identical(long, groups)
+    merged = gauntlets.merge_identical(long, groups)
     assert sorted(merged["unit"].unique()) == [0, 1]
 
 
@@ -100,7 +102,7 @@ def test_order_changes_are_the_pairs_whose_sign_differs_between_fields():
             "established": [True, True, True, False],
         }
     )
-    changes = ladder.order_changes(family)
+    changes = ranking.order_changes(family)
     assert changes[["a", "b", "resolved"]].to_dict("records") == [
         {"a": "x", "b": "y", "resolved": True}
     ]
@@ -108,7 +110,7 @@ def test_order_changes_are_the_pairs_whose_sign_differs_between_fields():
     # not fields.
     unconfirmed = family.assign(established=[True, False, True, False])
     between = pd.DataFrame({"field": ["between fields"], "a": ["x"], "b": ["y"], "estimate": [9.0]})
-    changes = ladder.order_changes(pd.concat([unconfirmed, between], ignore_index=True))
+    changes = ranking.order_changes(pd.concat([unconfirmed, between], ignore_index=True))
     assert changes[["a", "b", "resolved"]].to_dict("records") == [
         {"a": "x", "b": "y", "resolved": False}
     ]
@@ -132,7 +134,7 @@ def test_the_pairwise_family_tests_each_pair_between_fields_and_confirms_the_fir
         ],
         ignore_index=True,
     )
-    family = ladder.pairwise_family(values, ["x", "y"])
+    family = ladder.LADDER.family(values, ["x", "y"])
     assert list(family["field"]) == ["simple", "card_counter", ladder.BETWEEN_FIELDS]
     assert (family["correction"] == "holm over 3").all()
     between = family.iloc[2]
@@ -169,7 +171,7 @@ def test_a_registered_alias_is_merged_and_a_different_strategy_is_not(alias_run)
     assert set(games["field"].unique()) == {"simple"}
     # Each seat's deal-by-deal bids and tricks are recorded.
     assert games["bids"].str.count(",").min() > 0
-    assert ladder.identical_groups(games) == [("simple", "simple_alias"), ("random",)]
+    assert gauntlets.identical_groups(games) == [("simple", "simple_alias"), ("random",)]
 
 
 def test_the_report_counts_merged_pairs_once(alias_run):
@@ -209,4 +211,4 @@ def test_strategies_that_bid_alike_in_one_card_deals_are_named_there():
         [one_card("a", [0, 1, 1, 0]), one_card("b", [0, 1, 1, 0]), one_card("c", [1, 1, 1, 0])],
         ignore_index=True,
     )
-    assert ladder.one_card_twins(hands) == [("a", "b")]
+    assert one_card_twins(hands) == [("a", "b")]

@@ -17,8 +17,10 @@ from ohhell_sim.analysis.findings import (
 )
 from ohhell_sim.analysis.stats import grouped_mean
 from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.studies import runs
 from ohhell_sim.studies import variant_scoring as vs
 from ohhell_sim.studies.design import MIX_FIELD, check_fields, games_to_be_ahead
+from ohhell_sim.studies.runs import read_study, write_study
 from ohhell_sim.studies.skill import leads, skill_leaders, stronger_seats
 
 
@@ -199,3 +201,20 @@ def test_games_ahead_is_the_normal_approximation_of_the_pairs_lead():
     strong, weak = totals[:, [0, 0, 2, 2]], totals[:, [1, 3, 1, 3]]
     lead = (strong - weak).ravel()
     assert ahead == games_to_be_ahead(lead.mean(), lead.std(ddof=1))
+
+
+def test_reduced_hands_give_the_report_of_every_deal(tmp_path, monkeypatch):
+    kept = vs.SPEC.run(6, 3, (4,), progress=False, keep_hands=True, fields=("learned", MIX_FIELD))
+    reduced = vs.SPEC.run(6, 3, (4,), progress=False, fields=("learned", MIX_FIELD))
+    assert len(reduced.hands) < len(kept.hands) and "--keep-hands" in reduced.manifest["hands"]
+    full, small = vs.analyse(kept), vs.analyse(reduced)
+    assert full.findings == small.findings and full.in_short == small.in_short
+    for mine, theirs in zip(small.tables, full.tables, strict=True):
+        pd.testing.assert_frame_equal(mine.frame, theirs.frame, check_exact=True)
+    # A run that kept every deal is reduced as it is read, a few rows at a time: the
+    # conditions run across the batches.
+    write_study(kept, tmp_path)
+    monkeypatch.setattr(runs, "READ_BATCH_ROWS", 500)
+    again = read_study(tmp_path, vs.SPEC.reduce_hands)
+    pd.testing.assert_frame_equal(again.hands, reduced.hands, check_categorical=False)
+    assert again.games["variant"].dtype == "category"

@@ -1,14 +1,18 @@
-"""Options shared by the subcommands: the rules, the seats and ``--import``."""
+"""Options shared by the subcommands: the rules, the seats, ``--import`` and ``--scheduler``."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from ohhell_sim.cli.seats import SEAT_SYNTAX, Seat, import_strategy_module, parse_seats
 from ohhell_sim.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
+    from distributed import Client
+
     from ohhell_sim.rules import Rules
 
 
@@ -45,6 +49,22 @@ def import_modules(args: argparse.Namespace) -> None:
     """Import the modules of ``--import``, in order."""
     for ref in args.imports or []:
         import_strategy_module(ref, "--import")
+
+
+@contextmanager
+def scheduler_client(address: str | None) -> Iterator[Client | None]:
+    """The Dask client connected to ``address`` (``--scheduler``; its workers checked by
+    :func:`ohhell_sim.run.dask.connect`), closed on leaving; None without an address."""
+    if not address:
+        yield None
+        return
+    from ohhell_sim.run.dask import connect
+
+    client = connect(address)
+    try:
+        yield client
+    finally:
+        client.close()
 
 
 def seats_from_args(args: argparse.Namespace, rules: Rules) -> list[Seat]:

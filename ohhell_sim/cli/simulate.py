@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from ohhell_sim.cli.options import add_rules_options, rules_from_args, seats_from_args
+from ohhell_sim.cli.options import (
+    add_rules_options,
+    rules_from_args,
+    scheduler_client,
+    seats_from_args,
+)
 
 _SUMMARY_MEASURES = ("mean_score", "made_rate", "zero_bid_rate", "win_share")
 # The count tables of a --summary run are wide (x, x_low, x_high).
@@ -19,18 +24,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from ohhell_sim.analysis.format import format_summary
     from ohhell_sim.analysis.report import rules_text
     from ohhell_sim.results import check_run_folder
-    from ohhell_sim.run.dask import connect
     from ohhell_sim.simulate import simulate
     from ohhell_sim.summary import summarise
 
     rules = rules_from_args(args)
     seats = seats_from_args(args, rules)
     output = check_run_folder(args.output, args.overwrite) if args.output else None
-    client = None
-    if args.scheduler:
-        client = connect(args.scheduler)
     run = summarise if args.summary else simulate
-    try:
+    with scheduler_client(args.scheduler) as client:
         result = run(
             rules,
             [seat.spec for seat in seats],
@@ -42,9 +43,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             check=args.check,
             kernel=args.kernel,
         )
-    finally:
-        if client is not None:
-            client.close()
     print(
         f"{args.games} games of {rules.n_deals} deals, {rules.players} players, "
         f"seed {args.seed}: {', '.join(seat.label for seat in seats)}; "

@@ -11,7 +11,7 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ohhell_sim.cli.options import add_import_option, import_modules
+from ohhell_sim.cli.options import add_import_option, import_modules, scheduler_client
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies.catalog import (
     DEFAULT_STUDY,
@@ -70,25 +70,31 @@ def _done(written: WrittenReport, data: bool = False) -> int:
 
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one study and write its data and report."""
-    from ohhell_sim.studies.experiment import run_experiment
+    from ohhell_sim.studies.experiment import check_cluster, run_experiment
 
     import_modules(args)
     out = args.out or f"runs/{args.name}"
-    written = run_experiment(
-        args.name,
-        out,
-        args.games,
-        args.seed,
-        players=_parse_players(args.players),
-        progress=not args.quiet,
-        strategies=_parse_names(args.strategies),
-        fields=_parse_names(args.fields),
-        confirm_games=args.confirm_games,
-        confirm_seed=args.confirm_seed,
-        variants=None if args.variant is None else tuple(args.variant),
-        base=args.base,
-        keep_hands=args.keep_hands,
-    )
+    players = _parse_players(args.players)
+    if args.scheduler:
+        # A study that cannot play on a cluster is refused before connecting.
+        check_cluster(args.name)
+    with scheduler_client(args.scheduler) as client:
+        written = run_experiment(
+            args.name,
+            out,
+            args.games,
+            args.seed,
+            players=players,
+            progress=not args.quiet,
+            strategies=_parse_names(args.strategies),
+            fields=_parse_names(args.fields),
+            confirm_games=args.confirm_games,
+            confirm_seed=args.confirm_seed,
+            variants=None if args.variant is None else tuple(args.variant),
+            base=args.base,
+            keep_hands=args.keep_hands,
+            client=client,
+        )
     return _done(written, data=True)
 
 
@@ -246,7 +252,14 @@ def _add_experiment_parser(sub: argparse._SubParsersAction) -> None:
         "--keep-hands",
         action="store_true",
         help="keep every deal in hands.parquet where the study needs a few rows per game "
-        "of them (house_rules: one row per seat and game by default)",
+        "of them (by default house_rules keeps one row per seat and game, variant_scoring "
+        "one per strategy and game)",
+    )
+    p.add_argument(
+        "--scheduler",
+        help="address of a Dask scheduler to play every condition and the confirmation run "
+        "on: the same data and report as on this machine (not strategy_ladder, which plays "
+        "its own games here)",
     )
     add_import_option(p)
     p.add_argument("--out", "-o", help="output folder (default runs/NAME)")

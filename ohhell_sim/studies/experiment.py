@@ -6,6 +6,7 @@ import importlib
 import shlex
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ohhell_sim.analysis.report import (
     ANALYSIS_FILE,
@@ -28,6 +29,9 @@ from ohhell_sim.studies.report import conditions_table
 from ohhell_sim.studies.runs import MANIFEST_FILE, StudyData, read_manifest, read_study, write_study
 from ohhell_sim.studies.spec import StudySpec, share_of_games
 
+if TYPE_CHECKING:
+    from distributed import Client
+
 #: Share of the games per condition that the confirmation run plays by default.
 CONFIRMATION_SHARE = 0.5
 
@@ -40,6 +44,20 @@ def get_study(name: object) -> StudySpec:
     if name not in STUDY_NAMES:
         raise InvalidArgumentError(f"unknown study {name!r}; studies: {', '.join(STUDY_NAMES)}")
     return importlib.import_module(f"ohhell_sim.studies.{name}").SPEC
+
+
+def check_cluster(name: object) -> StudySpec:
+    """The declaration of study ``name`` (as :func:`get_study`) when it can play on a Dask
+    cluster (:attr:`StudySpec.plays_on_cluster`); otherwise raise, naming the studies that
+    can."""
+    study = get_study(name)
+    if not study.plays_on_cluster:
+        able = [s for s in STUDY_NAMES if get_study(s).plays_on_cluster]
+        raise InvalidArgumentError(
+            f"a Dask cluster (--scheduler, client=) runs {', '.join(able)} only; study "
+            f"{study.name!r} plays its own games, on this machine"
+        )
+    return study
 
 
 def experiment_command(
@@ -105,6 +123,7 @@ def run_experiment(
     variants: tuple[str, ...] | None = None,
     base: str | None = None,
     keep_hands: bool = False,
+    client: Client | None = None,
 ) -> WrittenReport:
     """Play study ``name``, write its data and analysis into ``out`` and render its report there.
 
@@ -146,14 +165,19 @@ def run_experiment(
         against which it is judged on the same cards.
     keep_hands : bool
         Keep every deal in ``hands.parquet`` even where the study needs only a few rows
-        per game of them (``house_rules``, whose memory then grows with its deals).
+        per game of them (``house_rules``, ``variant_scoring``, whose memory then grows
+        with their deals).
+    client : distributed.Client, optional
+        Play every condition, and the confirmation run, on this Dask cluster
+        (``simulate(..., client=)``): the same data and report as a run on this machine.
+        A study that plays its own games (``strategy_ladder``) refuses it.
 
     Raises
     ------
     InvalidArgumentError
         For a bad argument, before anything is played.
     """
-    study = get_study(name)
+    study = get_study(name) if client is None else check_cluster(name)
     name = study.name
     games = check_count("games", study.default_games if games is None else games)
     seed = check_seed(seed)
@@ -189,8 +213,14 @@ def run_experiment(
     if study.conditions is not None:
         # The design is built (every rule set at every table size) before the folder is made.
         study.conditions(games, players, **options)
+    if client is not None:
+        from ohhell_sim.run.dask import check_client
+
+        client = check_client(client)
     out = check_output_folder(out)
-    data = study.run(games, seed, players, progress=progress, keep_hands=keep_hands, **options)
+    data = study.run(
+        games, seed, players, progress=progress, keep_hands=keep_hands, client=client, **options
+    )
     chosen = (confirm_games, confirm_seed) != (None, None)
     command = command or experiment_command(
         name,
@@ -215,6 +245,7 @@ def run_experiment(
             players,
             progress=progress,
             keep_hands=keep_hands,
+            client=client,
             **options,
         )
         data.confirmation.manifest.update(
@@ -276,7 +307,8 @@ def load_report(folder: str | Path) -> tuple[Report, str]:
     folder = Path(folder)
     if (folder / ANALYSIS_FILE).is_file():
         return load_analysis(folder), f"from the saved analysis {folder / ANALYSIS_FILE}"
-    report = build_report(read_study(folder))
+    study = get_study(read_manifest(folder).get("study"))
+    report = build_report(read_study(folder, study.reduce_hands), study)
     path = save_analysis(report, folder)
     return report, f"analysis recomputed from the data and saved to {path}"
 

@@ -54,13 +54,33 @@ def with_one_card_dealer(games: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFra
     return out.drop(columns="_dealt")
 
 
+#: What :func:`bid_totals` keeps of a game's hands, per strategy.
+BID_TOTALS = ("bids", "zeros", "deals")
+
+
+def bid_totals(hands: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
+    """Per condition, ``labels`` group, strategy and game: the sum of the bids (``bids``), the
+    zero bids (``zeros``) and the hands bid (``deals``): what :func:`per_game_bids` needs of
+    the hands, a row per strategy and game."""
+    keys = ["condition", *labels, "strategy", "game"]
+    bids = hands["bid"].to_numpy()
+    frame = hands[keys].assign(
+        bids=bids.astype(np.int64), zeros=(bids == 0).astype(np.int64), deals=1
+    )
+    return frame.groupby(keys, observed=True, sort=True)[list(BID_TOTALS)].sum().reset_index()
+
+
 def per_game_bids(hands: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
     """Per ``labels`` group, strategy and game: the mean ``bid`` and the share of zero bids
-    (``zero``), the labels and strategy as plain strings."""
+    (``zero``), the labels and strategy as plain strings; ``hands`` are every deal, or
+    :func:`bid_totals` of them."""
     keys = [*labels, "strategy", "game"]
-    bids = hands["bid"].to_numpy()
-    frame = hands[keys].assign(bid=bids.astype(np.float64), zero=(bids == 0).astype(np.float64))
-    means = frame.groupby(keys, observed=True, sort=True)[["bid", "zero"]].mean().reset_index()
+    totals = hands if set(BID_TOTALS) <= set(hands.columns) else bid_totals(hands, labels)
+    # Sums of whole numbers are exact: each mean is the one over the deals, to the bit.
+    sums = totals.groupby(keys, observed=True, sort=True)[list(BID_TOTALS)].sum()
+    means = pd.DataFrame(
+        {"bid": sums["bids"] / sums["deals"], "zero": sums["zeros"] / sums["deals"]}
+    ).reset_index()
     text = [c for c in keys if c != "game" and not pd.api.types.is_numeric_dtype(means[c])]
     return means.assign(**{column: means[column].astype(str) for column in text})
 

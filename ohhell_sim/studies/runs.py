@@ -11,12 +11,14 @@ the study's manifest (its conditions, seed and package version).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 
 from ohhell_sim._version import __version__
 from ohhell_sim.errors import InvalidArgumentError
@@ -26,6 +28,9 @@ from ohhell_sim.run.pipeline import prepare_kernel
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.simulate import simulate
 from ohhell_sim.strategy import SeatSpec, check_seating
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 HANDS_FILE = "hands.parquet"
 GAMES_FILE = "games.parquet"
@@ -94,10 +99,13 @@ def play_conditions(
     progress: bool = True,
     description: str = "games",
     reduce: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
+    client: Client | None = None,
 ) -> StudyData:
     """Play every condition with ``seed`` (one progress bar, labelled ``description``) and
     stack the results; ``reduce``, when given, maps each condition's labelled hands to
     what is kept of them, so that only one condition's deals are held at a time.
+    With ``client`` every condition plays on its Dask cluster (``simulate(...,
+    client=)``: the same frames, bit for bit), and no kernel compiles here.
 
     ``hands`` and ``games`` get the label columns and ``condition`` (its position in
     ``conditions``) in front.  The ``strategy`` column holds each seat's strategy name,
@@ -111,9 +119,11 @@ def play_conditions(
     names, described = [], []
     # Every seating is checked against its rules before the first kernel compiles.
     seatings = [check_seating(c.rules, list(c.seats)) for c in conditions]
-    # Kernels compile (announced) before the bar starts, so that it times play alone.
+    # Kernels compile (announced) before the bar starts, so that it times play alone;
+    # on a cluster the workers compile them.
     for condition, seating in zip(conditions, seatings, strict=True):
-        prepare_kernel(seating, condition.rules, Rows.empty(condition.rules, 0))
+        if client is None:
+            prepare_kernel(seating, condition.rules, Rows.empty(condition.rules, 0))
         names.append(np.array(seating.names, dtype=object))
         # Whether each seat's bids read the scoring tables: a user's strategy need not be
         # importable when the data are analysed again.
@@ -121,7 +131,8 @@ def play_conditions(
         described.append({**condition.describe(), "reads_scoring": reads})
     with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
         for index, condition in enumerate(conditions):
-            result = simulate(condition.rules, list(condition.seats), condition.games, seed)
+            seats = list(condition.seats)
+            result = simulate(condition.rules, seats, condition.games, seed, client=client)
             labelled = _labelled(result.hands, index, condition.label, names[index])
             hands.append(labelled if reduce is None else reduce(labelled))
             games.append(_labelled(result.games, index, condition.label, names[index]))
@@ -142,17 +153,21 @@ def play_parts(
     progress: bool = True,
     description: str = "games",
     keep: Callable[[str, pd.DataFrame], pd.DataFrame] | None = None,
+    client: Client | None = None,
 ) -> StudyData:
     """:func:`play_conditions` part by part (``part_of`` names a condition's part; each part
     its own progress bar, ``description`` and the part's name), the conditions numbered on
-    from part to part; ``keep(part, hands)``, when given, maps a part's hands to what is
-    kept of them.  The manifest lists every condition."""
+    from part to part, on ``client``'s cluster when given; ``keep(part, hands)``, when
+    given, maps a part's hands to what is kept of them.  The manifest lists every
+    condition."""
     parts: dict[str, list[Condition]] = {}
     for condition in conditions:
         parts.setdefault(part_of(condition), []).append(condition)
     hands, games, offset = [], [], 0
     for name, part in parts.items():
-        data = play_conditions(part, seed, progress=progress, description=f"{description} {name}")
+        data = play_conditions(
+            part, seed, progress=progress, description=f"{description} {name}", client=client
+        )
         rows = data.hands if keep is None else keep(name, data.hands)
         for frame, out in ((rows, hands), (data.games, games)):
             out.append(frame.assign(condition=(frame["condition"] + offset).astype(np.int16)))
@@ -176,11 +191,17 @@ def _labelled(
 
 def stack_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """``frames`` stacked, their text columns as categories (a study's hands or games)."""
-    stacked = pd.concat(frames, ignore_index=True)
-    for column in stacked.columns:
-        if stacked[column].dtype == object:
-            stacked[column] = stacked[column].astype("category")
-    return stacked
+    return as_categories(pd.concat(frames, ignore_index=True))
+
+
+def as_categories(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its text columns (strings or objects) as categories, in place: a
+    study's labels repeat on every row, and a category holds each of them once."""
+    for column in frame.columns:
+        dtype = frame[column].dtype
+        if pd.api.types.is_object_dtype(dtype) or isinstance(dtype, pd.StringDtype):
+            frame[column] = frame[column].astype("category")
+    return frame
 
 
 def write_study(data: StudyData, folder: Path) -> Path:
@@ -220,14 +241,44 @@ def read_manifest(folder: str | Path) -> dict:
     return manifest
 
 
-def read_study(folder: str | Path) -> StudyData:
+def read_study(
+    folder: str | Path, reduce: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+) -> StudyData:
     """Read what :func:`write_study` wrote, the confirmation run included (the frames
-    without ``attrs``: the manifest is :attr:`StudyData.manifest`)."""
+    without ``attrs``: the manifest is :attr:`StudyData.manifest`); ``reduce``, when given,
+    maps the hands of whole conditions to what is kept of them where the run kept every deal
+    (its manifest notes no ``"hands"`` reduced), read a batch of rows at a time."""
     folder = Path(folder)
     manifest = read_manifest(folder)
     confirmation = None
     if (folder / CONFIRMATION_FOLDER / MANIFEST_FILE).is_file():
-        confirmation = read_study(folder / CONFIRMATION_FOLDER)
-    return StudyData(
-        read_frame(folder / HANDS_FILE), read_frame(folder / GAMES_FILE), manifest, confirmation
-    )
+        confirmation = read_study(folder / CONFIRMATION_FOLDER, reduce)
+    if reduce is None or "hands" in manifest:
+        hands = read_frame(folder / HANDS_FILE)
+    else:
+        hands = stack_frames(list(_reduced(folder / HANDS_FILE, reduce)))
+    # Data written as plain strings read back as categories, as they were played.
+    games = as_categories(read_frame(folder / GAMES_FILE))
+    return StudyData(as_categories(hands), games, manifest, confirmation)
+
+
+#: Rows of a study's hands read at a time when they are reduced (:func:`read_study`).
+READ_BATCH_ROWS = 1 << 18
+
+
+def _reduced(path: Path, reduce: Callable[[pd.DataFrame], pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    """``reduce`` of the hands in the file at ``path`` (stacked condition after condition),
+    given the whole conditions of a batch of rows at a time (and one condition's rest)."""
+    rest = None
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=READ_BATCH_ROWS):
+        rows = batch.to_pandas()
+        if rest is not None:
+            rows = pd.concat([rest, rows], ignore_index=True)
+        conditions = rows["condition"].to_numpy()
+        # The last condition may go on in the next batch.
+        done = conditions != conditions[-1]
+        if done.any():
+            yield reduce(rows[done].reset_index(drop=True))
+        rest = rows[~done]
+    if rest is not None and len(rest):
+        yield reduce(rest.reset_index(drop=True))

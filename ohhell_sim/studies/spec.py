@@ -7,9 +7,11 @@ the module, so that no study is handled by its name.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -17,8 +19,11 @@ from ohhell_sim.analysis.report import Report
 from ohhell_sim.studies.design import FIELDS
 from ohhell_sim.studies.runs import Condition, StudyData, play_conditions, play_parts
 
+if TYPE_CHECKING:
+    from distributed import Client
+
 #: What a study's ``hands.parquet`` holds when its hands were reduced (its manifest says).
-REDUCED_HANDS = "one row per seat and game: what the analysis needs (--keep-hands keeps every deal)"
+REDUCED_HANDS = "a few rows per game: what the analysis needs (--keep-hands keeps every deal)"
 
 #: Games a run plays at least, however small its share: two, so that a paired
 #: interval over games exists.
@@ -44,7 +49,9 @@ class StudySpec:
         which :meth:`run` plays with one seed for all.
     play : callable, optional
         ``play(games, seed, players, progress, fields=..., [strategies=...]) -> StudyData``,
-        instead of ``conditions``, for a study that plays more (one-card deals).
+        instead of ``conditions``, for a study that plays more (one-card deals); it
+        takes ``client=`` too when it can play on a Dask cluster
+        (:attr:`plays_on_cluster`).
     part_of, keep_part : callable, optional
         ``part_of(condition) -> str``: the conditions are played part by part, each with its
         own progress bar (:func:`~ohhell_sim.studies.runs.play_parts`), and
@@ -62,8 +69,9 @@ class StudySpec:
         Whether it plays the rule sets it is given (``--variant``, ``--base``).
     reduce_hands : callable, optional
         ``reduce_hands(hands) -> DataFrame``: what the analysis needs of one condition's
-        hands (a few rows per game), kept instead of every deal unless a run asks for the
-        hands (``keep_hands``): a study's memory then grows by those rows per game.
+        hands, or of several whole conditions' (a few rows per game), kept instead of every
+        deal unless a run asks for the hands (``keep_hands``): a study's memory then grows
+        by those rows per game.
     field_names : callable, optional
         ``field_names(fields) -> tuple of str``: the fields checked, raising for a bad one,
         when the study takes fields of its own making (``STRONGER/WEAKER`` pairs) besides
@@ -100,6 +108,13 @@ class StudySpec:
         if self.keep_part is not None and self.part_of is None:
             raise TypeError(f"study {self.name!r}: keep_part needs part_of, the parts it keeps")
 
+    @property
+    def plays_on_cluster(self) -> bool:
+        """Whether :meth:`run` can play on a Dask cluster: its ``conditions`` can (each is
+        played through :func:`~ohhell_sim.simulate`), a ``play`` of its own when it takes
+        ``client``."""
+        return self.play is None or "client" in inspect.signature(self.play).parameters
+
     def run(
         self,
         games: int,
@@ -107,13 +122,16 @@ class StudySpec:
         players: tuple[int, ...],
         progress: bool = True,
         keep_hands: bool = False,
+        client: Client | None = None,
         **options,
     ) -> StudyData:
         """The study played once at ``seed``: its ``play``, or its ``conditions`` played, part
         by part when it names them (``part_of``), else each condition's hands reduced by
-        ``reduce_hands`` unless ``keep_hands``."""
+        ``reduce_hands`` unless ``keep_hands``; on ``client``'s Dask cluster when given
+        (see :attr:`plays_on_cluster`)."""
         if self.play is not None:
-            return self.play(games, seed, players, progress=progress, **options)
+            on = {} if client is None else {"client": client}
+            return self.play(games, seed, players, progress=progress, **on, **options)
         design = self.conditions(games, players, **options)
         if self.part_of is not None:
             return play_parts(
@@ -123,10 +141,11 @@ class StudySpec:
                 progress=progress,
                 description=self.name,
                 keep=self.keep_part,
+                client=client,
             )
         reduce = None if keep_hands else self.reduce_hands
         data = play_conditions(
-            design, seed, progress=progress, description=self.name, reduce=reduce
+            design, seed, progress=progress, description=self.name, reduce=reduce, client=client
         )
         if reduce is not None:
             data.manifest["hands"] = REDUCED_HANDS

@@ -20,7 +20,7 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.studies.design import FIELDS, MIX_FIELD, check_fields, field_seats
 from ohhell_sim.studies.family import confirm_filled
-from ohhell_sim.studies.measures import per_game_bids
+from ohhell_sim.studies.measures import bid_totals, per_game_bids
 from ohhell_sim.studies.report import in_order, study_report
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.shifts import Shifts, family_display, strings
@@ -341,4 +341,5 @@ SPEC = StudySpec(
     default_fields=DEFAULT_FIELDS,
     known_fields=KNOWN_FIELDS,
     field_shares=FIELD_SHARES,
+    reduce_hands=partial(bid_totals, labels=CONDITION_KEYS),
 )

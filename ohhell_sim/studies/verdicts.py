@@ -53,7 +53,7 @@ from ohhell_sim.studies.pairs import (
     studied_rules,
 )
 from ohhell_sim.studies.report import in_order, study_report
-from ohhell_sim.studies.runs import Condition, StudyData
+from ohhell_sim.studies.runs import Condition, StudyData, as_categories
 from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
@@ -98,9 +98,12 @@ def value_text(row: pd.Series, measure: str) -> str:
 
 
 def long_measures(measures: pd.DataFrame) -> pd.DataFrame:
-    """``measures`` as one row per (rule, field, players, game, measure) with ``value``."""
-    long = measures.melt(id_vars=["rule", "field", "players", "game"], var_name="measure")
-    return long.dropna(subset=["value"])
+    """``measures`` as one row per (rule, field, players, game, measure) with ``value``; the
+    rule, field and measure as categories (each name held once, not on every row)."""
+    ids = ["rule", "field", "players", "game"]
+    labelled = measures.astype({"rule": "category", "field": "category"})
+    long = labelled.melt(id_vars=ids, var_name="measure").dropna(subset=["value"])
+    return long.astype({"measure": "category"})
 
 
 def against_base(measures: pd.DataFrame, base: str) -> pd.DataFrame:
@@ -139,7 +142,8 @@ def pooled_runs(
     games = pd.concat(
         [data.games, run.games.assign(game=run.games["game"] + offset)], ignore_index=True
     )
-    games = games.astype({"rule": str, "field": str})
+    # Categories that differ between the runs stack as strings: categorical again.
+    games = as_categories(games)
     first, second = design_games(data), design_games(run)
     source = f"both runs pooled, {first} + {second} games per condition"
     return pooled, games, source, first + second
@@ -323,6 +327,8 @@ class VerdictStudy:
         found = parts["effects"]
         # The numbers quoted: both runs pooled, not the run that chose the findings.
         pooled, games, source, games_per_condition = pooled_runs(data, measures, again)
+        # Before the effects of the pooled runs are held: the pairs of seats are many rows.
+        ahead = games_ahead_by_rule(games)
         pooled_diffs = against_base(pooled, design.base)
         tested = pooled_diffs[pooled_diffs["measure"].isin(self.tested)]
         keys = ["rule", "measure", "field"]
@@ -353,7 +359,7 @@ class VerdictStudy:
             judged,
             games,
             source,
-            games_ahead_by_rule(games),
+            ahead,
         )
 
     def analyse(self, data: StudyData) -> Report:
