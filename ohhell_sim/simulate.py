@@ -16,7 +16,7 @@ from ohhell_sim.results import SimulationResult, check_rows_fit
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.executors import play_run
 from ohhell_sim.run.sinks import Rows
-from ohhell_sim.run.validation import check_mode, check_run
+from ohhell_sim.run.validation import check_mode, check_run, kernel_mode
 from ohhell_sim.strategy import SeatSpec
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ def simulate(
     client: Client | None = None,
     check: bool = False,
     record_hands: bool = False,
+    kernel: str = "auto",
 ) -> SimulationResult:
     """Play ``games`` games between ``strategies`` on the compiled kernel.
 
@@ -77,6 +78,14 @@ def simulate(
     record_hands : bool
         Also keep each seat's cards as dealt, in ``result.arrays.held``
         (a ``uint64`` card mask per game, deal and seat).
+    kernel : {"auto", "dedicated", "shared"}
+        The compiled kernel that plays the games, which gives the same games:
+        ``"dedicated"`` compiles one for these strategies (fastest per decision;
+        10-40 s of compile for each new set of strategies or edit of one),
+        ``"shared"`` plays every strategy on one kernel compiled once per
+        machine, compiling only the strategies' own functions (an edit and a
+        re-run in seconds; decisions a call dearer).  ``"auto"``: shared for a
+        run of fewer than 1,000,000 games with a user strategy, else dedicated.
 
     Returns
     -------
@@ -96,7 +105,8 @@ def simulate(
         strategy's decision never returns; no games are kept
         (:func:`ohhell_sim.run.chunked.run_chunked` keeps its finished chunks).
     """
-    run = check_mode(check_run(rules, strategies, first_game, games, seed, threads), check, client)
+    run = check_run(rules, strategies, first_game, games, seed, threads)
+    run = kernel_mode(check_mode(run, check, client), kernel)
     record_hands = check_flag("record_hands", record_hands)
     progress = check_flag("progress", progress)
     check_rows_fit(run.rules, run.games, hands=record_hands)

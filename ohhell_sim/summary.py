@@ -45,7 +45,7 @@ from ohhell_sim.run.counts import SummaryCounts, total_bounds
 from ohhell_sim.run.executors import play_run
 from ohhell_sim.run.run_summary import TABLE_KEYS, RunSummary
 from ohhell_sim.run.sinks import Counts
-from ohhell_sim.run.validation import check_mode, check_run
+from ohhell_sim.run.validation import check_mode, check_run, kernel_mode
 from ohhell_sim.strategy import SeatSpec
 
 if TYPE_CHECKING:
@@ -65,6 +65,7 @@ def summarise(
     progress: bool = False,
     client: Client | None = None,
     check: bool = False,
+    kernel: str = "auto",
 ) -> RunSummary:
     """Play ``games`` games like :func:`ohhell_sim.simulate`, keeping only summary counts.
 
@@ -95,6 +96,8 @@ def summarise(
     check : bool
         The check mode, as for :func:`ohhell_sim.simulate` (the first games are
         compared with the reference engine before the counting starts).
+    kernel : {"auto", "dedicated", "shared"}
+        The compiled kernel that plays the games, as for :func:`ohhell_sim.simulate`.
 
     Returns
     -------
@@ -112,7 +115,8 @@ def summarise(
         At Ctrl-C (a ``KeyboardInterrupt``), within a second or two, even while a
         strategy's decision never returns.
     """
-    run = check_mode(check_run(rules, strategies, first_game, games, seed, threads), check, client)
+    run = check_run(rules, strategies, first_game, games, seed, threads)
+    run = kernel_mode(check_mode(run, check, client), kernel)
     progress = check_flag("progress", progress)
     sink = play_run(run, partial(Counts.empty, run.rules), client=client, progress=progress)
     return RunSummary(

@@ -20,7 +20,7 @@ kernel of its own, so tests share a few sets.  ``OHHELL_LOG_KERNELS=path`` logs
 every kernel the tests load, and which test compiled it (:func:`kernel_log`);
 ``OHHELL_TEST_KERNEL_CACHE=$(mktemp -d)`` runs with an empty cache.  The tests
 run on several processes (pytest-xdist, one test file per process at a time),
-each with a kernel folder of its own.
+which share the kernel folder: a kernel compiles once for all of them.
 """
 
 from __future__ import annotations
@@ -67,6 +67,29 @@ def examples(n: int) -> int:
     return max(1, n * settings.default.max_examples // 100)
 
 
+# --- the order of the test files ------------------------------------------------
+
+#: The costliest test files, costliest first (measured on two cores from an empty
+#: kernel cache).  pytest-xdist hands out whole files (``--dist loadfile``) in
+#: collection order (``--no-loadscope-reorder``), so these start first and the
+#: many short files fill the workers' time around them, instead of a long file
+#: starting last while the other worker sits idle.
+COSTLIEST_FILES = (
+    "test_batched_env.py",
+    "test_strategies_simulate.py",
+    "test_studies.py",
+    "test_notebooks.py",
+    "test_distilled.py",
+    "test_env.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    """Run the :data:`COSTLIEST_FILES` first, each file's tests in their own order."""
+    rank = {name: i for i, name in enumerate(COSTLIEST_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 # --- the kernel cache -----------------------------------------------------------
 
 
@@ -86,9 +109,12 @@ def _test_kernel_folder() -> Path:
     else:
         digest = hashlib.sha256((Path(__file__).parent / "scripted_strategies.py").read_bytes())
         folder = Path(tempfile.gettempdir()) / f"ohhell-sim-test-kernels-{digest.hexdigest()[:12]}"
-    # Each pytest-xdist worker keeps its own folder: tests check that a run
-    # wrote no kernel file, which another worker's compile would break.
-    return folder / os.environ.get("PYTEST_XDIST_WORKER", "main")
+    # The pytest-xdist workers share the folder, so that a kernel one of them
+    # compiled loads from Numba's cache in the others (a kernel file is written
+    # whole and then renamed; Numba's cache files are too).  Tests that check a
+    # run wrote no kernel file look only at their own strategies' kernels
+    # (:func:`kernel_files`), as another worker may be writing its own.
+    return folder
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -99,6 +125,28 @@ def kernel_cache_dir():
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("OHHELL_CACHE_DIR", str(folder))
         yield folder
+
+
+def kernel_files(
+    folder: Path, strategies: set[str], tables: tuple[str, ...] = ("plain", "general")
+) -> list[str]:
+    """The files in ``folder`` of the kernels for exactly the strategy set ``strategies``.
+
+    Each kernel's generated module (its docstring names its strategies and its
+    ``tables``) and Numba's cache files of it; other kernels, which another test
+    process may be writing, are left out.
+    """
+    stems = []
+    for path in folder.glob("ohhell_kernel_*.py"):
+        head = path.read_text(encoding="utf-8").partition("\n")[0]
+        names, _, kind = head.removeprefix('"""Kernel for ').rpartition(" on ")
+        if set(names.split(", ")) == strategies and kind.split(" ")[0] in tables:
+            stems.append(path.stem)
+    return sorted(
+        str(p.relative_to(folder))
+        for p in folder.rglob("*")
+        if p.is_file() and any(p.name.startswith(stem + ".") for stem in stems)
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -463,7 +463,7 @@ import mystrategy
 
 rules = oh.Rules(players=5, schedule=[4, 3])
 seats = ["direct", "held", "aliased", "overloaded", "jitable"]
-result = oh.simulate(rules, seats, 30, 2)
+result = oh.simulate(rules, seats, 30, 2, kernel="dedicated")
 hands = result.hands
 bids = {}
 for name in seats:

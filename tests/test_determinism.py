@@ -15,6 +15,7 @@ import numba
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import kernel_files
 
 import ohhell_sim as oh
 from ohhell_sim.rules import Rules
@@ -131,7 +132,8 @@ _CHILD = textwrap.dedent(
 @pytest.mark.slow
 def test_numba_num_threads_in_subprocesses(reference_run, kernel_cache_dir):
     expected = frames_digest(reference_run)
-    kernels_before = sorted(p.name for p in kernel_cache_dir.glob("ohhell_kernel_*.py"))
+    kernels_before = kernel_files(kernel_cache_dir, {"random", "simple"}, ("plain",))
+    assert kernels_before, "the reference run's kernel is not in the folder"
     procs = {}
     for threads in (1, 2):
         env = dict(os.environ)
@@ -152,7 +154,7 @@ def test_numba_num_threads_in_subprocesses(reference_run, kernel_cache_dir):
         assert reported_threads == str(threads)
         assert digest == expected, f"NUMBA_NUM_THREADS={threads} gave other results"
     # The children reused this process's kernel file (loaded from Numba's cache).
-    kernels_after = sorted(p.name for p in kernel_cache_dir.glob("ohhell_kernel_*.py"))
+    kernels_after = kernel_files(kernel_cache_dir, {"random", "simple"}, ("plain",))
     assert kernels_after == kernels_before
 
 

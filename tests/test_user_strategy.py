@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import kernel_files
 from numba import njit
 
 import ohhell_sim as oh
@@ -83,7 +84,9 @@ def registered():
 
 
 def _files(folder):
-    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+    # The kernels of ``ut_low`` and ``ut_high`` and their compiles (other test
+    # processes write kernels of their own into the same folder).
+    return kernel_files(folder, {"ut_low", "ut_high"})
 
 
 def _bids_by_strategy(result):
@@ -101,9 +104,9 @@ def test_register_and_play(pair, kernel_cache_dir):
     assert strategy.builtin_id is None and dict(strategy.params) == {"unused": 2.5}
 
     # Seatings hold only the two user strategies: each distinct *set* of strategies
-    # is a kernel of its own, and each compile takes long.
+    # is a dedicated kernel of its own, and each compile takes long.
     seats = ["ut_low", "ut_high", "ut_low", "ut_high"]
-    result = oh.simulate(RULES, seats, games=50, seed=4)
+    result = oh.simulate(RULES, seats, games=50, seed=4, kernel="dedicated")
     bids = _bids_by_strategy(result)
     assert bids["ut_low"] <= {0, 1} and 0 in bids["ut_low"]
     assert bids["ut_high"] <= {0, 1} and 1 in bids["ut_high"]
@@ -135,16 +138,23 @@ def test_register_and_play(pair, kernel_cache_dir):
     assert any(name.endswith(".py") for name in before)
     kernel = dispatch.kernel_for(resolve_seating(seats, 4), RULES)
     reordered = ["ut_high", "ut_high", "ut_low", "ut_low"]
-    again = oh.simulate(RULES, reordered, games=20, seed=4)
+    again = oh.simulate(RULES, reordered, games=20, seed=4, kernel="dedicated")
     assert dispatch.kernel_for(resolve_seating(reordered, 4), RULES) is kernel
     assert _files(kernel_cache_dir) == before
     assert _bids_by_strategy(again)["ut_low"] <= {0, 1}
     # Also a different table size: same kernel module, no new file.
-    oh.simulate(Rules(players=5), ["ut_low", "ut_high", "ut_low", "ut_high", "ut_low"], games=5)
+    oh.simulate(
+        Rules(players=5),
+        ["ut_low", "ut_high", "ut_low", "ut_high", "ut_low"],
+        games=5,
+        kernel="dedicated",
+    )
     assert _files(kernel_cache_dir) == before
     # A Strategy object works as a seat like its name.
     low = oh.get_strategy("ut_low")
-    by_object = oh.simulate(RULES, [low, "ut_high", low, "ut_high"], games=50, seed=4)
+    by_object = oh.simulate(
+        RULES, [low, "ut_high", low, "ut_high"], games=50, seed=4, kernel="dedicated"
+    )
     np.testing.assert_array_equal(by_object.hands["bid"], result.hands["bid"])
     np.testing.assert_array_equal(by_object.hands["score"], result.hands["score"])
     assert _files(kernel_cache_dir) == before

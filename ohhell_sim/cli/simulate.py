@@ -41,6 +41,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             progress=not args.quiet,
             client=client,
             check=args.check,
+            kernel=args.kernel,
         )
     print(
         f"{args.games} games of {rules.n_deals} deals, {rules.players} players, "
@@ -85,5 +86,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="check mode for a new strategy: user code compiled with bounds checks, and the "
         "first games compared with the reference engine (slower)",
+    )
+    p.add_argument(
+        "--kernel",
+        choices=("auto", "dedicated", "shared"),
+        default="auto",
+        help="dedicated: compiled for these strategies, fastest per decision; shared: compiled "
+        "once for every strategy, a new or edited strategy plays in seconds; auto (default): "
+        "shared for under 1,000,000 games with a user strategy (same games either way)",
     )
     p.set_defaults(func=cmd_simulate)

@@ -53,7 +53,7 @@ from types import ModuleType
 import numba
 from numba.core.caching import NullCache
 
-from ohhell_sim.engine import game, readonly
+from ohhell_sim.engine import game, readonly, slots
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, Strategy
 from ohhell_sim.strategy.code import strategy_fingerprint, strategy_functions
@@ -110,13 +110,14 @@ _PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 def kernel_sources() -> tuple[Path, ...]:
     """The package's source files that a kernel compiles: the game loop, the dispatch's helpers.
 
-    Followed through the ``import`` statements of :mod:`ohhell_sim.engine.game`
-    and :mod:`ohhell_sim.engine.readonly` (which the written dispatch imports)
+    Followed through the ``import`` statements of :mod:`ohhell_sim.engine.game`,
+    :mod:`ohhell_sim.engine.readonly` and :mod:`ohhell_sim.engine.slots` (which
+    the written dispatches import)
     within the package (the engine, the view, the rules and error codes), and of
     those modules in turn.
     """
     found: set[Path] = set()
-    todo = [Path(game.__file__).resolve(), Path(readonly.__file__).resolve()]
+    todo = [Path(m.__file__).resolve() for m in (game, readonly, slots)]
     while todo:
         path = todo.pop()
         if path in found:
@@ -162,10 +163,13 @@ def _digest_of(paths: tuple[Path, ...]) -> str:
 _SOURCES_DIGEST = _digest_of((*kernel_sources(), Path(__file__).resolve()))
 
 
-def _gets_copies(strategy: Strategy, checked: bool) -> bool:
-    # A user strategy gets private copies of its view and row, but where its
-    # compiled code can only read them (strategy_compile.shares_arrays); in check
-    # mode always, as check mode is for code not yet trusted.
+def gets_copies(strategy: Strategy, checked: bool) -> bool:
+    """Whether ``strategy`` receives private copies of its view and parameter row.
+
+    A user strategy does, but where its compiled code can only read them
+    (:func:`~ohhell_sim.strategy.compilation.shares_arrays`); in check mode
+    always, as check mode is for code not yet trusted.  A built-in never does.
+    """
     return strategy.builtin_id is None and (checked or not shares_arrays(strategy))
 
 
@@ -178,7 +182,7 @@ def _add_strategy(digest, strategy: Strategy, checked: bool) -> None:
     # and copied for each decision unless its code only reads the arrays.
     builtin = strategy.builtin_id is not None
     digest.update(f"builtin={builtin} params={len(strategy.params)}".encode())
-    digest.update(f"copies={_gets_copies(strategy, checked)}".encode())
+    digest.update(f"copies={gets_copies(strategy, checked)}".encode())
     for function in (strategy.bid, strategy.play):
         try:
             path = Path(inspect.getfile(function.py_func)).resolve()
@@ -192,6 +196,52 @@ def _add_strategy(digest, strategy: Strategy, checked: bool) -> None:
             for table in sorted(tables.iterdir()):
                 if table.is_file():
                     digest.update(table.name.encode() + b"\x00" + table.read_bytes())
+
+
+def shared_kernel(rules: Rules) -> ModuleType:
+    """The shared kernel able to play every strategy under ``rules``.
+
+    Its dispatch calls each seat's strategy through the table of
+    :mod:`ohhell_sim.engine.slots` (filled by :mod:`ohhell_sim.run.strategy_slots`),
+    so that it names no strategy: it compiles once per machine, version of the
+    sources and kind of tables, and an edited strategy recompiles only its own
+    functions.  Its name hashes what :func:`kernel_name` hashes but the strategies.
+    """
+    general = needs_general_tables(rules)
+    digest = hashlib.sha256(_SOURCES_DIGEST.encode())
+    digest.update(b"general" if general else b"plain")
+    digest.update(f"shared boundscheck={numba.config.BOUNDSCHECK}".encode())
+    path = cache_dir() / f"ohhell_shared_{digest.hexdigest()[:20]}.py"
+    return load_generated(path, lambda: _shared_source(general))
+
+
+def _shared_source(general: bool) -> str:
+    tables = "general" if general else "plain"
+    lines = [
+        f'"""Shared kernel on {tables} tables, written by ohhell_sim.run.dispatch.',
+        "",
+        "Its game loop is ohhell_sim/engine/game.py, bound here to a dispatch that",
+        "calls each strategy through the table of ohhell_sim/engine/slots.py.",
+        '"""',
+        "",
+        "from numba import njit",
+        "",
+        "from ohhell_sim.engine.game import bind as _bind",
+        "from ohhell_sim.engine.slots import SLOT_BID as _SLOT_BID",
+        "from ohhell_sim.engine.slots import SLOT_PLAY as _SLOT_PLAY",
+        "from ohhell_sim.engine.slots import call_slot as _call_slot",
+    ]
+    for role in ("bid", "play"):
+        lines += [
+            "",
+            "",
+            "@njit(inline='always')",
+            f"def dispatch_{role}(sid, view, params, rng, own_view, own_params):",
+            f"    return _call_slot(sid, _SLOT_{role.upper()}, view, params, rng, own_view, "
+            "own_params)",
+        ]
+    lines += ["", "", f"GENERAL_TABLES = {general}", "", "_bind(globals(), __file__)", ""]
+    return "\n".join(lines)
 
 
 def kernel_name(strategies_used: tuple[Strategy, ...], general: bool, checked: bool) -> str:
@@ -369,7 +419,7 @@ def _dispatch_source(strategies_used: tuple[Strategy, ...], checked: bool) -> st
     for strategy in strategies_used:
         if strategy.builtin_id is not None:
             calls.append("(_read_only(view), _read_only(params), rng)")
-        elif not _gets_copies(strategy, checked):
+        elif not gets_copies(strategy, checked):
             calls.append(f"(_read_only(view), _read_only(params[:{len(strategy.params)}]), rng)")
         else:
             calls.append(

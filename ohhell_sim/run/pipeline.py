@@ -30,6 +30,7 @@ from ohhell_sim.run.progress import compile_kernel
 from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import CountTarget, Rows
 from ohhell_sim.run.strategy_check import check_against_reference, diagnose_failure
+from ohhell_sim.run.strategy_slots import seating_slots
 from ohhell_sim.strategy import Seating
 from ohhell_sim.strategy.compilation import check_compiles
 
@@ -82,10 +83,15 @@ def play(run: Run, sink: Sink, advance: Callable[[int], object] | None = None) -
 
 
 def load_kernel(seating: Seating, rules: Rules) -> ModuleType:
-    """The seating's kernel module, its user strategies checked first (not compiled yet)."""
+    """The seating's kernel module, its user strategies checked first (not compiled yet).
+
+    The shared kernel when ``seating.shared``, else the kernel of its strategies.
+    """
     # A user strategy's mistakes are found in seconds, before the kernel compile.
     for strategy in seating.user_strategies:
         check_compiles(strategy, checked=seating.checked)
+    if seating.shared:
+        return dispatch.shared_kernel(rules)
     return dispatch.kernel_for(seating, rules)
 
 
@@ -101,7 +107,11 @@ def prepare_kernel(seating: Seating, rules: Rules, sink: Sink) -> None:
     args = (0, 0, 0, 1, *_kernel_args(seating, rules, 0, sink.kernel_sink(0, 0), 0))
     strategies = seating.distinct_strategies
     heavy = sum(s.heavy for s in strategies)
-    compile_kernel(kernel.run_games, args, [s.name for s in strategies], heavy)
+    if seating.shared:
+        names, heavy = ["all strategies (the shared kernel)"], 0
+    else:
+        names = [s.name for s in strategies]
+    compile_kernel(kernel.run_games, args, names, heavy)
 
 
 def check_first_games(run: Run) -> None:
@@ -250,9 +260,8 @@ def _kernel_args(
     errors = np.zeros((numba.config.NUMBA_NUM_THREADS, ERROR_FIELDS + 1), dtype=np.int64)
     errors[:, ERROR_FIELDS] = count
     failures = Failures(errors, np.full(1, count, dtype=np.int64))
-    setup = Setup(
-        seed, rules.to_array(), rules.hand_sizes(), seating.dispatch_ids(), seating.params
-    )
+    sids = seating_slots(seating) if seating.shared else seating.dispatch_ids()
+    setup = Setup(seed, rules.to_array(), rules.hand_sizes(), sids, seating.params)
     return setup, run_rows, tally, failures
 
 

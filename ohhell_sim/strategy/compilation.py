@@ -19,6 +19,7 @@ from types import FunctionType
 from numba import types
 from numba.core.errors import NumbaError
 
+from ohhell_sim.engine.slots import CALL_ARGUMENTS
 from ohhell_sim.errors import StrategyError
 from ohhell_sim.strategy.code import strategy_fingerprint, strategy_functions
 from ohhell_sim.strategy.memory import shares_memory_safely
@@ -27,11 +28,7 @@ from ohhell_sim.strategy.record import Strategy
 
 #: The types the kernel calls ``bid`` and ``play`` with: the view and the parameter
 #: row read-only (see :mod:`ohhell_sim.engine.readonly`), the seat's stream.
-KERNEL_ARGUMENT_TYPES = (
-    types.Array(types.int64, 1, "C", readonly=True),
-    types.Array(types.float64, 1, "C", readonly=True),
-    types.Array(types.uint64, 1, "C"),
-)
+KERNEL_ARGUMENT_TYPES = CALL_ARGUMENTS
 
 ROLES = ("bid", "play")
 

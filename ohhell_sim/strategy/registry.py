@@ -206,11 +206,17 @@ class Seating:
     checked : bool
         The check mode of a run: user code compiled with bounds checks, and the
         first games compared with the reference engine.
+    shared : bool
+        Played on the shared kernel, compiled once for every strategy, which
+        calls each strategy compiled alone (an edit recompiles that strategy
+        only), rather than on a kernel compiled for these strategies
+        (:func:`ohhell_sim.run.dispatch.shared_kernel`).  The games are the same.
     """
 
     strategies: tuple[Strategy, ...]
     params: np.ndarray
     checked: bool = False
+    shared: bool = False
 
     @property
     def names(self) -> list[str]:
