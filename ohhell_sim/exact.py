@@ -59,7 +59,7 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.rules.positions import bidding_position
 from ohhell_sim.simulate import simulate
-from ohhell_sim.strategy import SeatSpec, available_strategies, get_strategy
+from ohhell_sim.strategy import SeatSpec, builtin_strategies
 
 __all__ = [
     "OneCardSolution",
@@ -594,10 +594,6 @@ def one_card_rules(rules: Rules) -> Rules:
     )
 
 
-def _builtins() -> tuple[str, ...]:
-    return tuple(n for n in available_strategies() if get_strategy(n).builtin_id is not None)
-
-
 def play_one_card(
     rules: Rules,
     strategies: Sequence[SeatSpec] | None = None,
@@ -636,7 +632,7 @@ def play_one_card(
     one = one_card_rules(rules)
     games = check_count("games", games)
     seed = check_seed(seed)
-    names = _builtins() if strategies is None else tuple(strategies)
+    names = builtin_strategies() if strategies is None else tuple(strategies)
     if not names:
         raise InvalidArgumentError("strategies must name at least one strategy, got none")
     frames = []

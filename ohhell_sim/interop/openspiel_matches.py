@@ -50,9 +50,8 @@ from ohhell_sim.interop.openspiel import check_bot_seeds, rules_of
 from ohhell_sim.results import check_output_folder, read_frame, write_frame
 from ohhell_sim.strategy import (
     SeatSpec,
-    available_strategies,
+    builtin_strategies,
     check_seating,
-    get_strategy,
     resolve_seating,
 )
 
@@ -230,7 +229,7 @@ def plan_matches(
     from ohhell_sim.rules import Rules
 
     if strategies is None:
-        strategies = [n for n in available_strategies() if get_strategy(n).builtin_id is not None]
+        strategies = list(builtin_strategies())
     strategies = list(strategies)
     if not strategies:
         raise InvalidArgumentError("strategies must name at least one strategy, got none")

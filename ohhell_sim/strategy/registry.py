@@ -171,6 +171,12 @@ def available_strategies() -> list[str]:
     return sorted(registry, key=lambda n: (registry[n].builtin_id is None, n))
 
 
+def builtin_strategies() -> tuple[str, ...]:
+    """Names of the package's built-in strategies, in :func:`available_strategies`' order."""
+    registry = _registry()
+    return tuple(n for n in available_strategies() if registry[n].builtin_id is not None)
+
+
 def get_strategy(name: str) -> Strategy:
     """The strategy registered as ``name``.
 

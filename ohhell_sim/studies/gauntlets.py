@@ -18,7 +18,7 @@ import pandas as pd
 from ohhell_sim._version import __version__
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.exact import play_one_card
-from ohhell_sim.strategy import available_strategies, get_strategy
+from ohhell_sim.strategy import builtin_strategies, get_strategy
 from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.tournament import tournament
 
@@ -50,10 +50,7 @@ def check_rotations(study: str, games: int, players: tuple[int, ...]) -> None:
 def challengers(strategies: Sequence[str] | None) -> tuple[str, ...]:
     """The ``strategies`` checked (registered, at least one, none twice); every built-in
     when None."""
-    if strategies is None:
-        registered = available_strategies()
-        strategies = tuple(name for name in registered if get_strategy(name).builtin_id is not None)
-    names = tuple(strategies)
+    names = builtin_strategies() if strategies is None else tuple(strategies)
     if not names:
         raise InvalidArgumentError("strategies must name at least one strategy, got none")
     for name in names:
