@@ -1,7 +1,8 @@
 """The committed HTML reports and the documentation site, opened in a real browser.
 
 Each page is served on localhost and loaded in headless Chromium (driven through
-ChromeDriver), at a desktop and at a phone width.  A page passes when every image
+ChromeDriver, one browser for all pages): a report at a desktop and at a phone
+width, a page of the site at a phone width.  A page passes when every image
 on it has loaded, the browser logged no error (a failed request, a script error),
 the page does not scroll sideways, and every table either fits its box or sits in
 a box that scrolls sideways.
