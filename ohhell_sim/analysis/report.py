@@ -275,10 +275,12 @@ def to_markdown(report: Report) -> str:
 #: The one stylesheet of every report page.  The column is 64rem (1024 px) wide:
 #: a table wider than it scrolls inside its own box, never the page, and a figure
 #: is shown at its pixel size (see :data:`~ohhell_sim.analysis.figures.DPI`), which
-#: the figures keep within the column.
+#: the figures keep within the column.  A word longer than a line (a path) breaks
+#: rather than widen the page on a phone.
 STYLE = (
     "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:64rem;"
-    "margin:2rem auto;padding:0 1rem;line-height:1.45;color:#222;background:#fff}"
+    "overflow-wrap:break-word;margin:2rem auto;padding:0 1rem;line-height:1.45;color:#222;"
+    "background:#fff}"
     "h1{font-size:1.6rem;border-bottom:2px solid #0072B2;padding-bottom:.3rem}"
     "h2{font-size:1.25rem;margin-top:2rem;color:#0b3d62}h3{font-size:1.05rem;margin-top:1.5rem}"
     "code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;"
