@@ -18,6 +18,9 @@ minutes apart does not.  Check the method with the same checkout on both sides
 ``--mode env`` times the batched environment's ``step`` (1,024 tables of 4
 learning seats, 10 cards, actions drawn from the masks outside the clock; the
 figure is agent steps per second, ``--deals`` steps a timed run).
+With ``--clock cpu`` the bench and summary modes are timed by each worker's CPU
+time instead of the wall clock: on a machine busy with other jobs a worker's
+wall time counts the time it waited for the core, its CPU time does not.
 Kernels are cached in ``$OHHELL_CACHE_DIR`` (both checkouts may share it: their
 kernel files differ by name when their sources do).
 """
@@ -33,7 +36,9 @@ import time
 from pathlib import Path
 
 
-def _worker(mode: str, strategy: str, deals: int, threads: int, imports: list[str]) -> None:
+def _worker(
+    mode: str, strategy: str, deals: int, threads: int, imports: list[str], clock: str
+) -> None:
     # Runs inside one checkout: answers each line on stdin with deals per second.
     import runpy
 
@@ -67,12 +72,18 @@ def _worker(mode: str, strategy: str, deals: int, threads: int, imports: list[st
                 elapsed += time.perf_counter() - start
                 steps += tables
             return steps / elapsed
-        if mode == "bench":
+        if mode == "bench" and clock == "wall":
             result = bench(strategy=strategy, threads=threads, deals=deals, repeats=1)
             return result["deals_per_second"]
-        start = time.perf_counter()
+        timer = time.perf_counter if clock == "wall" else time.process_time
+        start = timer()
+        if mode == "bench":
+            # The games of ``ohhell bench``, timed by the process's CPU time.
+            single = oh.Rules(players=4, schedule=[10])
+            oh.simulate(single, [strategy] * 4, games=deals, threads=threads)
+            return deals / (timer() - start)
         oh.summarise(rules, [strategy] * 4, games=games, threads=threads)
-        return games * rules.n_deals / (time.perf_counter() - start)
+        return games * rules.n_deals / (timer() - start)
 
     once()  # compile or load the kernel, warm up
     print("ready", flush=True)
@@ -94,6 +105,8 @@ def _start(folder: Path, args: argparse.Namespace) -> subprocess.Popen:
         str(args.deals),
         "--threads",
         str(args.threads),
+        "--clock",
+        args.clock,
         *(f"--import={path}" for path in args.imports),
     ]
     if args.core is not None:
@@ -131,10 +144,19 @@ def main(argv: list[str] | None = None) -> None:
         type=lambda path: str(Path(path).resolve()),
         help="a .py file that registers user strategies, run in both workers (repeatable)",
     )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time by the wall clock, or by the worker's CPU time (bench and summary modes; "
+        "steadier on a machine busy with other jobs)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.mode == "env" and args.clock == "cpu":
+        parser.error("--clock cpu times the bench and summary modes only")
     if args.worker:
-        _worker(args.mode, args.strategy, args.deals, args.threads, args.imports)
+        _worker(args.mode, args.strategy, args.deals, args.threads, args.imports, args.clock)
         return
     if args.a is None or args.b is None:
         parser.error("give the two checkouts A and B")

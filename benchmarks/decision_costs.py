@@ -2,7 +2,8 @@
 
 Positions are collected from games of the player in every seat (4 players x 10
 cards, the reference engine), then each kind of decision is timed on one thread
-in a compiled loop over them, best of three:
+in a compiled loop over them, best of three by the process's CPU time (steadier than
+the wall clock on a machine busy with other jobs):
 
 * every player: bids, card choices with two or more legal cards, forced cards,
   and the microseconds a deal spends in each (their counts per deal times their
@@ -10,7 +11,9 @@ in a compiled loop over them, best of three:
 * ``distilled``: of a card choice, its inputs (the context, the state vector and
   every distinct card's move vector), the rest being the networks;
 * ``pimc``: of a card choice, the hidden-hand draws alone, and the draws with
-  their playouts (one per sample and distinct card);
+  their playouts (one per sample and distinct card); of a bid, the draws, the
+  draws with the others' estimated bids, and with the playouts of the bid
+  aimed at alone or of every bid;
 * with ``--hidden``: ``distilled``'s bids and card choices with networks of
   other hidden sizes (random weights: the time does not depend on their values),
   the cost of a decision against the network's size.
@@ -33,10 +36,21 @@ from numba import njit
 import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.bench import machine_description
+from ohhell_sim.engine.core import next_seat
 from ohhell_sim.reference import Decision, game_steps, seat_streams
 from ohhell_sim.strategies import _distilled_features as features
 from ohhell_sim.strategies import distilled
-from ohhell_sim.strategies._playout import deal_after, play_out_settled, settle_flags, trick_after
+from ohhell_sim.strategies._playout import (
+    STACK_ROW,
+    PlayoutDeal,
+    deal_after,
+    estimate_bids_by_own_bid,
+    play_out_bids,
+    play_out_settled,
+    settle_flags,
+    trick_after,
+)
+from ohhell_sim.strategies.expected_tricks import DEFAULT_RISK, expected_bid
 from ohhell_sim.strategies.pimc import candidate_cards, distinct_choices
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 from ohhell_sim.strategy.tools import lowest_card
@@ -73,13 +87,13 @@ def positions(name: str, games: int) -> dict[str, np.ndarray]:
 
 
 def best_time(loop, views: np.ndarray, *args) -> float:
-    """Nanoseconds per view of ``loop(views, *args)``, best of three after a warm-up."""
+    """CPU nanoseconds per view of ``loop(views, *args)``, best of three after a warm-up."""
     loop(views[:2], *args)
     times = []
     for _ in range(3):
-        start = time.perf_counter()
+        start = time.process_time()
         loop(views, *args)
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return min(times) / len(views) * 1e9
 
 
@@ -151,6 +165,49 @@ def pimc_parts(views, samples, playouts):
                 total += won[view[V.SEAT]]
                 count += 1
     return total, count
+
+
+@njit
+def pimc_bid_parts(views, samples, upto):
+    """Parts of ``pimc``'s bids: the draws (``upto`` 0), with the others' estimated
+    bids (1), with the playouts of the bid aimed at alone (2) or of every bid (3)."""
+    plan = np.empty(PLAN_SIZE, dtype=np.int64)
+    pool = np.empty(53, dtype=np.int64)
+    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
+    bids = np.empty(V.MAX_SEATS, dtype=np.int64)
+    won = np.empty(V.MAX_SEATS, dtype=np.int64)
+    rng = np.array([1, 2, 3, 4], dtype=np.uint64)
+    total = 0.0
+    for i in range(views.shape[0]):
+        view = views[i]
+        n, h, most, me = view[V.N_PLAYERS], view[V.HAND_SIZE], view[V.MAX_BID], view[V.SEAT]
+        active, trump = view[V.ACTIVE], view[V.TRUMP]
+        prepare_sample(view, plan, pool)
+        aim = min(max(expected_bid(view, DEFAULT_RISK), 0), most)
+        wants = np.zeros((V.MAX_SEATS, h + 1), dtype=np.int64)
+        stack = np.empty((most + 1, STACK_ROW), dtype=np.int64)
+        counts = np.zeros((most + 1, h + 1))
+        members = (np.int64(1) << (most + 1)) - 1 if upto == 3 else np.int64(1) << aim
+        settle = settle_flags(view)
+        for _ in range(samples):
+            draw_sample(plan, pool, rng, hands)
+            total += hands[0] & 1
+            if upto == 0:
+                continue
+            for s in range(V.MAX_SEATS):
+                bids[s] = view[V.BIDS_BASE + s] if s < n else -1
+                won[s] = 0
+            estimate_bids_by_own_bid(
+                n, active, view[V.DEALER], h, most, view[V.HOOK], trump, hands, bids, me, wants
+            )
+            if upto == 1:
+                continue
+            deal = PlayoutDeal(n, active, trump, hands, won)
+            first = next_seat(view[V.DEALER], active, n)
+            keep = np.int64(1) << aim
+            play_out_bids(deal, first, h, wants, members, me, counts, stack, keep, settle)
+        total += counts.sum()
+    return total
 
 
 @njit
@@ -242,6 +299,14 @@ def main(argv: list[str] | None = None) -> None:
                 f"  of a card choice: draws {draws / 1000:.1f} us, "
                 f"playouts {(both - draws) / 1000:.1f} us ({playouts:.1f} of "
                 f"{(both - draws) / playouts:.0f} ns each)"
+            )
+            bid_samples = int(strategy.params["bid_samples"])
+            parts = [best_time(pimc_bid_parts, views["bid"], bid_samples, k) for k in range(4)]
+            print(
+                f"  of a bid: draws {parts[0] / 1000:.1f} us, estimated bids "
+                f"{(parts[1] - parts[0]) / 1000:.1f} us, playouts of the bid aimed at "
+                f"{(parts[2] - parts[1]) / 1000:.1f} us, of every bid "
+                f"{(parts[3] - parts[1]) / 1000:.1f} us"
             )
 
 

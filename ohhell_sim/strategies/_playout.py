@@ -328,6 +328,17 @@ def _play_until(deal, trick, tricks, winning_cards, aims, group, forced, settle)
     led_cards = led_suit_cards(led if j > 0 else -1, trump)
     beat = beaters(best, led, trump) if j > 0 else np.int64(0)
     while t < tricks:
+        if j == 0 and t == tricks - 1 and forced < 0:
+            # The last trick: every seat holds one card, the policy's only choice.
+            for _ in range(n_active):
+                hand = hands[seat]
+                card = lowest_card(hand)
+                hands[seat] = hand ^ (np.int64(1) << card)
+                led, best, best_seat, beat = trick_with_beaters(
+                    card, seat, j, led, best, best_seat, beat, trump
+                )
+                seat = next_seat(seat, active, n)
+                j += 1
         while j < n_active:
             hand = hands[seat]
             follow = hand & led_cards
