@@ -32,7 +32,8 @@ and put back in game order, so the data do not depend on the worker count; the
 fit is seeded.  Collecting the 3,000 games of the shipped weights takes about
 half a minute once the recorder is compiled (its compile is kept on disk, see
 :mod:`ohhell_sim.env.decisions`), against several minutes in the reference
-engine before.
+engine before; the labelling functions' compiles are kept on disk too
+(:func:`ohhell_sim.run.dispatch.cached_on_disk`).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from ohhell_sim.engine.rng import game_key, seed_stream
 from ohhell_sim.env.decisions import GameSet, record_decisions
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
+from ohhell_sim.run.dispatch import cached_on_disk
 from ohhell_sim.strategies._common import unseen_mask
 from ohhell_sim.strategies._distilled_features import (
     N_BID_MOVE,
@@ -177,6 +179,7 @@ def _public_bids(view):
     return bids, hidden
 
 
+@cached_on_disk
 @njit
 def label_bids(views, hands):
     """Tricks each bid would take on the real deal: ``(positions, 11)``, -1 past the hand.
@@ -241,6 +244,7 @@ def _card_outcomes(view, hands, cards, bids, hidden, work, won, dist, weight):
         dist[k, won[me] - before] += weight
 
 
+@cached_on_disk
 @njit
 def label_cards(views, hands, worlds=0, seed=0):
     """Each distinct legal card of each position, and the law of the tricks it leads to.
@@ -293,6 +297,7 @@ def label_cards(views, hands, worlds=0, seed=0):
     return rows, dist
 
 
+@cached_on_disk
 @njit
 def outcome_points(views, owner):
     """The points each outcome of a card's row is worth to its player: ``(rows, 11)``.
@@ -318,6 +323,7 @@ def outcome_points(views, owner):
 # --- inputs -----------------------------------------------------------------------
 
 
+@cached_on_disk
 @njit
 def bid_inputs(views, labels):
     """Network inputs of every labelled bid: state rows, move rows, bid, label, top, position."""
@@ -346,6 +352,7 @@ def bid_inputs(views, labels):
     return states, moves, index, target, top, owner
 
 
+@cached_on_disk
 @njit
 def card_inputs(views, rows):
     """Network inputs of every labelled card (``rows`` of :func:`label_cards`): state rows,
