@@ -106,7 +106,8 @@ display(
         interval_plot(
             plot,
             "card_hidden",
-            title=f"distilled minus {first.opponent}, by network size, {trained_on:,} training games",
+            title=f"distilled minus {first.opponent}, by network size, "
+            f"{trained_on:,} training games",
             xlabel="card network hidden units",
             ylabel="points per game",
             zero_line=True,
