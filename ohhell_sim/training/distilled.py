@@ -639,12 +639,15 @@ def train_distilled(
     )
     weights = fit_weights(positions, seed, epochs, worlds, log, hidden)
     meta = json.loads(str(weights["meta"]))
-    made_by = (
-        f"ohhell train distilled --seed {seed} --games {games} --epochs {epochs} --worlds {worlds}"
-    )
-    if hidden != HIDDEN:
-        made_by = f"train_distilled(seed={seed}, games={games}, epochs={epochs}, " + (
-            f"worlds={worlds}, hidden={hidden})"
+    if hidden == HIDDEN:
+        made_by = (
+            f"ohhell train distilled --seed {seed} --games {games} --epochs {epochs} "
+            f"--worlds {worlds}"
+        )
+    else:  # the command has no option for the sizes
+        made_by = (
+            f"train_distilled(seed={seed}, games={games}, epochs={epochs}, worlds={worlds}, "
+            f"hidden={hidden})"
         )
     meta.update(
         games=games,
