@@ -15,6 +15,7 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+import numpy as np
 import pandas as pd
 import pytest
 from nbclient import NotebookClient
@@ -129,7 +130,13 @@ def test_distilled_learning_curve_experiment_and_notebook_at_a_tiny_size(tmp_pat
     out = tmp_path / "curve"
     tiny = "--games 4 --hidden 3 --hidden-games 4 --epochs 1 --worlds 1 --workers 1"
     match = "--opponent simple --match-games 8 --threads 1"
-    assert experiment.main([*tiny.split(), *match.split(), "--out", str(out)]) == 0
+    weights = tmp_path / "weights"
+    argv = [*tiny.split(), *match.split(), "--weights", str(weights), "--out", str(out)]
+    assert experiment.main(argv) == 0
+    for units, bid_units in ((3, 4), (20, 24)):
+        with np.load(weights / f"distilled_g4_h{units}.npz") as trained:
+            assert trained["card_state"].shape[1] == units
+            assert trained["bid_state"].shape[1] == bid_units
     curve = pd.read_csv(out / "curve.csv")
     assert list(curve.columns) == list(experiment.COLUMNS)
     assert sorted(zip(curve["sweep"], curve["card_hidden"], strict=True)) == [
