@@ -400,3 +400,33 @@ def test_train_refuses_bad_sizes_before_playing():
         distilled_training.train_distilled(games=0)
     with pytest.raises(InvalidArgumentError, match="worlds must be a non-negative integer"):
         distilled_training.train_distilled(worlds=-1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel", ["shared", "dedicated"])
+def test_a_registered_weights_file_plays_as_the_player_of_those_weights(kernel):
+    from ohhell_sim.strategies.tables import TABLES_DIR
+
+    distilled_training.register_weights(
+        "distilled_shipped_file", TABLES_DIR / distilled.WEIGHTS_FILE, replace=True
+    )
+    try:
+        rules = oh.Rules(players=4, max_cards=5)
+        games = {
+            name: oh.simulate(
+                rules, [name, "simple"] * 2, games=3, seed=11, kernel=kernel
+            ).hands.drop(columns="strategy")
+            for name in ("distilled_shipped_file", "distilled")
+        }
+        assert games["distilled"].equals(games["distilled_shipped_file"])
+    finally:
+        oh.unregister_strategy("distilled_shipped_file")
+
+
+def test_register_weights_and_the_hidden_sizes_refuse_bad_input(tmp_path):
+    with pytest.raises(InvalidArgumentError, match="path: no weights file"):
+        distilled_training.register_weights("x_weights", tmp_path / "none.npz")
+    with pytest.raises(InvalidArgumentError, match=r"hidden\['card'\] must be a positive"):
+        distilled_training.train_distilled(hidden={"bid": 4, "card": 0})
+    with pytest.raises(InvalidArgumentError, match="hidden must map each network"):
+        distilled_training.train_distilled(hidden={"card": 4})

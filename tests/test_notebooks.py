@@ -8,11 +8,15 @@ the ladder plays ``simple`` and ``random`` only.
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import re
 from pathlib import Path
 
 import jupytext
 import nbformat
+import numpy as np
+import pandas as pd
 import pytest
 from nbclient import NotebookClient
 
@@ -31,7 +35,7 @@ TINY = {
 }
 
 
-@pytest.mark.parametrize("name", (*REPORTS, "rl_bidding"))
+@pytest.mark.parametrize("name", (*REPORTS, "rl_bidding", "distilled_learning_curve"))
 def test_notebook_and_script_are_in_sync(name):
     notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
     script = jupytext.read(NOTEBOOKS / f"{name}.py")
@@ -110,3 +114,47 @@ def test_rl_bidding_notebook_at_its_default_size_gives_the_documented_figures(tm
     texts = [o["data"]["text/markdown"] for o in outputs if "text/markdown" in o.get("data", {})]
     page = (NOTEBOOKS.parent / "docs" / "rl.md").read_text(encoding="utf-8")
     assert _rl_sentences(parameters, texts) in " ".join(page.split())
+
+
+@pytest.mark.slow
+def test_distilled_learning_curve_experiment_and_notebook_at_a_tiny_size(tmp_path, monkeypatch):
+    # One trained player, in both sweeps, from games of cheap players; then the
+    # notebook reads what the experiment wrote.
+    from ohhell_sim.training import distilled as training
+
+    path = NOTEBOOKS.parent / "experiments" / "distilled_learning_curve.py"
+    spec = importlib.util.spec_from_file_location("distilled_learning_curve", path)
+    experiment = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(experiment)
+    monkeypatch.setattr(training, "FIELDS", (("simple", "card_counter"),))
+    out = tmp_path / "curve"
+    tiny = "--games 4 --hidden 3 --hidden-games 4 --epochs 1 --worlds 1 --workers 1"
+    match = "--opponent simple --match-games 8 --threads 1"
+    weights = tmp_path / "weights"
+    argv = [*tiny.split(), *match.split(), "--weights", str(weights), "--out", str(out)]
+    assert experiment.main(argv) == 0
+    for units, bid_units in ((3, 4), (20, 24)):
+        with np.load(weights / f"distilled_g4_h{units}.npz") as trained:
+            assert trained["card_state"].shape[1] == units
+            assert trained["bid_state"].shape[1] == bid_units
+    curve = pd.read_csv(out / "curve.csv")
+    assert list(curve.columns) == list(experiment.COLUMNS)
+    assert sorted(zip(curve["sweep"], curve["card_hidden"], strict=True)) == [
+        ("games", 20),
+        ("hidden", 3),
+    ]
+    assert (curve["deal_sets"] == 2).all() and (curve["low"] <= curve["high"]).all()
+    assert "--hidden 3" in json.loads((out / "meta.json").read_text())["command"]
+
+    notebook = nbformat.read(NOTEBOOKS / "distilled_learning_curve.ipynb", as_version=4)
+    position = next(
+        i for i, c in enumerate(notebook.cells) if "parameters" in c.metadata.get("tags", [])
+    )
+    notebook.cells.insert(position + 1, nbformat.v4.new_code_cell(f"data_dir = {str(out)!r}"))
+    NotebookClient(
+        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": tmp_path}}
+    ).execute()
+    outputs = [output for cell in notebook.cells for output in cell.get("outputs", [])]
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == 2
+    texts = [o["data"]["text/markdown"] for o in outputs if "text/markdown" in o.get("data", {})]
+    assert any(t.startswith("Points per game over the opponent: 4 games") for t in texts)

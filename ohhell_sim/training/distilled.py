@@ -32,14 +32,15 @@ and put back in game order, so the data do not depend on the worker count; the
 fit is seeded.  Collecting the 3,000 games of the shipped weights takes about
 half a minute once the recorder is compiled (its compile is kept on disk, see
 :mod:`ohhell_sim.env.decisions`), against several minutes in the reference
-engine before.
+engine before; the labelling functions' compiles are kept on disk too
+(:func:`ohhell_sim.run.dispatch.cached_on_disk`).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +54,7 @@ from ohhell_sim.engine.rng import game_key, seed_stream
 from ohhell_sim.env.decisions import GameSet, record_decisions
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
+from ohhell_sim.run.dispatch import cached_on_disk
 from ohhell_sim.strategies._common import unseen_mask
 from ohhell_sim.strategies._distilled_features import (
     N_BID_MOVE,
@@ -66,6 +68,7 @@ from ohhell_sim.strategies._distilled_features import (
     card_move,
     card_state,
 )
+from ohhell_sim.strategies._one_card import one_card_bid
 from ohhell_sim.strategies._playout import (
     STACK_ROW,
     PlayoutDeal,
@@ -76,10 +79,19 @@ from ohhell_sim.strategies._playout import (
     play_out_bids,
     trick_after,
 )
-from ohhell_sim.strategies.distilled import LAYERS, NETWORKS
+from ohhell_sim.strategies.distilled import (
+    LAYERS,
+    NETWORKS,
+    STRATEGY,
+    load_weights,
+    network_bid,
+    network_card,
+)
 from ohhell_sim.strategies.pimc import distinct_choices
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 from ohhell_sim.strategies.tables import save_arrays
+from ohhell_sim.strategy.record import Strategy
+from ohhell_sim.strategy.registry import register_strategy
 from ohhell_sim.strategy.tools import lowest_card, popcount
 
 #: Seatings the positions come from, one game after another; a seating of
@@ -167,6 +179,7 @@ def _public_bids(view):
     return bids, hidden
 
 
+@cached_on_disk
 @njit
 def label_bids(views, hands):
     """Tricks each bid would take on the real deal: ``(positions, 11)``, -1 past the hand.
@@ -231,6 +244,7 @@ def _card_outcomes(view, hands, cards, bids, hidden, work, won, dist, weight):
         dist[k, won[me] - before] += weight
 
 
+@cached_on_disk
 @njit
 def label_cards(views, hands, worlds=0, seed=0):
     """Each distinct legal card of each position, and the law of the tricks it leads to.
@@ -283,6 +297,7 @@ def label_cards(views, hands, worlds=0, seed=0):
     return rows, dist
 
 
+@cached_on_disk
 @njit
 def outcome_points(views, owner):
     """The points each outcome of a card's row is worth to its player: ``(rows, 11)``.
@@ -308,6 +323,7 @@ def outcome_points(views, owner):
 # --- inputs -----------------------------------------------------------------------
 
 
+@cached_on_disk
 @njit
 def bid_inputs(views, labels):
     """Network inputs of every labelled bid: state rows, move rows, bid, label, top, position."""
@@ -336,6 +352,7 @@ def bid_inputs(views, labels):
     return states, moves, index, target, top, owner
 
 
+@cached_on_disk
 @njit
 def card_inputs(views, rows):
     """Network inputs of every labelled card (``rows`` of :func:`label_cards`): state rows,
@@ -594,15 +611,18 @@ def train_distilled(
     workers: int = 1,
     worlds: int = WORLDS,
     log: Callable[[str], None] | None = None,
+    hidden: Mapping[str, int] = HIDDEN,
 ) -> dict[str, np.ndarray]:
     """Collect positions, label them and fit both networks (module docstring).
 
-    ``worlds`` sampled deals beside the real one label each card (:func:`label_cards`).
+    ``worlds`` sampled deals beside the real one label each card (:func:`label_cards`);
+    ``hidden`` gives the hidden units of each network (:data:`HIDDEN`).
 
     Returns the arrays of a weights file (:func:`save_weights`), with ``meta``:
     how it was made, its sample counts, learning curves and times.
     """
     seed = check_seed(seed)
+    hidden = check_hidden(hidden)
     for name, value in (("games", games), ("epochs", epochs), ("workers", workers)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise InvalidArgumentError(f"{name} must be a positive integer, got {value!r}")
@@ -617,19 +637,50 @@ def train_distilled(
         f"  {len(positions.bid_views)} bids, {len(positions.card_views)} card choices "
         f"in {collected - started:.0f} s"
     )
-    weights = fit_weights(positions, seed, epochs, worlds, log)
+    weights = fit_weights(positions, seed, epochs, worlds, log, hidden)
     meta = json.loads(str(weights["meta"]))
-    meta.update(
-        games=games,
-        made_by=(
+    if hidden == HIDDEN:
+        made_by = (
             f"ohhell train distilled --seed {seed} --games {games} --epochs {epochs} "
             f"--worlds {worlds}"
-        ),
+        )
+    else:  # the command has no option for the sizes
+        made_by = (
+            f"train_distilled(seed={seed}, games={games}, epochs={epochs}, worlds={worlds}, "
+            f"hidden={hidden})"
+        )
+    meta.update(
+        games=games,
+        made_by=made_by,
         collect_seconds=round(collected - started, 1),
         total_seconds=round(time.perf_counter() - started, 1),
     )
     weights["meta"] = np.array(json.dumps(meta))
     return weights
+
+
+def check_hidden(hidden: Mapping[str, int]) -> dict[str, int]:
+    """``hidden`` as a dict, checked: a positive unit count for each of :data:`NETWORKS`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If a network is missing or unknown, or a count is not a positive integer.
+    """
+    if not isinstance(hidden, Mapping) or set(hidden) != set(NETWORKS):
+        raise InvalidArgumentError(
+            f"hidden must map each network {list(NETWORKS)} to its hidden units, got {hidden!r}"
+        )
+    for net, units in hidden.items():
+        if isinstance(units, bool) or not isinstance(units, int | np.integer) or units < 1:
+            raise InvalidArgumentError(f"hidden[{net!r}] must be a positive integer, got {units!r}")
+    return {net: int(hidden[net]) for net in NETWORKS}
+
+
+def labelled_samples(positions: Positions, seed: int, worlds: int = WORLDS) -> dict[str, Samples]:
+    """The samples of both networks of ``positions`` (:func:`bid_samples`,
+    :func:`card_samples`): labelled once, they may be fitted at several sizes."""
+    return {"bid": bid_samples(positions), "card": card_samples(positions, worlds, seed)}
 
 
 def fit_weights(
@@ -638,18 +689,24 @@ def fit_weights(
     epochs: int,
     worlds: int = WORLDS,
     log: Callable[[str], None] | None = None,
+    hidden: Mapping[str, int] = HIDDEN,
+    samples: Mapping[str, Samples] | None = None,
 ) -> dict[str, np.ndarray]:
-    """Label ``positions`` and fit both networks: the arrays of a weights file."""
-    samples = {
-        "bid": bid_samples(positions),
-        "card": card_samples(positions, worlds, seed),
-    }
+    """Label ``positions`` and fit both networks: the arrays of a weights file.
+
+    ``hidden`` gives each network's hidden units; ``samples``, when given, are
+    those :func:`labelled_samples` made of the same ``positions``, ``seed`` and
+    ``worlds`` (labelled once for fits of several sizes).
+    """
+    hidden = check_hidden(hidden)
+    if samples is None:
+        samples = labelled_samples(positions, seed, worlds)
     out: dict[str, np.ndarray] = {}
     meta: dict = {
         "seed": seed,
         "epochs": epochs,
         "worlds": worlds,
-        "hidden": HIDDEN,
+        "hidden": hidden,
         "decision_weight": {"card": DECISION_WEIGHT, "temperature": TEMPERATURE},
         "fields": [list(f) for f in FIELDS],
         "table_sizes": list(TABLE_SIZES),
@@ -662,7 +719,7 @@ def fit_weights(
             log(f"fitting the {net} network on {len(samples[net].target)} labelled moves")
         fit = fit_network(
             samples[net],
-            HIDDEN[net],
+            hidden[net],
             epochs,
             seed + 1 + NETWORKS.index(net),
             decision_weight=DECISION_WEIGHT if net == "card" else 0.0,
@@ -688,3 +745,61 @@ def save_weights(weights: dict[str, np.ndarray], path: str | Path) -> Path:
         If ``path`` does not end in ``.npz``, which NumPy would append.
     """
     return save_arrays(weights, path, "a weights file")
+
+
+def register_weights(name: str, path: str | Path, *, replace: bool = False) -> Strategy:
+    """Register, as ``name``, ``distilled`` playing the networks of the weights file ``path``.
+
+    The built-in reads the shipped file (compiled into it); this plays any file
+    :func:`train_distilled` wrote (``ohhell train distilled -o FILE``), with
+    ``distilled``'s bids and cards otherwise: the exact one-card bids, the same
+    fallbacks.  The networks' arrays are frozen into its compiled code, which
+    the kernel cache tells apart by their values, so it plays on the shared and
+    the dedicated kernels alike.  The shipped file's variant plays exactly as
+    ``distilled``.
+
+    Parameters
+    ----------
+    name : str
+        The strategy's name (:func:`ohhell_sim.register_strategy`).
+    path : str or Path
+        A weights file (:func:`save_weights`).
+    replace : bool
+        Allow registering ``name`` again (another file, or a notebook cell run again).
+
+    Returns
+    -------
+    Strategy
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``path`` is not a weights file, or ``name`` is taken (see
+        :func:`ohhell_sim.register_strategy`).
+    """
+    if not Path(path).is_file():
+        raise InvalidArgumentError(f"path: no weights file at {str(path)!r}")
+    weights = load_weights(path)
+    b_state, b_move, b_embed, b_bias, b_out, b_out_bias = weights["bid"]
+    c_state, c_move, c_embed, c_bias, c_out, c_out_bias = weights["card"]
+
+    @njit
+    def bid(view, params, rng):
+        exact = one_card_bid(view)
+        if exact >= 0:
+            return exact
+        return network_bid(view, b_state, b_move, b_embed, b_bias, b_out, b_out_bias)
+
+    @njit
+    def play(view, params, rng):
+        return network_card(view, c_state, c_move, c_embed, c_bias, c_out, c_out_bias)
+
+    return register_strategy(
+        name,
+        bid,
+        play,
+        description=f"distilled playing the networks of {Path(path).name}",
+        stochastic=False,
+        reads_scoring=STRATEGY.reads_scoring,
+        replace=replace,
+    )
