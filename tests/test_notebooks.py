@@ -118,8 +118,8 @@ def test_rl_bidding_notebook_at_its_default_size_gives_the_documented_figures(tm
 
 @pytest.mark.slow
 def test_distilled_learning_curve_experiment_and_notebook_at_a_tiny_size(tmp_path, monkeypatch):
-    # One trained player, in both sweeps, from games of cheap players; then the
-    # notebook reads what the experiment wrote.
+    # One trained player, in both sweeps (one player compiles once), from games of
+    # cheap players; then the notebook reads what the experiment wrote.
     from ohhell_sim.training import distilled as training
 
     path = NOTEBOOKS.parent / "experiments" / "distilled_learning_curve.py"
@@ -128,23 +128,22 @@ def test_distilled_learning_curve_experiment_and_notebook_at_a_tiny_size(tmp_pat
     spec.loader.exec_module(experiment)
     monkeypatch.setattr(training, "FIELDS", (("simple", "card_counter"),))
     out = tmp_path / "curve"
-    tiny = "--games 4 --hidden 3 --hidden-games 4 --epochs 1 --worlds 1 --workers 1"
+    tiny = "--games 4 --hidden 20 --hidden-games 4 --epochs 1 --worlds 1 --workers 1"
     match = "--opponent simple --match-games 8 --threads 1"
     weights = tmp_path / "weights"
     argv = [*tiny.split(), *match.split(), "--weights", str(weights), "--out", str(out)]
     assert experiment.main(argv) == 0
-    for units, bid_units in ((3, 4), (20, 24)):
-        with np.load(weights / f"distilled_g4_h{units}.npz") as trained:
-            assert trained["card_state"].shape[1] == units
-            assert trained["bid_state"].shape[1] == bid_units
+    with np.load(weights / "distilled_g4_h20.npz") as trained:
+        assert trained["card_state"].shape[1] == 20
+        assert trained["bid_state"].shape[1] == 24
     curve = pd.read_csv(out / "curve.csv")
     assert list(curve.columns) == list(experiment.COLUMNS)
     assert sorted(zip(curve["sweep"], curve["card_hidden"], strict=True)) == [
         ("games", 20),
-        ("hidden", 3),
+        ("hidden", 20),
     ]
     assert (curve["deal_sets"] == 2).all() and (curve["low"] <= curve["high"]).all()
-    assert "--hidden 3" in json.loads((out / "meta.json").read_text())["command"]
+    assert "--hidden 20" in json.loads((out / "meta.json").read_text())["command"]
 
     notebook = nbformat.read(NOTEBOOKS / "distilled_learning_curve.ipynb", as_version=4)
     position = next(
