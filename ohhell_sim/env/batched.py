@@ -387,6 +387,49 @@ def _apply(i, move, deal, cfg, tb, out, general):
     return ERR_NONE
 
 
+class TableSteps(NamedTuple):
+    """A table's steps that ask no strategy, compiled once per process for every kernel.
+
+    Each is a Numba function of table ``i`` of ``tb``, with the tables' kind
+    (plain or general) fixed: the loops of every kernel call the same compile
+    instead of compiling their own copy.
+    """
+
+    start: object  # start(i, cfg, tb): the table's next game (its episode counter's)
+    show: object  # show(i, cfg, tb): the seat to move's view
+    apply: object  # apply(i, move, cfg, tb, out): play the move shown; the error code
+    observe: object  # observe(i, cfg, tb, out): the learning seat's observation and mask
+
+
+def _table_steps(general: bool) -> TableSteps:
+    # ``general`` is a constant of each closure, so plain tables compile the variants out.
+    @njit
+    def start(i, cfg, tb):
+        _start_game(i, _deal(i, tb), cfg, tb, general)
+
+    @njit
+    def show(i, cfg, tb):
+        _show_decision(i, _deal(i, tb), cfg, tb, general)
+
+    @njit
+    def apply(i, move, cfg, tb, out):
+        return _apply(i, move, _deal(i, tb), cfg, tb, out, general)
+
+    @njit
+    def observe(i, cfg, tb, out):
+        out.observations[i] = 0
+        encode_view(tb.views[i], cfg.rules[R_PLAYERS], cfg.starts, out.observations[i])
+        out.masks[i] = 0
+        write_action_mask(tb.views[i], out.masks[i])
+
+    return TableSteps(start, show, apply, observe)
+
+
+#: The steps of plain tables (:func:`ohhell_sim.run.dispatch.needs_general_tables`
+#: False: the variants' code compiled out) and of general tables.
+PLAIN_STEPS, GENERAL_STEPS = _table_steps(False), _table_steps(True)
+
+
 class Record(NamedTuple):
     """Decisions kept from the strategies' moves (:mod:`ohhell_sim.env.decisions`).
 
@@ -433,19 +476,18 @@ def _scratch(cfg):
 
 
 @njit(inline="always")
-def _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play, general, own, record=None):
+def _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play, steps, own, record=None):
     """Let the strategies move until a learning seat is to move; show it its decision.
 
-    ``general`` False compiles the general tables' variants out (plain tables,
-    :func:`ohhell_sim.run.dispatch.needs_general_tables`); ``own`` is
-    :func:`_scratch`.  With a :class:`Record` (whose branches Numba compiles out
-    when it is absent), each strategy decision is kept in it, and the function
-    returns when the table's game ends (it has then started the next one).
+    ``steps`` is the tables' :class:`TableSteps`; ``own`` is :func:`_scratch`.
+    With a :class:`Record` (whose branches Numba compiles out when it is
+    absent), each strategy decision is kept in it, and the function returns when
+    the table's game ends (it has then started the next one).
     """
     own_view, own_params = own
     view = deal.seat_view
     while True:
-        _show_decision(i, deal, cfg, tb, general)
+        steps.show(i, cfg, tb)
         seat = tb.state[i, S_SEAT]
         if cfg.learning[seat] and (not cfg.bids_only or view[V.PHASE] == V.PHASE_BID):
             break
@@ -456,36 +498,32 @@ def _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play, general, own, r
             move = dispatch_bid(sid, view, params, rng, own_view, own_params)
         else:
             move = dispatch_play(sid, view, params, rng, own_view, own_params)
-        if _apply(i, move, deal, cfg, tb, out, general) != ERR_NONE:
+        if steps.apply(i, move, cfg, tb, out) != ERR_NONE:
             return
         if record is not None:
             if out.done[i]:
                 return
-    out.observations[i] = 0
-    encode_view(view, cfg.rules[R_PLAYERS], cfg.starts, out.observations[i])
-    out.masks[i] = 0
-    write_action_mask(view, out.masks[i])
+    steps.observe(i, cfg, tb, out)
     out.to_move[i] = seat
 
 
 @njit(inline="always")
-def reset_tables(first, stop, cfg, tb, out, dispatch_bid, dispatch_play, general):
+def reset_tables(first, stop, cfg, tb, out, dispatch_bid, dispatch_play, steps):
     """Start the first game of tables ``first .. stop - 1``; return the first that failed (-1)."""
     own = _scratch(cfg)
     failed = -1
     for i in range(first, stop):
-        deal = _deal(i, tb)
         out.errors[i] = 0
         tb.state[i, S_EPISODE] = 0
-        _start_game(i, deal, cfg, tb, general)
-        _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play, general, own)
+        steps.start(i, cfg, tb)
+        _advance(i, _deal(i, tb), cfg, tb, out, dispatch_bid, dispatch_play, steps, own)
         if failed < 0 and out.errors[i, 0] != 0:
             failed = i
     return failed
 
 
 @njit(inline="always")
-def step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play, general):
+def step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play, steps):
     """Play ``actions[i]`` at tables ``first .. stop - 1``, then the strategies.
 
     Returns the first table where a move was illegal, or -1.
@@ -493,7 +531,6 @@ def step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play,
     own = _scratch(cfg)
     failed = -1
     for i in range(first, stop):
-        deal = _deal(i, tb)
         out.errors[i] = 0
         out.rewards[i] = 0
         out.done[i] = False
@@ -503,8 +540,8 @@ def step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play,
             move = action - BID_ACTION if action >= BID_ACTION else -1
         else:
             move = action if action < BID_ACTION else -1
-        if _apply(i, move, deal, cfg, tb, out, general) == ERR_NONE:
-            _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play, general, own)
+        if steps.apply(i, move, cfg, tb, out) == ERR_NONE:
+            _advance(i, _deal(i, tb), cfg, tb, out, dispatch_bid, dispatch_play, steps, own)
         if failed < 0 and out.errors[i, 0] != 0:
             failed = i
     return failed
@@ -520,20 +557,21 @@ _STEPPER_SOURCE = """\
 from numba import njit
 
 from {kernel} import GENERAL_TABLES, dispatch_bid, dispatch_play
+from ohhell_sim.env.batched import GENERAL_STEPS, PLAIN_STEPS
 from ohhell_sim.env.batched import reset_tables as _reset_tables
 from ohhell_sim.env.batched import step_tables as _step_tables
+
+STEPS = GENERAL_STEPS if GENERAL_TABLES else PLAIN_STEPS
 
 
 @njit(cache=True, nogil=True)
 def reset_tables(first, stop, cfg, tb, out):
-    return _reset_tables(first, stop, cfg, tb, out, dispatch_bid, dispatch_play, GENERAL_TABLES)
+    return _reset_tables(first, stop, cfg, tb, out, dispatch_bid, dispatch_play, STEPS)
 
 
 @njit(cache=True, nogil=True)
 def step_tables(first, stop, actions, cfg, tb, out):
-    return _step_tables(
-        first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play, GENERAL_TABLES
-    )
+    return _step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play, STEPS)
 """
 
 

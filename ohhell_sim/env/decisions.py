@@ -44,7 +44,6 @@ from ohhell_sim.env.batched import (
     _deal,
     _new_tables,
     _scratch,
-    _start_game,
 )
 from ohhell_sim.env.observation import ObservationLayout, action_count
 from ohhell_sim.errors import IllegalMoveError
@@ -77,16 +76,16 @@ class Decisions(NamedTuple):
 # its kernel's dispatch, which a compile kept on disk may do (passing it on as a
 # value would embed its address, and Numba would not keep the compile).
 @njit(inline="always")
-def _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play, general):
+def _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play, steps):
     """Play ``games`` at table 0 of ``tb``, keeping every decision in ``record``."""
     # Table 0 of a one-table run: its game is its episode counter (batched._start_game).
     deal = _deal(0, tb)
     own = _scratch(cfg)
     for game in games:
         tb.state[0, S_EPISODE] = game
-        _start_game(0, deal, cfg, tb, general)
+        steps.start(0, cfg, tb)
         out.done[0] = False
-        _advance(0, deal, cfg, tb, out, dispatch_bid, dispatch_play, general, own, record)
+        _advance(0, deal, cfg, tb, out, dispatch_bid, dispatch_play, steps, own, record)
         if out.errors[0, 0] != 0:
             return
 
@@ -109,12 +108,15 @@ _RECORDER_SOURCE = """\
 from numba import njit
 
 from {kernel} import GENERAL_TABLES, dispatch_bid, dispatch_play
+from ohhell_sim.env.batched import GENERAL_STEPS, PLAIN_STEPS
 from ohhell_sim.env.decisions import _play_games
+
+STEPS = GENERAL_STEPS if GENERAL_TABLES else PLAIN_STEPS
 
 
 @njit(cache=True, nogil=True)
 def play_games(games, cfg, tb, out, record):
-    _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play, GENERAL_TABLES)
+    _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play, STEPS)
 """
 
 
