@@ -109,8 +109,9 @@ LEARNER = "learner"
     S_LED,
     S_BEST,
     S_BEST_SEAT,
+    S_WAIT,  # what the table waits for after its last move (_LEARNER_TO_MOVE, ...)
     STATE_FIELDS,
-) = range(21)
+) = range(22)
 
 
 class Config(NamedTuple):
@@ -387,47 +388,60 @@ def _apply(i, move, deal, cfg, tb, out, general):
     return ERR_NONE
 
 
-class TableSteps(NamedTuple):
-    """A table's steps that ask no strategy, compiled once per process for every kernel.
+# What a table waits for after its last move (S_WAIT).
+_LEARNER_TO_MOVE, _STRATEGY_TO_MOVE, _FAILED = range(3)
 
-    Each is a Numba function of table ``i`` of ``tb``, with the tables' kind
-    (plain or general) fixed: the loops of every kernel call the same compile
-    instead of compiling their own copy.
+
+@njit(inline="always")
+def _shown(i, deal, cfg, tb, out, general):
+    # Show the seat to move its decision; a learning seat gets its observation.
+    _show_decision(i, deal, cfg, tb, general)
+    seat = tb.state[i, S_SEAT]
+    view = deal.seat_view
+    if not cfg.learning[seat] or (cfg.bids_only and view[V.PHASE] != V.PHASE_BID):
+        return _STRATEGY_TO_MOVE
+    out.observations[i] = 0
+    encode_view(view, cfg.rules[R_PLAYERS], cfg.starts, out.observations[i])
+    out.masks[i] = 0
+    write_action_mask(view, out.masks[i])
+    out.to_move[i] = seat
+    return _LEARNER_TO_MOVE
+
+
+#: A move that starts the table's next game instead (:func:`_table_moves`).
+_NEW_GAME = -2
+
+
+def _table_moves(general: bool):
+    """The tables' moves that ask no strategy, compiled once per process for every kernel.
+
+    ``play(first, stop, moves, cfg, tb, out)`` plays ``moves[i]`` at tables
+    ``first .. stop - 1`` (``_NEW_GAME``: starts its next game), then shows
+    each table's next seat its decision, and writes into ``S_WAIT`` what the
+    table waits for: a learning seat's action (its observation written), a
+    strategy's move, or nothing after an illegal move.  The loops of every
+    kernel call this one compile instead of compiling their own copy, and a
+    learning seat's step calls nothing.  ``general`` is a constant of the
+    closure, so plain tables compile the variants out.
     """
 
-    start: object  # start(i, cfg, tb): the table's next game (its episode counter's)
-    show: object  # show(i, cfg, tb): the seat to move's view
-    apply: object  # apply(i, move, cfg, tb, out): play the move shown; the error code
-    observe: object  # observe(i, cfg, tb, out): the learning seat's observation and mask
-
-
-def _table_steps(general: bool) -> TableSteps:
-    # ``general`` is a constant of each closure, so plain tables compile the variants out.
     @njit
-    def start(i, cfg, tb):
-        _start_game(i, _deal(i, tb), cfg, tb, general)
+    def play(first, stop, moves, cfg, tb, out):
+        for i in range(first, stop):
+            deal = _deal(i, tb)
+            if moves[i] == _NEW_GAME:
+                _start_game(i, deal, cfg, tb, general)
+            elif _apply(i, moves[i], deal, cfg, tb, out, general) != ERR_NONE:
+                tb.state[i, S_WAIT] = _FAILED
+                continue
+            tb.state[i, S_WAIT] = _shown(i, deal, cfg, tb, out, general)
 
-    @njit
-    def show(i, cfg, tb):
-        _show_decision(i, _deal(i, tb), cfg, tb, general)
-
-    @njit
-    def apply(i, move, cfg, tb, out):
-        return _apply(i, move, _deal(i, tb), cfg, tb, out, general)
-
-    @njit
-    def observe(i, cfg, tb, out):
-        out.observations[i] = 0
-        encode_view(tb.views[i], cfg.rules[R_PLAYERS], cfg.starts, out.observations[i])
-        out.masks[i] = 0
-        write_action_mask(tb.views[i], out.masks[i])
-
-    return TableSteps(start, show, apply, observe)
+    return play
 
 
-#: The steps of plain tables (:func:`ohhell_sim.run.dispatch.needs_general_tables`
+#: The moves of plain tables (:func:`ohhell_sim.run.dispatch.needs_general_tables`
 #: False: the variants' code compiled out) and of general tables.
-PLAIN_STEPS, GENERAL_STEPS = _table_steps(False), _table_steps(True)
+PLAIN_MOVES, GENERAL_MOVES = _table_moves(False), _table_moves(True)
 
 
 class Record(NamedTuple):
@@ -476,75 +490,73 @@ def _scratch(cfg):
 
 
 @njit(inline="always")
-def _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play, steps, own, record=None):
-    """Let the strategies move until a learning seat is to move; show it its decision.
+def _advance(i, moves, cfg, tb, out, dispatch_bid, dispatch_play, play, own, record=None):
+    """Let the strategies move while one is to move at table ``i``.
 
-    ``steps`` is the tables' :class:`TableSteps`; ``own`` is :func:`_scratch`.
-    With a :class:`Record` (whose branches Numba compiles out when it is
-    absent), each strategy decision is kept in it, and the function returns when
-    the table's game ends (it has then started the next one).
+    ``play`` is the tables' :func:`_table_moves`, ``moves`` its moves and
+    ``own`` is :func:`_scratch`.  With a :class:`Record` (whose branches Numba
+    compiles out when it is absent), each strategy decision is kept in it, and
+    the function returns when the table's game ends (it has then started the
+    next one).
     """
     own_view, own_params = own
-    view = deal.seat_view
-    while True:
-        steps.show(i, cfg, tb)
+    view = tb.views[i]
+    while tb.state[i, S_WAIT] == _STRATEGY_TO_MOVE:
         seat = tb.state[i, S_SEAT]
-        if cfg.learning[seat] and (not cfg.bids_only or view[V.PHASE] == V.PHASE_BID):
-            break
         if record is not None:
-            _keep(record, deal, tb.state[i, S_GAME])
+            _keep(record, _deal(i, tb), tb.state[i, S_GAME])
         sid, params, rng = cfg.sids[seat], cfg.params[seat], tb.rngs[i, seat]
         if view[V.PHASE] == V.PHASE_BID:
-            move = dispatch_bid(sid, view, params, rng, own_view, own_params)
+            moves[i] = dispatch_bid(sid, view, params, rng, own_view, own_params)
         else:
-            move = dispatch_play(sid, view, params, rng, own_view, own_params)
-        if steps.apply(i, move, cfg, tb, out) != ERR_NONE:
-            return
+            moves[i] = dispatch_play(sid, view, params, rng, own_view, own_params)
+        play(i, i + 1, moves, cfg, tb, out)
         if record is not None:
             if out.done[i]:
                 return
-    steps.observe(i, cfg, tb, out)
-    out.to_move[i] = seat
 
 
 @njit(inline="always")
-def reset_tables(first, stop, cfg, tb, out, dispatch_bid, dispatch_play, steps):
-    """Start the first game of tables ``first .. stop - 1``; return the first that failed (-1)."""
+def _strategies(first, stop, moves, cfg, tb, out, dispatch_bid, dispatch_play, play):
+    # The strategies' moves after play(first, stop, moves, ...); the first table that failed.
     own = _scratch(cfg)
     failed = -1
     for i in range(first, stop):
-        out.errors[i] = 0
-        tb.state[i, S_EPISODE] = 0
-        steps.start(i, cfg, tb)
-        _advance(i, _deal(i, tb), cfg, tb, out, dispatch_bid, dispatch_play, steps, own)
+        _advance(i, moves, cfg, tb, out, dispatch_bid, dispatch_play, play, own)
         if failed < 0 and out.errors[i, 0] != 0:
             failed = i
     return failed
 
 
 @njit(inline="always")
-def step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play, steps):
+def reset_tables(first, stop, cfg, tb, out, dispatch_bid, dispatch_play, play):
+    """Start the first game of tables ``first .. stop - 1``; return the first that failed (-1)."""
+    moves = np.full(stop, _NEW_GAME, dtype=np.int64)
+    for i in range(first, stop):
+        out.errors[i] = 0
+        tb.state[i, S_EPISODE] = 0
+    play(first, stop, moves, cfg, tb, out)
+    return _strategies(first, stop, moves, cfg, tb, out, dispatch_bid, dispatch_play, play)
+
+
+@njit(inline="always")
+def step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play, play):
     """Play ``actions[i]`` at tables ``first .. stop - 1``, then the strategies.
 
     Returns the first table where a move was illegal, or -1.
     """
-    own = _scratch(cfg)
-    failed = -1
+    moves = np.empty(stop, dtype=np.int64)
     for i in range(first, stop):
         out.errors[i] = 0
         out.rewards[i] = 0
         out.done[i] = False
         action = actions[i]
-        phase = tb.views[i, V.PHASE]
-        if phase == V.PHASE_BID:
-            move = action - BID_ACTION if action >= BID_ACTION else -1
+        if tb.views[i, V.PHASE] == V.PHASE_BID:
+            moves[i] = action - BID_ACTION if action >= BID_ACTION else -1
         else:
-            move = action if action < BID_ACTION else -1
-        if steps.apply(i, move, cfg, tb, out) == ERR_NONE:
-            _advance(i, _deal(i, tb), cfg, tb, out, dispatch_bid, dispatch_play, steps, own)
-        if failed < 0 and out.errors[i, 0] != 0:
-            failed = i
-    return failed
+            moves[i] = action if action < BID_ACTION else -1
+    play(first, stop, moves, cfg, tb, out)
+    return _strategies(first, stop, moves, cfg, tb, out, dispatch_bid, dispatch_play, play)
 
 
 # A stepper module: the loops above bound to one kernel's dispatch and table kind,
@@ -557,21 +569,21 @@ _STEPPER_SOURCE = """\
 from numba import njit
 
 from {kernel} import GENERAL_TABLES, dispatch_bid, dispatch_play
-from ohhell_sim.env.batched import GENERAL_STEPS, PLAIN_STEPS
+from ohhell_sim.env.batched import GENERAL_MOVES, PLAIN_MOVES
 from ohhell_sim.env.batched import reset_tables as _reset_tables
 from ohhell_sim.env.batched import step_tables as _step_tables
 
-STEPS = GENERAL_STEPS if GENERAL_TABLES else PLAIN_STEPS
+play = GENERAL_MOVES if GENERAL_TABLES else PLAIN_MOVES
 
 
 @njit(cache=True, nogil=True)
 def reset_tables(first, stop, cfg, tb, out):
-    return _reset_tables(first, stop, cfg, tb, out, dispatch_bid, dispatch_play, STEPS)
+    return _reset_tables(first, stop, cfg, tb, out, dispatch_bid, dispatch_play, play)
 
 
 @njit(cache=True, nogil=True)
 def step_tables(first, stop, actions, cfg, tb, out):
-    return _step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play, STEPS)
+    return _step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play, play)
 """
 
 

@@ -35,13 +35,13 @@ from ohhell_sim import view as V
 from ohhell_sim.arguments import check_count, check_game, check_seed
 from ohhell_sim.engine.workspace import ERROR_FIELDS
 from ohhell_sim.env.batched import (
+    _NEW_GAME,
     S_EPISODE,
     S_GAME,
     Config,
     Outputs,
     Record,
     _advance,
-    _deal,
     _new_tables,
     _scratch,
 )
@@ -76,16 +76,17 @@ class Decisions(NamedTuple):
 # its kernel's dispatch, which a compile kept on disk may do (passing it on as a
 # value would embed its address, and Numba would not keep the compile).
 @njit(inline="always")
-def _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play, steps):
+def _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play, play):
     """Play ``games`` at table 0 of ``tb``, keeping every decision in ``record``."""
     # Table 0 of a one-table run: its game is its episode counter (batched._start_game).
-    deal = _deal(0, tb)
     own = _scratch(cfg)
+    moves = np.empty(1, dtype=np.int64)
     for game in games:
         tb.state[0, S_EPISODE] = game
-        steps.start(0, cfg, tb)
+        moves[0] = _NEW_GAME
+        play(0, 1, moves, cfg, tb, out)
         out.done[0] = False
-        _advance(0, deal, cfg, tb, out, dispatch_bid, dispatch_play, steps, own, record)
+        _advance(0, moves, cfg, tb, out, dispatch_bid, dispatch_play, play, own, record)
         if out.errors[0, 0] != 0:
             return
 
@@ -108,15 +109,15 @@ _RECORDER_SOURCE = """\
 from numba import njit
 
 from {kernel} import GENERAL_TABLES, dispatch_bid, dispatch_play
-from ohhell_sim.env.batched import GENERAL_STEPS, PLAIN_STEPS
+from ohhell_sim.env.batched import GENERAL_MOVES, PLAIN_MOVES
 from ohhell_sim.env.decisions import _play_games
 
-STEPS = GENERAL_STEPS if GENERAL_TABLES else PLAIN_STEPS
+play = GENERAL_MOVES if GENERAL_TABLES else PLAIN_MOVES
 
 
 @njit(cache=True, nogil=True)
 def play_games(games, cfg, tb, out, record):
-    _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play, STEPS)
+    _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play, play)
 """
 
 
