@@ -524,8 +524,8 @@ def _advance(i, moves, cfg, tb, out, dispatch_bid, dispatch_play, play, own, rec
 
 @njit(inline="always")
 def _strategies(first, stop, moves, cfg, tb, out, dispatch_bid, dispatch_play, play):
-    # The strategies' moves after play(..., stop, moves, ...), which returned ``first``;
-    # the first table that failed (-1: none).  A table of learning seats costs nothing.
+    # The strategies' moves after play(..., stop, moves, ...), which returned ``first``
+    # (the tables before it wait for a learning seat); the first table that failed (-1).
     own = _scratch(cfg)
     failed = -1
     for i in range(first, stop):
@@ -551,7 +551,6 @@ def step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play,
 
     Returns the first table where a move was illegal, or -1.
     """
-    # Whole blocks: a row at a time would cost a tenth of a step.
     out.errors[first:stop] = 0
     out.rewards[first:stop] = 0
     out.done[first:stop] = False
