@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from types import ModuleType
 from typing import NamedTuple
 
 import numpy as np
@@ -108,8 +109,9 @@ LEARNER = "learner"
     S_LED,
     S_BEST,
     S_BEST_SEAT,
+    S_WAIT,  # what the table waits for after its last move (_LEARNER_TO_MOVE, ...)
     STATE_FIELDS,
-) = range(21)
+) = range(22)
 
 
 class Config(NamedTuple):
@@ -173,7 +175,7 @@ def _deal(i, tb):
 
 
 @njit(inline="always")
-def _start_game(i, deal, cfg, tb):
+def _start_game(i, deal, cfg, tb, general):
     st = tb.state[i]
     n = cfg.rules[R_PLAYERS]
     st[S_GAME] = st[S_EPISODE] * cfg.tables + i
@@ -187,18 +189,25 @@ def _start_game(i, deal, cfg, tb):
     st[S_ACTIVE] = (np.int64(1) << n) - 1
     st[S_LAST_ACTIVE] = st[S_ACTIVE]
     st[S_DEAL] = 0
-    _next_deal(i, deal, cfg, tb)
+    _next_deal(i, deal, cfg, tb, general)
 
 
 @njit(inline="always")
-def _next_deal(i, deal, cfg, tb):
-    """Start the next deal row that has two players or more; False when the game is over."""
+def _next_deal(i, deal, cfg, tb, general):
+    """Start the next deal row that has two players or more; False when the game is over.
+
+    ``general`` False (plain tables: every seat in every scheduled deal, no
+    tie-break deal) compiles the search for the deal's players out.
+    """
     rules, st = cfg.rules, tb.state[i]
     n = rules[R_PLAYERS]
     n_deals = rules[R_N_DEALS]
-    rows = n_deals + (1 if rules[R_TIEBREAK] != 0 else 0)
-    players, hand_size, tiebreak = np.int64(0), np.int64(0), 0
+    rows = n_deals + (1 if general and rules[R_TIEBREAK] != 0 else 0)
+    players, hand_size, tiebreak = st[S_ACTIVE], np.int64(0), 0
     while st[S_DEAL] < rows:
+        if not general:
+            hand_size = cfg.hand_sizes[st[S_DEAL]]
+            break
         players, hand_size, tiebreak = deal_seats(
             st[S_DEAL], n_deals, st[S_ACTIVE], st[S_LAST_ACTIVE], tb.totals[i], cfg.hand_sizes, n
         )
@@ -211,7 +220,9 @@ def _next_deal(i, deal, cfg, tb):
     dealer = deal_dealer(st[S_DEALER], players, n)
     rng = tb.rngs[i, V.MAX_SEATS]
     seed_stream(rng, tb.keys[i], STREAM_DEAL, d)
-    trump = start_deal(deal, rules, rng, tb.deck[i], d, hand_size, dealer, players, tiebreak, True)
+    trump = start_deal(
+        deal, rules, rng, tb.deck[i], d, hand_size, dealer, players, tiebreak, general
+    )
     st[S_DEALER] = dealer
     st[S_PLAYERS] = players
     st[S_TIEBREAK] = tiebreak
@@ -221,7 +232,7 @@ def _next_deal(i, deal, cfg, tb):
     st[S_MOVES] = 0
     st[S_PASSERS] = 0
     st[S_BID_TOTAL] = 0
-    if swap_cards(rules, hand_size, True) > 0:
+    if swap_cards(rules, hand_size, general) > 0:
         begin_swap(deal)
     else:
         begin_bidding(deal)
@@ -240,43 +251,43 @@ def _start_trick(i, deal, tb, n):
 
 
 @njit(inline="always")
-def _show_decision(i, deal, cfg, tb):
+def _show_decision(i, deal, cfg, tb, general):
     """Write the seat to move's fields into the table's view."""
     rules, st = cfg.rules, tb.state[i]
     n = rules[R_PLAYERS]
     seat, players, hand_size = st[S_SEAT], st[S_PLAYERS], st[S_HAND_SIZE]
-    swap = swap_cards(rules, hand_size, True) > 0
+    swap = swap_cards(rules, hand_size, general) > 0
     phase = deal.seat_view[V.PHASE]
-    if phase == V.PHASE_SWAP:
+    if general and phase == V.PHASE_SWAP:
         show_pass(deal, seat)
     elif phase == V.PHASE_BID:
-        forehead = is_forehead(rules, hand_size, True)
+        forehead = is_forehead(rules, hand_size, general)
         show_bid(
             deal, seat, st[S_DEALER], rules[R_HOOK], st[S_BID_TOTAL], forehead, swap, players, n
         )
     else:
-        plain = _plain(rules, players, swap, n)
-        joker = rules[R_JOKER] != 0
+        plain = _plain(rules, players, swap, n, general)
+        joker = general and rules[R_JOKER] != 0
         show_card(
             deal, seat, st[S_IN_TRICK], st[S_LED], st[S_TRUMP], joker, plain, swap, players, n
         )
 
 
 @njit(inline="always")
-def _plain(rules, players, swap, n):
+def _plain(rules, players, swap, n, general):
     # One deck, everyone in, no swap: engine.deal skips the variants' bookkeeping.
-    return popcount(players) == n and rules[R_DECKS] == 1 and not swap
+    return not general or (popcount(players) == n and rules[R_DECKS] == 1 and not swap)
 
 
 @njit(inline="always")
-def _end_deal(i, deal, cfg, tb, out):
+def _end_deal(i, deal, cfg, tb, out, general):
     rules, st = cfg.rules, tb.state[i]
     n = rules[R_PLAYERS]
     players = st[S_PLAYERS]
     score_deal(deal, rules, st[S_HAND_SIZE], players, n)
     for s in range(n):
         out.rewards[i, s] += deal.scores[s]
-    fault_limit = rules[R_FAULT_LIMIT]
+    fault_limit = rules[R_FAULT_LIMIT] if general else 0
     if fault_limit and not st[S_TIEBREAK]:
         st[S_LAST_ACTIVE] = st[S_ACTIVE]
         st[S_ACTIVE] = count_faults(
@@ -293,14 +304,14 @@ def _end_deal(i, deal, cfg, tb, out):
     if not st[S_TIEBREAK]:
         st[S_DEALER] = next_seat(st[S_DEALER], (np.int64(1) << n) - 1, n)
     st[S_DEAL] += 1
-    if not _next_deal(i, deal, cfg, tb):
+    if not _next_deal(i, deal, cfg, tb, general):
         out.done[i] = True
         st[S_EPISODE] += 1
-        _start_game(i, deal, cfg, tb)
+        _start_game(i, deal, cfg, tb, general)
 
 
 @njit(inline="always")
-def _apply(i, move, deal, cfg, tb, out):
+def _apply(i, move, deal, cfg, tb, out, general):
     """Play ``move`` for the seat to move (its view shown); return an error code."""
     rules, st = cfg.rules, tb.state[i]
     n = rules[R_PLAYERS]
@@ -308,8 +319,8 @@ def _apply(i, move, deal, cfg, tb, out):
     err = out.errors[i]
     phase = deal.seat_view[V.PHASE]
     hand = deal.hands[seat]
-    k = swap_cards(rules, st[S_HAND_SIZE], True)
-    if phase == V.PHASE_SWAP:
+    k = swap_cards(rules, st[S_HAND_SIZE], general)
+    if general and phase == V.PHASE_SWAP:
         code = card_error(hand, hand, move)
         if code != ERR_NONE:
             return fail(err, code, d, seat, move, -1)
@@ -332,7 +343,7 @@ def _apply(i, move, deal, cfg, tb, out):
         if code != ERR_NONE:
             return fail(err, code, d, seat, move, -1)
         closed = rules[R_CLOSED_BIDS] != 0
-        forehead = is_forehead(rules, st[S_HAND_SIZE], True)
+        forehead = is_forehead(rules, st[S_HAND_SIZE], general)
         st[S_BID_TOTAL] = apply_bid(deal, seat, move, st[S_BID_TOTAL], closed, forehead)
         st[S_MOVES] += 1
         if st[S_MOVES] < popcount(players):
@@ -344,12 +355,12 @@ def _apply(i, move, deal, cfg, tb, out):
         _start_trick(i, deal, tb, n)
         return ERR_NONE
 
-    joker = rules[R_JOKER] != 0
+    joker = general and rules[R_JOKER] != 0
     follow, legal = legal_cards(hand, st[S_LED], st[S_TRUMP], joker)
     code = card_error(hand, legal, move)
     if code != ERR_NONE:
         return fail(err, code, d, seat, move, st[S_TRICK])
-    plain = _plain(rules, players, k > 0, n)
+    plain = _plain(rules, players, k > 0, n, general)
     st[S_LED], st[S_BEST], st[S_BEST_SEAT] = apply_card(
         deal,
         seat,
@@ -373,8 +384,71 @@ def _apply(i, move, deal, cfg, tb, out):
     if st[S_TRICK] < st[S_HAND_SIZE]:
         _start_trick(i, deal, tb, n)
     else:
-        _end_deal(i, deal, cfg, tb, out)
+        _end_deal(i, deal, cfg, tb, out, general)
     return ERR_NONE
+
+
+# What a table waits for after its last move (S_WAIT).
+_LEARNER_TO_MOVE, _STRATEGY_TO_MOVE, _FAILED = range(3)
+
+
+@njit(inline="always")
+def _shown(i, deal, cfg, tb, out, general):
+    # Show the seat to move its decision; a learning seat gets its observation.
+    _show_decision(i, deal, cfg, tb, general)
+    seat = tb.state[i, S_SEAT]
+    view = deal.seat_view
+    if not cfg.learning[seat] or (cfg.bids_only and view[V.PHASE] != V.PHASE_BID):
+        return _STRATEGY_TO_MOVE
+    out.observations[i] = 0
+    encode_view(view, cfg.rules[R_PLAYERS], cfg.starts, out.observations[i])
+    out.masks[i] = 0
+    write_action_mask(view, out.masks[i])
+    out.to_move[i] = seat
+    return _LEARNER_TO_MOVE
+
+
+#: A move that starts the table's next game instead (:func:`_table_moves`).
+_NEW_GAME = -2
+
+
+def _table_moves(general: bool):
+    """The tables' moves that ask no strategy, compiled once per process for every kernel.
+
+    ``play(first, stop, moves, cfg, tb, out)`` plays ``moves[i]`` at tables
+    ``first .. stop - 1`` (``_NEW_GAME``: starts its next game), then shows
+    each table's next seat its decision, and writes into ``S_WAIT`` what the
+    table waits for: a learning seat's action (its observation written), a
+    strategy's move, or nothing after an illegal move; it returns the first
+    table that waits for something else than a learning seat (``stop`` if
+    none).  The loops of every kernel call this one compile instead of
+    compiling their own copy, and a learning seat's step calls nothing.
+    ``general`` is a constant of the closure, so plain tables compile the
+    variants out.
+    """
+
+    @njit
+    def play(first, stop, moves, cfg, tb, out):
+        pending = stop
+        for i in range(first, stop):
+            deal = _deal(i, tb)
+            if moves[i] == _NEW_GAME:
+                _start_game(i, deal, cfg, tb, general)
+                failed = False
+            else:
+                failed = _apply(i, moves[i], deal, cfg, tb, out, general) != ERR_NONE
+            wait = _FAILED if failed else _shown(i, deal, cfg, tb, out, general)
+            tb.state[i, S_WAIT] = wait
+            if wait != _LEARNER_TO_MOVE and pending == stop:
+                pending = i
+        return pending
+
+    return play
+
+
+#: The moves of plain tables (:func:`ohhell_sim.run.dispatch.needs_general_tables`
+#: False: the variants' code compiled out) and of general tables.
+PLAIN_MOVES, GENERAL_MOVES = _table_moves(False), _table_moves(True)
 
 
 class Record(NamedTuple):
@@ -412,68 +486,118 @@ def _keep(record, deal, game):
     record.used[kind] = row + 1
 
 
-@njit
-def _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play, record=None):
-    """Let the strategies move until a learning seat is to move; show it its decision.
+@njit(inline="always")
+def _scratch(cfg):
+    # A user strategy's own copies of its view and row (engine.readonly.private_copy),
+    # which each of its decisions overwrites: one pair serves every table of a call.
+    return (
+        np.empty(V.VIEW_SIZE, dtype=np.int64),
+        np.empty(cfg.params.shape[1], dtype=np.float64),
+    )
 
-    With a :class:`Record` (whose branches Numba compiles out when it is absent),
-    each strategy decision is kept in it, and the function returns when the
-    table's game ends (it has then started the next one).
+
+@njit(inline="always")
+def _advance(i, moves, cfg, tb, out, dispatch_bid, dispatch_play, play, own, record=None):
+    """Let the strategies move while one is to move at table ``i``.
+
+    ``play`` is the tables' :func:`_table_moves`, ``moves`` its moves and
+    ``own`` is :func:`_scratch`.  With a :class:`Record` (whose branches Numba
+    compiles out when it is absent), each strategy decision is kept in it, and
+    the function returns when the table's game ends (it has then started the
+    next one).
     """
-    # A user strategy's own copies of its view and row (engine.readonly.private_copy).
-    own_view = np.empty(V.VIEW_SIZE, dtype=np.int64)
-    own_params = np.empty(cfg.params.shape[1], dtype=np.float64)
-    view = deal.seat_view
-    while True:
-        _show_decision(i, deal, cfg, tb)
-        seat = tb.state[i, S_SEAT]
-        if cfg.learning[seat] and (not cfg.bids_only or view[V.PHASE] == V.PHASE_BID):
-            break
+    while tb.state[i, S_WAIT] == _STRATEGY_TO_MOVE:
+        seat, view = tb.state[i, S_SEAT], tb.views[i]
+        own_view, own_params = own
         if record is not None:
-            _keep(record, deal, tb.state[i, S_GAME])
+            _keep(record, _deal(i, tb), tb.state[i, S_GAME])
         sid, params, rng = cfg.sids[seat], cfg.params[seat], tb.rngs[i, seat]
         if view[V.PHASE] == V.PHASE_BID:
-            move = dispatch_bid(sid, view, params, rng, own_view, own_params)
+            moves[i] = dispatch_bid(sid, view, params, rng, own_view, own_params)
         else:
-            move = dispatch_play(sid, view, params, rng, own_view, own_params)
-        if _apply(i, move, deal, cfg, tb, out) != ERR_NONE:
-            return
+            moves[i] = dispatch_play(sid, view, params, rng, own_view, own_params)
+        play(i, i + 1, moves, cfg, tb, out)
         if record is not None:
             if out.done[i]:
                 return
-    out.observations[i] = 0
-    encode_view(view, cfg.rules[R_PLAYERS], cfg.starts, out.observations[i])
-    out.masks[i] = 0
-    write_action_mask(view, out.masks[i])
-    out.to_move[i] = seat
 
 
-@njit(nogil=True)
-def reset_tables(first, stop, cfg, tb, out, dispatch_bid, dispatch_play):
-    """Start the first game of tables ``first .. stop - 1``."""
+@njit(inline="always")
+def _strategies(first, stop, moves, cfg, tb, out, dispatch_bid, dispatch_play, play):
+    # The strategies' moves after play(..., stop, moves, ...), which returned ``first``
+    # (the tables before it wait for a learning seat); the first table that failed (-1).
+    own = _scratch(cfg)
+    failed = -1
     for i in range(first, stop):
-        deal = _deal(i, tb)
-        tb.state[i, S_EPISODE] = 0
-        _start_game(i, deal, cfg, tb)
-        _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play)
+        _advance(i, moves, cfg, tb, out, dispatch_bid, dispatch_play, play, own)
+        if failed < 0 and out.errors[i, 0] != 0:
+            failed = i
+    return failed
 
 
-@njit(nogil=True)
-def step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play):
-    """Play ``actions[i]`` at tables ``first .. stop - 1``, then the strategies."""
+@njit(inline="always")
+def reset_tables(first, stop, cfg, tb, out, dispatch_bid, dispatch_play, play):
+    """Start the first game of tables ``first .. stop - 1``; return the first that failed (-1)."""
+    moves = np.full(stop, _NEW_GAME, dtype=np.int64)
+    out.errors[first:stop] = 0
+    tb.state[first:stop, S_EPISODE] = 0
+    pending = play(first, stop, moves, cfg, tb, out)
+    return _strategies(pending, stop, moves, cfg, tb, out, dispatch_bid, dispatch_play, play)
+
+
+@njit(inline="always")
+def step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play, play):
+    """Play ``actions[i]`` at tables ``first .. stop - 1``, then the strategies.
+
+    Returns the first table where a move was illegal, or -1.
+    """
+    out.errors[first:stop] = 0
+    out.rewards[first:stop] = 0
+    out.done[first:stop] = False
+    moves = np.empty(stop, dtype=np.int64)
     for i in range(first, stop):
-        deal = _deal(i, tb)
-        out.rewards[i] = 0
-        out.done[i] = False
         action = actions[i]
-        phase = tb.views[i, V.PHASE]
-        if phase == V.PHASE_BID:
-            move = action - BID_ACTION if action >= BID_ACTION else -1
+        if tb.views[i, V.PHASE] == V.PHASE_BID:
+            moves[i] = action - BID_ACTION if action >= BID_ACTION else -1
         else:
-            move = action if action < BID_ACTION else -1
-        if _apply(i, move, deal, cfg, tb, out) != ERR_NONE:
-            continue
-        _advance(i, deal, cfg, tb, out, dispatch_bid, dispatch_play)
+            moves[i] = action if action < BID_ACTION else -1
+    pending = play(first, stop, moves, cfg, tb, out)
+    return _strategies(pending, stop, moves, cfg, tb, out, dispatch_bid, dispatch_play, play)
+
+
+# A stepper module: the loops above bound to one kernel's dispatch and table kind,
+# compiled with Numba's on-disk cache.  Its folder names the version of every
+# source file of the package (dispatch.builtin_cache_folder), its file the kernel
+# (the strategies and their code), so a later run, in any process, loads the compile.
+_STEPPER_SOURCE = """\
+\"\"\"Batched environment's loops on {kernel}, written by ohhell_sim.env.batched.\"\"\"
+
+from numba import njit
+
+from {kernel} import GENERAL_TABLES, dispatch_bid, dispatch_play
+from ohhell_sim.env.batched import GENERAL_MOVES, PLAIN_MOVES
+from ohhell_sim.env.batched import reset_tables as _reset_tables
+from ohhell_sim.env.batched import step_tables as _step_tables
+
+play = GENERAL_MOVES if GENERAL_TABLES else PLAIN_MOVES
+
+
+@njit(cache=True, nogil=True)
+def reset_tables(first, stop, cfg, tb, out):
+    return _reset_tables(first, stop, cfg, tb, out, dispatch_bid, dispatch_play, play)
+
+
+@njit(cache=True, nogil=True)
+def step_tables(first, stop, actions, cfg, tb, out):
+    return _step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play, play)
+"""
+
+
+def _stepper(kernel: ModuleType) -> ModuleType:
+    # The stepper module of this kernel (written, then compiled, on first use).
+    name = kernel.__name__.replace("ohhell_kernel_", "ohhell_env_")
+    path = dispatch.builtin_cache_folder() / f"{name}.py"
+    return dispatch.load_generated(path, lambda: _STEPPER_SOURCE.format(kernel=kernel.__name__))
 
 
 class BatchedEnv:
@@ -535,8 +659,7 @@ class BatchedEnv:
             LEARNER if x else s.name for s, x in zip(self.seating.strategies, learning, strict=True)
         ]
         self._learning = np.array(learning, dtype=np.int64)
-        kernel = dispatch.kernel_for(self.seating, rules)
-        self._dispatch = (kernel.dispatch_bid, kernel.dispatch_play)
+        self._loops = _stepper(dispatch.kernel_for(self.seating, rules))
         self._config: Config | None = None
         self._tables = _new_tables(self.tables)
         self._out = Outputs(
@@ -570,7 +693,7 @@ class BatchedEnv:
             self._bids_only,
             self.layout.starts,
         )
-        self._run(reset_tables)
+        self._run(self._loops.reset_tables)
         out = self._out
         return out.observations, out.masks, out.to_move
 
@@ -597,12 +720,12 @@ class BatchedEnv:
         if self._config is None:
             raise RuntimeError("call reset(seed) before step()")
         actions = np.asarray(actions)
-        if actions.shape != (self.tables,) or not np.issubdtype(actions.dtype, np.integer):
+        if actions.shape != (self.tables,) or actions.dtype.kind not in "iu":
             raise InvalidArgumentError(
                 f"actions must be {self.tables} integers, one per table; got shape "
                 f"{actions.shape} of {actions.dtype}"
             )
-        self._run(step_tables, actions.astype(np.int64))
+        self._run(self._loops.step_tables, actions.astype(np.int64, copy=False))
         out = self._out
         return out.observations, out.masks, out.to_move, out.rewards, out.done
 
@@ -623,25 +746,22 @@ class BatchedEnv:
         """The game index (in the run) each table is playing."""
         return self._tables.state[:, S_GAME].copy()
 
-    def _run(self, kernel, *actions: np.ndarray) -> None:
+    def _run(self, loop, *actions: np.ndarray) -> None:
         out, cfg, tb = self._out, self._config, self._tables
-        out.errors[:] = 0
         workers = min(self.threads, self.tables)
-        bounds = np.linspace(0, self.tables, workers + 1).astype(int)
-        jobs = [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
         if workers == 1:
-            kernel(0, self.tables, *actions, cfg, tb, out, *self._dispatch)
+            failed = [loop(0, self.tables, *actions, cfg, tb, out)]
         else:
+            bounds = np.linspace(0, self.tables, workers + 1).astype(int)
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 futures = [
-                    pool.submit(kernel, a, b, *actions, cfg, tb, out, *self._dispatch)
-                    for a, b in jobs
+                    pool.submit(loop, int(a), int(b), *actions, cfg, tb, out)
+                    for a, b in itertools.pairwise(bounds)
                 ]
-                for future in futures:
-                    future.result()
-        failed = np.flatnonzero(out.errors[:, 0])
-        if len(failed):
-            table = int(failed[0])
+                failed = [future.result() for future in futures]
+        failed = [table for table in failed if table >= 0]
+        if failed:
+            table = failed[0]
             code, deal, seat, move, trick = (int(x) for x in out.errors[table])
             game = int(tb.state[table, S_GAME])
             hand_size = int(self.rules.hand_sizes()[deal])

@@ -35,15 +35,15 @@ from ohhell_sim import view as V
 from ohhell_sim.arguments import check_count, check_game, check_seed
 from ohhell_sim.engine.workspace import ERROR_FIELDS
 from ohhell_sim.env.batched import (
+    _NEW_GAME,
     S_EPISODE,
     S_GAME,
     Config,
     Outputs,
     Record,
     _advance,
-    _deal,
     _new_tables,
-    _start_game,
+    _scratch,
 )
 from ohhell_sim.env.observation import ObservationLayout, action_count
 from ohhell_sim.errors import IllegalMoveError
@@ -72,22 +72,21 @@ class Decisions(NamedTuple):
     card_games: np.ndarray  # (cards,) int64
 
 
-# The environment's loop, inlined into the recorder: the recorder then only calls
+# The environment's loop is inlined into the recorder: the recorder then only calls
 # its kernel's dispatch, which a compile kept on disk may do (passing it on as a
 # value would embed its address, and Numba would not keep the compile).
-_advance_inlined = njit(inline="always")(_advance.py_func)
-
-
 @njit(inline="always")
-def _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play):
+def _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play, play):
     """Play ``games`` at table 0 of ``tb``, keeping every decision in ``record``."""
     # Table 0 of a one-table run: its game is its episode counter (batched._start_game).
-    deal = _deal(0, tb)
+    own = _scratch(cfg)
+    moves = np.empty(1, dtype=np.int64)
     for game in games:
         tb.state[0, S_EPISODE] = game
-        _start_game(0, deal, cfg, tb)
+        moves[0] = _NEW_GAME
+        play(0, 1, moves, cfg, tb, out)
         out.done[0] = False
-        _advance_inlined(0, deal, cfg, tb, out, dispatch_bid, dispatch_play, record)
+        _advance(0, moves, cfg, tb, out, dispatch_bid, dispatch_play, play, own, record)
         if out.errors[0, 0] != 0:
             return
 
@@ -109,13 +108,16 @@ _RECORDER_SOURCE = """\
 
 from numba import njit
 
-from {kernel} import dispatch_bid, dispatch_play
+from {kernel} import GENERAL_TABLES, dispatch_bid, dispatch_play
+from ohhell_sim.env.batched import GENERAL_MOVES, PLAIN_MOVES
 from ohhell_sim.env.decisions import _play_games
+
+play = GENERAL_MOVES if GENERAL_TABLES else PLAIN_MOVES
 
 
 @njit(cache=True, nogil=True)
 def play_games(games, cfg, tb, out, record):
-    _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play)
+    _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play, play)
 """
 
 
