@@ -94,11 +94,24 @@ def kernel_mode(run: Run, kernel: object) -> Run:
     InvalidArgumentError
         If ``kernel`` is not one of :data:`KERNELS`.
     """
+    shared = chosen_kernel(run.games, kernel) == "shared"
+    return dataclasses.replace(run, seating=dataclasses.replace(run.seating, shared=shared))
+
+
+def chosen_kernel(games: int, kernel: object = "auto") -> str:
+    """``"shared"`` or ``"dedicated"``: the kernel that ``kernel`` names for a run of ``games``.
+
+    A front end that compiles its kernel before its runs (a tournament, a study)
+    names this one to each of them, so that it compiles the kernel they play on.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``kernel`` is not one of :data:`KERNELS`.
+    """
     if not isinstance(kernel, str) or kernel not in KERNELS:
         allowed = ", ".join(repr(k) for k in KERNELS)
         raise InvalidArgumentError(f"kernel must be one of {allowed}, got {kernel!r}")
     if kernel == "auto":
-        shared = run.games < SHARED_BELOW_GAMES
-    else:
-        shared = kernel == "shared"
-    return dataclasses.replace(run, seating=dataclasses.replace(run.seating, shared=shared))
+        return "shared" if games < SHARED_BELOW_GAMES else "dedicated"
+    return kernel
