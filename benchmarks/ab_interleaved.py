@@ -80,9 +80,9 @@ def _worker(
         if mode == "bench":
             # The games of ``ohhell bench``, timed by the process's CPU time.
             single = oh.Rules(players=4, schedule=[10])
-            oh.simulate(single, [strategy] * 4, games=deals, threads=threads)
+            oh.simulate(single, [strategy] * 4, games=deals, threads=threads, kernel="dedicated")
             return deals / (timer() - start)
-        oh.summarise(rules, [strategy] * 4, games=games, threads=threads)
+        oh.summarise(rules, [strategy] * 4, games=games, threads=threads, kernel="dedicated")
         return games * rules.n_deals / (timer() - start)
 
     once()  # compile or load the kernel, warm up

@@ -25,10 +25,10 @@ from ohhell_sim.summary import summarise
 deals, threads = int(sys.argv[1]), int(sys.argv[2])
 rules = oh.Rules(players=4)
 seats = ["simple"] * 4
-summarise(rules, seats, games=100, seed=1, threads=threads)
+summarise(rules, seats, games=100, seed=1, threads=threads, kernel="dedicated")
 games = -(-deals // rules.n_deals)
 start = time.perf_counter()
-summary = summarise(rules, seats, games=games, seed=1, threads=threads)
+summary = summarise(rules, seats, games=games, seed=1, threads=threads, kernel="dedicated")
 seconds = time.perf_counter() - start
 print(json.dumps({
     "deals": summary.deals_played,

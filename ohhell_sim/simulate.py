@@ -85,7 +85,7 @@ def simulate(
         ``"shared"`` plays every strategy on one kernel compiled once per
         machine, compiling only the strategies' own functions (an edit and a
         re-run in seconds; decisions a call dearer).  ``"auto"``: shared for a
-        run of fewer than 1,000,000 games with a user strategy, else dedicated.
+        run of fewer than 1,000,000 games, else dedicated.
 
     Returns
     -------

@@ -29,7 +29,7 @@ the unit, which every strategy plays).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
@@ -48,6 +48,7 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules, check_rules
 from ohhell_sim.run.pipeline import prepare_kernel
 from ohhell_sim.run.sinks import Rows
+from ohhell_sim.run.validation import chosen_kernel
 from ohhell_sim.simulate import simulate
 from ohhell_sim.strategy import SeatSpec, check_seating
 
@@ -176,13 +177,16 @@ def _seat_rows(
     seed: int,
     first_game: int,
     threads: int | None,
-    kept: list[pd.DataFrame] | None = None,
+    kept: list[pd.DataFrame] | None,
+    kernel: str,
 ) -> pd.DataFrame:
     """Play ``games`` games with entry ``order[s]`` in seat ``s``; one row per (game, seat).
 
     Entry ``e`` is labelled ``labels[entry_label[e]]``.  The engine's hand rows are
     appended to ``kept`` when it is given."""
-    result = simulate(rules, seats, games, seed, first_game=first_game, threads=threads)
+    result = simulate(
+        rules, seats, games, seed, first_game=first_game, threads=threads, kernel=kernel
+    )
     frame = result.games[["game", "seat", "total", "win_share"]].copy()
     hands = result.hands
     if kept is not None:
@@ -293,7 +297,8 @@ def tournament(
             f"got {games}"
         )
     # Every seat order shares one kernel, compiled (and announced) once here.
-    prepare_kernel(checked, rules, Rows.empty(rules, 0))
+    kernel = chosen_kernel(games)
+    prepare_kernel(replace(checked, shared=kernel == "shared"), rules, Rows.empty(rules, 0))
     frames = []
     kept: list[pd.DataFrame] | None = [] if keep_hands else None
     if seating == "duplicate":
@@ -312,6 +317,7 @@ def tournament(
                 0,
                 threads,
                 kept,
+                kernel,
             )
             frame["rotation"] = rotation
             frame["unit"] = frame["game"]
@@ -339,6 +345,7 @@ def tournament(
                 position,
                 threads,
                 kept,
+                kernel,
             )
             frame["rotation"] = 0
             frame["unit"] = frame["game"]

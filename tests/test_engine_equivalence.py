@@ -121,7 +121,8 @@ def test_scoring_primitives_match_reference(rules, data):
 )
 def test_simulate_equals_replay_builtin(rules, data, seed, first_game, games):
     seats = data.draw(seating_st(rules.players))
-    result = oh.simulate(rules, seats, games=games, seed=seed, first_game=first_game)
+    kernel = data.draw(st.sampled_from(["dedicated", "shared"]))
+    result = oh.simulate(rules, seats, games=games, seed=seed, first_game=first_game, kernel=kernel)
     assert_result_matches_replays(result, rules, seats, seed, range(first_game, first_game + games))
 
 

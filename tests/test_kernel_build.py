@@ -111,11 +111,12 @@ def test_only_variants_off_the_plain_table_need_general_tables(overrides, genera
 def test_plain_kernel_plays_as_the_general_kernel(data, seed):
     rules = data.draw(rules_st(max_deals=4))
     seats = data.draw(seating_st(rules.players))
+    kernel = data.draw(st.sampled_from(["dedicated", "shared"]))
     assert not dispatch.needs_general_tables(rules)
-    plain = oh.simulate(rules, seats, games=40, seed=seed)
+    plain = oh.simulate(rules, seats, games=40, seed=seed, kernel=kernel)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(dispatch, "needs_general_tables", lambda _rules: True)
-        general = oh.simulate(rules, seats, games=40, seed=seed)
+        general = oh.simulate(rules, seats, games=40, seed=seed, kernel=kernel)
     pd.testing.assert_frame_equal(plain.hands, general.hands)
     pd.testing.assert_frame_equal(plain.games, general.games)
 

@@ -190,14 +190,13 @@ def test_kernel_must_be_one_of_the_three(no_kernel):
     [
         (["cautious_t", "simple", "simple", "simple"], 1_000, "auto", True),
         (["cautious_t", "simple", "simple", "simple"], SHARED_BELOW_GAMES, "auto", False),
-        (["simple"] * 4, 1_000, "auto", False),
-        (["simple"] * 4, 1_000, "shared", True),
+        (["simple"] * 4, 1_000, "auto", True),
+        (["simple"] * 4, SHARED_BELOW_GAMES, "auto", False),
+        (["simple"] * 4, SHARED_BELOW_GAMES, "shared", True),
         (["cautious_t", "simple", "simple", "simple"], 1_000, "dedicated", False),
     ],
 )
-def test_auto_picks_the_shared_kernel_for_a_short_run_of_user_code(
-    registered, seats, games, kernel, shared
-):
+def test_auto_picks_the_shared_kernel_for_a_short_run(registered, seats, games, kernel, shared):
     registered("cautious_t", ducking_bid, ducking_play, params={"bold": 1.0})
     run = Run(RULES, resolve_seating(seats, 4), 0, 0, games)
     assert kernel_mode(run, kernel).seating.shared is shared

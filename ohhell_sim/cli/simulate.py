@@ -93,6 +93,6 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         default="auto",
         help="dedicated: compiled for these strategies, fastest per decision; shared: compiled "
         "once for every strategy, a new or edited strategy plays in seconds; auto (default): "
-        "shared for under 1,000,000 games with a user strategy (same games either way)",
+        "shared for under 1,000,000 games (same games either way)",
     )
     p.set_defaults(func=cmd_simulate)

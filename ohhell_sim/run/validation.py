@@ -67,12 +67,12 @@ def check_mode(run: Run, check: object, client: object) -> Run:
 
 #: The kernels a run may play on (see :func:`kernel_mode`).
 KERNELS = ("auto", "dedicated", "shared")
-#: Under ``kernel="auto"``, a seating with a user strategy plays runs of fewer
-#: games than this on the shared kernel (see docs/writing-a-strategy.md): one
-#: thread on the shared kernel costs some 90 ns more per decision, 512 decisions
-#: per canonical 4-player game, so about 45 s per million games, less than a
-#: dedicated compile took beside it (``benchmarks/edit_rerun.py``, busy 2-core
-#: machine); with more threads the games cost less and the compile the same.
+#: Under ``kernel="auto"``, runs of fewer games than this play on the shared
+#: kernel (see docs/writing-a-strategy.md): one thread on the shared kernel costs
+#: some 90 ns more per decision, 512 decisions per canonical 4-player game, so
+#: about 45 s per million games, less than a dedicated compile for a new set of
+#: strategies took beside it (``benchmarks/edit_rerun.py``, busy 2-core machine);
+#: with more threads the games cost less and the compile the same.
 SHARED_BELOW_GAMES = 1_000_000
 
 
@@ -85,9 +85,24 @@ def kernel_mode(run: Run, kernel: object) -> Run:
     every strategy, compiled once per machine and version of the package, which
     calls each strategy compiled alone: an edit recompiles that strategy only,
     in a second or two, and its decisions cost a call more.  ``"auto"``: the
-    shared kernel for a seating with a user strategy in a run of fewer than
-    :data:`SHARED_BELOW_GAMES` games (exploring, where a compile outweighs the
+    shared kernel for a run of fewer than :data:`SHARED_BELOW_GAMES` games
+    (exploring, where a compile for each new set of strategies outweighs the
     games), the dedicated one otherwise.  The games are the same on both.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``kernel`` is not one of :data:`KERNELS`.
+    """
+    shared = chosen_kernel(run.games, kernel) == "shared"
+    return dataclasses.replace(run, seating=dataclasses.replace(run.seating, shared=shared))
+
+
+def chosen_kernel(games: int, kernel: object = "auto") -> str:
+    """``"shared"`` or ``"dedicated"``: the kernel that ``kernel`` names for a run of ``games``.
+
+    A front end that compiles its kernel before its runs (a tournament, a study)
+    names this one to each of them, so that it compiles the kernel they play on.
 
     Raises
     ------
@@ -98,7 +113,5 @@ def kernel_mode(run: Run, kernel: object) -> Run:
         allowed = ", ".join(repr(k) for k in KERNELS)
         raise InvalidArgumentError(f"kernel must be one of {allowed}, got {kernel!r}")
     if kernel == "auto":
-        shared = bool(run.seating.user_strategies) and run.games < SHARED_BELOW_GAMES
-    else:
-        shared = kernel == "shared"
-    return dataclasses.replace(run, seating=dataclasses.replace(run.seating, shared=shared))
+        return "shared" if games < SHARED_BELOW_GAMES else "dedicated"
+    return kernel

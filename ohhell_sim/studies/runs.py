@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +26,7 @@ from ohhell_sim.results import read_frame, write_frame
 from ohhell_sim.rules import Rules
 from ohhell_sim.run.pipeline import prepare_kernel
 from ohhell_sim.run.sinks import Rows
+from ohhell_sim.run.validation import chosen_kernel
 from ohhell_sim.simulate import simulate
 from ohhell_sim.strategy import SeatSpec, check_seating
 
@@ -123,7 +124,10 @@ def play_conditions(
     # on a cluster the workers compile them.
     for condition, seating in zip(conditions, seatings, strict=True):
         if client is None:
-            prepare_kernel(seating, condition.rules, Rows.empty(condition.rules, 0))
+            shared = chosen_kernel(condition.games) == "shared"
+            prepare_kernel(
+                replace(seating, shared=shared), condition.rules, Rows.empty(condition.rules, 0)
+            )
         names.append(np.array(seating.names, dtype=object))
         # Whether each seat's bids read the scoring tables: a user's strategy need not be
         # importable when the data are analysed again.
