@@ -23,7 +23,7 @@ from ohhell_sim.run import dask as ohd
 from ohhell_sim.run.chunked import read_manifest, run_chunked
 from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Counts
-from ohhell_sim.studies import run_experiment
+from ohhell_sim.studies import run_experiment, runs
 from ohhell_sim.studies.experiment import get_study
 from ohhell_sim.studies.runs import read_study
 
@@ -221,11 +221,13 @@ STUDY_ARGS = ["--games", "12", "--players", "3", "--fields", "simple", "--seed",
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "entry"), [("hook_rule", "python"), ("zero_bids", "cli")])
-def test_a_study_on_the_cluster_equals_a_local_run(client, tmp_path, name, entry):
+def test_a_study_on_the_cluster_equals_a_local_run(client, tmp_path, monkeypatch, name, entry):
     # hook_rule plays its conditions at once, zero_bids part by part.  Both folders are
     # named "run", so that the reports' Reproduce commands are the same.
     local, remote = tmp_path / "local" / "run", tmp_path / "cluster" / "run"
     run_experiment(name, local, progress=False, **STUDY)
+    # The cluster plays each condition in chunks of games, as a long study does.
+    monkeypatch.setattr(runs, "CHUNK_GAMES", 5)
     address = client.scheduler.address
     with distributed.get_task_stream(client) as tasks:
         if entry == "python":

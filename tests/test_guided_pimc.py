@@ -16,7 +16,7 @@ from ohhell_sim.strategies import guided_pimc, pimc
 from ohhell_sim.strategies._distilled_features import N_BID_MOVE, N_BID_STATE, N_OUTCOMES
 from ohhell_sim.strategies.distilled import BID_BIAS
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
-from tests.test_strategies_common import SEARCH_VIEWS, make_view, rng
+from tests.test_strategies_common import SEARCH_VIEWS, decide, make_view, rng
 
 # Each compiles the sampling players' code in this process: tens of seconds.
 pytestmark = pytest.mark.slow
@@ -46,10 +46,10 @@ def test_choices_are_legal(name):
     params[list(guided_pimc.STRATEGY.params).index("cut")] = 2.0
     for seed in range(4):
         if view[V.PHASE] == V.PHASE_BID:
-            bid = guided_pimc.bid(view, params, rng(seed))
+            bid = decide(guided_pimc.bid, view, params, rng(seed))
             assert 0 <= bid <= view[V.MAX_BID] and bid != view[V.FORBIDDEN_BID]
         else:
-            assert (view[V.LEGAL] >> guided_pimc.play(view, params, rng(seed))) & 1
+            assert (view[V.LEGAL] >> decide(guided_pimc.play, view, params, rng(seed))) & 1
 
 
 def test_the_needs_read_are_those_in_play():

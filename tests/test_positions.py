@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
-from test_strategies_common import SUITS, card, make_view, params_of, rng
+from test_strategies_common import SUITS, card, decide, make_view, params_of, rng
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import parse_cards
@@ -74,11 +74,11 @@ LAYOUTS = 150
 
 
 def bid_of(name: str, view: np.ndarray) -> int:
-    return int(_BY_NAME[name].bid(view, params_of(name), rng()))
+    return decide(_BY_NAME[name].bid, view, params_of(name), rng())
 
 
 def play_of(name: str, view: np.ndarray) -> int:
-    return int(_BY_NAME[name].play(view, params_of(name), rng()))
+    return decide(_BY_NAME[name].play, view, params_of(name), rng())
 
 
 # --- 1. the hooked dealer holding a sure trump -------------------------------------------

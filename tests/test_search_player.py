@@ -15,7 +15,7 @@ from ohhell_sim import view as V
 from ohhell_sim.cards import mask_of, parse_cards
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategies import bayes_pimc
-from tests.test_strategies_common import SEARCH_VIEWS, card, make_view, rng
+from tests.test_strategies_common import SEARCH_VIEWS, card, decide, make_view, rng
 
 # Each compiles the sampling players' code in this process: tens of seconds.
 pytestmark = pytest.mark.slow
@@ -28,10 +28,10 @@ def test_choices_are_legal(name):
     view = SEARCH_VIEWS[name]
     for seed in range(4):
         if view[V.PHASE] == V.PHASE_BID:
-            bid = bayes_pimc.bid(view, PARAMS, rng(seed))
+            bid = decide(bayes_pimc.bid, view, PARAMS, rng(seed))
             assert 0 <= bid <= view[V.MAX_BID] and bid != view[V.FORBIDDEN_BID]
         else:
-            chosen = bayes_pimc.play(view, PARAMS, rng(seed))
+            chosen = decide(bayes_pimc.play, view, PARAMS, rng(seed))
             assert (view[V.LEGAL] >> chosen) & 1, (name, chosen)
 
 
@@ -56,7 +56,7 @@ def test_search_ducks_now_to_win_the_last_trick_for_sure():
     )
     assert view[V.LEGAL] == mask_of(parse_cards("AS 2D"))
     for seed in range(4):
-        assert bayes_pimc.play(view, PARAMS, rng(seed)) == card("2D")
+        assert decide(bayes_pimc.play, view, PARAMS, rng(seed)) == card("2D")
 
 
 def _random_share(view, prior: float) -> float:

@@ -15,7 +15,7 @@ from ohhell_sim import view as V
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategies import adaptive_pimc, mc_bidder, pimc
 from ohhell_sim.strategies._sequential import BATCH, FIRST_TEST, choice_is_open, time_to_test
-from tests.test_strategies_common import SEARCH_VIEWS, card, make_view, rng
+from tests.test_strategies_common import SEARCH_VIEWS, card, decide, make_view, rng
 
 # Each compiles the sampling players' code in this process: tens of seconds.
 pytestmark = pytest.mark.slow
@@ -115,10 +115,10 @@ def test_choices_are_legal(name):
     view = SEARCH_VIEWS[name]
     for seed in range(6):
         if view[V.PHASE] == V.PHASE_BID:
-            bid = adaptive_pimc.bid(view, PARAMS, rng(seed))
+            bid = decide(adaptive_pimc.bid, view, PARAMS, rng(seed))
             assert 0 <= bid <= view[V.MAX_BID] and bid != view[V.FORBIDDEN_BID]
         else:
-            assert (view[V.LEGAL] >> adaptive_pimc.play(view, PARAMS, rng(seed))) & 1
+            assert (view[V.LEGAL] >> decide(adaptive_pimc.play, view, PARAMS, rng(seed))) & 1
 
 
 def test_the_hooked_dealer_is_never_offered_the_forbidden_bid():
@@ -127,7 +127,7 @@ def test_the_hooked_dealer_is_never_offered_the_forbidden_bid():
     view = make_view("AS 2H 3D 4C 6H", "S", seat=3, dealer=3, hand_size=5, bids=[2, 1, 1, -1])
     assert view[V.FORBIDDEN_BID] == 1
     for seed in range(8):
-        assert adaptive_pimc.bid(view, PARAMS, rng(seed)) != 1
+        assert decide(adaptive_pimc.bid, view, PARAMS, rng(seed)) != 1
 
 
 def test_without_eps_it_plays_as_pimc():

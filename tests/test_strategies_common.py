@@ -161,6 +161,22 @@ def params_of(name: str, **overrides: float) -> np.ndarray:
     return get_strategy(name).param_row(overrides)
 
 
+def decide(function, view: np.ndarray, params: np.ndarray, stream: np.ndarray) -> int:
+    """A built-in's compiled ``bid`` or ``play`` called as the shared kernel calls it.
+
+    The view and the parameter row go in read-only, the kernel's argument types, so the
+    call links the compile kept on disk for the package's sources
+    (:func:`~ohhell_sim.run.dispatch.cached_on_disk`): a search player compiles once per
+    machine, not once per test process and argument type.
+    """
+    from ohhell_sim.run.dispatch import cached_on_disk
+
+    view = np.array(view, dtype=np.int64)
+    params = np.array(params, dtype=np.float64)
+    view.flags.writeable = params.flags.writeable = False
+    return int(cached_on_disk(function)(view, params, stream))
+
+
 def rng(seed: int = 1) -> np.ndarray:
     """A seat's random stream for direct calls."""
     from ohhell_sim.engine.rng import seed_stream

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_strategies_common import card, make_view, params_of, rng
+from test_strategies_common import card, decide, make_view, params_of, rng
 
 from ohhell_sim import view as V
 from ohhell_sim.cli import main
@@ -37,11 +37,11 @@ BIDDERS = {
 
 
 def bid_of(name: str, view: np.ndarray, **params: float) -> int:
-    return int(BIDDERS[name].bid(view, params_of(name, **params), rng()))
+    return decide(BIDDERS[name].bid, view, params_of(name, **params), rng())
 
 
 def play_of(name: str, view: np.ndarray, **params: float) -> int:
-    return int(BIDDERS[name].play(view, params_of(name, **params), rng()))
+    return decide(BIDDERS[name].play, view, params_of(name, **params), rng())
 
 
 # --- bids every strategy should agree on ---------------------------------------------

@@ -14,7 +14,7 @@ from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules, bidding_position
 from ohhell_sim.studies import house_rules as hr
-from ohhell_sim.studies import run_experiment
+from ohhell_sim.studies import run_experiment, runs
 from ohhell_sim.studies import verdicts as vd
 from ohhell_sim.studies.experiment import load_report
 from ohhell_sim.studies.family import games_to_detect
@@ -158,6 +158,25 @@ def test_the_measures_of_the_kept_rows_are_those_of_every_deal(study):
     assert len(roles) == len(data.games)
     pd.testing.assert_frame_equal(
         hr.game_measures(roles, data.games), hr.game_measures(data.hands, data.games)
+    )
+
+
+def test_a_condition_played_in_chunks_keeps_what_it_keeps_played_whole(monkeypatch):
+    conditions = hr.conditions(7, (3,), fields=("weak",))[:2]
+    whole = runs.play_conditions(conditions, 5, progress=False, reduce=hr.seat_roles)
+    monkeypatch.setattr(runs, "CHUNK_GAMES", 3)
+    kept: list[pd.DataFrame] = []
+
+    def reduce(hands: pd.DataFrame) -> pd.DataFrame:
+        kept.append(hands)
+        return hr.seat_roles(hands)
+
+    chunked = runs.play_conditions(conditions, 5, progress=False, reduce=reduce)
+    # Games 0-2, 3-5 and 6 of each condition: no reduction saw more than one chunk.
+    assert [sorted(part["game"].unique()) for part in kept] == 2 * [[0, 1, 2], [3, 4, 5], [6]]
+    pd.testing.assert_frame_equal(chunked.games, whole.games)
+    pd.testing.assert_frame_equal(
+        hr.game_measures(chunked.hands, chunked.games), hr.game_measures(whole.hands, whole.games)
     )
 
 

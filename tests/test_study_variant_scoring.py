@@ -211,10 +211,18 @@ def test_reduced_hands_give_the_report_of_every_deal(tmp_path, monkeypatch):
     assert full.findings == small.findings and full.in_short == small.in_short
     for mine, theirs in zip(small.tables, full.tables, strict=True):
         pd.testing.assert_frame_equal(mine.frame, theirs.frame, check_exact=True)
-    # A run that kept every deal is reduced as it is read, a few rows at a time: the
-    # conditions run across the batches.
+    # A run that kept every deal is reduced as it is read, a few whole games at a time:
+    # the conditions run across the batches, as a long run's chunks do when it is played.
     write_study(kept, tmp_path)
     monkeypatch.setattr(runs, "READ_BATCH_ROWS", 500)
-    again = read_study(tmp_path, vs.SPEC.reduce_hands)
+    sizes: list[int] = []
+
+    def reduce(hands: pd.DataFrame) -> pd.DataFrame:
+        sizes.append(len(hands))
+        return vs.SPEC.reduce_hands(hands)
+
+    again = read_study(tmp_path, reduce)
+    # Never more than a batch and the rest of one game (76 rows at 4 players).
+    assert sum(sizes) == len(kept.hands) and max(sizes) < 500 + 76
     pd.testing.assert_frame_equal(again.hands, reduced.hands, check_categorical=False)
     assert again.games["variant"].dtype == "category"

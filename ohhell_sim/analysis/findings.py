@@ -249,7 +249,8 @@ def _field_means(
     means = np.zeros(len(fields))
     covariance = np.zeros((len(fields), len(fields)))
     for piece in strata:
-        table = piece.pivot_table(index="game", columns=field, values="value", aggfunc="mean")
+        # pivot_table's means, without its overhead (a few ms a call, hundreds of calls).
+        table = piece.groupby(["game", field], observed=True)["value"].mean().unstack(field)
         table = table.reindex(columns=fields)
         values = table.to_numpy(dtype=float)
         played = ~np.isnan(values)

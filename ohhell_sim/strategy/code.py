@@ -558,6 +558,10 @@ def current_functions(
     tuple
         ``(bid, play)``.
     """
+    if not inline and not any(is_user_function(f.py_func) for f in (bid, play)):
+        # The package's functions are called as they are, whatever they reach: no
+        # copies to key by a walk of their code (which takes milliseconds a call).
+        return bid, play
     walk = _walk(name, (bid, play))
     # The same code defined elsewhere gets copies of its own, which name its file.
     key = (name, walk.hexdigest(), tuple(walk.places), checked, inline)

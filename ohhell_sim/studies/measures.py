@@ -61,8 +61,9 @@ BID_TOTALS = ("bids", "zeros", "deals")
 def bid_totals(hands: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
     """Per condition, ``labels`` group, strategy and game: the sum of the bids (``bids``), the
     zero bids (``zeros``) and the hands bid (``deals``): what :func:`per_game_bids` needs of
-    the hands, a row per strategy and game."""
-    keys = ["condition", *labels, "strategy", "game"]
+    the hands, a row per strategy and game, in game order: the totals of a run's chunks of
+    games stack as those of the whole run."""
+    keys = ["condition", *labels, "game", "strategy"]
     bids = hands["bid"].to_numpy()
     frame = hands[keys].assign(
         bids=bids.astype(np.int64), zeros=(bids == 0).astype(np.int64), deals=1

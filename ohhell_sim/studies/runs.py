@@ -24,6 +24,7 @@ from ohhell_sim._version import __version__
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import read_frame, write_frame
 from ohhell_sim.rules import Rules
+from ohhell_sim.run.dask import chunk_ranges
 from ohhell_sim.run.pipeline import prepare_kernel
 from ohhell_sim.run.sinks import Rows
 from ohhell_sim.run.validation import chosen_kernel
@@ -70,6 +71,11 @@ def seat_text(spec: SeatSpec) -> str:
     return str(spec)
 
 
+#: Games of a condition played at a time: the deals of one chunk are all a study holds
+#: of them at once when it keeps a few rows per game (``reduce``).  A game's cards depend
+#: only on the seed and its index, so the chunks add up to the condition played whole.
+CHUNK_GAMES = 5_000
+
 #: The subfolder of a study folder that holds its confirmation run (another study folder).
 CONFIRMATION_FOLDER = "confirmation"
 
@@ -103,8 +109,9 @@ def play_conditions(
     client: Client | None = None,
 ) -> StudyData:
     """Play every condition with ``seed`` (one progress bar, labelled ``description``) and
-    stack the results; ``reduce``, when given, maps each condition's labelled hands to
-    what is kept of them, so that only one condition's deals are held at a time.
+    stack the results; ``reduce``, when given, maps the labelled hands of each chunk of a
+    condition's games (:data:`CHUNK_GAMES`) to what is kept of them, so that only one
+    chunk's deals are held at a time.
     With ``client`` every condition plays on its Dask cluster (``simulate(...,
     client=)``: the same frames, bit for bit), and no kernel compiles here.
 
@@ -136,11 +143,22 @@ def play_conditions(
     with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
         for index, condition in enumerate(conditions):
             seats = list(condition.seats)
-            result = simulate(condition.rules, seats, condition.games, seed, client=client)
-            labelled = _labelled(result.hands, index, condition.label, names[index])
-            hands.append(labelled if reduce is None else reduce(labelled))
-            games.append(_labelled(result.games, index, condition.label, names[index]))
-            bar.update(condition.games)
+            # Every chunk plays on the kernel compiled above, whatever its own size.
+            kernel = chosen_kernel(condition.games)
+            for first, count in chunk_ranges(condition.games, CHUNK_GAMES):
+                result = simulate(
+                    condition.rules,
+                    seats,
+                    count,
+                    seed,
+                    first_game=first,
+                    client=client,
+                    kernel=kernel,
+                )
+                labelled = _labelled(result.hands, index, condition.label, names[index])
+                hands.append(labelled if reduce is None else reduce(labelled))
+                games.append(_labelled(result.games, index, condition.label, names[index]))
+                bar.update(count)
     manifest = {
         "version": __version__,
         "seed": seed,
@@ -184,17 +202,36 @@ def play_parts(
 def _labelled(
     frame: pd.DataFrame, index: int, label: dict[str, object], names: np.ndarray
 ) -> pd.DataFrame:
-    extra = {"condition": np.full(len(frame), index, dtype=np.int16)}
+    rows = len(frame)
+    extra = {"condition": np.full(rows, index, dtype=np.int16)}
     for key, value in label.items():
-        extra[key] = np.full(len(frame), value)
+        # A text label as a category from the start: one byte a row instead of the
+        # text's twenty or so until the study's frames are stacked.
+        extra[key] = (
+            pd.Categorical.from_codes(np.zeros(rows, dtype=np.int8), [value])
+            if isinstance(value, str)
+            else np.full(rows, value)
+        )
     out = pd.concat([pd.DataFrame(extra), frame.reset_index(drop=True)], axis=1)
-    # Strategy categories differ between seatings; plain strings stack cleanly.
-    out["strategy"] = names[out["seat"].to_numpy()]
+    # The seats' names, not the seating's strategy categories (which differ between seatings).
+    out["strategy"] = pd.Categorical(names[out["seat"].to_numpy()])
     return out
 
 
 def stack_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    """``frames`` stacked, their text columns as categories (a study's hands or games)."""
+    """``frames`` stacked, their text columns as categories (a study's hands or games), in
+    place: each category column takes the categories of every frame, so that the frames
+    stack as codes, never as one Python object per row."""
+    for frame in frames:
+        as_categories(frame)
+    for column in frames[0].columns if frames else ():
+        dtypes = [frame[column].dtype for frame in frames if column in frame.columns]
+        if all(isinstance(dtype, pd.CategoricalDtype) for dtype in dtypes):
+            values = pd.Index([]).append([dtype.categories for dtype in dtypes]).unique()
+            # pandas' own order of the values, as astype("category") gives the stacked column.
+            common = pd.CategoricalDtype(pd.Series(values).astype("category").cat.categories)
+            for frame in frames:
+                frame[column] = frame[column].astype(common)
     return as_categories(pd.concat(frames, ignore_index=True))
 
 
@@ -250,8 +287,8 @@ def read_study(
 ) -> StudyData:
     """Read what :func:`write_study` wrote, the confirmation run included (the frames
     without ``attrs``: the manifest is :attr:`StudyData.manifest`); ``reduce``, when given,
-    maps the hands of whole conditions to what is kept of them where the run kept every deal
-    (its manifest notes no ``"hands"`` reduced), read a batch of rows at a time."""
+    maps the hands of whole games to what is kept of them where the run kept every deal
+    (its manifest notes no ``"hands"`` reduced), read a batch of whole games at a time."""
     folder = Path(folder)
     manifest = read_manifest(folder)
     confirmation = None
@@ -271,16 +308,17 @@ READ_BATCH_ROWS = 1 << 18
 
 
 def _reduced(path: Path, reduce: Callable[[pd.DataFrame], pd.DataFrame]) -> Iterator[pd.DataFrame]:
-    """``reduce`` of the hands in the file at ``path`` (stacked condition after condition),
-    given the whole conditions of a batch of rows at a time (and one condition's rest)."""
+    """``reduce`` of the hands in the file at ``path`` (stacked condition after condition,
+    each in game order), given the whole games of a batch of rows at a time, as a run gives
+    it the games of a chunk."""
     rest = None
     for batch in pq.ParquetFile(path).iter_batches(batch_size=READ_BATCH_ROWS):
         rows = batch.to_pandas()
         if rest is not None:
             rows = pd.concat([rest, rows], ignore_index=True)
-        conditions = rows["condition"].to_numpy()
-        # The last condition may go on in the next batch.
-        done = conditions != conditions[-1]
+        conditions, games = rows["condition"].to_numpy(), rows["game"].to_numpy()
+        # The last game may go on in the next batch.
+        done = (conditions != conditions[-1]) | (games != games[-1])
         if done.any():
             yield reduce(rows[done].reset_index(drop=True))
         rest = rows[~done]

@@ -68,10 +68,11 @@ class StudySpec:
     takes_rule_sets : bool
         Whether it plays the rule sets it is given (``--variant``, ``--base``).
     reduce_hands : callable, optional
-        ``reduce_hands(hands) -> DataFrame``: what the analysis needs of one condition's
-        hands, or of several whole conditions' (a few rows per game), kept instead of every
-        deal unless a run asks for the hands (``keep_hands``): a study's memory then grows
-        by those rows per game.
+        ``reduce_hands(hands) -> DataFrame``: what the analysis needs of the hands of
+        whole games (a chunk of a condition's games as they are played, or a batch of a
+        kept run's games as they are read: a few rows per game), kept instead of every deal
+        unless a run asks for the hands (``keep_hands``): a study's memory then grows by
+        those rows per game.
     field_names : callable, optional
         ``field_names(fields) -> tuple of str``: the fields checked, raising for a bad one,
         when the study takes fields of its own making (``STRONGER/WEAKER`` pairs) besides
