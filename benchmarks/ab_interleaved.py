@@ -21,6 +21,9 @@ figure is agent steps per second, ``--deals`` steps a timed run).
 With ``--clock cpu`` the bench and summary modes are timed by each worker's CPU
 time instead of the wall clock: on a machine busy with other jobs a worker's
 wall time counts the time it waited for the core, its CPU time does not.
+``--kernel shared`` times the bench and summary modes on the shared kernel (the one
+runs under 1,000,000 games play on, each strategy called through a function pointer)
+instead of the strategies' dedicated kernel.
 Kernels are cached in ``$OHHELL_CACHE_DIR`` (both checkouts may share it: their
 kernel files differ by name when their sources do).
 """
@@ -37,7 +40,13 @@ from pathlib import Path
 
 
 def _worker(
-    mode: str, strategy: str, deals: int, threads: int, imports: list[str], clock: str
+    mode: str,
+    strategy: str,
+    deals: int,
+    threads: int,
+    imports: list[str],
+    clock: str,
+    kernel: str,
 ) -> None:
     # Runs inside one checkout: answers each line on stdin with deals per second.
     import runpy
@@ -72,17 +81,17 @@ def _worker(
                 elapsed += time.perf_counter() - start
                 steps += tables
             return steps / elapsed
-        if mode == "bench" and clock == "wall":
+        if mode == "bench" and clock == "wall" and kernel == "dedicated":
             result = bench(strategy=strategy, threads=threads, deals=deals, repeats=1)
             return result["deals_per_second"]
         timer = time.perf_counter if clock == "wall" else time.process_time
         start = timer()
         if mode == "bench":
-            # The games of ``ohhell bench``, timed by the process's CPU time.
+            # The games of ``ohhell bench``, timed by the chosen clock.
             single = oh.Rules(players=4, schedule=[10])
-            oh.simulate(single, [strategy] * 4, games=deals, threads=threads, kernel="dedicated")
+            oh.simulate(single, [strategy] * 4, games=deals, threads=threads, kernel=kernel)
             return deals / (timer() - start)
-        oh.summarise(rules, [strategy] * 4, games=games, threads=threads, kernel="dedicated")
+        oh.summarise(rules, [strategy] * 4, games=games, threads=threads, kernel=kernel)
         return games * rules.n_deals / (timer() - start)
 
     once()  # compile or load the kernel, warm up
@@ -107,6 +116,8 @@ def _start(folder: Path, args: argparse.Namespace) -> subprocess.Popen:
         str(args.threads),
         "--clock",
         args.clock,
+        "--kernel",
+        args.kernel,
         *(f"--import={path}" for path in args.imports),
     ]
     if args.core is not None:
@@ -151,12 +162,26 @@ def main(argv: list[str] | None = None) -> None:
         help="time by the wall clock, or by the worker's CPU time (bench and summary modes; "
         "steadier on a machine busy with other jobs)",
     )
+    parser.add_argument(
+        "--kernel",
+        choices=("dedicated", "shared"),
+        default="dedicated",
+        help="the kernel the bench and summary modes play on (default: dedicated)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.mode == "env" and args.clock == "cpu":
         parser.error("--clock cpu times the bench and summary modes only")
     if args.worker:
-        _worker(args.mode, args.strategy, args.deals, args.threads, args.imports, args.clock)
+        _worker(
+            args.mode,
+            args.strategy,
+            args.deals,
+            args.threads,
+            args.imports,
+            args.clock,
+            args.kernel,
+        )
         return
     if args.a is None or args.b is None:
         parser.error("give the two checkouts A and B")
