@@ -404,7 +404,10 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
                     dealer = next_seat(dealer, everyone, n)
             if code != ERR_NONE:
                 if g < errors[slot, ERROR_FIELDS]:
-                    errors[slot, :ERROR_FIELDS] = ws.err
+                    # A loop: a slice assignment compiles Numba's shape-mismatch
+                    # message (two seconds of every kernel's first compile).
+                    for f in range(ERROR_FIELDS):
+                        errors[slot, f] = ws.err[f]
                     errors[slot, ERROR_FIELDS] = g
                 # A lost race between two failures only stops the others later.
                 if g < abort[0]:
