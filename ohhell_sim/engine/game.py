@@ -72,14 +72,14 @@ from ohhell_sim.engine.rounds import (
     start_game,
 )
 from ohhell_sim.engine.tally import add_to_summary
-from ohhell_sim.engine.unowned import keep_alive, unowned
+from ohhell_sim.engine.unowned import unowned
 from ohhell_sim.engine.workspace import (
     CHUNK_GAMES,
     ERROR_FIELDS,
     NOT_PLAYED,
     fail,
-    new_workspace,
     top_seats,
+    worker_workspace,
 )
 from ohhell_sim.errors import ERR_NONE
 from ohhell_sim.rules.layout import (
@@ -290,7 +290,7 @@ def play_tricks(deal, d, hand_size, dealer, active, trump, setup, ws):
 
 
 @per_kernel(nogil=True)
-def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures):
+def run_games(first_game, n_games, worker, workers, setup, rows, tally, workspaces, failures):
     """Play this worker's share of games ``first_game .. first_game + n_games - 1``.
 
     The games are cut into work units of ``CHUNK_GAMES``; worker ``worker`` of
@@ -316,7 +316,9 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
     index of a failing game, and games after it stop early; every game before
     the first failure still runs, so the lowest recorded failure is the first,
     whatever the workers.  The caller sets it to -1 to stop every worker before
-    its next game (Ctrl-C).
+    its next game (Ctrl-C).  ``workspaces`` holds every worker's scratch
+    arrays (:func:`~ohhell_sim.engine.workspace.new_workspaces`); this one
+    uses its own entry.
 
     A game is played here, not in a function of its own: a call would pass some
     160 machine words of array fields per game (single-deal games run 11-24%
@@ -329,7 +331,7 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
     kernel's compile) and run as fast.  The
     games see the arrays through :func:`~ohhell_sim.engine.unowned.unowned`
     views (no reference counts shared between the threads): the caller owns the
-    arguments, and the workspace is kept alive until the last game.
+    arguments, and keeps them alive until the last game.
     """
     setup = unowned(setup)
     rows = unowned(rows)
@@ -341,8 +343,7 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
     with_held = rows.held.shape[0] == rows.bids.shape[0]
     n_chunks = (n_games + CHUNK_GAMES - 1) // CHUNK_GAMES
     slot = worker
-    workspace = new_workspace(setup.params.shape[1])
-    ws = unowned(workspace)
+    ws = worker_workspace(unowned(workspaces), worker)
     # Fields are read where used, not bound to locals (see engine.bundles).
     n = setup.rules[R_PLAYERS]
     n_deals = setup.rules[R_N_DEALS]
@@ -440,4 +441,3 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
                 add_to_summary(setup.rules, setup.hand_sizes, out, winners, tally, slot)
             else:
                 rows.winners[g] = winners
-    keep_alive(workspace)
