@@ -328,7 +328,7 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, workspac
     :func:`play_tricks`, are inlined, each at one call site: Numba's inlining
     copies the variable table of the function it inlines once per block of it,
     so two halves cost half of what the whole deal did (about a second of every
-    kernel's compile) and run as fast.  The
+    kernel's compile).  The
     games see the arrays through :func:`~ohhell_sim.engine.unowned.unowned`
     views (no reference counts shared between the threads): the caller owns the
     arguments, and keeps them alive until the last game.
