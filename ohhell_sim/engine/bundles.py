@@ -10,8 +10,8 @@ updates its reference count when the local is bound and again when it dies
 the game loop reads a field where it uses it, except in a deal's inner loops.
 Every field is an array or an integer; the bundles are built in Python by
 :mod:`ohhell_sim.run.pipeline` (:class:`Setup`, :class:`RunRows`,
-:class:`Tally`, :class:`Failures`) and in the kernel
-(:class:`~ohhell_sim.engine.workspace.Workspace`, :class:`GameRows`).
+:class:`Tally`, the workers' :class:`~ohhell_sim.engine.workspace.Workspace`,
+:class:`Failures`) and in the kernel (a worker's ``Workspace``, :class:`GameRows`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The game loop and the parallel batch kernel, compiled once per set of strategies.
 
-``play_deal`` deals, bids and plays one deal into its rows; ``run_games`` plays
+``deal_and_bid`` deals one deal into its rows and takes the bids, ``play_tricks``
+plays its tricks and scores it; ``run_games`` plays
 a batch of games across threads, keeping their rows or adding them to summary
 counts (:mod:`ohhell_sim.engine.tally`).
 Games are independent and each draws only from its own random streams
@@ -71,14 +72,14 @@ from ohhell_sim.engine.rounds import (
     start_game,
 )
 from ohhell_sim.engine.tally import add_to_summary
-from ohhell_sim.engine.unowned import keep_alive, unowned
+from ohhell_sim.engine.unowned import unowned
 from ohhell_sim.engine.workspace import (
     CHUNK_GAMES,
     ERROR_FIELDS,
     NOT_PLAYED,
     fail,
-    new_workspace,
     top_seats,
+    worker_workspace,
 )
 from ohhell_sim.errors import ERR_NONE
 from ohhell_sim.rules.layout import (
@@ -184,18 +185,18 @@ def _choose_passes(d, k, dealer, active, setup, ws, deal):
 
 
 @per_kernel(inline="always")
-def play_deal(d, hand_size, dealer, active, is_tiebreak, key, setup, ws, out):
-    """Deal, bid and play deal row ``d`` among the ``active`` seats; score it.
+def deal_and_bid(d, hand_size, dealer, active, is_tiebreak, key, setup, ws, out):
+    """Deal deal row ``d`` among the ``active`` seats and take their bids.
 
     ``key`` is the game's random key, ``setup`` the run's
     :class:`~ohhell_sim.engine.bundles.Setup` and ``ws`` the worker's
     :class:`~ohhell_sim.engine.workspace.Workspace`.  Writes row ``d`` of the
-    game's :class:`~ohhell_sim.engine.bundles.GameRows` ``out``: ``bids``,
-    ``tricks``, ``scores`` (``NOT_PLAYED`` bids for seats out of the deal),
-    ``held`` (each seat's cards as dealt, 0 for seats out of the deal) and, under
-    the swap rule, ``passed``; adds the points to the workspace's ``totals``.
-    Returns the trump suit (-1 for none) and an error code.  The rules of the
-    deal are :mod:`ohhell_sim.engine.deal`'s; this loop asks the strategies.
+    game's :class:`~ohhell_sim.engine.bundles.GameRows` ``out``: ``bids``
+    (``NOT_PLAYED`` for seats out of the deal), ``held`` (each seat's cards as
+    dealt, 0 for seats out of the deal) and, under the swap rule, ``passed``.
+    Returns the deal's :class:`~ohhell_sim.engine.deal.DealArrays`, the trump
+    suit (-1 for none) and an error code.  The rules of the deal are
+    :mod:`ohhell_sim.engine.deal`'s; this function asks the strategies.
     """
     # The arrays of the deal's inner loops are bound once per deal (see
     # engine.bundles); the game's scratch rows cover every deal row.
@@ -213,8 +214,6 @@ def play_deal(d, hand_size, dealer, active, is_tiebreak, key, setup, ws, out):
     )
     view, held = deal.seat_view, out.held[d]
     n = rules[R_PLAYERS]
-    n_active = popcount(active)
-    joker = GENERAL_TABLES and rules[R_JOKER] != 0
     rng = rngs[V.MAX_SEATS]
     seed_stream(rng, key, STREAM_DEAL, d)
     trump = start_deal(
@@ -225,27 +224,43 @@ def play_deal(d, hand_size, dealer, active, is_tiebreak, key, setup, ws, out):
         held[s] = deal.hands[s] if (active >> s) & 1 else 0
     forehead = is_forehead(rules, hand_size, GENERAL_TABLES)
     k = swap_cards(rules, hand_size, GENERAL_TABLES)
-    # One deck, everyone in, no swap: the play loop skips the variants' bookkeeping.
-    plain = not GENERAL_TABLES or (n_active == n and rules[R_DECKS] == 1 and k == 0)
     if k > 0:
         code = _choose_passes(d, k, dealer, active, setup, ws, deal)
         if code != ERR_NONE:
-            return trump, code
+            return deal, trump, code
 
     begin_bidding(deal)
     hook, closed = rules[R_HOOK], rules[R_CLOSED_BIDS] != 0
     total = 0
     seat = dealer
-    for _ in range(n_active):
+    for _ in range(popcount(active)):
         seat = next_seat(seat, active, n)
         forbidden = show_bid(deal, seat, dealer, hook, total, forehead, k > 0, active, n)
         bid = dispatch_bid(sids[seat], view, params[seat], rngs[seat], ws.own_view, ws.own_params)
         code = bid_error(deal, bid, forbidden)
         if code != ERR_NONE:
-            return trump, fail(err, code, d, seat, bid, -1)
+            return deal, trump, fail(err, code, d, seat, bid, -1)
         total = apply_bid(deal, seat, bid, total, closed, forehead)
     end_bidding(deal, total, closed, active, n)
+    return deal, trump, ERR_NONE
 
+
+@per_kernel(inline="always")
+def play_tricks(deal, d, hand_size, dealer, active, trump, setup, ws):
+    """Play the tricks of deal row ``d``, its bids taken (:func:`deal_and_bid`); score it.
+
+    Writes ``tricks`` and ``scores`` of the deal's
+    :class:`~ohhell_sim.engine.deal.DealArrays` ``deal`` and adds the points to
+    the workspace's ``totals``.  Returns an error code.
+    """
+    rules, sids, params, rngs, err = setup.rules, setup.sids, setup.params, ws.rngs, ws.err
+    view = deal.seat_view
+    n = rules[R_PLAYERS]
+    n_active = popcount(active)
+    joker = GENERAL_TABLES and rules[R_JOKER] != 0
+    k = swap_cards(rules, hand_size, GENERAL_TABLES)
+    # One deck, everyone in, no swap: the play loop skips the variants' bookkeeping.
+    plain = not GENERAL_TABLES or (n_active == n and rules[R_DECKS] == 1 and k == 0)
     # The dealer's left leads the first trick, each winner the next.
     leader = next_seat(dealer, active, n)
     for t in range(hand_size):
@@ -263,7 +278,7 @@ def play_deal(d, hand_size, dealer, active, is_tiebreak, key, setup, ws, out):
             )
             code = card_error(hand, legal, card)
             if code != ERR_NONE:
-                return trump, fail(err, code, d, seat, card, t)
+                return fail(err, code, d, seat, card, t)
             led, best, best_seat = apply_card(
                 deal, seat, card, j, follow, led, best, best_seat, trump, joker, plain
             )
@@ -271,11 +286,11 @@ def play_deal(d, hand_size, dealer, active, is_tiebreak, key, setup, ws, out):
         end_trick(deal, best_seat)
         leader = best_seat
     score_deal(deal, rules, hand_size, active, n)
-    return trump, ERR_NONE
+    return ERR_NONE
 
 
 @per_kernel(nogil=True)
-def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures):
+def run_games(first_game, n_games, worker, workers, setup, rows, tally, workspaces, failures):
     """Play this worker's share of games ``first_game .. first_game + n_games - 1``.
 
     The games are cut into work units of ``CHUNK_GAMES``; worker ``worker`` of
@@ -301,16 +316,22 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
     index of a failing game, and games after it stop early; every game before
     the first failure still runs, so the lowest recorded failure is the first,
     whatever the workers.  The caller sets it to -1 to stop every worker before
-    its next game (Ctrl-C).
+    its next game (Ctrl-C).  ``workspaces`` holds every worker's scratch
+    arrays (:func:`~ohhell_sim.engine.workspace.new_workspaces`); this one
+    uses its own entry.
 
     A game is played here, not in a function of its own: a call would pass some
     160 machine words of array fields per game (single-deal games run 11-24%
     faster without it, full games 6-9%), and Numba's inlining of such a function
     copies its whole variable table once per block, which added five seconds to
-    every kernel's compile.  :func:`play_deal`, one call site, is inlined.  The
+    every kernel's compile.  A deal's two halves, :func:`deal_and_bid` and
+    :func:`play_tricks`, are inlined, each at one call site: Numba's inlining
+    copies the variable table of the function it inlines once per block of it,
+    so two halves cost half of what the whole deal did (about a second of every
+    kernel's compile).  The
     games see the arrays through :func:`~ohhell_sim.engine.unowned.unowned`
     views (no reference counts shared between the threads): the caller owns the
-    arguments, and the workspace is kept alive until the last game.
+    arguments, and keeps them alive until the last game.
     """
     setup = unowned(setup)
     rows = unowned(rows)
@@ -322,8 +343,7 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
     with_held = rows.held.shape[0] == rows.bids.shape[0]
     n_chunks = (n_games + CHUNK_GAMES - 1) // CHUNK_GAMES
     slot = worker
-    workspace = new_workspace(setup.params.shape[1])
-    ws = unowned(workspace)
+    ws = worker_workspace(unowned(workspaces), worker)
     # Fields are read where used, not bound to locals (see engine.bundles).
     n = setup.rules[R_PLAYERS]
     n_deals = setup.rules[R_N_DEALS]
@@ -355,7 +375,7 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
             last_active = active
             winners = np.int64(0)
             code = ERR_NONE
-            # One call site for play_deal: the scheduled deals, then the
+            # One call site for a deal: the scheduled deals, then the
             # tie-break deal (its own row) when that variant is on.
             for d in range(n_deals + tiebreak_deal):
                 players, hand_size, tiebreak = deal_seats(
@@ -376,9 +396,11 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
                         carry_faults(out.faults[d - 1], out.faults[d], d == 0, ws.seat_view, n)
                     continue
                 dealer = deal_dealer(dealer, players, n)
-                trump, code = play_deal(
+                deal, trump, code = deal_and_bid(
                     d, hand_size, dealer, players, tiebreak, key, setup, ws, out
                 )
+                if code == ERR_NONE:
+                    code = play_tricks(deal, d, hand_size, dealer, players, trump, setup, ws)
                 if code != ERR_NONE:
                     break
                 out.dealers[d] = dealer
@@ -404,7 +426,10 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
                     dealer = next_seat(dealer, everyone, n)
             if code != ERR_NONE:
                 if g < errors[slot, ERROR_FIELDS]:
-                    errors[slot, :ERROR_FIELDS] = ws.err
+                    # A loop: a slice assignment compiles Numba's shape-mismatch
+                    # message (two seconds of every kernel's first compile).
+                    for f in range(ERROR_FIELDS):
+                        errors[slot, f] = ws.err[f]
                     errors[slot, ERROR_FIELDS] = g
                 # A lost race between two failures only stops the others later.
                 if g < abort[0]:
@@ -416,4 +441,3 @@ def run_games(first_game, n_games, worker, workers, setup, rows, tally, failures
                 add_to_summary(setup.rules, setup.hand_sizes, out, winners, tally, slot)
             else:
                 rows.winners[g] = winners
-    keep_alive(workspace)

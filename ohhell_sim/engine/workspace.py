@@ -43,21 +43,42 @@ class Workspace(NamedTuple):
     own_params: np.ndarray
 
 
-@njit
-def new_workspace(params_width):
-    """A fresh :class:`Workspace` for parameter rows ``params_width`` wide."""
-    rngs = np.zeros((V.MAX_SEATS + 1, 4), dtype=np.uint64)
-    deck = np.empty(MAX_DECK, dtype=np.int64)
-    view = np.full(V.VIEW_SIZE, V.UNKNOWN, dtype=np.int64)
-    hands = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    hands2 = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    passed_masks = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    totals = np.zeros(V.MAX_SEATS, dtype=np.int64)
-    err = np.zeros(ERROR_FIELDS, dtype=np.int64)
-    own_view = np.zeros(V.VIEW_SIZE, dtype=np.int64)
-    own_params = np.zeros(params_width, dtype=np.float64)
+def new_workspaces(workers: int, params_width: int) -> Workspace:
+    """Fresh scratch arrays for ``workers`` workers, parameter rows ``params_width`` wide.
+
+    Each field of the :class:`Workspace` has a leading axis, one entry per
+    worker (:func:`worker_workspace`).  Made by the caller in NumPy, which
+    owns them for as long as the kernel runs: a kernel that allocated them
+    would compile NumPy's allocators with it (a second of a first compile).
+    """
     return Workspace(
-        rngs, deck, view, hands, hands2, passed_masks, totals, err, own_view, own_params
+        np.zeros((workers, V.MAX_SEATS + 1, 4), dtype=np.uint64),
+        np.zeros((workers, MAX_DECK), dtype=np.int64),
+        np.full((workers, V.VIEW_SIZE), V.UNKNOWN, dtype=np.int64),
+        np.zeros((workers, V.MAX_SEATS), dtype=np.int64),
+        np.zeros((workers, V.MAX_SEATS), dtype=np.int64),
+        np.zeros((workers, V.MAX_SEATS), dtype=np.int64),
+        np.zeros((workers, V.MAX_SEATS), dtype=np.int64),
+        np.zeros((workers, ERROR_FIELDS), dtype=np.int64),
+        np.zeros((workers, V.VIEW_SIZE), dtype=np.int64),
+        np.zeros((workers, params_width), dtype=np.float64),
+    )
+
+
+@njit(inline="always")
+def worker_workspace(workspaces, worker):
+    """The :class:`Workspace` of worker ``worker`` among ``workspaces`` (:func:`new_workspaces`)."""
+    return Workspace(
+        workspaces.rngs[worker],
+        workspaces.deck[worker],
+        workspaces.seat_view[worker],
+        workspaces.hands[worker],
+        workspaces.hands2[worker],
+        workspaces.passed_masks[worker],
+        workspaces.totals[worker],
+        workspaces.err[worker],
+        workspaces.own_view[worker],
+        workspaces.own_params[worker],
     )
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from ohhell_sim.engine.bundles import Failures, RunRows, Setup, Tally
-from ohhell_sim.engine.workspace import CHUNK_GAMES, ERROR_FIELDS
+from ohhell_sim.engine.workspace import CHUNK_GAMES, ERROR_FIELDS, Workspace, new_workspaces
 from ohhell_sim.errors import IllegalMoveError, RunInterrupted
 from ohhell_sim.results import RunArrays
 from ohhell_sim.rules import Rules
@@ -228,7 +228,7 @@ def _kernel_args(
     seed: int,
     kernel_sink: RunArrays | CountTarget,
     count: int,
-) -> tuple[Setup, RunRows, Tally, Failures]:
+) -> tuple[Setup, RunRows, Tally, Workspace, Failures]:
     """The bundles that engine.game.run_games plays ``count`` games into, after its
     first four arguments (the first game, the count, the worker and the workers)."""
     if isinstance(kernel_sink, CountTarget):
@@ -260,9 +260,10 @@ def _kernel_args(
     errors = np.zeros((numba.config.NUMBA_NUM_THREADS, ERROR_FIELDS + 1), dtype=np.int64)
     errors[:, ERROR_FIELDS] = count
     failures = Failures(errors, np.full(1, count, dtype=np.int64))
+    workspaces = new_workspaces(numba.config.NUMBA_NUM_THREADS, seating.params.shape[1])
     sids = seating_slots(seating) if seating.shared else seating.dispatch_ids()
     setup = Setup(seed, rules.to_array(), rules.hand_sizes(), sids, seating.params)
-    return setup, run_rows, tally, failures
+    return setup, run_rows, tally, workspaces, failures
 
 
 def illegal_move(seating: Seating, rules: Rules, game: int, record: np.ndarray) -> IllegalMoveError:
