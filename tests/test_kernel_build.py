@@ -23,7 +23,7 @@ from numba import njit
 
 import ohhell_sim as oh
 from ohhell_sim.engine import bits
-from ohhell_sim.engine.unowned import keep_alive, unowned
+from ohhell_sim.engine.unowned import unowned
 from ohhell_sim.rules import Rules
 from ohhell_sim.run import dispatch
 
@@ -75,7 +75,6 @@ def _write_through_views(a, b):
     view_a[0] = x[1] + owned[0][1]
     row = unowned(b)[1]
     row[:] = y[1, 0]
-    keep_alive(owned)
     return owned[0].sum() + owned[1].sum()
 
 

@@ -6,7 +6,7 @@ deal, a seat's random stream and parameters per decision) these came to about an
 eighth of a ``random`` game's time.  A view from :func:`unowned` carries no
 owner, so taking slices of it and passing it around costs nothing; the memory
 must then be kept alive by its owner for as long as the view is used: an argument
-of the calling Python code, or an array held until :func:`keep_alive`.
+of the calling Python code (the kernel's workspaces and outputs are).
 """
 
 from __future__ import annotations
@@ -52,13 +52,3 @@ def unowned(typingctx, arrays):
         return _drop_owner(context, builder, sig.args[0], args[0])
 
     return arrays(arrays), codegen
-
-
-@intrinsic
-def keep_alive(typingctx, value):
-    """Do nothing with ``value``: a use that keeps it, and what it owns, alive up to here."""
-
-    def codegen(context, builder, sig, args):
-        return context.get_dummy_value()
-
-    return types.none(value), codegen
