@@ -310,6 +310,7 @@ def test_illegal_move_in_a_later_game_is_located(tester):
     assert first_failing == err.game
 
 
+@pytest.mark.slow
 def test_no_results_after_an_illegal_move(tester):
     seats = [ss.mode(ss.MODE_NOT_IN_HAND), "random", "simple", "random"]
     result = None

@@ -180,6 +180,7 @@ def test_games_are_the_runs_games():
     assert [int(v) for v in env.views[:, 1]] == [int(h) for h in held]
 
 
+@pytest.mark.slow
 def test_a_learner_that_only_bids_leaves_its_cards_to_its_strategy():
     """Bidding as ``simple`` would, with ``simple`` playing its cards, is ``simple``'s game."""
     rules = Rules(players=4, schedule=(3, 2, 1))

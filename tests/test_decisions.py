@@ -112,6 +112,7 @@ def faulty():
     oh.unregister_strategy(strategy.name)
 
 
+@pytest.mark.slow
 def test_a_planted_fault_is_the_costliest_situation(faulty, tmp_path):
     frame = analyse_decisions(
         rules=oh.Rules(players=4, schedule=[7]),

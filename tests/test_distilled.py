@@ -115,6 +115,7 @@ def _assert_same_positions(got: Positions, want: Positions) -> None:
 CHEAP_FIELDS = (("simple", "card_counter"), ("card_counter",), ("simple",))
 
 
+@pytest.mark.slow
 def test_positions_are_the_reference_engines_bit_for_bit(monkeypatch):
     # Games 0..44 hold every rule set (the canonical one, the hook off, no-trump
     # deals, 10*bid) at 3 to 7 players; two threads share them.
@@ -231,6 +232,7 @@ def test_samples_have_inputs_in_range_and_valid_targets(positions):
         assert samples.owner.max() < samples.states.shape[0]
 
 
+@pytest.mark.slow
 def test_the_fit_learns_a_known_distribution():
     # One binary input decides the outcome's law; the fit must find both laws.
     # Enough positions and games that the held-out share's entropy is the laws'.

@@ -162,6 +162,7 @@ print(dispatch.builtin_cache_folder(), sum(bid.stats.cache_hits.values()))
 """
 
 
+@pytest.mark.slow
 def test_a_called_built_in_compiles_once_per_machine_and_version(tmp_path):
     # The second process links the first one's compile, from a folder named by the
     # package's sources.

@@ -96,6 +96,7 @@ def test_told_the_stock_a_view_sees_every_undealt_card_as_gone():
     assert bot.step(state) in state.legal_actions()
 
 
+@pytest.mark.slow
 def test_fair_resampler_deals_every_unseen_card_and_keeps_what_the_seat_knows():
     game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 5})
     rules = rules_of(game)

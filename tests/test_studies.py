@@ -253,6 +253,7 @@ def test_trump_holdings_recreate_the_deals():
         trump_holdings(hands.assign(trump=(hands["trump"] + 1) % 4), seed=11, players=4)
 
 
+@pytest.mark.slow
 def test_variant_scoring_plays_every_variant_on_the_same_cards(outputs):
     hands = read_study(outputs["variant_scoring"]).hands
     deals = _deal_keys(hands, ["players", "field", "variant"])[["dealer", "trump", "hand_size"]]
@@ -268,6 +269,7 @@ def test_variant_scoring_plays_every_variant_on_the_same_cards(outputs):
     assert (canonical.loc[~made, "score"] == 0).all()
 
 
+@pytest.mark.slow
 def test_ladder_challengers_meet_the_same_deal_sets(outputs):
     games = read_study(outputs["strategy_ladder"]).games
     units = games.groupby("challenger", observed=True)["unit"].agg(lambda u: sorted(set(u)))
@@ -278,6 +280,7 @@ def test_ladder_challengers_meet_the_same_deal_sets(outputs):
     assert (seats == 4).all()
 
 
+@pytest.mark.slow
 def test_ladder_sets_one_card_scores_beside_the_exact_values(outputs):
     hands = read_study(outputs["strategy_ladder"]).hands
     # Each challenger in every seat of ten times its gauntlet's games, one deal each.
@@ -358,6 +361,7 @@ def _page(folder: Path) -> _Page:
     return page
 
 
+@pytest.mark.slow
 def test_reports_are_self_contained_with_ci_tables(outputs):
     for name, folder in outputs.items():
         page = _page(folder)
@@ -380,6 +384,7 @@ def test_reports_are_self_contained_with_ci_tables(outputs):
         assert intervals >= 5, name
 
 
+@pytest.mark.slow
 def test_finding_numbers_come_from_the_tables(outputs):
     # Every decimal number a finding states is a table cell computed from the data.
     for name, folder in outputs.items():
@@ -409,6 +414,7 @@ def _in_short(folder: Path) -> str:
     return markdown.split("## In short\n", 1)[1].split("\n## ", 1)[0].strip()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(VERDICTS))
 def test_in_short_opens_with_the_verdict_in_200_words(outputs, name):
     text = _in_short(outputs[name])
@@ -417,6 +423,7 @@ def test_in_short_opens_with_the_verdict_in_200_words(outputs, name):
     assert re.fullmatch(VERDICTS[name] + r".*\.", first, re.DOTALL), first
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(VERDICTS))
 def test_in_short_numbers_come_from_the_tables(outputs, name):
     # As the tables print them, a cost said as a positive number and a share as a
@@ -435,6 +442,7 @@ def _interval(values, clusters) -> str:
     return f"{estimate:.3f} [{low:.3f}, {high:.3f}]"
 
 
+@pytest.mark.slow
 def test_findings_match_numbers_recomputed_from_parquet(outputs):
     hands, _ = read_results(outputs["hook_rule"])
     off = hands[~hands["hook"]]
@@ -508,6 +516,7 @@ def test_findings_match_numbers_recomputed_from_parquet(outputs):
     )
 
 
+@pytest.mark.slow
 def test_report_command_rerenders_from_the_saved_analysis(outputs, tmp_path, capsys, monkeypatch):
     folder = outputs["variant_scoring"]
 
@@ -535,6 +544,7 @@ def test_report_command_rerenders_from_the_saved_analysis(outputs, tmp_path, cap
         render_report(folder, tmp_path, name="hook_rule")
 
 
+@pytest.mark.slow
 def test_report_refuses_to_overwrite_another_report(outputs, tmp_path):
     committed = tmp_path / "committed"
     committed.mkdir()
@@ -546,6 +556,7 @@ def test_report_refuses_to_overwrite_another_report(outputs, tmp_path):
     assert "# a committed report" not in (committed / MARKDOWN_FILE).read_text()
 
 
+@pytest.mark.slow
 def test_a_saved_analysis_without_its_data_renders_alone(outputs, tmp_path, capsys):
     # As a committed report does: analysis.json and the figures, no data.
     folder = tmp_path / "committed"
@@ -561,6 +572,7 @@ def test_a_saved_analysis_without_its_data_renders_alone(outputs, tmp_path, caps
         render_report(folder, name="zero_bids")
 
 
+@pytest.mark.slow
 def test_old_output_without_saved_analysis_is_analysed_once(outputs, tmp_path):
     import shutil
 

@@ -119,6 +119,7 @@ def _by_hand(hands: pd.DataFrame, games: pd.DataFrame, condition: int, game: int
     }
 
 
+@pytest.mark.slow
 def test_measures_match_a_count_seat_by_seat(study):
     data, _ = study
     measures = hr.game_measures(data.hands, data.games).set_index(
@@ -150,6 +151,7 @@ def test_measures_match_a_count_seat_by_seat(study):
     assert checked == 12
 
 
+@pytest.mark.slow
 def test_the_measures_of_the_kept_rows_are_those_of_every_deal(study):
     data, _ = study
     assert "deal" in data.hands.columns and "hands" not in data.manifest
@@ -180,6 +182,7 @@ def test_a_condition_played_in_chunks_keeps_what_it_keeps_played_whole(monkeypat
     )
 
 
+@pytest.mark.slow
 def test_effects_are_differences_from_the_canonical_game_on_the_same_cards(study):
     data, _ = study
     measures = hr.game_measures(data.hands, data.games)
@@ -358,6 +361,7 @@ def test_advice_adopts_what_helps_in_both_fields_and_weighs_trade_offs():
     }
 
 
+@pytest.mark.slow
 def test_report_answers_first_in_few_words_with_numbers_from_its_tables(study):
     _, report = study
     text = " ".join(report.in_short)
@@ -405,6 +409,7 @@ def test_a_study_declares_its_conditions_or_its_play():
         dataclasses.replace(spec, conditions=None)
 
 
+@pytest.mark.slow
 def test_a_run_in_one_field_answers_for_that_field(tmp_path):
     out = tmp_path / "weak"
     run_experiment(hr.NAME, out, games=2, seed=3, players=(4,), fields=("weak",), progress=False)
@@ -486,6 +491,7 @@ def test_a_designers_own_rules_are_judged_with_the_same_verdicts(tmp_path):
     assert "--fields card_counter/simple" in report.command
 
 
+@pytest.mark.slow
 def test_the_markdown_report_shows_a_rules_stars_as_written(study):
     # Markdown reads `made=10*bid ... 10+2*bid` as emphasis: the stars are escaped, but
     # not inside a code span.

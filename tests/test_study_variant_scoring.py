@@ -203,6 +203,7 @@ def test_games_ahead_is_the_normal_approximation_of_the_pairs_lead():
     assert ahead == games_to_be_ahead(lead.mean(), lead.std(ddof=1))
 
 
+@pytest.mark.slow
 def test_reduced_hands_give_the_report_of_every_deal(tmp_path, monkeypatch):
     kept = vs.SPEC.run(6, 3, (4,), progress=False, keep_hands=True, fields=("learned", MIX_FIELD))
     reduced = vs.SPEC.run(6, 3, (4,), progress=False, fields=("learned", MIX_FIELD))
