@@ -500,6 +500,7 @@ def test_a_strategy_error_is_one_line_on_the_command_line(user_modules, capsys):
             main(debug)
 
 
+@pytest.mark.slow
 def test_an_illegal_move_is_one_line_on_the_command_line(tester, capsys):
     seats = f"tester[mode={ss.MODE_BID_TOO_HIGH}],random,simple,random"
     with pytest.raises(SystemExit) as info:

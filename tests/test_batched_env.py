@@ -255,6 +255,7 @@ def test_the_greedy_bid_is_the_legal_bid_nearest_the_aim():
     assert greedy_bid(view, weights) == 2
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(15), deadline=None)
 @given(rules=plain_rules_st(), seed=seeds_st, data=st.data())
 def test_moves_of_a_runs_strategies_give_the_runs_deals(rules, seed, data):

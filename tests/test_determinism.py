@@ -158,6 +158,7 @@ def test_numba_num_threads_in_subprocesses(reference_run, kernel_cache_dir):
     assert kernels_after == kernels_before
 
 
+@pytest.mark.slow
 def test_illegal_move_report_does_not_depend_on_threads(tester):
     # Regression: with several threads the first game to fail *in wall-clock time*
     # raised ``abort`` and the other threads stopped before their next game, so the

@@ -134,6 +134,7 @@ def test_fair_resampler_deals_every_unseen_card_and_keeps_what_the_seat_knows():
     assert abs(np.mean(shares) - np.mean(fair_shares)) < 0.03
 
 
+@pytest.mark.slow
 def test_python_ismcts_plays_legally_and_replays_with_a_fair_sampler():
     game = pyspiel.load_game("oh_hell", {"players": 3, "num_tricks_fixed": 2})
 

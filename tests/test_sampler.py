@@ -238,6 +238,7 @@ def test_every_consistent_deal_is_equally_likely(view, draws, size):
     assert chisquare(counts).pvalue > ALPHA
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("room", [0, 100])
 @pytest.mark.parametrize(
     "view",
