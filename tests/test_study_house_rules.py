@@ -180,6 +180,11 @@ def test_a_condition_played_in_chunks_keeps_what_it_keeps_played_whole(monkeypat
     pd.testing.assert_frame_equal(
         hr.game_measures(chunked.hands, chunked.games), hr.game_measures(whole.hands, whole.games)
     )
+    # A reduction that sums over the games would stack as partial rows: it is refused.
+    with pytest.raises(InvalidArgumentError, match="no 'game' column"):
+        runs.play_conditions(
+            conditions, 5, progress=False, reduce=lambda h: h.groupby("seat")[["score"]].sum()
+        )
 
 
 @pytest.mark.slow

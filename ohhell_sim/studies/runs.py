@@ -156,7 +156,7 @@ def play_conditions(
                     kernel=kernel,
                 )
                 labelled = _labelled(result.hands, index, condition.label, names[index])
-                hands.append(labelled if reduce is None else reduce(labelled))
+                hands.append(labelled if reduce is None else _per_game(reduce, labelled))
                 games.append(_labelled(result.games, index, condition.label, names[index]))
                 bar.update(count)
     manifest = {
@@ -197,6 +197,20 @@ def play_parts(
     manifest = {**data.manifest, "conditions": [c.describe() for c in conditions]}
     # Categories that differ between the parts stack as objects: categorical again.
     return StudyData(stack_frames(hands), stack_frames(games), manifest)
+
+
+def _per_game(reduce: Callable[[pd.DataFrame], pd.DataFrame], hands: pd.DataFrame) -> pd.DataFrame:
+    """``reduce(hands)``, checked to keep rows per game (a ``game`` column): the hands come
+    a chunk of games at a time, and rows that summed a whole condition would stack as
+    several partial ones without a word."""
+    kept = reduce(hands)
+    if "game" not in kept.columns:
+        name = getattr(reduce, "__qualname__", None) or repr(reduce)
+        raise InvalidArgumentError(
+            f"reduce_hands {name} returned no 'game' column: it must keep rows per game "
+            "(the hands come a chunk of games at a time); group by the game too"
+        )
+    return kept
 
 
 def _labelled(
@@ -320,7 +334,7 @@ def _reduced(path: Path, reduce: Callable[[pd.DataFrame], pd.DataFrame]) -> Iter
         # The last game may go on in the next batch.
         done = (conditions != conditions[-1]) | (games != games[-1])
         if done.any():
-            yield reduce(rows[done].reset_index(drop=True))
+            yield _per_game(reduce, rows[done].reset_index(drop=True))
         rest = rows[~done]
     if rest is not None and len(rest):
-        yield reduce(rest.reset_index(drop=True))
+        yield _per_game(reduce, rest.reset_index(drop=True))
