@@ -235,7 +235,7 @@ def _labelled(
 def stack_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """``frames`` stacked, their text columns as categories (a study's hands or games), in
     place: each category column takes the categories of every frame, so that the frames
-    stack as codes, never as one Python object per row."""
+    stack as codes, never as text."""
     for frame in frames:
         as_categories(frame)
     for column in frames[0].columns if frames else ():
