@@ -478,6 +478,40 @@ def test_grouped_mean_is_tidy_and_clips_rates() -> None:
     assert (y["low"], y["high"]) == (1.0, 1.0)
 
 
+def test_grouped_and_standardised_means_are_those_of_each_groupby_group() -> None:
+    # Sorted groups of a string, an integer and a categorical key (an unused
+    # category, rows of a missing key left out, as groupby leaves them), each
+    # group's rows in their order in the frame.
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(
+        {
+            "a": rng.choice(np.array(["x", "y", None], dtype=object), 400),
+            "b": rng.integers(0, 3, 400),
+            "c": pd.Categorical(rng.choice(["p", "q"], 400), categories=["q", "p", "r"]),
+            "players": rng.integers(3, 5, 400),
+            "game": rng.integers(0, 50, 400),
+        }
+    )
+    values = rng.normal(size=400)
+    data = frame.assign(v=values)
+    for by in (["a"], ["a", "b"], ["c", "b"], []):
+        groups = data.groupby(by, observed=True, sort=True) if by else [((), data)]
+        means = grouped_mean(frame, values, by)
+        standardised = standardised_mean(frame, values, by, "players")
+        assert len(means) == len(standardised) == len(groups)
+        for i, (key, group) in enumerate(groups):
+            key = key if isinstance(key, tuple) else (key,)
+            assert tuple(means.iloc[i][by]) == key == tuple(standardised.iloc[i][by])
+            clustered = clustered_mean_ci(group["v"].to_numpy(), group["game"].to_numpy())
+            pooled = standardised_mean_ci(
+                group["v"].to_numpy(), group["players"].to_numpy(), group["game"].to_numpy()
+            )
+            assert means.iloc[i]["estimate"] == clustered.estimate
+            assert means.iloc[i]["low"] == clustered.low
+            assert standardised.iloc[i]["estimate"] == pooled.estimate
+            assert standardised.iloc[i]["high"] == pooled.high
+
+
 def test_paired_by_game_averages_each_game_then_pairs() -> None:
     rng = np.random.default_rng(5)
     games = np.repeat(np.arange(20), 2)

@@ -187,6 +187,39 @@ def test_a_condition_played_in_chunks_keeps_what_it_keeps_played_whole(monkeypat
         )
 
 
+def test_against_base_is_the_long_rows_paired_with_the_base_rows():
+    # The definition: the long rows of every other rule, each joined to the base's
+    # row of the same field, table size, game and measure, in the long rows' order;
+    # rows where either value is missing, or the base has no such game, drop out.
+    rng = np.random.default_rng(5)
+    rules = ["b", "base", "a"]
+    measures = pd.DataFrame(
+        [
+            (rule, field, players, game)
+            for rule in rules
+            for field in ("weak", "strong")
+            for players in (3, 4)
+            for game in range(6)
+        ],
+        columns=["rule", "field", "players", "game"],
+    ).astype({"game": np.int32})
+    for name in ("m2", "m1", "empty"):
+        measures[name] = rng.normal(size=len(measures))
+    measures.loc[rng.random(len(measures)) < 0.2, "m1"] = np.nan
+    measures["empty"] = np.nan
+    measures = measures.drop(
+        index=measures.index[(measures["rule"] == "base") & (measures["game"] == 2)]
+    )
+    long = vd.long_measures(measures)
+    keys = ["field", "players", "game", "measure"]
+    reference = long[long["rule"] == "base"].drop(columns="rule")
+    expected = long[long["rule"] != "base"].merge(reference, on=keys, suffixes=("", "_base"))
+    expected["value"] -= expected.pop("value_base")
+    found = vd.against_base(measures, "base")
+    pd.testing.assert_frame_equal(found, expected.reset_index(drop=True))
+    assert 2 not in set(found["game"]) and "empty" not in set(found["measure"])
+
+
 @pytest.mark.slow
 def test_effects_are_differences_from_the_canonical_game_on_the_same_cards(study):
     data, _ = study

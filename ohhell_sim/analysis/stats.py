@@ -89,8 +89,26 @@ def _key_dict(by: Sequence[str], key: object) -> dict[str, object]:
     return dict(zip(by, values, strict=True))
 
 
-def _groups(data: pd.DataFrame, by: Sequence[str]):
-    return data.groupby(list(by), observed=True, sort=True) if by else [((), data)]
+def _group_arrays(frame: pd.DataFrame, by: Sequence[str], arrays: Sequence[np.ndarray]):
+    """Each group of ``frame`` by ``by`` (sorted, as ``groupby``): its key and its slices of
+    ``arrays`` (one entry per row of ``frame``), rows in their order in ``frame``.
+
+    One stable sort of the group numbers, then views: iterating a ``groupby`` sorts a copy
+    of every column first, several times the memory of the arrays needed.
+    """
+    if not by:
+        yield (), arrays
+        return
+    grouped = frame.groupby(list(by), observed=True, sort=True)
+    number = grouped.ngroup().fillna(-1).to_numpy(np.int64)
+    # Rows of a missing key are numbered -1 (in no group, as ``groupby`` drops them): first.
+    order = np.argsort(number, kind="stable")
+    start = int(np.count_nonzero(number < 0))
+    ends = start + np.cumsum(np.bincount(number[number >= 0], minlength=grouped.ngroups))
+    sorted_arrays = [np.asarray(a)[order] for a in arrays]
+    for key, end in zip(grouped.size().index, ends, strict=True):
+        yield key, [a[start:end] for a in sorted_arrays]
+        start = end
 
 
 def grouped_mean(
@@ -124,12 +142,11 @@ def grouped_mean(
     pandas.DataFrame
         The ``by`` columns, then :data:`ESTIMATE_COLUMNS` (``n``: rows).
     """
-    data = frame[[*by, cluster]].copy()
     is_rate = bounded or np.asarray(values).dtype == np.bool_
-    data["_value"] = np.asarray(values, dtype=np.float64)
+    arrays = (np.asarray(values, dtype=np.float64), frame[cluster].to_numpy())
     rows = []
-    for key, group in _groups(data, by):
-        est = clustered_mean_ci(group["_value"].to_numpy(), group[cluster].to_numpy(), confidence)
+    for key, (value, clusters) in _group_arrays(frame, by, arrays):
+        est = clustered_mean_ci(value, clusters, confidence)
         rows.append({**_key_dict(by, key), **(clip_rate(est) if is_rate else est).row()})
     return estimate_frame(rows, by)
 
@@ -164,19 +181,17 @@ def standardised_mean(
     pandas.DataFrame
         The ``by`` columns, then :data:`ESTIMATE_COLUMNS`.
     """
-    data = frame[[*by, stratum, cluster]].copy()
-    data["_value"] = np.asarray(values, dtype=np.float64)
+    arrays = (
+        np.asarray(values, dtype=np.float64),
+        frame[stratum].to_numpy(),
+        frame[cluster].to_numpy(),
+    )
     rows = [
         {
             **_key_dict(by, key),
-            **standardised_mean_ci(
-                group["_value"].to_numpy(),
-                group[stratum].to_numpy(),
-                group[cluster].to_numpy(),
-                confidence,
-            ).row(),
+            **standardised_mean_ci(value, strata, clusters, confidence).row(),
         }
-        for key, group in _groups(data, by)
+        for key, (value, strata, clusters) in _group_arrays(frame, by, arrays)
     ]
     return estimate_frame(rows, by)
 

@@ -106,15 +106,53 @@ def long_measures(measures: pd.DataFrame) -> pd.DataFrame:
     return long.astype({"measure": "category"})
 
 
+def _row_keys(frame: pd.DataFrame, fields: pd.Index) -> np.ndarray:
+    # One integer per (field, players, game): the field's code, the table size, the game.
+    code = pd.Categorical(frame["field"], categories=fields).codes.astype(np.int64)
+    players = frame["players"].to_numpy(np.int64)
+    return (code * 64 + players) * 2**32 + frame["game"].to_numpy(np.int64)
+
+
 def against_base(measures: pd.DataFrame, base: str) -> pd.DataFrame:
-    """Per (rule, measure, field, players, game): the rule's value minus the ``base`` rule's."""
-    long = long_measures(measures)
-    reference = long[long["rule"] == base].drop(columns="rule")
-    paired = long[long["rule"] != base].merge(
-        reference, on=["field", "players", "game", "measure"], suffixes=("", "_canonical")
-    )
-    paired["value"] -= paired.pop("value_canonical")
-    return paired
+    """Per (rule, measure, field, players, game): the rule's value minus the ``base`` rule's.
+
+    The rows of :func:`long_measures` less the base's, measure by measure, each where both
+    values exist.  The differences are taken on the wide frame, each row matched to its
+    base row by one integer key: a merge of the long frames held several copies of them.
+    """
+    ids = ["field", "players", "game"]
+    names = [c for c in measures.columns if c not in ("rule", *ids)]
+    rules = measures["rule"].astype("category").cat.categories
+    fields = measures["field"].astype("category").cat.categories
+    is_base = (measures["rule"] == base).to_numpy()
+    reference, others = measures[is_base], measures[~is_base]
+    position = pd.Index(_row_keys(reference, fields)).get_indexer(_row_keys(others, fields))
+    found = position >= 0
+    base_values = np.full((len(others), len(names)), np.nan)
+    base_values[found] = reference[names].to_numpy(np.float64)[position[found]]
+    values = others[names].to_numpy(np.float64)
+    rule = pd.Categorical(others["rule"], categories=rules)
+    field = pd.Categorical(others["field"], categories=fields)
+    kinds = pd.CategoricalDtype(sorted(n for n in names if measures[n].notna().any()))
+    players, game = others["players"].to_numpy(), others["game"].to_numpy()
+    parts = []
+    for j, name in enumerate(names):
+        keep = ~np.isnan(values[:, j]) & ~np.isnan(base_values[:, j])
+        code = kinds.categories.get_loc(name) if name in kinds.categories else 0
+        measure = pd.Categorical.from_codes(np.full(keep.sum(), code, np.int8), dtype=kinds)
+        parts.append(
+            pd.DataFrame(
+                {
+                    "rule": rule[keep],
+                    "field": field[keep],
+                    "players": players[keep],
+                    "game": game[keep],
+                    "measure": measure,
+                    "value": values[keep, j] - base_values[keep, j],
+                }
+            )
+        )
+    return pd.concat(parts, ignore_index=True)
 
 
 def family_size(parts: Mapping[str, pd.DataFrame]) -> int:
