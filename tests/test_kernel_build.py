@@ -140,7 +140,7 @@ def test_recorded_hands_are_the_hands_replay_deals(rules):
 
 
 def test_kernel_sources_are_what_the_kernel_compiles():
-    names = {str(p.relative_to(dispatch._PACKAGE_ROOT)) for p in dispatch.kernel_sources()}
+    names = {str(p.relative_to(dispatch.PACKAGE_ROOT)) for p in dispatch.kernel_sources()}
     compiled = {"engine/game.py", "engine/core.py", "engine/tally.py", "rules/layout.py", "view.py"}
     # The helpers the written dispatch calls (a strategy's read-only and own arrays).
     compiled.add("engine/readonly.py")
@@ -152,13 +152,13 @@ def test_kernel_sources_are_what_the_kernel_compiles():
 
 BUILTIN_COMPILE = """
 import ohhell_sim as oh
-from ohhell_sim.run import dispatch
+from ohhell_sim.strategy import disk_cache
 from ohhell_sim.strategy.compilation import KERNEL_ARGUMENT_TYPES
 
 bid = oh.get_strategy("zero").bid
-dispatch.cached_on_disk(bid)
+disk_cache.cached_on_disk(bid)
 bid.compile(KERNEL_ARGUMENT_TYPES)
-print(dispatch.builtin_cache_folder(), sum(bid.stats.cache_hits.values()))
+print(disk_cache.builtin_cache_folder(), sum(bid.stats.cache_hits.values()))
 """
 
 
@@ -182,3 +182,30 @@ def test_a_called_built_in_compiles_once_per_machine_and_version(tmp_path):
     assert folder == again and folder.startswith(str(tmp_path / "builtins-"))
     assert any(Path(folder).rglob("*.nbi"))
     assert (first_hits, second_hits) == ("0", "1")
+
+
+REPLAYED_BID = """
+import ohhell_sim as oh
+
+oh.replay(oh.Rules(players=3, schedule=[2, 1]), ["zero"] * 3, seed=0, game=0)
+print(sum(oh.get_strategy("zero").bid.stats.cache_hits.values()))
+"""
+
+
+@pytest.mark.slow
+def test_a_replay_reads_the_built_ins_compile_of_an_earlier_process(tmp_path):
+    # The reference engine calls a built-in with arguments of their own types; that
+    # compile is kept on disk too, so a second process replays without compiling it.
+    env = {**os.environ, "OHHELL_CACHE_DIR": str(tmp_path)}
+    hits = [
+        subprocess.run(
+            [sys.executable, "-c", REPLAYED_BID],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=300,
+        ).stdout.split()[-1]
+        for _ in range(2)
+    ]
+    assert hits[0] == "0" and int(hits[1]) >= 1

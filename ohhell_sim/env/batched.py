@@ -83,6 +83,7 @@ from ohhell_sim.rules.layout import (
 )
 from ohhell_sim.run import dispatch
 from ohhell_sim.strategy import SeatSpec, check_seating
+from ohhell_sim.strategy.disk_cache import builtin_cache_folder
 
 #: What a learning seat is called in a seating.
 LEARNER = "learner"
@@ -567,7 +568,7 @@ def step_tables(first, stop, actions, cfg, tb, out, dispatch_bid, dispatch_play,
 
 # A stepper module: the loops above bound to one kernel's dispatch and table kind,
 # compiled with Numba's on-disk cache.  Its folder names the version of every
-# source file of the package (dispatch.builtin_cache_folder), its file the kernel
+# source file of the package (builtin_cache_folder), its file the kernel
 # (the strategies and their code), so a later run, in any process, loads the compile.
 _STEPPER_SOURCE = """\
 \"\"\"Batched environment's loops on {kernel}, written by ohhell_sim.env.batched.\"\"\"
@@ -596,7 +597,7 @@ def step_tables(first, stop, actions, cfg, tb, out):
 def _stepper(kernel: ModuleType) -> ModuleType:
     # The stepper module of this kernel (written, then compiled, on first use).
     name = kernel.__name__.replace("ohhell_kernel_", "ohhell_env_")
-    path = dispatch.builtin_cache_folder() / f"{name}.py"
+    path = builtin_cache_folder() / f"{name}.py"
     return dispatch.load_generated(path, lambda: _STEPPER_SOURCE.format(kernel=kernel.__name__))
 
 

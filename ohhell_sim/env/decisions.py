@@ -12,7 +12,7 @@ reference engine's game would show, view for view.
 
 The games of every set are played through one dispatch over all the sets'
 strategies, and the loop is bound to that kernel in a small module written
-beside the built-ins' compiles (:func:`ohhell_sim.run.dispatch.builtin_cache_folder`),
+beside the built-ins' compiles (:func:`ohhell_sim.strategy.disk_cache.builtin_cache_folder`),
 so that Numba keeps its compile on disk: the first call after an install or an
 edit of the sources compiles it (a minute or two on a small machine), later
 calls, in any process, load it.
@@ -50,6 +50,7 @@ from ohhell_sim.errors import IllegalMoveError
 from ohhell_sim.rules import Rules
 from ohhell_sim.run import dispatch
 from ohhell_sim.strategy import SeatSpec, check_seating, resolve_seating
+from ohhell_sim.strategy.disk_cache import builtin_cache_folder
 
 #: Games played per call of the compiled loop (the record's buffers are sized for them).
 GAMES_PER_CALL = 64
@@ -101,7 +102,7 @@ class GameSet(NamedTuple):
 
 # A recorder module: the loop above bound to one kernel's dispatch and compiled
 # with Numba's on-disk cache.  Its folder names the version of every source file
-# of the package (dispatch.builtin_cache_folder), its file the kernel (the
+# of the package (builtin_cache_folder), its file the kernel (the
 # strategies and their code), so a later run, in any process, loads the compile.
 _RECORDER_SOURCE = """\
 \"\"\"Decision recorder on {kernel}, written by ohhell_sim.env.decisions.\"\"\"
@@ -124,7 +125,7 @@ def play_games(games, cfg, tb, out, record):
 def _recorder(kernel: ModuleType) -> ModuleType:
     # The recorder module of this kernel (written, then compiled, on first use).
     name = kernel.__name__.replace("ohhell_kernel_", "ohhell_decisions_")
-    path = dispatch.builtin_cache_folder() / f"{name}.py"
+    path = builtin_cache_folder() / f"{name}.py"
     return dispatch.load_generated(path, lambda: _RECORDER_SOURCE.format(kernel=kernel.__name__))
 
 

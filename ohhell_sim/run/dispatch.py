@@ -51,23 +51,15 @@ from pathlib import Path
 from types import ModuleType
 
 import numba
-from numba.core.caching import NullCache
 
 from ohhell_sim.engine import game, readonly, slots
 from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, Strategy
 from ohhell_sim.strategy.code import strategy_fingerprint, strategy_functions
 from ohhell_sim.strategy.compilation import shares_arrays
+from ohhell_sim.strategy.disk_cache import PACKAGE_ROOT, cache_dir, cached_on_disk
 
 _LOADED: dict[str, ModuleType] = {}
-
-
-def cache_dir() -> Path:
-    """Folder for generated kernels: ``$OHHELL_CACHE_DIR`` or ``~/.cache/ohhell-sim``."""
-    root = os.environ.get("OHHELL_CACHE_DIR")
-    if root:
-        return Path(root)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ohhell-sim"
 
 
 def kernel_for(seating: Seating, rules: Rules) -> ModuleType:
@@ -100,10 +92,6 @@ def needs_general_tables(rules: Rules) -> bool:
         or rules.fault_limit > 0
         or rules.tiebreak
     )
-
-
-#: The folder of the package whose sources kernels compile (``ohhell_sim``).
-_PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 
 @functools.cache
@@ -140,9 +128,9 @@ def kernel_sources() -> tuple[Path, ...]:
 def _package_file(module: str) -> Path | None:
     # The file of ``module`` when it is one of the package's, else None.
     parts = module.split(".")
-    if parts[0] != _PACKAGE_ROOT.name:
+    if parts[0] != PACKAGE_ROOT.name:
         return None
-    base = _PACKAGE_ROOT.joinpath(*parts[1:])
+    base = PACKAGE_ROOT.joinpath(*parts[1:])
     for path in (base.with_suffix(".py"), base / "__init__.py"):
         if path.is_file():
             return path
@@ -152,7 +140,7 @@ def _package_file(module: str) -> Path | None:
 def _digest_of(paths: tuple[Path, ...]) -> str:
     digest = hashlib.sha256()
     for path in paths:
-        digest.update(str(path.relative_to(_PACKAGE_ROOT)).encode() + b"\x00" + path.read_bytes())
+        digest.update(str(path.relative_to(PACKAGE_ROOT)).encode() + b"\x00" + path.read_bytes())
     return digest.hexdigest()
 
 
@@ -330,57 +318,6 @@ def _kernel_source(strategies_used: tuple[Strategy, ...], general: bool, checked
 
 #: Kernels of at most this many distinct strategies inline every one of them.
 INLINE_ALL_UP_TO = 2
-
-
-#: Subpackages no compiled code can read: the import contract (pyproject.toml)
-#: puts them above the engine, the strategies and the environments, and they
-#: hold no Numba code; an edit of a study need not recompile the built-ins.
-_NEVER_COMPILED = ("studies", "analysis", "cli", "decisions")
-
-
-def _tree_digest() -> str:
-    # Every source file and table of the package, its built-in strategies included.
-    digest = hashlib.sha256()
-    for path in sorted(p for p in _PACKAGE_ROOT.rglob("*") if p.suffix in (".py", ".npz")):
-        if path.relative_to(_PACKAGE_ROOT).parts[0] in _NEVER_COMPILED:
-            continue
-        name = str(path.relative_to(_PACKAGE_ROOT.parent))
-        digest.update(name.encode() + b"\x00" + path.read_bytes())
-    return digest.hexdigest()
-
-
-# Read at import, as _SOURCES_DIGEST is: the compiles are of the code in memory.
-_TREE_DIGEST = _tree_digest()
-
-
-def builtin_cache_folder() -> Path:
-    """Where the built-in strategies' own compiles are kept: a folder per version of the sources.
-
-    Numba checks only a function's own file before it reuses a cached compile,
-    and a built-in's helpers live in other files; so the folder's name hashes
-    every source file and table of the package that compiled code may read (its
-    strategies included; not the studies, the analysis or the command).  The
-    decision recorders of :mod:`ohhell_sim.env.decisions` and the searches of
-    :mod:`ohhell_sim.decisions` are kept there too.
-    """
-    return cache_dir() / f"builtins-{_TREE_DIGEST[:16]}"
-
-
-def cached_on_disk(function):
-    """``function`` (a Numba dispatcher of the package's own code) with its compile kept on disk.
-
-    A built-in called by the kernel compiles once per machine and version of
-    the sources (:func:`builtin_cache_folder`), not once per process: a new
-    kernel (a user strategy edited between runs) links the cached compile.
-    """
-    if isinstance(function._cache, NullCache):
-        before = numba.config.CACHE_DIR
-        numba.config.CACHE_DIR = str(builtin_cache_folder())
-        try:
-            function.enable_caching()
-        finally:
-            numba.config.CACHE_DIR = before
-    return function
 
 
 def _kernel_copies(strategy: Strategy, strategies_used: tuple[Strategy, ...], checked: bool):
