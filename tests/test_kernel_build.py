@@ -162,14 +162,13 @@ print(disk_cache.builtin_cache_folder(), sum(bid.stats.cache_hits.values()))
 """
 
 
-@pytest.mark.slow
-def test_a_called_built_in_compiles_once_per_machine_and_version(tmp_path):
-    # The second process links the first one's compile, from a folder named by the
-    # package's sources.
-    env = {**os.environ, "OHHELL_CACHE_DIR": str(tmp_path)}
-    runs = [
+def _twice_on_one_cache(code: str, cache: Path) -> list[list[str]]:
+    # The words each of two processes prints running ``code``, one after the
+    # other, on the same kernel cache.
+    env = {**os.environ, "OHHELL_CACHE_DIR": str(cache)}
+    return [
         subprocess.run(
-            [sys.executable, "-c", BUILTIN_COMPILE],
+            [sys.executable, "-c", code],
             env=env,
             capture_output=True,
             text=True,
@@ -178,7 +177,13 @@ def test_a_called_built_in_compiles_once_per_machine_and_version(tmp_path):
         ).stdout.split()
         for _ in range(2)
     ]
-    (folder, first_hits), (again, second_hits) = runs
+
+
+@pytest.mark.slow
+def test_a_called_built_in_compiles_once_per_machine_and_version(tmp_path):
+    # The second process links the first one's compile, from a folder named by the
+    # package's sources.
+    (folder, first_hits), (again, second_hits) = _twice_on_one_cache(BUILTIN_COMPILE, tmp_path)
     assert folder == again and folder.startswith(str(tmp_path / "builtins-"))
     assert any(Path(folder).rglob("*.nbi"))
     assert (first_hits, second_hits) == ("0", "1")
@@ -196,16 +201,5 @@ print(sum(oh.get_strategy("zero").bid.stats.cache_hits.values()))
 def test_a_replay_reads_the_built_ins_compile_of_an_earlier_process(tmp_path):
     # The reference engine calls a built-in with arguments of their own types; that
     # compile is kept on disk too, so a second process replays without compiling it.
-    env = {**os.environ, "OHHELL_CACHE_DIR": str(tmp_path)}
-    hits = [
-        subprocess.run(
-            [sys.executable, "-c", REPLAYED_BID],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=300,
-        ).stdout.split()[-1]
-        for _ in range(2)
-    ]
-    assert hits[0] == "0" and int(hits[1]) >= 1
+    (first,), (second,) = _twice_on_one_cache(REPLAYED_BID, tmp_path)
+    assert first == "0" and int(second) >= 1
