@@ -38,10 +38,10 @@ from ohhell_sim.errors import (
     StrategyError,
 )
 from ohhell_sim.rules import RULES_SIZE, TIEBREAK_HAND_SIZE, Rules, check_rules
-from ohhell_sim.strategy import Seating, SeatSpec, Strategy, resolve_seating
+from ohhell_sim.strategy import Seating, SeatSpec, resolve_seating
 from ohhell_sim.strategy.code import strategy_functions
 from ohhell_sim.strategy.compilation import check_compiles
-from ohhell_sim.strategy.disk_cache import cached_on_disk
+from ohhell_sim.strategy.disk_cache import kept_on_disk
 
 _M64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -796,7 +796,12 @@ def strategy_answer(
         # A user strategy's mistakes are named, as before a kernel compiles.
         for strategy in seating.user_strategies:
             check_compiles(strategy, checked=seating.checked)
-        functions = [_seat_functions(s, seating.checked) for s in seating.strategies]
+        # A built-in's compile for the reference's arguments is kept on disk, as the
+        # kernel's is: else every process that replays or checks a game compiles it.
+        functions = [
+            kept_on_disk(s, strategy_functions(s, checked=seating.checked))
+            for s in seating.strategies
+        ]
 
     def answer(decision: Decision) -> int:
         seat = decision.seat
@@ -812,16 +817,6 @@ def strategy_answer(
             raise found.located(game, decision.deal, seat) from error
 
     return answer
-
-
-def _seat_functions(strategy: Strategy, checked: bool) -> SeatFunctions:
-    # A built-in's compile for the reference's arguments is kept on disk, as the
-    # kernel's is: else every process that replays or checks a game compiles it
-    # again (20 s for a game of four built-ins).
-    functions = strategy_functions(strategy, checked=checked)
-    if strategy.builtin_id is None:
-        return functions
-    return tuple(cached_on_disk(f) for f in functions)
 
 
 def read_only(array: np.ndarray) -> np.ndarray:

@@ -166,10 +166,10 @@ def decide(function, view: np.ndarray, params: np.ndarray, stream: np.ndarray) -
 
     The view and the parameter row go in read-only, the kernel's argument types, so the
     call links the compile kept on disk for the package's sources
-    (:func:`~ohhell_sim.run.dispatch.cached_on_disk`): a search player compiles once per
+    (:func:`~ohhell_sim.strategy.disk_cache.cached_on_disk`): a search player compiles once per
     machine, not once per test process and argument type.
     """
-    from ohhell_sim.run.dispatch import cached_on_disk
+    from ohhell_sim.strategy.disk_cache import cached_on_disk
 
     view = np.array(view, dtype=np.int64)
     params = np.array(params, dtype=np.float64)

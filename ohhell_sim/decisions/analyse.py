@@ -51,10 +51,10 @@ from ohhell_sim.reference import (
 )
 from ohhell_sim.results import HANDS_FILE, METADATA_KEY, SimulationResult
 from ohhell_sim.rules import Rules, check_rules
-from ohhell_sim.run.dispatch import cached_on_disk
 from ohhell_sim.strategy import Seating, SeatSpec, check_seating
 from ohhell_sim.strategy.code import is_user_function, strategy_functions
 from ohhell_sim.strategy.compilation import check_compiles
+from ohhell_sim.strategy.disk_cache import cached_on_disk
 
 __all__ = ["analyse_decisions", "decision_rng"]
 

@@ -40,10 +40,10 @@ from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.estimates import check_confidence, t_quantile
 from ohhell_sim.exact import OneCardSolution, one_card_rules, solve_one_card
 from ohhell_sim.rules import R_FOREHEAD, Rules
-from ohhell_sim.run.dispatch import cached_on_disk
 from ohhell_sim.strategies._common import unseen_mask
 from ohhell_sim.strategies._move_scores import bid_scores, card_scores
 from ohhell_sim.strategies.pimc import distinct_choices
+from ohhell_sim.strategy.disk_cache import cached_on_disk
 
 __all__ = [
     "Evaluation",

@@ -57,7 +57,7 @@ from ohhell_sim.rules import Rules
 from ohhell_sim.strategy import Seating, Strategy
 from ohhell_sim.strategy.code import strategy_fingerprint, strategy_functions
 from ohhell_sim.strategy.compilation import shares_arrays
-from ohhell_sim.strategy.disk_cache import PACKAGE_ROOT, cache_dir, cached_on_disk
+from ohhell_sim.strategy.disk_cache import PACKAGE_ROOT, cache_dir, kept_on_disk
 
 _LOADED: dict[str, ModuleType] = {}
 
@@ -331,10 +331,7 @@ def _kernel_copies(strategy: Strategy, strategies_used: tuple[Strategy, ...], ch
     # compiles in a fraction of the time.  Checked user code is never inlined:
     # inlined code would be compiled without its bounds checks.
     inline = len(strategies_used) <= INLINE_ALL_UP_TO and not strategy.heavy
-    functions = strategy_functions(strategy, checked=checked, inline=inline)
-    if strategy.builtin_id is None:
-        return functions
-    return tuple(cached_on_disk(f) for f in functions)
+    return kept_on_disk(strategy, strategy_functions(strategy, checked=checked, inline=inline))
 
 
 def _dispatch_source(strategies_used: tuple[Strategy, ...], checked: bool) -> str:

@@ -30,10 +30,11 @@ from ohhell_sim.engine.slots import (
     SLOTS,
 )
 from ohhell_sim.errors import StrategyError
-from ohhell_sim.run.dispatch import cached_on_disk, gets_copies
+from ohhell_sim.run.dispatch import gets_copies
 from ohhell_sim.strategy import Seating, Strategy
 from ohhell_sim.strategy.code import strategy_functions
 from ohhell_sim.strategy.compilation import KERNEL_ARGUMENT_TYPES, check_compiles
+from ohhell_sim.strategy.disk_cache import kept_on_disk
 
 # The slot of each (name, bid, play, checked), and the dispatchers whose machine
 # code the table points to (kept for the life of the process).
@@ -80,7 +81,7 @@ def strategy_slot(strategy: Strategy, checked: bool) -> int:
                 role=None,
                 location=None,
             )
-        on_disk = tuple(cached_on_disk(f) for f in functions) if builtin else functions
+        on_disk = kept_on_disk(strategy, functions)
         called = tuple(_returning_int64(f) for f in on_disk)
         base = slot * SLOT_FIELDS
         SLOTS[base + SLOT_BID] = _address(called[0])

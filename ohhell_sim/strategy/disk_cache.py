@@ -14,6 +14,8 @@ from pathlib import Path
 import numba
 from numba.core.caching import NullCache
 
+from ohhell_sim.strategy.record import Strategy
+
 #: The folder of the package (``ohhell_sim``).
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
@@ -75,3 +77,12 @@ def cached_on_disk(function):
         finally:
             numba.config.CACHE_DIR = before
     return function
+
+
+def kept_on_disk(strategy: Strategy, functions: tuple) -> tuple:
+    """``functions`` (a strategy's compiled ``bid`` and ``play``), each :func:`cached_on_disk`
+    when ``strategy`` is a built-in; a user's code compiles in its process, where edits
+    are followed."""
+    if strategy.builtin_id is None:
+        return functions
+    return tuple(cached_on_disk(f) for f in functions)

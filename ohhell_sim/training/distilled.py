@@ -33,7 +33,7 @@ fit is seeded.  Collecting the 3,000 games of the shipped weights takes about
 half a minute once the recorder is compiled (its compile is kept on disk, see
 :mod:`ohhell_sim.env.decisions`), against several minutes in the reference
 engine before; the labelling functions' compiles are kept on disk too
-(:func:`ohhell_sim.run.dispatch.cached_on_disk`).
+(:func:`ohhell_sim.strategy.disk_cache.cached_on_disk`).
 """
 
 from __future__ import annotations
@@ -54,7 +54,6 @@ from ohhell_sim.engine.rng import game_key, seed_stream
 from ohhell_sim.env.decisions import GameSet, record_decisions
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
-from ohhell_sim.run.dispatch import cached_on_disk
 from ohhell_sim.strategies._common import unseen_mask
 from ohhell_sim.strategies._distilled_features import (
     N_BID_MOVE,
@@ -90,6 +89,7 @@ from ohhell_sim.strategies.distilled import (
 from ohhell_sim.strategies.pimc import distinct_choices
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 from ohhell_sim.strategies.tables import save_arrays
+from ohhell_sim.strategy.disk_cache import cached_on_disk
 from ohhell_sim.strategy.record import Strategy
 from ohhell_sim.strategy.registry import register_strategy
 from ohhell_sim.strategy.tools import lowest_card, popcount
