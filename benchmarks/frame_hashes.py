@@ -18,10 +18,11 @@ Three groups of runs (``--groups``, default all):
     kernel), in rows and summary mode, played in one call and in resumable
     chunks.
 ``search``
-    the sampling players and ``distilled`` (``mc_bidder``, ``pimc``,
-    ``bayes_pimc``, ``adaptive_pimc``, ``distilled``) at their default settings
-    on the canonical table, a scoring variant and the joker, swap and
-    catastrophe table, in rows and summary mode.
+    the sampling players and the learned ones at their default settings, in two
+    seatings (``mc_bidder``, ``pimc``, ``bayes_pimc``, ``adaptive_pimc``,
+    ``distilled``; and ``distilled_search``, ``guided_pimc``, ``distilled``,
+    ``adaptive_pimc``, ``simple``), on the canonical table, a scoring variant
+    and the joker, swap and catastrophe table, in rows and summary mode.
 ``env``
     traces of the batched environment (``ohhell_sim.env.batched``): every
     observation, mask, reward and end of game of a few hundred steps, with
@@ -60,8 +61,11 @@ from ohhell_sim.run.chunked import run_chunked
 GAMES = 300
 SEED = 11
 SEATS = ("simple", "random", "card_counter")
-#: The search group: its players, tables and games (the players are slow).
-SEARCH_SEATS = ("mc_bidder", "pimc", "bayes_pimc", "adaptive_pimc", "distilled")
+#: The search group: its seatings by label, tables and games (the players are slow).
+SEARCH_SEATINGS = {
+    "search": ("mc_bidder", "pimc", "bayes_pimc", "adaptive_pimc", "distilled"),
+    "search-guided": ("distilled_search", "guided_pimc", "distilled", "adaptive_pimc", "simple"),
+}
 SEARCH_TABLES = ("canonical", "scoring", "joker-swap-catastrophe")
 SEARCH_GAMES = 6
 #: The env group: tables stepped at once, steps, and the seatings traced.
@@ -175,16 +179,18 @@ def engine_lines(strategies: tuple[str, ...], games: int, labels: list[str]) -> 
 
 
 def search_lines() -> Iterator[str]:
-    """The search group: the sampling players and distilled, rows and summary mode."""
-    for label in SEARCH_TABLES:
-        rules = oh.Rules(**{**TABLES[label].to_dict(), "players": 5})
-        seats = list(SEARCH_SEATS)
-        rows = oh.simulate(rules, seats, games=SEARCH_GAMES, seed=SEED)
-        yield (
-            f"search {label} rows local {frame_digest(rows.hands)} {frame_digest(rows.games)}"
-        )
-        counts = oh.summarise(rules, seats, games=SEARCH_GAMES, seed=SEED)
-        yield f"search {label} summary local {counts_digest(counts)}"
+    """The search group: the sampling and learned players, rows and summary mode."""
+    for group, seating in SEARCH_SEATINGS.items():
+        for label in SEARCH_TABLES:
+            rules = oh.Rules(**{**TABLES[label].to_dict(), "players": 5})
+            seats = list(seating)
+            rows = oh.simulate(rules, seats, games=SEARCH_GAMES, seed=SEED)
+            yield (
+                f"{group} {label} rows local {frame_digest(rows.hands)} "
+                f"{frame_digest(rows.games)}"
+            )
+            counts = oh.summarise(rules, seats, games=SEARCH_GAMES, seed=SEED)
+            yield f"{group} {label} summary local {counts_digest(counts)}"
 
 
 def env_trace_digest(rules: oh.Rules, seats: list[str], learner_plays: str | None) -> str:

@@ -64,6 +64,7 @@ def test_builtin_ids_are_positions_and_stable():
         "adaptive_pimc",
         "distilled",
         "guided_pimc",
+        "distilled_search",
     ]
     assert [s.builtin_id for s in strategies.BUILTINS] == list(range(len(names)))
 
@@ -91,6 +92,7 @@ def test_every_builtin_declares_its_metadata():
             "bayes_pimc",
             "adaptive_pimc",
             "guided_pimc",
+            "distilled_search",
         )
         assert strategy.heavy == sampler, strategy.name
         assert strategy.supports(oh.Rules(players=8, decks=2)) != sampler, strategy.name

@@ -20,6 +20,7 @@ from ohhell_sim.strategies import (
     bayes_pimc,
     card_counter,
     distilled,
+    distilled_search,
     expected_tricks,
     guided_pimc,
     learned,
@@ -45,4 +46,5 @@ BUILTINS = (
     adaptive_pimc.STRATEGY,
     distilled.STRATEGY,
     guided_pimc.STRATEGY,
+    distilled_search.STRATEGY,
 )

@@ -264,6 +264,37 @@ def network_card(view, state, move, embed, bias, out, out_bias):
     return choice
 
 
+@njit
+def network_values(view, cards):
+    """The card network's expected points of each of ``cards`` (legal, in play)."""
+    context = card_context(view)
+    me = view[V.SEAT]
+    left = view[V.HAND_SIZE] - view[V.TRICK]
+    won = view[V.TRICKS_WON_BASE + me]
+    bid = view[V.BIDS_BASE + me]
+    top = min(left, N_OUTCOMES - 1)
+    hidden_size = CARD_BIAS.shape[0]
+    x = np.empty(N_CARD_STATE, dtype=CARD_BIAS.dtype)
+    xm = np.empty(N_CARD_MOVE, dtype=CARD_BIAS.dtype)
+    base = np.empty(hidden_size, dtype=CARD_BIAS.dtype)
+    hidden = np.empty(hidden_size, dtype=CARD_BIAS.dtype)
+    probs = np.empty(top + 1, dtype=CARD_BIAS.dtype)
+    rules = view[V.RULES_BASE :]
+    card_state(view, context, x)
+    hidden_base(CARD_STATE, CARD_BIAS, x, base)
+    for i in range(hidden_size):
+        base[i] += CARD_EMBED[0, i]
+    values = np.zeros(cards.shape[0], dtype=np.float64)
+    for c in range(cards.shape[0]):
+        card_move(view, cards[c], context, xm)
+        outcome_probabilities(
+            base, CARD_MOVE, CARD_EMBED, -1, CARD_OUT, CARD_OUT_BIAS, xm, top, hidden, probs
+        )
+        for r in range(top + 1):
+            values[c] += probs[r] * deal_points(bid, won + r, view[V.HAND_SIZE], rules)
+    return values
+
+
 def load_weights(path) -> dict[str, tuple[np.ndarray, ...]]:
     """The two networks of a weights file: ``{"bid": layers, "card": layers}``.
 

@@ -42,7 +42,6 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
-from ohhell_sim.engine.core import deal_points
 from ohhell_sim.engine.rng import uniform
 from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategies import adaptive_pimc
@@ -51,14 +50,9 @@ from ohhell_sim.strategies._counting import counting_play
 from ohhell_sim.strategies._distilled_features import (
     N_BID_MOVE,
     N_BID_STATE,
-    N_CARD_MOVE,
-    N_CARD_STATE,
     N_OUTCOMES,
     bid_move,
     bid_state,
-    card_context,
-    card_move,
-    card_state,
 )
 from ohhell_sim.strategies._playout import (
     deal_after,
@@ -75,13 +69,8 @@ from ohhell_sim.strategies.distilled import (
     BID_OUT,
     BID_OUT_BIAS,
     BID_STATE,
-    CARD_BIAS,
-    CARD_EMBED,
-    CARD_MOVE,
-    CARD_OUT,
-    CARD_OUT_BIAS,
-    CARD_STATE,
     hidden_base,
+    network_values,
     outcome_probabilities,
 )
 from ohhell_sim.strategies.mc_bidder import ONE_DECK_ONLY, mc_bid
@@ -174,37 +163,6 @@ def deal_weight(view, seats, views, hands, sharpness, scratch, probs):
 
 
 # --- the card network's values ------------------------------------------------
-
-
-@njit
-def network_values(view, cards):
-    """The card network's expected points of each of ``cards`` (legal, in play)."""
-    context = card_context(view)
-    me = view[V.SEAT]
-    left = view[V.HAND_SIZE] - view[V.TRICK]
-    won = view[V.TRICKS_WON_BASE + me]
-    bid = view[V.BIDS_BASE + me]
-    top = min(left, N_OUTCOMES - 1)
-    hidden_size = CARD_BIAS.shape[0]
-    x = np.empty(N_CARD_STATE, dtype=CARD_BIAS.dtype)
-    xm = np.empty(N_CARD_MOVE, dtype=CARD_BIAS.dtype)
-    base = np.empty(hidden_size, dtype=CARD_BIAS.dtype)
-    hidden = np.empty(hidden_size, dtype=CARD_BIAS.dtype)
-    probs = np.empty(top + 1, dtype=CARD_BIAS.dtype)
-    rules = view[V.RULES_BASE :]
-    card_state(view, context, x)
-    hidden_base(CARD_STATE, CARD_BIAS, x, base)
-    for i in range(hidden_size):
-        base[i] += CARD_EMBED[0, i]
-    values = np.zeros(cards.shape[0], dtype=np.float64)
-    for c in range(cards.shape[0]):
-        card_move(view, cards[c], context, xm)
-        outcome_probabilities(
-            base, CARD_MOVE, CARD_EMBED, -1, CARD_OUT, CARD_OUT_BIAS, xm, top, hidden, probs
-        )
-        for r in range(top + 1):
-            values[c] += probs[r] * deal_points(bid, won + r, view[V.HAND_SIZE], rules)
-    return values
 
 
 @njit

@@ -44,7 +44,7 @@ DEFAULT_PLAYERS = (4,)
 #: and the strongest fast player.
 DEFAULT_FIELDS = ("simple", "card_counter", "distilled")
 #: Strategies that take milliseconds per decision: they play a tenth of the deal sets.
-SLOW = ("mc_bidder", "pimc", "bayes_pimc", "adaptive_pimc", "guided_pimc")
+SLOW = ("mc_bidder", "pimc", "bayes_pimc", "adaptive_pimc", "guided_pimc", "distilled_search")
 #: One-card games per challenger, per game of its gauntlet: a one-card deal is cheap.
 ONE_CARD_FACTOR = 10
 ONE_CARD_FIELD = "none (challenger in every seat)"
