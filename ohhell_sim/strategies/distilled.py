@@ -187,6 +187,31 @@ def network_bid(view, state, move, embed, bias, out, out_bias):
     return best
 
 
+@njit(inline="always")
+def outcome_worth(view, top, worth):
+    """Fill ``worth[r]`` with the deciding seat's points for ``r`` more tricks, ``r <= top``.
+
+    Returns whether any of them is not zero.
+    """
+    me = view[V.SEAT]
+    won = view[V.TRICKS_WON_BASE + me]
+    bid = view[V.BIDS_BASE + me]
+    rules = view[V.RULES_BASE :]
+    if rules[R_OVER] == 0 and rules[R_UNDER] == 0:
+        # The canonical miss tables: only the made bid scores.
+        worth[:] = 0.0
+        need = bid - won
+        if 0 <= need <= top:
+            worth[need] = deal_points(bid, bid, view[V.HAND_SIZE], rules)
+    else:
+        for r in range(top + 1):
+            worth[r] = deal_points(bid, won + r, view[V.HAND_SIZE], rules)
+    scores = False
+    for r in range(top + 1):
+        scores |= worth[r] != 0.0
+    return scores
+
+
 @njit
 def network_card(view, state, move, embed, bias, out, out_bias):
     """The legal card of highest expected points by the card network's distributions."""
@@ -199,11 +224,7 @@ def network_card(view, state, move, embed, bias, out, out_bias):
     choices = distinct_choices(view, context[0])
     if choices & (choices - 1) == 0:
         return lowest_card(choices)
-    me = view[V.SEAT]
-    left = view[V.HAND_SIZE] - view[V.TRICK]
-    won = view[V.TRICKS_WON_BASE + me]
-    bid = view[V.BIDS_BASE + me]
-    top = min(left, N_OUTCOMES - 1)
+    top = min(view[V.HAND_SIZE] - view[V.TRICK], N_OUTCOMES - 1)
     hidden_size = bias.shape[0]
     # One allocation for the scratch of the decision, sliced.
     scratch = np.empty(N_CARD_STATE + N_CARD_MOVE + 2 * hidden_size + 2 * (top + 1), bias.dtype)
@@ -217,21 +238,9 @@ def network_card(view, state, move, embed, bias, out, out_bias):
     at += hidden_size
     probs = scratch[at : at + top + 1]
     worth = scratch[at + top + 1 :]
-    rules = view[V.RULES_BASE :]
-    if rules[R_OVER] == 0 and rules[R_UNDER] == 0:
-        # The canonical miss tables: only the made bid scores.
-        worth[:] = 0.0
-        need = bid - won
-        if 0 <= need <= top:
-            worth[need] = deal_points(bid, bid, view[V.HAND_SIZE], rules)
-    else:
-        for r in range(top + 1):
-            worth[r] = deal_points(bid, won + r, view[V.HAND_SIZE], rules)
     # With nothing left to score (a canonical bid already missed) every card is
     # worth 0 and the weakest is chosen: the networks need not run.
-    scores = False
-    for r in range(top + 1):
-        scores |= worth[r] != 0.0
+    scores = outcome_worth(view, top, worth)
     if scores:
         card_state(view, context, x)
         hidden_base(state, bias, x, base)
@@ -267,31 +276,29 @@ def network_card(view, state, move, embed, bias, out, out_bias):
 @njit
 def network_values(view, cards):
     """The card network's expected points of each of ``cards`` (legal, in play)."""
+    top = min(view[V.HAND_SIZE] - view[V.TRICK], N_OUTCOMES - 1)
+    worth = np.empty(top + 1, dtype=np.float64)
+    values = np.zeros(cards.shape[0], dtype=np.float64)
+    if not outcome_worth(view, top, worth):
+        return values
     context = card_context(view)
-    me = view[V.SEAT]
-    left = view[V.HAND_SIZE] - view[V.TRICK]
-    won = view[V.TRICKS_WON_BASE + me]
-    bid = view[V.BIDS_BASE + me]
-    top = min(left, N_OUTCOMES - 1)
     hidden_size = CARD_BIAS.shape[0]
     x = np.empty(N_CARD_STATE, dtype=CARD_BIAS.dtype)
     xm = np.empty(N_CARD_MOVE, dtype=CARD_BIAS.dtype)
     base = np.empty(hidden_size, dtype=CARD_BIAS.dtype)
     hidden = np.empty(hidden_size, dtype=CARD_BIAS.dtype)
     probs = np.empty(top + 1, dtype=CARD_BIAS.dtype)
-    rules = view[V.RULES_BASE :]
     card_state(view, context, x)
     hidden_base(CARD_STATE, CARD_BIAS, x, base)
     for i in range(hidden_size):
         base[i] += CARD_EMBED[0, i]
-    values = np.zeros(cards.shape[0], dtype=np.float64)
     for c in range(cards.shape[0]):
         card_move(view, cards[c], context, xm)
         outcome_probabilities(
             base, CARD_MOVE, CARD_EMBED, -1, CARD_OUT, CARD_OUT_BIAS, xm, top, hidden, probs
         )
         for r in range(top + 1):
-            values[c] += probs[r] * deal_points(bid, won + r, view[V.HAND_SIZE], rules)
+            values[c] += probs[r] * worth[r]
     return values
 
 
