@@ -12,9 +12,10 @@ import pytest
 
 from ohhell_sim import view as V
 from ohhell_sim.cards import mask_of, parse_cards
-from ohhell_sim.strategies import guided_pimc, pimc
+from ohhell_sim.strategies import adaptive_pimc, guided_pimc
 from ohhell_sim.strategies._distilled_features import N_BID_MOVE, N_BID_STATE, N_OUTCOMES
 from ohhell_sim.strategies.distilled import BID_BIAS
+from ohhell_sim.strategies.pimc import candidate_cards
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
 from tests.test_strategies_common import SEARCH_VIEWS, decide, make_view, rng
 
@@ -81,7 +82,7 @@ def test_a_strong_hand_makes_a_high_need_likely():
 
 def test_the_cut_keeps_the_networks_best_cards():
     view = SEARCH_VIEWS["lead"]
-    cards = pimc.candidate_cards(view)
+    cards = candidate_cards(view)
     values = guided_pimc.network_values(view, cards)
     kept = guided_pimc.cut_candidates(view, cards, 1e-6)
     assert kept.tolist() == cards[values >= values.max() - 1e-6].tolist()
@@ -89,11 +90,14 @@ def test_the_cut_keeps_the_networks_best_cards():
 
 
 def test_without_guides_it_plays_as_adaptive_pimc():
+    # Through the strategies' entries, whose compiles the other tests share.
+    unguided = guided_pimc.STRATEGY.param_row({"sharpness": 0.0, "oversample": 1.0, "cut": 0.0})
+    searched = adaptive_pimc.STRATEGY.param_row()
     for name in ("lead", "follow", "void"):
         view = SEARCH_VIEWS[name]
         for seed in range(4):
-            mine = guided_pimc.guided_card(view, 48, rng(seed), 0.08, 1.5, 0.0, 1, 0.0)
-            theirs = pimc.pimc_card(view, 48, rng(seed), 0.08, 1.5)
+            mine = decide(guided_pimc.play, view, unguided, rng(seed))
+            theirs = decide(adaptive_pimc.play, view, searched, rng(seed))
             assert mine == theirs, (name, seed)
 
 

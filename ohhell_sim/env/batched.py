@@ -83,7 +83,7 @@ from ohhell_sim.rules.layout import (
 )
 from ohhell_sim.run import dispatch
 from ohhell_sim.strategy import SeatSpec, check_seating
-from ohhell_sim.strategy.disk_cache import builtin_cache_folder
+from ohhell_sim.strategy.disk_cache import builtin_cache_folder, cached_on_disk
 
 #: What a learning seat is called in a seating.
 LEARNER = "learner"
@@ -448,8 +448,12 @@ def _table_moves(general: bool):
 
 
 #: The moves of plain tables (:func:`ohhell_sim.run.dispatch.needs_general_tables`
-#: False: the variants' code compiled out) and of general tables.
-PLAIN_MOVES, GENERAL_MOVES = _table_moves(False), _table_moves(True)
+#: False: the variants' code compiled out) and of general tables.  Each is the
+#: longest compile of the environment and of the decision recorders (20-50 s),
+#: so it is kept on disk once per machine and version of the sources, like the
+#: built-in strategies, rather than compiled again in every process.
+PLAIN_MOVES = cached_on_disk(_table_moves(False))
+GENERAL_MOVES = cached_on_disk(_table_moves(True))
 
 
 class Record(NamedTuple):

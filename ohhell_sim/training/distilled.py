@@ -782,17 +782,22 @@ def register_weights(name: str, path: str | Path, *, replace: bool = False) -> S
     weights = load_weights(path)
     b_state, b_move, b_embed, b_bias, b_out, b_out_bias = weights["bid"]
     c_state, c_move, c_embed, c_bias, c_out, c_out_bias = weights["card"]
+    # The networks take the arrays as arguments: compiled once per machine and
+    # version of the sources, not once per process and file (10-20 s each).
+    solved_bid = cached_on_disk(one_card_bid)
+    bid_network = cached_on_disk(network_bid)
+    card_network = cached_on_disk(network_card)
 
     @njit
     def bid(view, params, rng):
-        exact = one_card_bid(view)
+        exact = solved_bid(view)
         if exact >= 0:
             return exact
-        return network_bid(view, b_state, b_move, b_embed, b_bias, b_out, b_out_bias)
+        return bid_network(view, b_state, b_move, b_embed, b_bias, b_out, b_out_bias)
 
     @njit
     def play(view, params, rng):
-        return network_card(view, c_state, c_move, c_embed, c_bias, c_out, c_out_bias)
+        return card_network(view, c_state, c_move, c_embed, c_bias, c_out, c_out_bias)
 
     return register_strategy(
         name,
