@@ -189,6 +189,42 @@ def test_a_called_built_in_compiles_once_per_machine_and_version(tmp_path):
     assert (first_hits, second_hits) == ("0", "1")
 
 
+FOLDER_OF_FIRST_USE = """
+import os, sys
+from numba import njit
+from ohhell_sim.strategy import disk_cache
+
+@disk_cache.cached_on_disk
+@njit
+def doubled(x):
+    return 2 * x
+
+os.environ["OHHELL_CACHE_DIR"] = sys.argv[1]  # set after the decorator ran
+doubled(3)
+print(disk_cache.builtin_cache_folder())
+"""
+
+
+def test_a_compile_kept_on_disk_goes_to_the_folder_named_when_it_first_compiles(tmp_path):
+    # A decorator applied at import follows an OHHELL_CACHE_DIR set afterwards (the
+    # tests' own kernel folder), rather than writing to the one of import time.
+    script = tmp_path / "doubling.py"
+    script.write_text(FOLDER_OF_FIRST_USE, encoding="utf-8")
+    later, first = tmp_path / "set_later", tmp_path / "at_import"
+    env = {**os.environ, "OHHELL_CACHE_DIR": str(first)}
+    done = subprocess.run(
+        [sys.executable, str(script), str(later)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    folder = Path(done.stdout.strip())
+    assert folder.parent == later
+    assert [p.name for p in folder.rglob("*.nbi")] and not first.exists()
+
+
 REPLAYED_BID = """
 import ohhell_sim as oh
 

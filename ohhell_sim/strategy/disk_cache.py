@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import numba
-from numba.core.caching import NullCache
+from numba.core.caching import FunctionCache, NullCache
 
 from ohhell_sim.strategy.record import Strategy
 
@@ -68,15 +68,32 @@ def cached_on_disk(function):
     A built-in called by the kernel compiles once per machine and version of
     the sources (:func:`builtin_cache_folder`), not once per process: a new
     kernel (a user strategy edited between runs) links the cached compile.
+    The folder is the one :func:`cache_dir` names when the function first
+    compiles or loads, so that a decorator applied at import follows an
+    ``OHHELL_CACHE_DIR`` set afterwards.
     """
     if isinstance(function._cache, NullCache):
-        before = numba.config.CACHE_DIR
-        numba.config.CACHE_DIR = str(builtin_cache_folder())
-        try:
-            function.enable_caching()
-        finally:
-            numba.config.CACHE_DIR = before
+        function._cache = _FolderCache(function.py_func)
     return function
+
+
+class _FolderCache:
+    """Numba's on-disk cache of one function, in the folder of the day it is first used."""
+
+    def __init__(self, py_func):
+        self._py_func = py_func
+        self._cache: FunctionCache | None = None
+
+    def __getattr__(self, name: str):
+        # Called only for the attributes of Numba's cache (load_overload, save_overload, ...).
+        if self._cache is None:
+            before = numba.config.CACHE_DIR
+            numba.config.CACHE_DIR = str(builtin_cache_folder())
+            try:
+                self._cache = FunctionCache(self._py_func)
+            finally:
+                numba.config.CACHE_DIR = before
+        return getattr(self._cache, name)
 
 
 def kept_on_disk(strategy: Strategy, functions: tuple) -> tuple:
