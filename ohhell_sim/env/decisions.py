@@ -82,12 +82,15 @@ def _play_games(games, cfg, tb, out, record, dispatch_bid, dispatch_play, play):
     # Table 0 of a one-table run: its game is its episode counter (batched._start_game).
     own = _scratch(cfg)
     moves = np.empty(1, dtype=np.int64)
+    # Typed int64, not as the literal 0: the environment's compile of ``play``
+    # (kept on disk) then serves, where literal arguments would compile it anew.
+    table = np.int64(0)
     for game in games:
-        tb.state[0, S_EPISODE] = game
-        moves[0] = _NEW_GAME
-        play(0, 1, moves, cfg, tb, out)
-        out.done[0] = False
-        _advance(0, moves, cfg, tb, out, dispatch_bid, dispatch_play, play, own, record)
+        tb.state[table, S_EPISODE] = game
+        moves[table] = _NEW_GAME
+        play(table, table + 1, moves, cfg, tb, out)
+        out.done[table] = False
+        _advance(table, moves, cfg, tb, out, dispatch_bid, dispatch_play, play, own, record)
         if out.errors[0, 0] != 0:
             return
 
