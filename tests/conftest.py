@@ -73,13 +73,19 @@ def examples(n: int) -> int:
 #: kernel cache).  pytest-xdist hands out whole files (``--dist loadfile``) in
 #: collection order (``--no-loadscope-reorder``), so these start first and the
 #: many short files fill the workers' time around them, instead of a long file
-#: starting last while the other worker sits idle.
+#: starting last while the other worker sits idle.  The batched environment's
+#: tests come first: their compile of the table moves is kept on disk, and the
+#: decision recorder of ``test_distilled.py`` and the examples of ``test_env.py``
+#: load it rather than compile it again beside them.
 COSTLIEST_FILES = (
     "test_batched_env.py",
     "test_strategies_simulate.py",
-    "test_studies.py",
     "test_notebooks.py",
+    "test_distributed.py",
+    "test_studies.py",
     "test_distilled.py",
+    "test_docs.py",
+    "test_current_code.py",
     "test_env.py",
 )
 
