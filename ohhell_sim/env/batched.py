@@ -414,7 +414,7 @@ _NEW_GAME = -2
 
 
 def _table_moves(general: bool):
-    """The tables' moves that ask no strategy, compiled once per process for every kernel.
+    """The tables' moves that ask no strategy, one compile for every kernel.
 
     ``play(first, stop, moves, cfg, tb, out)`` plays ``moves[i]`` at tables
     ``first .. stop - 1`` (``_NEW_GAME``: starts its next game), then shows
@@ -448,10 +448,9 @@ def _table_moves(general: bool):
 
 
 #: The moves of plain tables (:func:`ohhell_sim.run.dispatch.needs_general_tables`
-#: False: the variants' code compiled out) and of general tables.  Each is the
-#: longest compile of the environment and of the decision recorders (20-50 s),
-#: so it is kept on disk once per machine and version of the sources, like the
-#: built-in strategies, rather than compiled again in every process.
+#: False: the variants' code compiled out) and of general tables.  The longest
+#: compile of the environment and of the decision recorders (about 20 s each), so
+#: kept on disk once per machine and version of the sources, as the built-ins are.
 PLAIN_MOVES = cached_on_disk(_table_moves(False))
 GENERAL_MOVES = cached_on_disk(_table_moves(True))
 
