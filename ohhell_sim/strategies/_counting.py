@@ -37,6 +37,7 @@ from numba import njit
 
 from ohhell_sim import view as V
 from ohhell_sim.engine.core import led_suit_of
+from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategies._common import (
     beating_cards,
     danger_card,
@@ -148,3 +149,19 @@ def counting_play(view, pass_dangerous):
         if last:
             return highest_by_power(legal, led, trump)
     return _follow_by_threats(view, winners, trump, unseen_mask(view), wants)
+
+
+@njit
+def left_to_counting(view):
+    """Whether a player that searches or weighs its cards leaves this one to :func:`counting_play`.
+
+    Outside the play phase (the swap), with one legal card, and with two decks
+    (which the samplers and the networks do not model) there is nothing for
+    them to weigh.
+    """
+    legal = view[V.LEGAL]
+    return (
+        view[V.PHASE] != V.PHASE_PLAY
+        or legal & (legal - 1) == 0
+        or view[V.RULES_BASE + R_DECKS] != 1
+    )

@@ -65,7 +65,7 @@ from ohhell_sim.strategies._common import (
     is_forehead_bid,
     legal_bid_near,
 )
-from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies._counting import counting_play, left_to_counting
 from ohhell_sim.strategies._playout import (
     PlayoutDeal,
     deal_after,
@@ -277,10 +277,7 @@ def typed_play_out(deal, bids, trick, tricks_left, random_seats, rng):
 @njit
 def search_card(view, samples, oversample, tau, prior, pooled, rng):
     """The card of best average playout score over the inferred deals."""
-    legal = view[V.LEGAL]
-    if view[V.PHASE] != V.PHASE_PLAY or legal & (legal - 1) == 0:
-        return counting_play(view, False)
-    if samples < 1 or view[V.RULES_BASE + R_DECKS] != 1:
+    if left_to_counting(view) or samples < 1:
         return counting_play(view, False)
     me = view[V.SEAT]
     cards = candidate_cards(view)

@@ -49,7 +49,7 @@ from ohhell_sim.engine.core import deal_points
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import R_DECKS, R_OVER, R_UNDER
 from ohhell_sim.strategies._common import best_bid_by_row, forehead_bid, is_forehead_bid
-from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies._counting import counting_play, left_to_counting
 from ohhell_sim.strategies._distilled_features import (
     N_BID_MOVE,
     N_BID_STATE,
@@ -215,10 +215,7 @@ def outcome_worth(view, top, worth):
 @njit
 def network_card(view, state, move, embed, bias, out, out_bias):
     """The legal card of highest expected points by the card network's distributions."""
-    legal = view[V.LEGAL]
-    if view[V.PHASE] != V.PHASE_PLAY or legal & (legal - 1) == 0:
-        return counting_play(view, False)
-    if view[V.RULES_BASE + R_DECKS] != 1:
+    if left_to_counting(view):
         return counting_play(view, False)
     context = card_context(view)
     choices = distinct_choices(view, context[0])

@@ -33,10 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ohhell_sim import view as V
-from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategies import distilled
-from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies._counting import counting_play, left_to_counting
 from ohhell_sim.strategies._move_scores import card_points
 from ohhell_sim.strategies.distilled import network_values
 from ohhell_sim.strategies.mc_bidder import ONE_DECK_ONLY
@@ -61,10 +59,7 @@ def lead_over_next(values):
 @njit
 def searched_card(view, samples, rng, eps, drop, sure, cut, prior):
     """The network's card where it is sure, else the searched card (module docstring)."""
-    legal = view[V.LEGAL]
-    if view[V.PHASE] != V.PHASE_PLAY or legal & (legal - 1) == 0:
-        return counting_play(view, False)
-    if view[V.RULES_BASE + R_DECKS] != 1:
+    if left_to_counting(view):
         return counting_play(view, False)
     cards = candidate_cards(view)
     if cards.shape[0] == 1:

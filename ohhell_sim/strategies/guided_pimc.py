@@ -46,7 +46,7 @@ from ohhell_sim.engine.rng import uniform
 from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategies import adaptive_pimc
 from ohhell_sim.strategies._common import is_forehead_bid
-from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies._counting import counting_play, left_to_counting
 from ohhell_sim.strategies._distilled_features import (
     N_BID_MOVE,
     N_BID_STATE,
@@ -217,10 +217,7 @@ def make_reading(view, sharpness, oversample):
 @njit
 def guided_card(view, samples, rng, eps, drop, sharpness, oversample, cut):
     """The card of best average playout score over deals read from the bids (module docstring)."""
-    legal = view[V.LEGAL]
-    if view[V.PHASE] != V.PHASE_PLAY or legal & (legal - 1) == 0:
-        return counting_play(view, False)
-    if samples < 1 or view[V.RULES_BASE + R_DECKS] != 1:
+    if left_to_counting(view) or samples < 1:
         return counting_play(view, False)
     n = view[V.N_PLAYERS]
     active = view[V.ACTIVE]

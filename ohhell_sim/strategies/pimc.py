@@ -31,10 +31,9 @@ import numpy as np
 from numba import njit
 
 from ohhell_sim import view as V
-from ohhell_sim.rules import R_DECKS
 from ohhell_sim.strategies import mc_bidder
 from ohhell_sim.strategies._common import unseen_mask
-from ohhell_sim.strategies._counting import counting_play
+from ohhell_sim.strategies._counting import counting_play, left_to_counting
 from ohhell_sim.strategies._move_scores import card_points
 from ohhell_sim.strategies._move_scores import drop_hopeless as drop_hopeless  # re-exported
 from ohhell_sim.strategy.record import Strategy
@@ -127,10 +126,7 @@ def pimc_card(view, samples, rng, eps=0.0, drop=0.0):
     cannot end with the best total (:func:`drop_hopeless`); the samples are
     still drawn, so that the random stream goes on as it would.
     """
-    legal = view[V.LEGAL]
-    if view[V.PHASE] != V.PHASE_PLAY or legal & (legal - 1) == 0:
-        return counting_play(view, False)
-    if samples < 1 or view[V.RULES_BASE + R_DECKS] != 1:
+    if left_to_counting(view) or samples < 1:
         return counting_play(view, False)
     cards = candidate_cards(view)
     n_choices = cards.shape[0]
