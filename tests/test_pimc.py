@@ -14,15 +14,11 @@ import numpy as np
 import pytest
 
 from ohhell_sim import view as V
+from ohhell_sim.strategies import pimc
 from ohhell_sim.strategies._move_scores import card_scores
-from ohhell_sim.strategies.pimc import (
-    best_average_card,
-    candidate_cards,
-    drop_hopeless,
-    pimc_card,
-)
+from ohhell_sim.strategies.pimc import best_average_card, candidate_cards, drop_hopeless
 from ohhell_sim.strategies.sampler import PLAN_SIZE, draw_sample, prepare_sample
-from tests.test_strategies_common import SEARCH_VIEWS, rng
+from tests.test_strategies_common import SEARCH_VIEWS, decide, rng
 
 # Each compiles the sampling players' code in this process: tens of seconds.
 pytestmark = pytest.mark.slow
@@ -46,8 +42,7 @@ def test_a_card_choice_draws_every_sample(name):
     samples = 24
     for seed in range(3):
         played = rng(seed)
-        # Typed as adaptive_pimc calls it (eps and drop 0): one compilation serves both.
-        card = pimc_card(view, np.int64(samples), played, 0.0, 0.0)
+        card = decide(pimc.play, view, [samples, 0.0], played)
         assert (view[V.LEGAL] >> card) & 1
         drawn = rng(seed)
         plan = np.empty(PLAN_SIZE, dtype=np.int64)
@@ -64,7 +59,7 @@ def test_the_move_scorer_draws_the_players_samples(name):
     view = SEARCH_VIEWS[name]
     played, scored = rng(4), rng(4)
     cards = candidate_cards(view)
-    card = pimc_card(view, np.int64(40), played, 0.0, 0.0)
+    card = decide(pimc.play, view, [40, 0.0], played)
     out = np.empty((40, cards.shape[0]))
     assert card_scores(view, cards, scored, out)
     assert card == best_average_card(view, cards, out.sum(axis=0))

@@ -13,7 +13,7 @@ import pytest
 import ohhell_sim as oh
 from ohhell_sim import view as V
 from ohhell_sim.rules import Rules
-from ohhell_sim.strategies import adaptive_pimc, mc_bidder, pimc
+from ohhell_sim.strategies import adaptive_pimc
 from ohhell_sim.strategies._sequential import BATCH, FIRST_TEST, choice_is_open, time_to_test
 from tests.test_strategies_common import SEARCH_VIEWS, card, decide, make_view, rng
 
@@ -62,11 +62,19 @@ def test_a_close_call_stays_open_and_only_the_far_behind_are_dropped():
     assert open_after(scores, 0.05)[1].all()
 
 
-def _draws_of(decide, samples: int) -> np.ndarray:
+def _draws_of(decision, samples: int) -> np.ndarray:
     # The random stream after a decision: it advances with every sample drawn.
     state = rng(3)
-    decide(samples, state)
+    decision(samples, state)
     return state
+
+
+def _with(samples: int, **params: float) -> np.ndarray:
+    # ``adaptive_pimc``'s parameter row with ``samples`` as both sample limits: its
+    # entries are ``pimc``'s search with these settings (``eps`` 0: the fixed one),
+    # compiled once for the suite, where a direct call compiles in each process.
+    row = dict(adaptive_pimc.STRATEGY.params, samples=samples, bid_samples=samples, **params)
+    return np.array(list(row.values()), dtype=np.float64)
 
 
 def test_an_obvious_bid_stops_at_the_first_test():
@@ -74,10 +82,10 @@ def test_an_obvious_bid_stops_at_the_first_test():
     view = make_view("AS KS QS JS TS", "S", seat=0, dealer=3, hand_size=5)
 
     def sequential(samples, state):
-        assert mc_bidder.mc_bid(view, samples, state, 0.05) == 5
+        assert decide(adaptive_pimc.bid, view, _with(samples, bid_eps=0.05), state) == 5
 
     def fixed(samples, state):
-        assert mc_bidder.mc_bid(view, samples, state) == 5
+        assert decide(adaptive_pimc.bid, view, _with(samples, bid_eps=0.0), state) == 5
 
     assert (_draws_of(sequential, 512) == _draws_of(fixed, FIRST_TEST)).all()
     assert not (_draws_of(fixed, 512) == _draws_of(fixed, FIRST_TEST)).all()
@@ -102,10 +110,14 @@ def test_an_obvious_card_stops_at_the_first_test():
     )
 
     def sequential(samples, state):
-        assert pimc.pimc_card(view, samples, state, 0.05, 1.5) == card("AH")
+        assert decide(adaptive_pimc.play, view, _with(samples, eps=0.05, drop=1.5), state) == card(
+            "AH"
+        )
 
     def fixed(samples, state):
-        assert pimc.pimc_card(view, samples, state) == card("AH")
+        assert decide(adaptive_pimc.play, view, _with(samples, eps=0.0, drop=0.0), state) == card(
+            "AH"
+        )
 
     assert (_draws_of(sequential, 512) == _draws_of(fixed, FIRST_TEST)).all()
 
