@@ -42,7 +42,7 @@ def test_a_card_choice_draws_every_sample(name):
     samples = 24
     for seed in range(3):
         played = rng(seed)
-        card = decide(pimc.play, view, [samples, 0.0], played)
+        card = decide(pimc.play, view, pimc.STRATEGY.param_row({"samples": samples}), played)
         assert (view[V.LEGAL] >> card) & 1
         drawn = rng(seed)
         plan = np.empty(PLAN_SIZE, dtype=np.int64)
@@ -59,7 +59,7 @@ def test_the_move_scorer_draws_the_players_samples(name):
     view = SEARCH_VIEWS[name]
     played, scored = rng(4), rng(4)
     cards = candidate_cards(view)
-    card = decide(pimc.play, view, [40, 0.0], played)
+    card = decide(pimc.play, view, pimc.STRATEGY.param_row({"samples": 40}), played)
     out = np.empty((40, cards.shape[0]))
     assert card_scores(view, cards, scored, out)
     assert card == best_average_card(view, cards, out.sum(axis=0))

@@ -69,12 +69,13 @@ def _draws_of(decision, samples: int) -> np.ndarray:
     return state
 
 
-def _with(samples: int, **params: float) -> np.ndarray:
-    # ``adaptive_pimc``'s parameter row with ``samples`` as both sample limits: its
-    # entries are ``pimc``'s search with these settings (``eps`` 0: the fixed one),
-    # compiled once for the suite, where a direct call compiles in each process.
-    row = dict(adaptive_pimc.STRATEGY.params, samples=samples, bid_samples=samples, **params)
-    return np.array(list(row.values()), dtype=np.float64)
+def _with(samples: int, **settings: float) -> np.ndarray:
+    # adaptive_pimc's row with ``samples`` as both limits: its entries run pimc's
+    # search with these settings (eps 0: the fixed one) and link the compile the
+    # suite keeps on disk, where a direct call compiles in each process.
+    return adaptive_pimc.STRATEGY.param_row(
+        {"samples": samples, "bid_samples": samples, **settings}
+    )
 
 
 def test_an_obvious_bid_stops_at_the_first_test():
