@@ -160,8 +160,7 @@ def engine_lines(strategies: tuple[str, ...], games: int, labels: list[str]) -> 
                 progress=False,
             )
             yield (
-                f"{label} rows chunked {frame_digest(chunked.hands)} "
-                f"{frame_digest(chunked.games)}"
+                f"{label} rows chunked {frame_digest(chunked.hands)} {frame_digest(chunked.games)}"
             )
             counts = oh.summarise(rules, seats, games=games, seed=SEED)
             yield f"{label} summary local {counts_digest(counts)}"
@@ -186,8 +185,7 @@ def search_lines() -> Iterator[str]:
             seats = list(seating)
             rows = oh.simulate(rules, seats, games=SEARCH_GAMES, seed=SEED)
             yield (
-                f"{group} {label} rows local {frame_digest(rows.hands)} "
-                f"{frame_digest(rows.games)}"
+                f"{group} {label} rows local {frame_digest(rows.hands)} {frame_digest(rows.games)}"
             )
             counts = oh.summarise(rules, seats, games=SEARCH_GAMES, seed=SEED)
             yield f"{group} {label} summary local {counts_digest(counts)}"
