@@ -9,12 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from ohhell_sim.analysis.findings import heterogeneity
 from ohhell_sim.analysis.report import Table, to_markdown
+from ohhell_sim.analysis.stats import grouped_mean, standardised_mean
 from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules, bidding_position
 from ohhell_sim.studies import house_rules as hr
-from ohhell_sim.studies import run_experiment, runs
+from ohhell_sim.studies import pairs, run_experiment, runs
 from ohhell_sim.studies import verdicts as vd
 from ohhell_sim.studies.experiment import load_report
 from ohhell_sim.studies.family import games_to_detect
@@ -187,7 +189,7 @@ def test_a_condition_played_in_chunks_keeps_what_it_keeps_played_whole(monkeypat
         )
 
 
-def test_against_base_is_the_long_rows_paired_with_the_base_rows():
+def test_effects_by_measure_are_the_long_rows_paired_with_the_base_rows():
     # The definition: the long rows of every other rule, each joined to the base's
     # row of the same field, table size, game and measure, in the long rows' order;
     # rows where either value is missing, or the base has no such game, drop out.
@@ -215,18 +217,65 @@ def test_against_base_is_the_long_rows_paired_with_the_base_rows():
     reference = long[long["rule"] == "base"].drop(columns="rule")
     expected = long[long["rule"] != "base"].merge(reference, on=keys, suffixes=("", "_base"))
     expected["value"] -= expected.pop("value_base")
-    found = vd.against_base(measures, "base")
+    parts = list(vd.effects_by_measure(measures, "base"))
+    assert [name for name, _ in parts] == ["m2", "m1", "empty"]
+    found = pd.concat([part for _, part in parts], ignore_index=True)
     pd.testing.assert_frame_equal(found, expected.reset_index(drop=True))
     assert 2 not in set(found["game"]) and "empty" not in set(found["measure"])
+
+
+def test_estimates_a_measure_at_a_time_are_those_of_every_measure_at_once():
+    # The study estimates one measure's rows at a time; stacked, the rows and their
+    # order must be those of one estimate over every measure's rows.
+    rng = np.random.default_rng(8)
+    measures = pd.DataFrame(
+        [
+            (rule, field, players, game)
+            for rule in ("z", "base", "a", "m")
+            for field in ("weak", "strong")
+            for players in (3, 4)
+            for game in range(8)
+        ],
+        columns=["rule", "field", "players", "game"],
+    )
+    for name in ("m2", "m1", "a3"):
+        measures[name] = rng.normal(size=len(measures))
+    parts = [part for _, part in vd.effects_by_measure(measures, "base")]
+    every = pd.concat(parts, ignore_index=True)
+    keys = ["rule", "measure", "field"]
+    for by, estimate in (
+        (keys, lambda rows: standardised_mean(rows, rows["value"], keys, "players")),
+        ([*keys, "players"], lambda rows: grouped_mean(rows, rows["value"], [*keys, "players"])),
+    ):
+        pd.testing.assert_frame_equal(
+            vd.stacked([estimate(part) for part in parts], every, by), estimate(every)
+        )
+    tests = [heterogeneity(part, ["rule", "measure"], "field", "players") for part in parts]
+    pd.testing.assert_frame_equal(
+        vd.stacked(tests), heterogeneity(every, ["rule", "measure"], "field", "players")
+    )
+
+
+@pytest.mark.slow
+def test_games_to_be_ahead_from_a_condition_at_a_time_are_those_of_every_pair(study):
+    data, _ = study
+    run = data.confirmation
+    measures = [hr.game_measures(d.hands, d.games) for d in (data, run)]
+    games = vd.pooled_runs(data, *measures)[1]  # both runs, as the study pools them
+    every = pairs.rule_pairs(pairs.pair_seats(games))
+    keys = ["rule", "field", "players"]
+    lead = every.groupby(keys, observed=True)["diff"].agg(["mean", "std"])
+    lead = lead.groupby(["rule", "field"], observed=True).mean()
+    found = pairs.games_ahead_by_rule(games).set_index(["rule", "field"])
+    pd.testing.assert_frame_equal(found[["mean", "std"]], lead)
 
 
 @pytest.mark.slow
 def test_effects_are_differences_from_the_canonical_game_on_the_same_cards(study):
     data, _ = study
     measures = hr.game_measures(data.hands, data.games)
-    diffs = vd.against_base(measures, hr.CANONICAL).set_index(
-        ["rule", "field", "players", "game", "measure"]
-    )
+    diffs = pd.concat(part for _, part in vd.effects_by_measure(measures, hr.CANONICAL))
+    diffs = diffs.set_index(["rule", "field", "players", "game", "measure"])
     base = measures[measures["rule"] == hr.CANONICAL].set_index(["field", "players", "game"])
     rule = measures[measures["rule"] == ZERO_10].set_index(["field", "players", "game"])
     for key in rule.index[:5]:

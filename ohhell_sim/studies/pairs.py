@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from ohhell_sim.errors import InvalidArgumentError
@@ -170,7 +171,15 @@ def rule_pairs(seats: pd.DataFrame) -> pd.DataFrame:
 def games_ahead_by_rule(games: pd.DataFrame) -> pd.DataFrame:
     """Per (rule, field): :func:`~ohhell_sim.studies.design.games_to_be_ahead` of a stronger
     seat's per-game lead over a weaker one, its mean and sd averaged over table sizes."""
-    diff = rule_pairs(pair_seats(games)).groupby(["rule", "field", "players"], observed=True)
+    keys = ["rule", "field", "players"]
+    # The pairs of one run of rows of a condition at a time, of which only the leads are
+    # kept: every pair's row at once was the largest frame of a large study's analysis.
+    condition = games["condition"].to_numpy()
+    starts = [0, *(np.flatnonzero(condition[1:] != condition[:-1]) + 1)]
+    ends = [*starts[1:], len(games)]
+    blocks = [games.iloc[start:end] for start, end in zip(starts, ends, strict=True)]
+    leads = pd.concat([rule_pairs(pair_seats(block))[[*keys, "diff"]] for block in blocks])
+    diff = leads.groupby(keys, observed=True)
     pooled = diff["diff"].agg(["mean", "std"]).groupby(["rule", "field"], observed=True).mean()
     return pooled.assign(games=games_to_be_ahead(pooled["mean"], pooled["std"])).reset_index()
 

@@ -23,7 +23,7 @@ such study:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -113,34 +113,39 @@ def _row_keys(frame: pd.DataFrame, fields: pd.Index) -> np.ndarray:
     return (code * 64 + players) * 2**32 + frame["game"].to_numpy(np.int64)
 
 
-def against_base(measures: pd.DataFrame, base: str) -> pd.DataFrame:
-    """Per (rule, measure, field, players, game): the rule's value minus the ``base`` rule's.
+def effects_by_measure(
+    measures: pd.DataFrame, base: str, names: Sequence[str] | None = None
+) -> Iterator[tuple[str, pd.DataFrame]]:
+    """Per measure, in the order of the columns: its name and, per (rule, field, players,
+    game), the rule's value minus the ``base`` rule's on the same game.
 
-    The rows of :func:`long_measures` less the base's, measure by measure, each where both
-    values exist.  The differences are taken on the wide frame, each row matched to its
-    base row by one integer key: a merge of the long frames held several copies of them.
+    One frame a measure (of ``names``; default every one), each row where both values
+    exist, with the columns of :func:`long_measures` (the rule, field and measure as
+    categories, the same for every measure).  Each row is matched to its base row by one
+    integer key; a measure at a time, so that only one measure's rows are held: the rows
+    of every measure at once were most of a large study's memory.
     """
     ids = ["field", "players", "game"]
-    names = [c for c in measures.columns if c not in ("rule", *ids)]
+    columns = [c for c in measures.columns if c not in ("rule", *ids)]
     rules = measures["rule"].astype("category").cat.categories
     fields = measures["field"].astype("category").cat.categories
     is_base = (measures["rule"] == base).to_numpy()
     reference, others = measures[is_base], measures[~is_base]
     position = pd.Index(_row_keys(reference, fields)).get_indexer(_row_keys(others, fields))
     found = position >= 0
-    base_values = np.full((len(others), len(names)), np.nan)
-    base_values[found] = reference[names].to_numpy(np.float64)[position[found]]
-    values = others[names].to_numpy(np.float64)
     rule = pd.Categorical(others["rule"], categories=rules)
     field = pd.Categorical(others["field"], categories=fields)
-    kinds = pd.CategoricalDtype(sorted(n for n in names if measures[n].notna().any()))
+    kinds = pd.CategoricalDtype(sorted(n for n in columns if measures[n].notna().any()))
     players, game = others["players"].to_numpy(), others["game"].to_numpy()
-    parts = []
-    for j, name in enumerate(names):
-        keep = ~np.isnan(values[:, j]) & ~np.isnan(base_values[:, j])
+    for name in columns if names is None else [c for c in columns if c in names]:
+        base_value = np.full(len(others), np.nan)
+        base_value[found] = reference[name].to_numpy(np.float64)[position[found]]
+        value = others[name].to_numpy(np.float64)
+        keep = ~np.isnan(value) & ~np.isnan(base_value)
         code = kinds.categories.get_loc(name) if name in kinds.categories else 0
         measure = pd.Categorical.from_codes(np.full(keep.sum(), code, np.int8), dtype=kinds)
-        parts.append(
+        yield (
+            name,
             pd.DataFrame(
                 {
                     "rule": rule[keep],
@@ -148,11 +153,30 @@ def against_base(measures: pd.DataFrame, base: str) -> pd.DataFrame:
                     "players": players[keep],
                     "game": game[keep],
                     "measure": measure,
-                    "value": values[keep, j] - base_values[keep, j],
+                    "value": value[keep] - base_value[keep],
                 }
-            )
+            ),
         )
-    return pd.concat(parts, ignore_index=True)
+
+
+def stacked(
+    estimates: Sequence[pd.DataFrame],
+    like: pd.DataFrame | None = None,
+    by: Sequence[str] = (),
+) -> pd.DataFrame:
+    """The per-measure ``estimates`` as one frame, in the row order one ``groupby`` of
+    every measure's rows by ``by`` gives (sorted, the categorical columns of ``like``
+    by their categories); without ``by``, in the measures' order."""
+    frame = pd.concat([e for e in estimates if len(e)] or estimates[:1], ignore_index=True)
+    if not by:
+        return frame
+    codes = [
+        pd.Categorical(frame[c], dtype=like[c].dtype).codes
+        if isinstance(like[c].dtype, pd.CategoricalDtype)
+        else frame[c].to_numpy()
+        for c in by
+    ]
+    return frame.iloc[np.lexsort(codes[::-1])].reset_index(drop=True)
 
 
 def family_size(parts: Mapping[str, pd.DataFrame]) -> int:
@@ -192,24 +216,23 @@ class Judged:
     """One run judged (:meth:`VerdictStudy.judge`): every frame its report is made of.
 
     ``parts``: the confirmed family; ``found``: its effects with the games to detect
-    each; ``headline``: the effects from ``pooled`` (both runs' per-game measures, or
-    the run's alone), with ``established``; ``sizes``: per table size; ``base``: the
-    base game's per-game measures; ``baseline``: its standardised values; ``judged``:
-    the :meth:`VerdictStudy.judgements`; ``games``: the games ``pooled`` is made of;
-    ``source``: which runs, in words; ``ahead``: per rule and field, the games a stronger
-    seat needs to be ahead 95% of the time (:func:`games_ahead_by_rule`).
+    each; ``headline``: the effects from both runs' per-game measures pooled (or the
+    run's alone, :func:`pooled_runs`), with ``established``; ``sizes``: per table size;
+    ``deals``: per rule, the ``fewest`` and ``most`` deals a game it changes (of the
+    length measure); ``base``: the base game's per-game measures; ``baseline``: its
+    standardised values; ``judged``: the :meth:`VerdictStudy.judgements`; ``source``:
+    which runs, in words; ``ahead``: per rule and field, the games a stronger seat
+    needs to be ahead 95% of the time (:func:`games_ahead_by_rule`).
     """
 
     parts: dict[str, pd.DataFrame]
     found: pd.DataFrame
     headline: pd.DataFrame
     sizes: pd.DataFrame
-    pooled: pd.DataFrame
-    pooled_effects: pd.DataFrame
+    deals: pd.DataFrame
     base: pd.DataFrame
     baseline: pd.DataFrame
     judged: pd.DataFrame
-    games: pd.DataFrame
     source: str
     ahead: pd.DataFrame
 
@@ -334,49 +357,60 @@ class VerdictStudy:
     # --- the family -------------------------------------------------------------------
 
     def family_parts(
-        self, diffs: pd.DataFrame, unjudged: frozenset[tuple[str, str]] = frozenset()
+        self,
+        measures: pd.DataFrame,
+        base: str,
+        unjudged: frozenset[tuple[str, str]] = frozenset(),
     ) -> dict[str, pd.DataFrame]:
-        """The family of one run's effects (:func:`against_base`): each tested effect per
-        field, standardised over table sizes, and per (rule, measure) the test that the
-        fields differ; the ``unjudged`` (rule, field) pairs (:attr:`Played.unjudged`) left
-        out."""
-        tested = diffs[diffs["measure"].isin(self.tested)]
-        if unjudged:
-            pairs = pd.MultiIndex.from_frame(tested[["rule", "field"]].astype(str))
-            tested = tested[~pairs.isin(list(unjudged))]
-        rows = standardised_mean(tested, tested["value"], ["rule", "measure", "field"], "players")
-        between = heterogeneity(tested, ["rule", "measure"], "field", stratum="players")
+        """The family of one run's effects (:func:`effects_by_measure`, one run's per-game
+        ``measures`` against the ``base`` rule's): each tested effect per field,
+        standardised over table sizes, and per (rule, measure) the test that the fields
+        differ; the ``unjudged`` (rule, field) pairs (:attr:`Played.unjudged`) left out."""
+        keys = ["rule", "measure", "field"]
+        rows, between, tested = [], [], None
+        for _, tested in effects_by_measure(measures, base, self.tested):
+            if unjudged:
+                pairs = pd.MultiIndex.from_frame(tested[["rule", "field"]].astype(str))
+                tested = tested[~pairs.isin(list(unjudged))]
+            rows.append(standardised_mean(tested, tested["value"], keys, "players"))
+            between.append(heterogeneity(tested, ["rule", "measure"], "field", stratum="players"))
+        between = stacked(between)
         between = between[between["fields"] > 1].assign(estimate=np.nan, low=np.nan, high=np.nan)
-        return correct({"effects": rows, "fields differ": between})
+        return correct({"effects": stacked(rows, tested, keys), "fields differ": between})
 
     def judge(self, data: StudyData, design: Played) -> Judged:
         """The run and its confirmation judged: the family confirmed, the sizes pooled, the
         base game's values and every judgement."""
         measures = self.game_measures(data.hands, data.games)
-        diffs = against_base(measures, design.base)
         run = data.confirmation
         again = None if run is None else self.game_measures(run.hands, run.games)
 
         def family_of(one: StudyData) -> dict[str, pd.DataFrame]:
-            found = diffs if one is data else against_base(again, design.base)
-            return self.family_parts(found, design.unjudged)
+            return self.family_parts(
+                measures if one is data else again, design.base, design.unjudged
+            )
 
         parts = confirm_family(data, family_of, FAMILY_KEYS)
         found = parts["effects"]
         # The numbers quoted: both runs pooled, not the run that chose the findings.
         pooled, games, source, games_per_condition = pooled_runs(data, measures, again)
-        # Before the effects of the pooled runs are held: the pairs of seats are many rows.
         ahead = games_ahead_by_rule(games)
-        pooled_diffs = against_base(pooled, design.base)
-        tested = pooled_diffs[pooled_diffs["measure"].isin(self.tested)]
         keys = ["rule", "measure", "field"]
+        standardised, sizes, deals, effects = [], [], None, None
+        for name, effects in effects_by_measure(pooled, design.base):
+            if name in self.tested:
+                standardised.append(standardised_mean(effects, effects["value"], keys, "players"))
+            sizes.append(grouped_mean(effects, effects["value"], [*keys, "players"]))
+            if name == self.length:
+                deals = effects.groupby("rule", sort=False)["value"]
+                deals = pd.DataFrame({"fewest": deals.min(), "most": deals.max()})
         headline = found[[*keys, "established"]].merge(
-            standardised_mean(tested, tested["value"], keys, "players"), on=keys
+            stacked(standardised, effects, keys), on=keys
         )
         needed = games_to_detect(headline, games_per_condition, family_size(parts))
         headline[DETECT] = np.where(headline["established"].astype(bool), np.nan, needed)
         found = found.merge(headline[[*keys, DETECT]], on=keys, how="left")
-        sizes = grouped_mean(pooled_diffs, pooled_diffs["value"], [*keys, "players"])
+        sizes = stacked(sizes, effects, [*keys, "players"])
         base = pooled[pooled["rule"] == design.base]
         canonical = long_measures(base)
         baseline = standardised_mean(canonical, canonical["value"], ["measure", "field"], "players")
@@ -385,20 +419,7 @@ class VerdictStudy:
         judged = self.judgements(
             headline, baseline.set_index(["measure", "field"])["estimate"], sizes, design
         )
-        return Judged(
-            parts,
-            found,
-            headline,
-            sizes,
-            pooled,
-            pooled_diffs,
-            base,
-            baseline,
-            judged,
-            games,
-            source,
-            ahead,
-        )
+        return Judged(parts, found, headline, sizes, deals, base, baseline, judged, source, ahead)
 
     def analyse(self, data: StudyData) -> Report:
         """The report: one verdict per rule, the study's own answer, every effect and test."""
@@ -614,10 +635,9 @@ class VerdictStudy:
         """The :meth:`verdicts` of a judged run, with each rule's change in length and its
         costs (:meth:`cost_of`) after the aspects."""
         verdict = self.verdicts(j.judged, j.headline, design, notes, j.ahead, j.sizes)
-        effects = j.pooled_effects
-        deals = effects[effects["measure"] == self.length].groupby("rule", sort=False)["value"]
+        deals = j.deals
         lengths = pd.Series(
-            {r: deals_text(deals.min()[r], deals.max()[r]) for r in design.variants}
+            {r: deals_text(deals["fewest"][r], deals["most"][r]) for r in design.variants}
         )
         after = 1 + len(self.aspects)
         verdict.insert(after, "length", verdict["rule"].map(lengths))
