@@ -20,7 +20,7 @@ from ohhell_sim.studies import pairs, run_experiment, runs
 from ohhell_sim.studies import verdicts as vd
 from ohhell_sim.studies.experiment import load_report
 from ohhell_sim.studies.family import games_to_detect
-from ohhell_sim.studies.runs import read_study
+from ohhell_sim.studies.runs import as_categories, read_study
 
 PLAYERS = (3, 4)
 GAMES = 6
@@ -261,13 +261,17 @@ def test_games_to_be_ahead_from_a_condition_at_a_time_are_those_of_every_pair(st
     data, _ = study
     run = data.confirmation
     measures = [hr.game_measures(d.hands, d.games) for d in (data, run)]
-    games = vd.pooled_runs(data, *measures)[1]  # both runs, as the study pools them
-    every = pairs.rule_pairs(pairs.pair_seats(games))
+    runs = vd.pooled_runs(data, *measures)[1]  # both runs, as the study pools them
+    assert len(runs) == 2
+    # Every pair of both runs at once, the confirmation's games numbered after the run's.
+    offset = int(data.games["game"].max()) + 1
+    games = pd.concat([data.games, run.games.assign(game=run.games["game"] + offset)])
+    every = pairs.rule_pairs(pairs.pair_seats(as_categories(games.reset_index(drop=True))))
     keys = ["rule", "field", "players"]
     lead = every.groupby(keys, observed=True)["diff"].agg(["mean", "std"])
     lead = lead.groupby(["rule", "field"], observed=True).mean()
-    found = pairs.games_ahead_by_rule(games).set_index(["rule", "field"])
-    pd.testing.assert_frame_equal(found[["mean", "std"]], lead)
+    found = pairs.games_ahead_by_rule(runs).set_index(["rule", "field"])
+    pd.testing.assert_frame_equal(found[["mean", "std"]], lead, check_exact=True)
 
 
 @pytest.mark.slow

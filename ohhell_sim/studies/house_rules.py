@@ -23,6 +23,7 @@ from ohhell_sim.studies import verdicts as judging
 from ohhell_sim.studies.design import bidding_position
 from ohhell_sim.studies.effects import Words
 from ohhell_sim.studies.measures import lead_changes, role_gap
+from ohhell_sim.studies.runs import condition_rows
 from ohhell_sim.studies.verdicts import where
 
 NAME = "house_rules"
@@ -164,8 +165,24 @@ def game_measures(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     """One row per (rule, field, players, game): every measure of :data:`MEASURES` (defined
     in the report's method), averaged over the two seat orders; ``hands`` are every deal,
     or :func:`seat_roles` of them."""
-    keys = ["condition", "game"]
     roles = hands if set(ROLE_COLUMNS) <= set(hands.columns) else seat_roles(hands)
+    at = condition_rows(roles)
+    per_order = pd.concat(
+        [
+            _measures_by_order(roles.iloc[at[condition]], games.iloc[rows])
+            for condition, rows in condition_rows(games).items()
+        ],
+        ignore_index=True,
+    )
+    per_order = per_order.astype({"rule": str, "field": str})
+    by = ["rule", "field", "players", "game"]
+    return per_order.groupby(by, sort=True)[list(MEASURES)].mean().reset_index()
+
+
+def _measures_by_order(roles: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+    # One condition's measures per game (one seat order): a condition at a time, for the
+    # pairs of seats of a whole run at once were the largest frames of a large study.
+    keys = ["condition", "game"]
     seats = pairs.pair_seats(games).merge(
         roles[[*keys, "seat", "first", "one_card"]], on=[*keys, "seat"], how="left"
     )
@@ -186,10 +203,7 @@ def game_measures(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
             DEALS: lead["deals"],
         }
     )
-    per_order = grouped[["players", "field", "rule"]].first().join(out).reset_index()
-    per_order = per_order.astype({"rule": str, "field": str})
-    by = ["rule", "field", "players", "game"]
-    return per_order.groupby(by, sort=True)[list(MEASURES)].mean().reset_index()
+    return grouped[["players", "field", "rule"]].first().join(out).reset_index()
 
 
 def _roles(hands: pd.DataFrame) -> pd.DataFrame:

@@ -27,7 +27,7 @@ from ohhell_sim.studies.rule_sets import (
     rule_sets,
     scoring_only,
 )
-from ohhell_sim.studies.runs import Condition
+from ohhell_sim.studies.runs import Condition, condition_rows
 
 
 @dataclass(frozen=True)
@@ -168,20 +168,42 @@ def rule_pairs(seats: pd.DataFrame) -> pd.DataFrame:
     return stronger_pairs(seats, ("rule", "field", "players"))
 
 
-def games_ahead_by_rule(games: pd.DataFrame) -> pd.DataFrame:
+def games_ahead_by_rule(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
     """Per (rule, field): :func:`~ohhell_sim.studies.design.games_to_be_ahead` of a stronger
-    seat's per-game lead over a weaker one, its mean and sd averaged over table sizes."""
+    seat's per-game lead over a weaker one, its mean and sd averaged over table sizes; the
+    leads of the games of every run of ``runs`` pooled."""
     keys = ["rule", "field", "players"]
-    # The pairs of one run of rows of a condition at a time, of which only the leads are
-    # kept: every pair's row at once was the largest frame of a large study's analysis.
-    condition = games["condition"].to_numpy()
-    starts = [0, *(np.flatnonzero(condition[1:] != condition[:-1]) + 1)]
-    ends = [*starts[1:], len(games)]
-    blocks = [games.iloc[start:end] for start, end in zip(starts, ends, strict=True)]
-    leads = pd.concat([rule_pairs(pair_seats(block))[[*keys, "diff"]] for block in blocks])
-    diff = leads.groupby(keys, observed=True)
-    pooled = diff["diff"].agg(["mean", "std"]).groupby(["rule", "field"], observed=True).mean()
+    # A condition's pairs at a time, of which only the leads are kept, by (rule, field,
+    # players): every pair's row at once, or the runs' games stacked to pair them, was the
+    # largest frame of a large study's analysis.
+    leads: dict[tuple, list[np.ndarray]] = {}
+    for games in runs:
+        for rows in condition_rows(games).values():
+            block = games.iloc[rows]
+            key = tuple(block[column].iloc[0] for column in keys)
+            leads.setdefault(key, []).append(rule_pairs(pair_seats(block))["diff"].to_numpy())
+    rows = []
+    for key, parts in leads.items():
+        diff = pd.Series(np.concatenate(parts))
+        # Grouped, as every lead in one frame was: the same sums, to the last bit.
+        stats = diff.groupby(np.zeros(len(diff), dtype=np.int8)).agg(["mean", "std"])
+        rows.append({**dict(zip(keys, key, strict=True)), **stats.iloc[0].to_dict()})
+    table = pd.DataFrame(rows)
+    for column in ("rule", "field"):
+        table[column] = table[column].astype(_stacked_dtype([games[column] for games in runs]))
+    table = table.sort_values(keys, ignore_index=True)
+    pooled = table.groupby(["rule", "field"], observed=True)[["mean", "std"]].mean()
     return pooled.assign(games=games_to_be_ahead(pooled["mean"], pooled["std"])).reset_index()
+
+
+def _stacked_dtype(columns: Sequence[pd.Series]) -> object:
+    # The dtype the columns stacked as a study's frames would have: their categories if they
+    # share them, else a category of every value in pandas' order.
+    dtypes = {column.dtype for column in columns}
+    if len(dtypes) == 1 and isinstance(next(iter(dtypes)), pd.CategoricalDtype):
+        return next(iter(dtypes))
+    values = pd.Index([]).append([pd.Index(column.astype(str).unique()) for column in columns])
+    return pd.CategoricalDtype(pd.Series(values.unique()).astype("category").cat.categories)
 
 
 def studied_rules(

@@ -259,6 +259,13 @@ def as_categories(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+def condition_rows(frame: pd.DataFrame) -> dict[int, np.ndarray]:
+    """The positions of each condition's rows of a study's frame, by condition in order: a
+    measure of a large study computed a condition at a time holds one condition's copy."""
+    rows = frame.groupby("condition", observed=True, sort=True).indices
+    return {int(condition): rows[condition] for condition in sorted(rows)}
+
+
 def write_study(data: StudyData, folder: Path) -> Path:
     """Write ``hands.parquet``, ``games.parquet`` and ``study.json`` into ``folder``, and the
     confirmation run, if any, into its :data:`CONFIRMATION_FOLDER` the same way."""

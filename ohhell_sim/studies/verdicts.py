@@ -53,7 +53,7 @@ from ohhell_sim.studies.pairs import (
     studied_rules,
 )
 from ohhell_sim.studies.report import in_order, study_report
-from ohhell_sim.studies.runs import Condition, StudyData, as_categories
+from ohhell_sim.studies.runs import Condition, StudyData
 from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
@@ -191,24 +191,19 @@ def design_games(data: StudyData) -> int:
 
 def pooled_runs(
     data: StudyData, measures: pd.DataFrame, again: pd.DataFrame | None
-) -> tuple[pd.DataFrame, pd.DataFrame, str, int]:
-    """The run's per-game measures and games with the confirmation run's (its games numbered
-    after the run's; ``again``, the confirmation's measures), which they are in words, and
-    their games per condition."""
+) -> tuple[pd.DataFrame, list[pd.DataFrame], str, int]:
+    """The run's per-game measures with the confirmation run's (its games numbered after the
+    run's; ``again``, the confirmation's measures), the games of each run, which runs they
+    are in words, and their games per condition."""
     run = data.confirmation
     if run is None or again is None:
         source = "the run alone (no confirmation run was played)"
-        return measures, data.games, source, design_games(data)
+        return measures, [data.games], source, design_games(data)
     offset = int(data.games["game"].max()) + 1
     pooled = pd.concat([measures, again.assign(game=again["game"] + offset)], ignore_index=True)
-    games = pd.concat(
-        [data.games, run.games.assign(game=run.games["game"] + offset)], ignore_index=True
-    )
-    # Categories that differ between the runs stack as strings: categorical again.
-    games = as_categories(games)
     first, second = design_games(data), design_games(run)
     source = f"both runs pooled, {first} + {second} games per condition"
-    return pooled, games, source, first + second
+    return pooled, [data.games, run.games], source, first + second
 
 
 @dataclass(frozen=True)
@@ -393,8 +388,8 @@ class VerdictStudy:
         parts = confirm_family(data, family_of, FAMILY_KEYS)
         found = parts["effects"]
         # The numbers quoted: both runs pooled, not the run that chose the findings.
-        pooled, games, source, games_per_condition = pooled_runs(data, measures, again)
-        ahead = games_ahead_by_rule(games)
+        pooled, runs, source, games_per_condition = pooled_runs(data, measures, again)
+        ahead = games_ahead_by_rule(runs)
         keys = ["rule", "measure", "field"]
         standardised, sizes, deals, effects = [], [], None, None
         for name, effects in effects_by_measure(pooled, design.base):
