@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from ohhell_sim.analysis.format import fmt_number
@@ -157,7 +158,8 @@ def seat_roles(hands: pd.DataFrame) -> pd.DataFrame:
     and ``one_card`` (:func:`_roles`), and the game's lead ``changes`` and ``deals``
     (:func:`~ohhell_sim.studies.measures.lead_changes`).  The study keeps this instead of
     every deal, condition by condition: its memory grows by a few rows per game."""
-    lead = lead_changes(hands).reset_index()
+    # Counts of deals in two bytes: a large study keeps a row per seat and game.
+    lead = lead_changes(hands).astype(np.int16).reset_index()
     return _roles(hands).merge(lead, on=["condition", "game"], how="left")
 
 

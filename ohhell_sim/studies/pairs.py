@@ -27,7 +27,7 @@ from ohhell_sim.studies.rule_sets import (
     rule_sets,
     scoring_only,
 )
-from ohhell_sim.studies.runs import Condition, condition_rows
+from ohhell_sim.studies.runs import Condition, common_categories, condition_rows
 
 
 @dataclass(frozen=True)
@@ -190,20 +190,10 @@ def games_ahead_by_rule(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
         rows.append({**dict(zip(keys, key, strict=True)), **stats.iloc[0].to_dict()})
     table = pd.DataFrame(rows)
     for column in ("rule", "field"):
-        table[column] = table[column].astype(_stacked_dtype([games[column] for games in runs]))
+        table[column] = table[column].astype(common_categories([games[column] for games in runs]))
     table = table.sort_values(keys, ignore_index=True)
     pooled = table.groupby(["rule", "field"], observed=True)[["mean", "std"]].mean()
     return pooled.assign(games=games_to_be_ahead(pooled["mean"], pooled["std"])).reset_index()
-
-
-def _stacked_dtype(columns: Sequence[pd.Series]) -> object:
-    # The dtype the columns stacked as a study's frames would have: their categories if they
-    # share them, else a category of every value in pandas' order.
-    dtypes = {column.dtype for column in columns}
-    if len(dtypes) == 1 and isinstance(next(iter(dtypes)), pd.CategoricalDtype):
-        return next(iter(dtypes))
-    values = pd.Index([]).append([pd.Index(column.astype(str).unique()) for column in columns])
-    return pd.CategoricalDtype(pd.Series(values.unique()).astype("category").cat.categories)
 
 
 def studied_rules(

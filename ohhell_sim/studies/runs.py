@@ -221,11 +221,13 @@ def _labelled(
     for key, value in label.items():
         # A text label as a category from the start: one byte a row instead of the
         # text's twenty or so until the study's frames are stacked.
-        extra[key] = (
-            pd.Categorical.from_codes(np.zeros(rows, dtype=np.int8), [value])
-            if isinstance(value, str)
-            else np.full(rows, value)
-        )
+        # A small whole number (a table size, a seat order) in two bytes, not eight.
+        if isinstance(value, str):
+            extra[key] = pd.Categorical.from_codes(np.zeros(rows, dtype=np.int8), [value])
+        elif np.issubdtype(type(value), np.integer) and abs(int(value)) < 1 << 15:
+            extra[key] = np.full(rows, value, dtype=np.int16)
+        else:
+            extra[key] = np.full(rows, value)
     out = pd.concat([pd.DataFrame(extra), frame.reset_index(drop=True)], axis=1)
     # The seats' names, not the seating's strategy categories (which differ between seatings).
     out["strategy"] = pd.Categorical(names[out["seat"].to_numpy()])
@@ -239,14 +241,20 @@ def stack_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
     for frame in frames:
         as_categories(frame)
     for column in frames[0].columns if frames else ():
-        dtypes = [frame[column].dtype for frame in frames if column in frame.columns]
-        if all(isinstance(dtype, pd.CategoricalDtype) for dtype in dtypes):
-            values = pd.Index([]).append([dtype.categories for dtype in dtypes]).unique()
-            # pandas' own order of the values, as astype("category") gives the stacked column.
-            common = pd.CategoricalDtype(pd.Series(values).astype("category").cat.categories)
+        columns = [frame[column] for frame in frames if column in frame.columns]
+        if all(isinstance(values.dtype, pd.CategoricalDtype) for values in columns):
+            common = common_categories(columns)
             for frame in frames:
                 frame[column] = frame[column].astype(common)
     return as_categories(pd.concat(frames, ignore_index=True))
+
+
+def common_categories(columns: Sequence[pd.Series]) -> pd.CategoricalDtype:
+    """The categories of text columns stacked as a study's frames stack them
+    (:func:`stack_frames`): every value, in pandas' own order, as ``astype("category")``
+    gives the stacked column."""
+    values = pd.Index([]).append([column.astype("category").cat.categories for column in columns])
+    return pd.CategoricalDtype(pd.Series(values.unique()).astype("category").cat.categories)
 
 
 def as_categories(frame: pd.DataFrame) -> pd.DataFrame:
