@@ -24,7 +24,6 @@ from ohhell_sim.studies import verdicts as judging
 from ohhell_sim.studies.design import bidding_position
 from ohhell_sim.studies.effects import Words
 from ohhell_sim.studies.measures import lead_changes, role_gap
-from ohhell_sim.studies.runs import condition_rows
 from ohhell_sim.studies.verdicts import where
 
 NAME = "house_rules"
@@ -163,27 +162,10 @@ def seat_roles(hands: pd.DataFrame) -> pd.DataFrame:
     return _roles(hands).merge(lead, on=["condition", "game"], how="left")
 
 
-def game_measures(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    """One row per (rule, field, players, game): every measure of :data:`MEASURES` (defined
-    in the report's method), averaged over the two seat orders; ``hands`` are every deal,
-    or :func:`seat_roles` of them."""
+def measures_by_order(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+    """One condition's measures of :data:`MEASURES` (defined in the report's method), one
+    row per game; ``hands`` are every deal, or :func:`seat_roles` of them."""
     roles = hands if set(ROLE_COLUMNS) <= set(hands.columns) else seat_roles(hands)
-    at = condition_rows(roles)
-    per_order = pd.concat(
-        [
-            _measures_by_order(roles.iloc[at[condition]], games.iloc[rows])
-            for condition, rows in condition_rows(games).items()
-        ],
-        ignore_index=True,
-    )
-    per_order = per_order.astype({"rule": str, "field": str})
-    by = ["rule", "field", "players", "game"]
-    return per_order.groupby(by, sort=True)[list(MEASURES)].mean().reset_index()
-
-
-def _measures_by_order(roles: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    # One condition's measures per game (one seat order): a condition at a time, for the
-    # pairs of seats of a whole run at once were the largest frames of a large study.
     keys = ["condition", "game"]
     seats = pairs.pair_seats(games).merge(
         roles[[*keys, "seat", "first", "one_card"]], on=[*keys, "seat"], how="left"
@@ -345,7 +327,7 @@ STUDY = judging.VerdictStudy(
     per_game=(LEAD_CHANGES,),
     length=DEALS,
     skill=AHEAD,
-    game_measures=game_measures,
+    measures_by_order=measures_by_order,
     name=NAME,
     question=QUESTION,
     rules=HOUSE_RULES,
@@ -364,3 +346,4 @@ SPEC = STUDY.spec()
 conditions = STUDY.conditions
 field_names = STUDY.field_names
 analyse = STUDY.analyse
+game_measures = STUDY.game_measures

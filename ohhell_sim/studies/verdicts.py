@@ -53,7 +53,7 @@ from ohhell_sim.studies.pairs import (
     studied_rules,
 )
 from ohhell_sim.studies.report import in_order, study_report
-from ohhell_sim.studies.runs import Condition, StudyData
+from ohhell_sim.studies.runs import Condition, StudyData, condition_rows
 from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
@@ -253,9 +253,10 @@ class VerdictStudy:
         The measure of a game's length (deals per game): a cost, not tested.
     skill : str
         The measure of skill: how often a stronger seat finishes ahead of a weaker one.
-    game_measures : callable
-        ``game_measures(hands, games) -> DataFrame``: one row per (rule, field, players,
-        game) with a column per measure.
+    measures_by_order : callable
+        ``measures_by_order(hands, games) -> DataFrame``: of one condition's rows (one
+        seat order), one row per game with its ``rule``, ``field``, ``players`` and
+        ``game`` and a column per measure (:meth:`game_measures` averages the orders).
     name, question : str
         The study's name (``ohhell experiment NAME``) and the question its report answers.
     rules : mapping
@@ -292,7 +293,7 @@ class VerdictStudy:
     per_game: tuple[str, ...]
     length: str
     skill: str
-    game_measures: Callable[[pd.DataFrame, pd.DataFrame], pd.DataFrame]
+    measures_by_order: Callable[[pd.DataFrame, pd.DataFrame], pd.DataFrame]
     name: str
     question: str
     rules: Mapping[str, Callable[[int], dict[str, object]]]
@@ -350,6 +351,21 @@ class VerdictStudy:
         )
 
     # --- the family -------------------------------------------------------------------
+
+    def game_measures(self, hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+        """One row per (rule, field, players, game): every measure, averaged over the two
+        seat orders; measured a condition at a time (:attr:`measures_by_order`), so that a
+        large study holds one condition's copy of its rows at a time."""
+        at = condition_rows(hands)
+        per_order = pd.concat(
+            [
+                self.measures_by_order(hands.iloc[at[condition]], games.iloc[rows])
+                for condition, rows in condition_rows(games).items()
+            ],
+            ignore_index=True,
+        ).astype({"rule": str, "field": str})
+        by = ["rule", "field", "players", "game"]
+        return per_order.groupby(by, sort=True)[list(self.measures)].mean().reset_index()
 
     def family_parts(
         self,
