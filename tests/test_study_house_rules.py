@@ -165,6 +165,15 @@ def test_the_measures_of_the_kept_rows_are_those_of_every_deal(study):
     )
 
 
+@pytest.mark.slow
+def test_measures_in_batches_of_conditions_are_those_of_the_whole_run(study, monkeypatch):
+    data, _ = study
+    whole = hr.game_measures(data.hands, data.games)
+    monkeypatch.setattr(runs, "BATCH_ROWS", 2_000)
+    assert len(list(runs.condition_batches(data.hands, data.games))) > 3
+    pd.testing.assert_frame_equal(hr.game_measures(data.hands, data.games), whole, check_exact=True)
+
+
 def test_a_condition_played_in_chunks_keeps_what_it_keeps_played_whole(monkeypatch):
     conditions = hr.conditions(7, (3,), fields=("weak",))[:2]
     whole = runs.play_conditions(conditions, 5, progress=False, reduce=hr.seat_roles)
@@ -257,12 +266,14 @@ def test_estimates_a_measure_at_a_time_are_those_of_every_measure_at_once():
 
 
 @pytest.mark.slow
-def test_games_to_be_ahead_from_a_condition_at_a_time_are_those_of_every_pair(study):
+def test_games_to_be_ahead_from_batches_of_conditions_are_those_of_every_pair(study, monkeypatch):
     data, _ = study
     run = data.confirmation
     measures = [hr.game_measures(d.hands, d.games) for d in (data, run)]
-    runs = vd.pooled_runs(data, *measures)[1]  # both runs, as the study pools them
-    assert len(runs) == 2
+    played = vd.pooled_runs(data, *measures)[1]  # both runs, as the study pools them
+    assert len(played) == 2
+    monkeypatch.setattr(runs, "BATCH_ROWS", 500)
+    assert len(list(runs.condition_batches(data.games))) > 3
     # Every pair of both runs at once, the confirmation's games numbered after the run's.
     offset = int(data.games["game"].max()) + 1
     games = pd.concat([data.games, run.games.assign(game=run.games["game"] + offset)])
@@ -270,7 +281,7 @@ def test_games_to_be_ahead_from_a_condition_at_a_time_are_those_of_every_pair(st
     keys = ["rule", "field", "players"]
     lead = every.groupby(keys, observed=True)["diff"].agg(["mean", "std"])
     lead = lead.groupby(["rule", "field"], observed=True).mean()
-    found = pairs.games_ahead_by_rule(runs).set_index(["rule", "field"])
+    found = pairs.games_ahead_by_rule(played).set_index(["rule", "field"])
     pd.testing.assert_frame_equal(found[["mean", "std"]], lead, check_exact=True)
 
 

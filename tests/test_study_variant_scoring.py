@@ -215,7 +215,7 @@ def test_reduced_hands_give_the_report_of_every_deal(tmp_path, monkeypatch):
     # A run that kept every deal is reduced as it is read, a few whole games at a time:
     # the conditions run across the batches, as a long run's chunks do when it is played.
     write_study(kept, tmp_path)
-    monkeypatch.setattr(runs, "READ_BATCH_ROWS", 500)
+    monkeypatch.setattr(runs, "BATCH_ROWS", 500)
     sizes: list[int] = []
 
     def reduce(hands: pd.DataFrame) -> pd.DataFrame:

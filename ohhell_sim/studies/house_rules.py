@@ -163,8 +163,8 @@ def seat_roles(hands: pd.DataFrame) -> pd.DataFrame:
 
 
 def measures_by_order(hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    """One condition's measures of :data:`MEASURES` (defined in the report's method), one
-    row per game; ``hands`` are every deal, or :func:`seat_roles` of them."""
+    """Whole conditions' measures of :data:`MEASURES` (defined in the report's method), one
+    row per (condition, game); ``hands`` are every deal, or :func:`seat_roles` of them."""
     roles = hands if set(ROLE_COLUMNS) <= set(hands.columns) else seat_roles(hands)
     keys = ["condition", "game"]
     seats = pairs.pair_seats(games).merge(

@@ -27,7 +27,7 @@ from ohhell_sim.studies.rule_sets import (
     rule_sets,
     scoring_only,
 )
-from ohhell_sim.studies.runs import Condition, common_categories, condition_rows
+from ohhell_sim.studies.runs import Condition, common_categories, condition_batches
 
 
 @dataclass(frozen=True)
@@ -173,15 +173,16 @@ def games_ahead_by_rule(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
     seat's per-game lead over a weaker one, its mean and sd averaged over table sizes; the
     leads of the games of every run of ``runs`` pooled."""
     keys = ["rule", "field", "players"]
-    # A condition's pairs at a time, of which only the leads are kept, by (rule, field,
-    # players): every pair's row at once, or the runs' games stacked to pair them, was the
-    # largest frame of a large study's analysis.
+    # A batch of conditions' pairs at a time, of which only the leads are kept, in order, by
+    # (rule, field, players): every pair's row at once, or the runs' games stacked to pair
+    # them, was the largest frame of a large study's analysis.
     leads: dict[tuple, list[np.ndarray]] = {}
     for games in runs:
-        for rows in condition_rows(games).values():
-            block = games.iloc[rows]
-            key = tuple(block[column].iloc[0] for column in keys)
-            leads.setdefault(key, []).append(rule_pairs(pair_seats(block))["diff"].to_numpy())
+        for (batch,) in condition_batches(games):
+            pairing = rule_pairs(pair_seats(batch))
+            diff = pairing["diff"].to_numpy()
+            for key, rows in pairing.groupby(keys, observed=True, sort=False).indices.items():
+                leads.setdefault(key, []).append(diff[rows])
     rows = []
     for key, parts in leads.items():
         diff = pd.Series(np.concatenate(parts))

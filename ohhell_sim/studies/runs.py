@@ -267,11 +267,28 @@ def as_categories(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def condition_rows(frame: pd.DataFrame) -> dict[int, np.ndarray]:
-    """The positions of each condition's rows of a study's frame, by condition in order: a
-    measure of a large study computed a condition at a time holds one condition's copy."""
-    rows = frame.groupby("condition", observed=True, sort=True).indices
-    return {int(condition): rows[condition] for condition in sorted(rows)}
+def condition_batches(*frames: pd.DataFrame) -> Iterator[tuple[pd.DataFrame, ...]]:
+    """Each of a study's ``frames``' rows of whole conditions, a batch of conditions at a
+    time in condition order, of about :data:`BATCH_ROWS` rows (all frames together): a
+    measure of a large study computed a batch at a time holds one batch's copy of its
+    rows, and a small study is one batch."""
+    at = [frame.groupby("condition", observed=True, sort=True).indices for frame in frames]
+
+    def rows_of(batch: list[int]) -> tuple[pd.DataFrame, ...]:
+        return tuple(
+            frame.iloc[np.concatenate([rows[condition] for condition in batch])]
+            for frame, rows in zip(frames, at, strict=True)
+        )
+
+    batch, size = [], 0
+    for condition in sorted(at[0]):
+        batch.append(condition)
+        size += sum(len(rows[condition]) for rows in at)
+        if size >= BATCH_ROWS:
+            yield rows_of(batch)
+            batch, size = [], 0
+    if batch:
+        yield rows_of(batch)
 
 
 def write_study(data: StudyData, folder: Path) -> Path:
@@ -332,8 +349,9 @@ def read_study(
     return StudyData(as_categories(hands), games, manifest, confirmation)
 
 
-#: Rows of a study's hands read at a time when they are reduced (:func:`read_study`).
-READ_BATCH_ROWS = 1 << 18
+#: Rows of a study's frames handled at a time: its hands read when they are reduced
+#: (:func:`read_study`), its frames measured (:func:`condition_batches`).
+BATCH_ROWS = 1 << 18
 
 
 def _reduced(path: Path, reduce: Callable[[pd.DataFrame], pd.DataFrame]) -> Iterator[pd.DataFrame]:
@@ -341,7 +359,7 @@ def _reduced(path: Path, reduce: Callable[[pd.DataFrame], pd.DataFrame]) -> Iter
     each in game order), given the whole games of a batch of rows at a time, as a run gives
     it the games of a chunk."""
     rest = None
-    for batch in pq.ParquetFile(path).iter_batches(batch_size=READ_BATCH_ROWS):
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=BATCH_ROWS):
         rows = batch.to_pandas()
         if rest is not None:
             rows = pd.concat([rest, rows], ignore_index=True)

@@ -53,7 +53,7 @@ from ohhell_sim.studies.pairs import (
     studied_rules,
 )
 from ohhell_sim.studies.report import in_order, study_report
-from ohhell_sim.studies.runs import Condition, StudyData, condition_rows
+from ohhell_sim.studies.runs import Condition, StudyData, condition_batches
 from ohhell_sim.studies.spec import StudySpec
 from ohhell_sim.studies.wording import confirmation_cell, confirmation_method
 
@@ -254,9 +254,10 @@ class VerdictStudy:
     skill : str
         The measure of skill: how often a stronger seat finishes ahead of a weaker one.
     measures_by_order : callable
-        ``measures_by_order(hands, games) -> DataFrame``: of one condition's rows (one
-        seat order), one row per game with its ``rule``, ``field``, ``players`` and
-        ``game`` and a column per measure (:meth:`game_measures` averages the orders).
+        ``measures_by_order(hands, games) -> DataFrame``: of whole conditions' rows (each
+        one seat order), one row per (condition, game) with its ``rule``, ``field``,
+        ``players`` and ``game`` and a column per measure (:meth:`game_measures` averages
+        the orders).
     name, question : str
         The study's name (``ohhell experiment NAME``) and the question its report answers.
     rules : mapping
@@ -354,14 +355,10 @@ class VerdictStudy:
 
     def game_measures(self, hands: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
         """One row per (rule, field, players, game): every measure, averaged over the two
-        seat orders; measured a condition at a time (:attr:`measures_by_order`), so that a
-        large study holds one condition's copy of its rows at a time."""
-        at = condition_rows(hands)
+        seat orders; measured a batch of conditions at a time (:attr:`measures_by_order`,
+        :func:`~ohhell_sim.studies.runs.condition_batches`)."""
         per_order = pd.concat(
-            [
-                self.measures_by_order(hands.iloc[at[condition]], games.iloc[rows])
-                for condition, rows in condition_rows(games).items()
-            ],
+            [self.measures_by_order(*batch) for batch in condition_batches(hands, games)],
             ignore_index=True,
         ).astype({"rule": str, "field": str})
         by = ["rule", "field", "players", "game"]
