@@ -219,12 +219,12 @@ def _labelled(
     rows = len(frame)
     extra = {"condition": np.full(rows, index, dtype=np.int16)}
     for key, value in label.items():
-        # A text label as a category from the start: one byte a row instead of the
-        # text's twenty or so until the study's frames are stacked.
-        # A small whole number (a table size, a seat order) in two bytes, not eight.
         if isinstance(value, str):
+            # A category from the start: one byte a row instead of the text's twenty or
+            # so until the study's frames are stacked.
             extra[key] = pd.Categorical.from_codes(np.zeros(rows, dtype=np.int8), [value])
         elif np.issubdtype(type(value), np.integer) and abs(int(value)) < 1 << 15:
+            # A small whole number (a table size, a seat order): two bytes, not eight.
             extra[key] = np.full(rows, value, dtype=np.int16)
         else:
             extra[key] = np.full(rows, value)
