@@ -220,7 +220,7 @@ def text_digest(parts: list[str]) -> str:
 def study_lines() -> Iterator[str]:
     """The studies group: per study, its words and each of its tables."""
     from ohhell_sim.studies import run_experiment
-    from ohhell_sim.studies.experiment import load_report
+    from ohhell_sim.studies.rendering import load_report
 
     with tempfile.TemporaryDirectory() as scratch:
         for name, size in STUDY_SIZES.items():

@@ -81,7 +81,7 @@ def test_the_parsers_copies_match_the_library():
 @pytest.mark.parametrize("name", STUDY_NAMES)
 def test_the_catalog_matches_each_study(name):
     from ohhell_sim.studies import catalog
-    from ohhell_sim.studies.experiment import get_study
+    from ohhell_sim.studies.spec import get_study
 
     spec = get_study(name)
     assert spec.name == name

@@ -23,9 +23,9 @@ from ohhell_sim.run import dask as ohd
 from ohhell_sim.run.chunked import read_manifest, run_chunked
 from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Counts
-from ohhell_sim.studies import run_experiment, runs
-from ohhell_sim.studies.experiment import get_study
+from ohhell_sim.studies import run_experiment, study_play
 from ohhell_sim.studies.runs import read_study
+from ohhell_sim.studies.spec import get_study
 
 distributed = pytest.importorskip("distributed")
 
@@ -227,7 +227,7 @@ def test_a_study_on_the_cluster_equals_a_local_run(client, tmp_path, monkeypatch
     local, remote = tmp_path / "local" / "run", tmp_path / "cluster" / "run"
     run_experiment(name, local, progress=False, **STUDY)
     # The cluster plays each condition in chunks of games, as a long study does.
-    monkeypatch.setattr(runs, "CHUNK_GAMES", 5)
+    monkeypatch.setattr(study_play, "CHUNK_GAMES", 5)
     address = client.scheduler.address
     with distributed.get_task_stream(client) as tasks:
         if entry == "python":

@@ -523,7 +523,7 @@ def test_report_command_rerenders_from_the_saved_analysis(outputs, tmp_path, cap
     def no_analysis(data):
         raise AssertionError("re-rendering must not redo the analysis")
 
-    monkeypatch.setattr("ohhell_sim.studies.experiment.build_report", no_analysis)
+    monkeypatch.setattr("ohhell_sim.studies.rendering.build_report", no_analysis)
     assert main(["report", "variant_scoring", "--input", str(folder), "--out", str(tmp_path)]) == 0
     printed = capsys.readouterr().out
     assert f"report written to {tmp_path}/ (report.md, report.html, " in printed

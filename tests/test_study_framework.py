@@ -13,9 +13,10 @@ from ohhell_sim.analysis.findings import adjust_family
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules
 from ohhell_sim.studies.effects import EffectStudy, Words, claim
-from ohhell_sim.studies.experiment import experiment_command, get_study
+from ohhell_sim.studies.experiment import experiment_command
 from ohhell_sim.studies.family import ALPHA, CORRECTION, correct, games_text, games_to_detect
 from ohhell_sim.studies.measures import clip_shares
+from ohhell_sim.studies.spec import get_study
 
 STUDY = EffectStudy(
     name="schedule_probe",

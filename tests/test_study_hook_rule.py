@@ -20,7 +20,7 @@ from ohhell_sim.analysis.stats import paired_by_game, per_game_difference
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import hook_rule, measures
 from ohhell_sim.studies.design import FIELDS, STANDARDISED
-from ohhell_sim.studies.effects import BY_TABLE, OPPOSITE_SIZES, with_standardised
+from ohhell_sim.studies.effect_rows import BY_TABLE, OPPOSITE_SIZES, with_standardised
 
 
 def _exact(rate: float, size: int) -> np.ndarray:

@@ -16,10 +16,11 @@ from ohhell_sim.cli import main
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.rules import Rules, bidding_position
 from ohhell_sim.studies import house_rules as hr
-from ohhell_sim.studies import pairs, run_experiment, runs
-from ohhell_sim.studies import verdicts as vd
-from ohhell_sim.studies.experiment import load_report
+from ohhell_sim.studies import pairs, run_experiment, runs, study_play
+from ohhell_sim.studies import verdict_effects as vd
+from ohhell_sim.studies import verdict_words as vw
 from ohhell_sim.studies.family import games_to_detect
+from ohhell_sim.studies.rendering import load_report
 from ohhell_sim.studies.runs import as_categories, read_study
 
 PLAYERS = (3, 4)
@@ -176,15 +177,15 @@ def test_measures_in_batches_of_conditions_are_those_of_the_whole_run(study, mon
 
 def test_a_condition_played_in_chunks_keeps_what_it_keeps_played_whole(monkeypatch):
     conditions = hr.conditions(7, (3,), fields=("weak",))[:2]
-    whole = runs.play_conditions(conditions, 5, progress=False, reduce=hr.seat_roles)
-    monkeypatch.setattr(runs, "CHUNK_GAMES", 3)
+    whole = study_play.play_conditions(conditions, 5, progress=False, reduce=hr.seat_roles)
+    monkeypatch.setattr(study_play, "CHUNK_GAMES", 3)
     kept: list[pd.DataFrame] = []
 
     def reduce(hands: pd.DataFrame) -> pd.DataFrame:
         kept.append(hands)
         return hr.seat_roles(hands)
 
-    chunked = runs.play_conditions(conditions, 5, progress=False, reduce=reduce)
+    chunked = study_play.play_conditions(conditions, 5, progress=False, reduce=reduce)
     # Games 0-2, 3-5 and 6 of each condition: no reduction saw more than one chunk.
     assert [sorted(part["game"].unique()) for part in kept] == 2 * [[0, 1, 2], [3, 4, 5], [6]]
     pd.testing.assert_frame_equal(chunked.games, whole.games)
@@ -193,7 +194,7 @@ def test_a_condition_played_in_chunks_keeps_what_it_keeps_played_whole(monkeypat
     )
     # A reduction that sums over the games would stack as partial rows: it is refused.
     with pytest.raises(InvalidArgumentError, match="no 'game' column"):
-        runs.play_conditions(
+        study_play.play_conditions(
             conditions, 5, progress=False, reduce=lambda h: h.groupby("seat")[["score"]].sum()
         )
 
@@ -340,7 +341,7 @@ def _sizes(rule, measure, field, lows_highs):
         (-2.0, 5.0, [(4.0, 6.0), (3.0, 7.0)], "less fair"),
         (2.0, -1.0, [(-2.0, -0.5), (-1.5, 0.2)], "fairer"),
         # Established when pooled, but one table size goes each way: no claim.
-        (-2.0, 1.5, [(0.5, 2.5), (-3.0, -0.2)], vd.OPPOSITE_SIZES),
+        (-2.0, 1.5, [(0.5, 2.5), (-3.0, -0.2)], vw.OPPOSITE_SIZES),
     ],
 )
 def test_a_fairness_effect_is_judged_against_the_canonical_gap(canonical_gap, shift, cells, word):
@@ -400,7 +401,7 @@ def test_an_effect_whose_table_sizes_disagree_is_shown_per_size():
     judged = hr.STUDY.judgements(found, pd.Series(dtype=float), sizes, DESIGN)
     verdict = hr.STUDY.verdicts(judged, found, DESIGN).set_index("rule")
     assert verdict.loc[rule, "skill"] == (
-        f"{vd.OPPOSITE_SIZES}: +3.0 pp at 3, -4.0 pp at 5 players (weak)"
+        f"{vw.OPPOSITE_SIZES}: +3.0 pp at 3, -4.0 pp at 5 players (weak)"
     )
     # A seat's gap that turns where that seat also deals a one-card deal says so.
     same_seat = dataclasses.replace(DESIGN, first_deals_one=frozenset({(rule, 3)}))
@@ -448,13 +449,13 @@ def test_advice_adopts_what_helps_in_both_fields_and_weighs_trade_offs():
             ("c", hr.AHEAD, "weak", "more skill"),
             ("c", hr.ONE_CARD, "weak", "less fair"),
             ("d", hr.AHEAD, "strong", "more luck"),
-            ("e", hr.AHEAD, "strong", vd.OPPOSITE_SIZES),
+            ("e", hr.AHEAD, "strong", vw.OPPOSITE_SIZES),
         ],
         columns=["rule", "measure", "field", "word"],
     )
     names = dict(zip("abcde", hr.RULE_NAMES[1:6], strict=True))
     judged["rule"] = judged["rule"].map(names)
-    advised = vd.advice(judged, DESIGN)
+    advised = vw.advice(judged, DESIGN)
     assert advised == {
         "adopt": [names["a"]],
         "one field": [names["b"]],

@@ -70,7 +70,8 @@ def _done(written: WrittenReport, data: bool = False) -> int:
 
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one study and write its data and report."""
-    from ohhell_sim.studies.experiment import check_cluster, run_experiment
+    from ohhell_sim.studies.experiment import run_experiment
+    from ohhell_sim.studies.spec import check_cluster
 
     import_modules(args)
     out = args.out or f"runs/{args.name}"
@@ -103,7 +104,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from ohhell_sim.analysis.report import command_path, write_report
     from ohhell_sim.analysis.run_report import run_report
     from ohhell_sim.results import check_output_folder, read_results
-    from ohhell_sim.studies.experiment import render_report
+    from ohhell_sim.studies.rendering import render_report
     from ohhell_sim.studies.runs import MANIFEST_FILE
     from ohhell_sim.summary import SUMMARY_FILE
 

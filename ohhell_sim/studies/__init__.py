@@ -23,10 +23,10 @@ from ohhell_sim.studies.catalog import STUDY_NAMES as STUDY_NAMES
 #: pandas and Matplotlib, which the command's help does not need.
 _EXPORTS = {
     "StudySpec": "ohhell_sim.studies.spec",
-    "build_report": "ohhell_sim.studies.experiment",
-    "get_study": "ohhell_sim.studies.experiment",
-    "load_report": "ohhell_sim.studies.experiment",
-    "render_report": "ohhell_sim.studies.experiment",
+    "build_report": "ohhell_sim.studies.rendering",
+    "get_study": "ohhell_sim.studies.spec",
+    "load_report": "ohhell_sim.studies.rendering",
+    "render_report": "ohhell_sim.studies.rendering",
     "run_experiment": "ohhell_sim.studies.experiment",
 }
 

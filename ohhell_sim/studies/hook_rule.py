@@ -35,10 +35,8 @@ from ohhell_sim.studies.design import (
 
 # The notebook reads the standardised rows' label here.
 from ohhell_sim.studies.design import STANDARDISED as STANDARDISED
-from ohhell_sim.studies.effects import (
+from ohhell_sim.studies.effect_rows import (
     BY_TABLE,
-    EffectStudy,
-    Words,
     detectable,
     established_cells,
     established_in,
@@ -47,6 +45,7 @@ from ohhell_sim.studies.effects import (
     standardised,
     with_standardised,
 )
+from ohhell_sim.studies.effects import EffectStudy, Words
 from ohhell_sim.studies.runs import StudyData
 
 NAME = "hook_rule"

@@ -20,11 +20,12 @@ from ohhell_sim.analysis.format import fmt_number
 from ohhell_sim.analysis.report import Table
 from ohhell_sim.rules import Rules
 from ohhell_sim.studies import pairs
-from ohhell_sim.studies import verdicts as judging
 from ohhell_sim.studies.design import bidding_position
 from ohhell_sim.studies.effects import Words
 from ohhell_sim.studies.measures import lead_changes, role_gap
-from ohhell_sim.studies.verdicts import where
+from ohhell_sim.studies.verdict_effects import Judged, value_text, where
+from ohhell_sim.studies.verdict_words import advice, advice_text
+from ohhell_sim.studies.verdicts import VerdictStudy
 
 NAME = "house_rules"
 QUESTION = "Which house rules make Oh Hell a game of skill, fair and tense, and what do they cost?"
@@ -224,11 +225,11 @@ def notes(found: pd.DataFrame, design: Played) -> Callable[[str, str], list[str]
     return said
 
 
-def _answer(j: judging.Judged, design: Played) -> Words:
+def _answer(j: Judged, design: Played) -> Words:
     """The In short and the tables of its numbers and of the base game."""
     answer = _answer_table(j.baseline, j.headline, j.ahead, design)
     return Words(
-        in_short=_in_short(judging.advice(j.judged, design), answer, design, j.source),
+        in_short=_in_short(advice(j.judged, design), answer, design, j.source),
         tables=[
             Table(
                 f"The numbers of the In short, standardised over table sizes (95% CI; {j.source})",
@@ -249,13 +250,13 @@ def _answer_table(
         skill, gap = (where(baseline, measure=m, field=field).iloc[0] for m in (AHEAD, ONE_CARD))
         games = where(ahead, rule=design.base, field=field)["games"].iloc[0]
         rows += [
-            (design.base, AHEAD, field, judging.value_text(skill, AHEAD)),
-            (design.base, ONE_CARD, field, judging.value_text(gap, ONE_CARD)),
+            (design.base, AHEAD, field, value_text(skill, AHEAD)),
+            (design.base, ONE_CARD, field, value_text(gap, ONE_CARD)),
             (design.base, AHEAD_GAMES, field, fmt_number(games, 0)),
         ]
         best = _best_fix(found, field, float(gap["estimate"]))
         if best is not None:
-            rows.append((best["rule"], GAP_CHANGE, field, judging.value_text(best, ONE_CARD)))
+            rows.append((best["rule"], GAP_CHANGE, field, value_text(best, ONE_CARD)))
     return pd.DataFrame(rows, columns=["rule", "measure", "field", "value"])
 
 
@@ -308,7 +309,7 @@ def _in_short(
         for rule in pd.unique(answer.loc[answer["measure"] == GAP_CHANGE, "rule"])
     )
     return [
-        judging.advice_text(advised),
+        advice_text(advised),
         f"In the {design.base} the stronger of two players finishes ahead in "
         f"{cells(design.base, AHEAD)} of games, and needs {cells(design.base, AHEAD_GAMES)} "
         "games to be ahead 95% of the time.",
@@ -319,7 +320,7 @@ def _in_short(
     ]
 
 
-STUDY = judging.VerdictStudy(
+STUDY = VerdictStudy(
     measures=MEASURES,
     aspects=ASPECTS,
     words=WORDS,

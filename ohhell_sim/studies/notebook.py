@@ -45,7 +45,8 @@ def open_study(
     ``runs/notebook_NAME`` in the :func:`repository_root`.  The report is the saved
     analysis: nothing is computed again.
     """
-    from ohhell_sim.studies.experiment import load_report, run_experiment
+    from ohhell_sim.studies.experiment import run_experiment
+    from ohhell_sim.studies.rendering import load_report
 
     if data_dir is None:
         data_dir = out_dir or repository_root() / "runs" / f"notebook_{name}"

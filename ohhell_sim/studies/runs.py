@@ -1,38 +1,27 @@
-"""Playing a study's conditions and storing them: one long frame per kind, with labels.
+"""A study's data: its conditions, its stacked frames, and their files.
 
-A study is a list of :class:`Condition` s, each played for the same game indices with
-the same seed, so that conditions which share a deal schedule share the cards (common
-random numbers): the engine keys every shuffle by ``(seed, game, deal)``, never by the
-rules' scoring or the strategies.  The results are stacked into one ``hands`` and one
-``games`` frame, with the label values as extra columns, and written to Parquet with
-the study's manifest (its conditions, seed and package version).
+A study is a list of :class:`Condition` s (played by
+:func:`~ohhell_sim.studies.study_play.play_conditions`).  Its results are one ``hands``
+and one ``games`` frame (:class:`StudyData`), with the label values as extra columns,
+read a batch of whole conditions at a time (:func:`condition_batches`), and written to
+Parquet with the study's manifest (its conditions, seed and package version).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from ohhell_sim._version import __version__
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.results import read_frame, write_frame
 from ohhell_sim.rules import Rules
-from ohhell_sim.run.dask import chunk_ranges
-from ohhell_sim.run.pipeline import prepare_kernel
-from ohhell_sim.run.sinks import Rows
-from ohhell_sim.run.validation import chosen_kernel
-from ohhell_sim.simulate import simulate
-from ohhell_sim.strategy import SeatSpec, check_seating
-
-if TYPE_CHECKING:
-    from distributed import Client
+from ohhell_sim.strategy import SeatSpec
 
 HANDS_FILE = "hands.parquet"
 GAMES_FILE = "games.parquet"
@@ -71,18 +60,14 @@ def seat_text(spec: SeatSpec) -> str:
     return str(spec)
 
 
-#: Games of a condition played at a time: the deals of one chunk are all a study holds
-#: of them at once when it keeps a few rows per game (``reduce``).  A game's cards depend
-#: only on the seed and its index, so the chunks add up to the condition played whole.
-CHUNK_GAMES = 5_000
-
 #: The subfolder of a study folder that holds its confirmation run (another study folder).
 CONFIRMATION_FOLDER = "confirmation"
 
 
 @dataclass
 class StudyData:
-    """The stacked frames of a study and its manifest (see :func:`play_conditions`).
+    """The stacked frames of a study and its manifest (see
+    :func:`~ohhell_sim.studies.study_play.play_conditions`).
 
     ``confirmation`` holds the same study played again at another seed (fresh
     cards), on which the headlines are confirmed; None when none was played.
@@ -99,107 +84,9 @@ class StudyData:
         self.hands.attrs, self.games.attrs = {}, {}
 
 
-def play_conditions(
-    conditions: Sequence[Condition],
-    seed: int,
-    *,
-    progress: bool = True,
-    description: str = "games",
-    reduce: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
-    client: Client | None = None,
-) -> StudyData:
-    """Play every condition with ``seed`` (one progress bar, labelled ``description``) and
-    stack the results; ``reduce``, when given, maps the labelled hands of each chunk of a
-    condition's games (:data:`CHUNK_GAMES`) to what is kept of them, so that only one
-    chunk's deals are held at a time.
-    With ``client`` every condition plays on its Dask cluster (``simulate(...,
-    client=)``: the same frames, bit for bit), and no kernel compiles here.
-
-    ``hands`` and ``games`` get the label columns and ``condition`` (its position in
-    ``conditions``) in front.  The ``strategy`` column holds each seat's strategy name,
-    not its label: the manifest's conditions say with which parameters it plays, and
-    the analyses tell seats apart by condition and seat.
-    """
-    from tqdm.auto import tqdm
-
-    hands, games = [], []
-    total = sum(c.games for c in conditions)
-    names, described = [], []
-    # Every seating is checked against its rules before the first kernel compiles.
-    seatings = [check_seating(c.rules, list(c.seats)) for c in conditions]
-    # Kernels compile (announced) before the bar starts, so that it times play alone;
-    # on a cluster the workers compile them.
-    for condition, seating in zip(conditions, seatings, strict=True):
-        if client is None:
-            shared = chosen_kernel(condition.games) == "shared"
-            prepare_kernel(
-                replace(seating, shared=shared), condition.rules, Rows.empty(condition.rules, 0)
-            )
-        names.append(np.array(seating.names, dtype=object))
-        # Whether each seat's bids read the scoring tables: a user's strategy need not be
-        # importable when the data are analysed again.
-        reads = [bool(s.reads_scoring) for s in seating.strategies]
-        described.append({**condition.describe(), "reads_scoring": reads})
-    with tqdm(total=total, unit="game", desc=description, disable=not progress) as bar:
-        for index, condition in enumerate(conditions):
-            seats = list(condition.seats)
-            # Every chunk plays on the kernel compiled above, whatever its own size.
-            kernel = chosen_kernel(condition.games)
-            for first, count in chunk_ranges(condition.games, CHUNK_GAMES):
-                result = simulate(
-                    condition.rules,
-                    seats,
-                    count,
-                    seed,
-                    first_game=first,
-                    client=client,
-                    kernel=kernel,
-                )
-                labelled = _labelled(result.hands, index, condition.label, names[index])
-                hands.append(labelled if reduce is None else _per_game(reduce, labelled))
-                games.append(_labelled(result.games, index, condition.label, names[index]))
-                bar.update(count)
-    manifest = {
-        "version": __version__,
-        "seed": seed,
-        "conditions": described,
-    }
-    return StudyData(stack_frames(hands), stack_frames(games), manifest)
-
-
-def play_parts(
-    conditions: Sequence[Condition],
-    part_of: Callable[[Condition], str],
-    seed: int,
-    *,
-    progress: bool = True,
-    description: str = "games",
-    keep: Callable[[str, pd.DataFrame], pd.DataFrame] | None = None,
-    client: Client | None = None,
-) -> StudyData:
-    """:func:`play_conditions` part by part (``part_of`` names a condition's part; each part
-    its own progress bar, ``description`` and the part's name), the conditions numbered on
-    from part to part, on ``client``'s cluster when given; ``keep(part, hands)``, when
-    given, maps a part's hands to what is kept of them.  The manifest lists every
-    condition."""
-    parts: dict[str, list[Condition]] = {}
-    for condition in conditions:
-        parts.setdefault(part_of(condition), []).append(condition)
-    hands, games, offset = [], [], 0
-    for name, part in parts.items():
-        data = play_conditions(
-            part, seed, progress=progress, description=f"{description} {name}", client=client
-        )
-        rows = data.hands if keep is None else keep(name, data.hands)
-        for frame, out in ((rows, hands), (data.games, games)):
-            out.append(frame.assign(condition=(frame["condition"] + offset).astype(np.int16)))
-        offset += len(part)
-    manifest = {**data.manifest, "conditions": [c.describe() for c in conditions]}
-    # Categories that differ between the parts stack as objects: categorical again.
-    return StudyData(stack_frames(hands), stack_frames(games), manifest)
-
-
-def _per_game(reduce: Callable[[pd.DataFrame], pd.DataFrame], hands: pd.DataFrame) -> pd.DataFrame:
+def keep_per_game(
+    reduce: Callable[[pd.DataFrame], pd.DataFrame], hands: pd.DataFrame
+) -> pd.DataFrame:
     """``reduce(hands)``, checked to keep rows per game (a ``game`` column): the hands come
     a chunk of games at a time, and rows that summed a whole condition would stack as
     several partial ones without a word."""
@@ -211,27 +98,6 @@ def _per_game(reduce: Callable[[pd.DataFrame], pd.DataFrame], hands: pd.DataFram
             "(the hands come a chunk of games at a time); group by the game too"
         )
     return kept
-
-
-def _labelled(
-    frame: pd.DataFrame, index: int, label: dict[str, object], names: np.ndarray
-) -> pd.DataFrame:
-    rows = len(frame)
-    extra = {"condition": np.full(rows, index, dtype=np.int16)}
-    for key, value in label.items():
-        if isinstance(value, str):
-            # A category from the start: one byte a row instead of the text's twenty or
-            # so until the study's frames are stacked.
-            extra[key] = pd.Categorical.from_codes(np.zeros(rows, dtype=np.int8), [value])
-        elif np.issubdtype(type(value), np.integer) and abs(int(value)) < 1 << 15:
-            # A small whole number (a table size, a seat order): two bytes, not eight.
-            extra[key] = np.full(rows, value, dtype=np.int16)
-        else:
-            extra[key] = np.full(rows, value)
-    out = pd.concat([pd.DataFrame(extra), frame.reset_index(drop=True)], axis=1)
-    # The seats' names, not the seating's strategy categories (which differ between seatings).
-    out["strategy"] = pd.Categorical(names[out["seat"].to_numpy()])
-    return out
 
 
 def stack_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
@@ -367,7 +233,7 @@ def _reduced(path: Path, reduce: Callable[[pd.DataFrame], pd.DataFrame]) -> Iter
         # The last game may go on in the next batch.
         done = (conditions != conditions[-1]) | (games != games[-1])
         if done.any():
-            yield _per_game(reduce, rows[done].reset_index(drop=True))
+            yield keep_per_game(reduce, rows[done].reset_index(drop=True))
         rest = rows[~done]
     if rest is not None and len(rest):
-        yield _per_game(reduce, rest.reset_index(drop=True))
+        yield keep_per_game(reduce, rest.reset_index(drop=True))

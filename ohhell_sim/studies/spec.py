@@ -2,11 +2,12 @@
 
 Every study module ends with a :class:`StudySpec` named ``SPEC``; the machinery that
 plays a study (:mod:`ohhell_sim.studies.experiment`) reads that and nothing else of
-the module, so that no study is handled by its name.
+the module (:func:`get_study`), so that no study is handled by its name.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -16,8 +17,11 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from ohhell_sim.analysis.report import Report
+from ohhell_sim.errors import InvalidArgumentError
+from ohhell_sim.studies.catalog import STUDY_NAMES
 from ohhell_sim.studies.design import FIELDS
-from ohhell_sim.studies.runs import Condition, StudyData, play_conditions, play_parts
+from ohhell_sim.studies.runs import Condition, StudyData
+from ohhell_sim.studies.study_play import play_conditions, play_parts
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -54,7 +58,7 @@ class StudySpec:
         (:attr:`plays_on_cluster`).
     part_of, keep_part : callable, optional
         ``part_of(condition) -> str``: the conditions are played part by part, each with its
-        own progress bar (:func:`~ohhell_sim.studies.runs.play_parts`), and
+        own progress bar (:func:`~ohhell_sim.studies.study_play.play_parts`), and
         ``keep_part(part, hands) -> DataFrame`` what is kept of a part's hands (a probe's
         seat).
     analyse : callable
@@ -155,3 +159,27 @@ class StudySpec:
     def field_games(self, field_name: str, games: int) -> int:
         """Games per condition of ``field_name`` when the study plays ``games`` (its share)."""
         return share_of_games(games, self.field_shares.get(field_name, 1.0))
+
+
+def get_study(name: object) -> StudySpec:
+    """The declaration of study ``name`` (its module's ``SPEC``; a :class:`StudySpec` is
+    returned as it is); an unknown name raises, listing the studies."""
+    if isinstance(name, StudySpec):
+        return name
+    if name not in STUDY_NAMES:
+        raise InvalidArgumentError(f"unknown study {name!r}; studies: {', '.join(STUDY_NAMES)}")
+    return importlib.import_module(f"ohhell_sim.studies.{name}").SPEC
+
+
+def check_cluster(name: object) -> StudySpec:
+    """The declaration of study ``name`` (as :func:`get_study`) when it can play on a Dask
+    cluster (:attr:`StudySpec.plays_on_cluster`); otherwise raise, naming the studies that
+    can."""
+    study = get_study(name)
+    if not study.plays_on_cluster:
+        able = [s for s in STUDY_NAMES if get_study(s).plays_on_cluster]
+        raise InvalidArgumentError(
+            f"a Dask cluster (--scheduler, client=) runs {', '.join(able)} only; study "
+            f"{study.name!r} plays its own games, on this machine"
+        )
+    return study
