@@ -4,7 +4,7 @@ It bids as ``distilled`` does (the bid network, and the solved bid of a
 one-card deal).  To play, the card network values every legal card (its
 expected points under the active scoring tables).  When the best card leads
 the next by more than ``sure`` points it is played at once, without a search
-(about a fifth of the choices between two cards or more, more in small
+(about three fifths of the choices between two cards or more, more in small
 hands).  Otherwise the cards more than ``cut`` points
 below the best are set aside and ``adaptive_pimc``'s search plays the others
 out on deals sampled consistently with what it knows (``simple``'s greedy
@@ -23,8 +23,8 @@ decks (declared unsupported) it plays as ``card_counter`` and bids as
 ``expected_tricks``.
 
 Parameters: ``samples`` = 48 (most deals per searched card choice), ``eps`` =
-0.08 and ``drop`` = 1.5 (``adaptive_pimc``'s stopping rule), ``sure`` = 1
-(points), ``cut`` = 3 (points; 0: no cut), ``prior`` = 8 (samples).
+0.08 and ``drop`` = 1.5 (``adaptive_pimc``'s stopping rule), ``sure`` = 0.25
+(points), ``cut`` = 3 (points; 0: no cut), ``prior`` = 16 (samples).
 Stochastic.
 """
 
@@ -106,7 +106,7 @@ STRATEGY = Strategy(
     name="distilled_search",
     bid=bid,
     play=play,
-    params={"samples": 48.0, "eps": 0.08, "drop": 1.5, "sure": 1.0, "cut": 3.0, "prior": 8.0},
+    params={"samples": 48.0, "eps": 0.08, "drop": 1.5, "sure": 0.25, "cut": 3.0, "prior": 16.0},
     param_bounds={
         "samples": (0, None),
         "eps": (0, None),
