@@ -73,6 +73,8 @@ ONE_CARD_GAPS = (ONE_CARD_ON, ONE_CARD_OFF, ONE_CARD_SHIFT)
 FIELD_EFFECTS = (POINTS, DEALER_COST, OTHERS_COST, *EDGES, OVERBID, *SEAT_GAPS, *ONE_CARD_GAPS)
 #: The groups of a gap measured hook on and off.
 BY_HOOK = ("field", "players", "hook")
+#: A hand's role in the effects on the dealer's score (a category: millions of rows).
+ROLE_NAMES = ("dealer", "other seats")
 #: The seat roles whose final totals :func:`total_gaps` compares.
 ROLES = {
     "deal_role": ("less often", "more often"),
@@ -103,9 +105,7 @@ def effects(data: StudyData) -> dict[str, pd.DataFrame]:
     }
     for name, hook in zip(EDGES, (False, True), strict=True):
         arm = hands[hands["hook"] == hook]
-        parts[name] = per_game_difference(
-            arm, arm["made"], "role", "dealer", "other seats", BY_TABLE
-        )
+        parts[name] = per_game_difference(arm, arm["made"], "role", *ROLE_NAMES, BY_TABLE)
     parts[OVERBID] = on_off(deals, deals["excess"] > 0)
     for role, (on, off, shift) in zip(ROLES, (SEAT_GAPS, ONE_CARD_GAPS), strict=True):
         gaps = total_gaps(games, role)
@@ -122,12 +122,13 @@ def effects(data: StudyData) -> dict[str, pd.DataFrame]:
 
 def _frames(data: StudyData) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The hands (with bidding position, role and made bid), deals and games (with the seats'
-    :data:`ROLES`) of ``data``."""
+    :data:`ROLES`) of ``data``; of the hands, only the columns the effects read (a row per
+    seat and deal: millions of rows, each column copied by every subset)."""
     hands, deals = data.hands, deal_frame(data.hands)
     labels = position_labels(hands)
-    hands = hands.assign(
+    hands = hands[["field", "players", "hook", "game", "score"]].assign(
         position=pd.Categorical(labels, categories=POSITION_ORDER),
-        role=np.where(labels == "dealer", "dealer", "other seats"),
+        role=pd.Categorical.from_codes((labels != "dealer").astype(np.int8), ROLE_NAMES),
         made=hands["bid"] == hands["tricks"],
     )
     games = measures.with_deals_dealt(data.games, data.hands)

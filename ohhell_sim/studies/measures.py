@@ -19,8 +19,10 @@ def deal_frame(hands: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
     ``bids``' total, their ``excess`` over the hand size, and ``all_made`` (every seat took
     exactly its bid)."""
     keys = ["condition", *labels, "game", "deal"]
+    # Only the columns it reads are copied: a study's hands are millions of rows.
     return (
-        hands.assign(_made=hands["bid"] == hands["tricks"])
+        hands[[*keys, "hand_size", "bid"]]
+        .assign(_made=hands["bid"] == hands["tricks"])
         .groupby(keys, observed=True, sort=False)
         .agg(hand_size=("hand_size", "first"), bids=("bid", "sum"), all_made=("_made", "min"))
         .reset_index()
