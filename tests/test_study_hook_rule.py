@@ -19,7 +19,13 @@ from ohhell_sim.analysis.format import fmt_span
 from ohhell_sim.analysis.stats import paired_by_game, per_game_difference
 from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import hook_rule, measures
-from ohhell_sim.studies.design import FIELDS, STANDARDISED
+from ohhell_sim.studies.design import (
+    FIELDS,
+    POSITION_ORDER,
+    STANDARDISED,
+    position_categories,
+    position_labels,
+)
 from ohhell_sim.studies.effect_rows import BY_TABLE, OPPOSITE_SIZES, with_standardised
 
 
@@ -232,6 +238,27 @@ def test_no_deal_ends_with_every_bid_made_under_the_hook(small_run):
     margins = measures.winning_margins(small_run.games, hook_rule.BY_HOOK)
     assert (margins["margin"] >= 0).all()
     assert len(margins) == small_run.games.groupby(["condition", "game"]).ngroups
+
+
+def test_deals_are_the_hands_grouped_by_every_key(small_run):
+    hands = small_run.hands
+    keys = ["condition", "players", "field", "hook", "game", "deal"]
+    expected = (
+        hands.assign(_made=hands["bid"] == hands["tricks"])
+        .groupby(keys, observed=True, sort=False)
+        .agg(hand_size=("hand_size", "first"), bids=("bid", "sum"), all_made=("_made", "min"))
+        .reset_index()
+        .assign(excess=lambda deals: deals["bids"] - deals["hand_size"])
+    )
+    pd.testing.assert_frame_equal(hook_rule.deal_frame(hands), expected, check_exact=True)
+
+
+def test_position_categories_are_the_position_labels(small_run):
+    hands = small_run.hands
+    labels = pd.Categorical(position_labels(hands), categories=POSITION_ORDER)
+    assert (position_categories(hands) == labels).all()
+    with pytest.raises(InvalidArgumentError, match=r"players must be at most 7.*got 8"):
+        position_categories(hands.assign(players=8))
 
 
 def test_report_has_no_raw_pooled_rows(small_run):

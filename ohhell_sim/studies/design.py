@@ -125,6 +125,20 @@ def position_labels(hands: pd.DataFrame) -> np.ndarray:
 POSITION_ORDER = ("1st (leads)", "2nd", "3rd", "4th", "5th", "6th", "dealer")
 
 
+def position_categories(hands: pd.DataFrame) -> pd.Categorical:
+    """:func:`position_labels` as categories of :data:`POSITION_ORDER`, made from the
+    positions' numbers: a study labels millions of rows, and text would be a string each."""
+    position, players = bidding_position(hands), hands["players"].to_numpy()
+    if players.size and players.max() > len(POSITION_ORDER):
+        raise InvalidArgumentError(
+            f"players must be at most {len(POSITION_ORDER)} to label bidding positions, "
+            f"got {players.max()}"
+        )
+    dealer = POSITION_ORDER.index("dealer")
+    codes = np.where(position == players - 1, dealer, position).astype(np.int8)
+    return pd.Categorical.from_codes(codes, POSITION_ORDER)
+
+
 def count_label(counts: pd.Series | np.ndarray, top: int = 3) -> np.ndarray:
     """Counts as labels, ``top`` or more as one: ``[0, 1, 4]`` -> ``["0", "1", "3+"]``."""
     counts = np.asarray(counts)

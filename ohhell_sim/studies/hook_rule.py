@@ -30,7 +30,7 @@ from ohhell_sim.studies.design import (
     FIELDS,
     MIX_FIELD,
     POSITION_ORDER,
-    position_labels,
+    position_categories,
 )
 
 # The notebook reads the standardised rows' label here.
@@ -125,15 +125,15 @@ def _frames(data: StudyData) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     :data:`ROLES`) of ``data``; of the hands, only the columns the effects read (a row per
     seat and deal: millions of rows, each column copied by every subset)."""
     hands, deals = data.hands, deal_frame(data.hands)
-    labels = position_labels(hands)
+    position = position_categories(hands)
     hands = hands[["field", "players", "hook", "game", "score"]].assign(
-        position=pd.Categorical(labels, categories=POSITION_ORDER),
-        role=pd.Categorical.from_codes((labels != "dealer").astype(np.int8), ROLE_NAMES),
+        position=position,
+        role=pd.Categorical.from_codes((position != "dealer").astype(np.int8), ROLE_NAMES),
         made=hands["bid"] == hands["tricks"],
     )
     games = measures.with_deals_dealt(data.games, data.hands)
     games = measures.with_one_card_dealer(games, data.hands)
-    for frame in (hands, deals, games):
+    for frame in (deals, games):
         frame["field"] = frame["field"].astype(str)
     return hands, deals, games
 

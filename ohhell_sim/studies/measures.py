@@ -19,13 +19,25 @@ def deal_frame(hands: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
     ``bids``' total, their ``excess`` over the hand size, and ``all_made`` (every seat took
     exactly its bid)."""
     keys = ["condition", *labels, "game", "deal"]
-    # Only the columns it reads are copied: a study's hands are millions of rows.
+    # Grouped by one number per deal, not by a code per key column, and only the columns
+    # read are copied: a study's hands are millions of rows.  The labels are the
+    # condition's, the same on each of its rows.
+    deal = (
+        (hands["condition"].to_numpy(np.int64) << 40)
+        | (hands["game"].to_numpy(np.int64) << 8)
+        | hands["deal"].to_numpy(np.int64)
+    )
     return (
         hands[[*keys, "hand_size", "bid"]]
         .assign(_made=hands["bid"] == hands["tricks"])
-        .groupby(keys, observed=True, sort=False)
-        .agg(hand_size=("hand_size", "first"), bids=("bid", "sum"), all_made=("_made", "min"))
-        .reset_index()
+        .groupby(deal, sort=False)
+        .agg(
+            **{key: (key, "first") for key in keys},
+            hand_size=("hand_size", "first"),
+            bids=("bid", "sum"),
+            all_made=("_made", "min"),
+        )
+        .reset_index(drop=True)
         .assign(excess=lambda deals: deals["bids"] - deals["hand_size"])
     )
 
