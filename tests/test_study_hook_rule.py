@@ -23,6 +23,7 @@ from ohhell_sim.studies.design import (
     FIELDS,
     POSITION_ORDER,
     STANDARDISED,
+    bidding_position,
     position_categories,
     position_labels,
 )
@@ -253,10 +254,19 @@ def test_deals_are_the_hands_grouped_by_every_key(small_run):
     pd.testing.assert_frame_equal(hook_rule.deal_frame(hands), expected, check_exact=True)
 
 
-def test_position_categories_are_the_position_labels(small_run):
+def test_deals_refuse_a_label_that_changes_within_a_condition(small_run):
+    with pytest.raises(InvalidArgumentError, match="seat change within a condition"):
+        measures.deal_frame(small_run.hands, labels=("players", "seat"))
+
+
+def test_position_categories_name_each_bidding_position(small_run):
     hands = small_run.hands
-    labels = pd.Categorical(position_labels(hands), categories=POSITION_ORDER)
-    assert (position_categories(hands) == labels).all()
+    position, players = bidding_position(hands), hands["players"].to_numpy()
+    names = np.array(POSITION_ORDER[:-1], dtype=object)[np.minimum(position, 5)]
+    expected = np.where(position == players - 1, "dealer", names)
+    assert (np.asarray(position_categories(hands), dtype=object) == expected).all()
+    assert (position_labels(hands) == expected).all()
+    assert {"1st (leads)", "2nd", "3rd", "dealer"} <= set(expected)
     with pytest.raises(InvalidArgumentError, match=r"players must be at most 7.*got 8"):
         position_categories(hands.assign(players=8))
 

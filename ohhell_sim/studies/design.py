@@ -99,35 +99,14 @@ def bidding_position(hands: pd.DataFrame) -> np.ndarray:
     )
 
 
-def position_label(position: np.ndarray, players: np.ndarray) -> np.ndarray:
-    """Names of bidding positions: ``"1st (leads)"``, ``"2nd"``, ..., ``"dealer"``."""
-    position, players = np.asarray(position, dtype=np.int64), np.asarray(players)
-    if position.shape != players.shape:
-        raise ValueError(
-            f"position and players must have the same length, got {position.size} and "
-            f"{players.size}"
-        )
-    names = {0: "1st (leads)", 1: "2nd", 2: "3rd"}
-    # One name per position, looked up for every row: studies label millions of rows.
-    top = int(position.max()) + 1 if position.size else 0
-    lookup = np.array([names.get(p, f"{p + 1}th") for p in range(top)], dtype=object)
-    labels = lookup[position]
-    labels[position == players - 1] = "dealer"
-    return labels
-
-
-def position_labels(hands: pd.DataFrame) -> np.ndarray:
-    """The :func:`position_label` of each row of ``hands`` (``seat``, ``dealer``, ``players``)."""
-    return position_label(bidding_position(hands), hands["players"].to_numpy())
-
-
 #: Order of the position labels in tables and figures.
 POSITION_ORDER = ("1st (leads)", "2nd", "3rd", "4th", "5th", "6th", "dealer")
 
 
 def position_categories(hands: pd.DataFrame) -> pd.Categorical:
-    """:func:`position_labels` as categories of :data:`POSITION_ORDER`, made from the
-    positions' numbers: a study labels millions of rows, and text would be a string each."""
+    """Each row's bidding position named (:data:`POSITION_ORDER`: ``"1st (leads)"``, ``"2nd"``,
+    ..., ``"dealer"``) as a category, made from the positions' numbers: a study labels
+    millions of rows, and text would be a string each."""
     position, players = bidding_position(hands), hands["players"].to_numpy()
     if players.size and players.max() > len(POSITION_ORDER):
         raise InvalidArgumentError(
@@ -137,6 +116,11 @@ def position_categories(hands: pd.DataFrame) -> pd.Categorical:
     dealer = POSITION_ORDER.index("dealer")
     codes = np.where(position == players - 1, dealer, position).astype(np.int8)
     return pd.Categorical.from_codes(codes, POSITION_ORDER)
+
+
+def position_labels(hands: pd.DataFrame) -> np.ndarray:
+    """:func:`position_categories` as text, one object per row."""
+    return np.asarray(position_categories(hands), dtype=object)
 
 
 def count_label(counts: pd.Series | np.ndarray, top: int = 3) -> np.ndarray:

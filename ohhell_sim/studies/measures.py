@@ -13,15 +13,23 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ohhell_sim.errors import InvalidArgumentError
+
 
 def deal_frame(hands: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
     """One row per (condition, game, deal): the ``labels`` columns, ``hand_size``, the
     ``bids``' total, their ``excess`` over the hand size, and ``all_made`` (every seat took
-    exactly its bid)."""
+    exactly its bid).  ``labels`` are condition labels (one value per condition); a column
+    whose value changes within a condition is refused, naming it."""
     keys = ["condition", *labels, "game", "deal"]
+    varying = hands.groupby("condition", observed=True)[list(labels)].nunique().max() > 1
+    if varying.any():
+        raise InvalidArgumentError(
+            f"labels must be condition labels, with one value per condition; "
+            f"{', '.join(varying.index[varying])} change within a condition"
+        )
     # Grouped by one number per deal, not by a code per key column, and only the columns
-    # read are copied: a study's hands are millions of rows.  The labels are the
-    # condition's, the same on each of its rows.
+    # read are copied: a study's hands are millions of rows.
     deal = (
         (hands["condition"].to_numpy(np.int64) << 40)
         | (hands["game"].to_numpy(np.int64) << 8)
