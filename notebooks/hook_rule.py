@@ -95,11 +95,11 @@ nb.show_figures(report)
 # %% [markdown]
 # ## A closer look: the deal as a whole
 #
-# `deal_frame` sums the bids of every deal; under the hook they never total the hand size.
+# `deals_of` gives a row per deal; under the hook its bids never total the hand size.
 # Per field, standardised over table sizes (`hook_rule.with_standardised`):
 
 # %%
-deals = hook_rule.deal_frame(data.hands)
+deals = hook_rule.deals_of(data)
 exact = hook_rule.with_standardised(deals, deals["excess"] == 0, ["hook"], bounded=True)
 standardised = exact[exact["players"] == hook_rule.STANDARDISED]
 display(standardised.pivot(index="field", columns="hook", values="estimate"))

@@ -136,7 +136,39 @@ def test_spans_state_what_the_tables_print():
 
 @pytest.fixture(scope="module")
 def small_run():
-    return hook_rule.SPEC.run(16, seed=5, players=(3, 4), progress=False, fields=("simple", "mix"))
+    # Every hand kept, for the tests that count them; a run keeps deal_rows of them.
+    return hook_rule.SPEC.run(
+        16, seed=5, players=(3, 4), progress=False, fields=("simple", "mix"), keep_hands=True
+    )
+
+
+def test_a_run_keeps_a_row_per_deal_and_is_judged_as_one_that_kept_every_hand(small_run):
+    reduced = hook_rule.SPEC.run(
+        16, seed=5, players=(3, 4), progress=False, fields=("simple", "mix")
+    )
+    deals = reduced.hands
+    assert len(deals) == small_run.hands.groupby(["condition", "game", "deal"]).ngroups
+    pd.testing.assert_frame_equal(deals, hook_rule.deal_rows(small_run.hands), check_exact=True)
+    # The family, to the bit: the means over hands are sums of whole numbers over counts.
+    pd.testing.assert_frame_equal(
+        hook_rule.study_family(reduced), hook_rule.study_family(small_run), check_exact=True
+    )
+
+
+def test_deal_rows_hold_each_bidding_positions_hand(small_run):
+    hands = small_run.hands
+    deals = hook_rule.deal_rows(hands).set_index(["condition", "game", "deal"])
+    position = bidding_position(hands)
+    at = deals.loc[list(zip(hands["condition"], hands["game"], hands["deal"], strict=True))]
+    rows = np.arange(len(hands))
+    scores = at[list(hook_rule.POSITION_SCORES)].to_numpy()[rows, position]
+    made = at[list(hook_rule.POSITION_MADE)].to_numpy()[rows, position]
+    assert (scores == hands["score"].to_numpy()).all()
+    assert (made == (hands["bid"] == hands["tricks"]).to_numpy()).all()
+    assert (at["dealer"].to_numpy() == hands["dealer"].to_numpy()).all()
+    # Past the table's size a position holds nothing.
+    three = deals[deals["players"] == 3]
+    assert (three[list(hook_rule.POSITION_SCORES[3:])] == 0).all().all()
 
 
 def test_the_family_is_adjusted_tested_between_fields_and_judged_per_field(small_run):

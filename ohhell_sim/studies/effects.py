@@ -101,7 +101,7 @@ class EffectStudy(EffectReport):
         the family; the note under the effect table.
     notes : list of str
         The method's last sentences (the study's own terms).
-    default_games, default_players, default_fields, field_shares
+    default_games, default_players, default_fields, field_shares, reduce_hands
         As in :class:`~ohhell_sim.studies.spec.StudySpec`.
     """
 
@@ -121,6 +121,7 @@ class EffectStudy(EffectReport):
     outside_family: str = ""
     effects_note: str = ""
     notes: tuple[str, ...] = ()
+    reduce_hands: Callable[[pd.DataFrame], pd.DataFrame] | None = None
 
     def __post_init__(self) -> None:
         if len(self.arms) != 2 or self.arms[0] == self.arms[1]:
@@ -267,6 +268,7 @@ class EffectStudy(EffectReport):
             default_players=self.default_players,
             default_fields=self.default_fields,
             field_shares=self.field_shares,
+            reduce_hands=self.reduce_hands,
         )
 
 

@@ -30,7 +30,7 @@ from ohhell_sim.studies.design import (
     FIELDS,
     MIX_FIELD,
     POSITION_ORDER,
-    position_categories,
+    bidding_position,
 )
 
 # The notebook reads the standardised rows' label here.
@@ -84,6 +84,45 @@ ROLES = {
 
 #: The deals of a run as a whole (:func:`~ohhell_sim.studies.measures.deal_frame`).
 deal_frame = partial(measures.deal_frame, labels=("players", "field", "hook"))
+#: What :func:`deal_rows` keeps of each bidding position's hand: its score and made bid.
+POSITION_SCORES = tuple(f"score_{k}" for k in range(len(POSITION_ORDER)))
+POSITION_MADE = tuple(f"made_{k}" for k in range(len(POSITION_ORDER)))
+
+
+def deal_rows(hands: pd.DataFrame) -> pd.DataFrame:
+    """What the study needs of the hands, one row per (condition, game, deal): the columns of
+    :func:`deal_frame`, the ``dealer``'s seat, the ``trump``, and each bidding position's score and made bid
+    (``score_0``, ``made_0``, ...; position 0 bids first, ``players - 1`` is the dealer; 0 past
+    the table's size).  The study keeps this instead of every hand, chunk by chunk as it plays:
+    a row per deal, not one per seat and deal."""
+    # Bids total at most 70 (7 players of 10 cards): two bytes, as the scores.
+    deals = deal_frame(hands).astype({"bids": np.int16, "excess": np.int16})
+    codes, uniques = pd.factorize(measures.deal_numbers(hands))
+    # deal_frame groups in order of first appearance, as factorize numbers the deals.
+    if len(uniques) != len(deals):
+        raise AssertionError("deal_rows: the deals and their numbers disagree")
+    position = bidding_position(hands)
+    scores = np.zeros((len(deals), len(POSITION_ORDER)), dtype=np.int16)
+    made = np.zeros((len(deals), len(POSITION_ORDER)), dtype=np.int8)
+    scores[codes, position] = hands["score"].to_numpy()
+    made[codes, position] = hands["bid"].to_numpy() == hands["tricks"].to_numpy()
+    dealer = np.zeros(len(deals), dtype=hands["dealer"].dtype)
+    dealer[codes] = hands["dealer"].to_numpy()
+    trump = np.zeros(len(deals), dtype=hands["trump"].dtype)
+    trump[codes] = hands["trump"].to_numpy()
+    return deals.assign(
+        dealer=dealer,
+        trump=trump,
+        **{name: scores[:, k] for k, name in enumerate(POSITION_SCORES)},
+        **{name: made[:, k] for k, name in enumerate(POSITION_MADE)},
+    )
+
+
+def deals_of(data: StudyData) -> pd.DataFrame:
+    """:func:`deal_rows` of a run: its hands as kept, or reduced here when the run kept
+    every hand (``--keep-hands``)."""
+    kept = set(data.hands.columns)
+    return data.hands if {*POSITION_SCORES, *POSITION_MADE} <= kept else deal_rows(data.hands)
 
 
 def total_gaps(games: pd.DataFrame, role: str) -> pd.DataFrame:
@@ -95,16 +134,16 @@ def total_gaps(games: pd.DataFrame, role: str) -> pd.DataFrame:
 def effects(data: StudyData) -> dict[str, pd.DataFrame]:
     """Every effect of the family as one value per (field, players, game) per effect; the
     win-share effects exist in the mix field only."""
-    hands, deals, games = _frames(data)
+    roles, _, deals, games = _frames(data)
     on_off = STUDY.difference
-    dealer = hands["role"] == "dealer"
+    dealer = roles["role"] == "dealer"
     parts = {
         POINTS: on_off(games, games["total"]),
-        DEALER_COST: on_off(hands[dealer], hands.loc[dealer, "score"]),
-        OTHERS_COST: on_off(hands[~dealer], hands.loc[~dealer, "score"]),
+        DEALER_COST: on_off(roles[dealer], roles.loc[dealer, "score"]),
+        OTHERS_COST: on_off(roles[~dealer], roles.loc[~dealer, "score"]),
     }
     for name, hook in zip(EDGES, (False, True), strict=True):
-        arm = hands[hands["hook"] == hook]
+        arm = roles[roles["hook"] == hook]
         parts[name] = per_game_difference(arm, arm["made"], "role", *ROLE_NAMES, BY_TABLE)
     parts[OVERBID] = on_off(deals, deals["excess"] > 0)
     for role, (on, off, shift) in zip(ROLES, (SEAT_GAPS, ONE_CARD_GAPS), strict=True):
@@ -120,33 +159,76 @@ def effects(data: StudyData) -> dict[str, pd.DataFrame]:
     return parts
 
 
-def _frames(data: StudyData) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """The hands (with bidding position, role and made bid), deals and games (with the seats'
-    :data:`ROLES`) of ``data``; of the hands, only the columns the effects read (a row per
-    seat and deal: millions of rows, each column copied by every subset)."""
-    hands, deals = data.hands, deal_frame(data.hands)
-    position = position_categories(hands)
-    hands = hands[["field", "players", "hook", "game", "score"]].assign(
-        position=position,
-        role=pd.Categorical.from_codes((position != "dealer").astype(np.int8), ROLE_NAMES),
-        made=hands["bid"] == hands["tricks"],
+def _frames(
+    data: StudyData,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Per game: the ``score`` and ``made`` means of each role's hands (dealer, other seats)
+    and of each bidding position's (as means over the hands, to the bit: sums of whole
+    numbers over their counts); the deals (:func:`deals_of`); the games with the seats'
+    :data:`ROLES`."""
+    deals = deals_of(data)
+    keys = ["field", "players", "hook", "game"]
+    # A deal's sums fit the columns' own bytes; the sums over a game's deals are int64.
+    scores = deals[list(POSITION_SCORES)].to_numpy(np.int16)
+    made = deals[list(POSITION_MADE)].to_numpy(np.int8)
+    last = deals["players"].to_numpy(np.int64) - 1
+    rows = np.arange(len(deals))
+    per_deal = deals[[*keys, *POSITION_SCORES]].assign(
+        deals=np.int8(1),
+        dealer_score=scores[rows, last],
+        dealer_made=made[rows, last],
+        others_score=scores.sum(axis=1, dtype=np.int16) - scores[rows, last],
+        others_made=made.sum(axis=1, dtype=np.int8) - made[rows, last],
     )
-    games = measures.with_deals_dealt(data.games, data.hands)
-    games = measures.with_one_card_dealer(games, data.hands)
+    del scores, made
+    sums = per_deal.groupby(keys, observed=True, sort=True).sum().reset_index()
+    del per_deal
+    counts = sums["deals"].to_numpy(np.int64)
+    others = counts * (sums["players"].to_numpy(np.int64) - 1)
+    roles = pd.concat(
+        [
+            sums[keys].assign(
+                role=pd.Categorical.from_codes(np.full(len(sums), code, np.int8), ROLE_NAMES),
+                score=sums[f"{role}_score"].to_numpy(np.int64) / n,
+                made=sums[f"{role}_made"].to_numpy(np.int64) / n,
+            )
+            for code, (role, n) in enumerate((("dealer", counts), ("others", others)))
+        ],
+        ignore_index=True,
+    )
+    dealer_code = POSITION_ORDER.index("dealer")
+    positions = pd.concat(
+        [
+            part[keys].assign(
+                position=pd.Categorical.from_codes(
+                    np.where(part["players"] - 1 == k, dealer_code, k).astype(np.int8),
+                    POSITION_ORDER,
+                ),
+                score=part[name].to_numpy(np.int64) / part["deals"].to_numpy(np.int64),
+            )
+            for k, name in enumerate(POSITION_SCORES)
+            if len(part := sums[sums["players"] > k])
+        ],
+        ignore_index=True,
+    )
+    dealing = deals[["condition", "game", "hand_size", "dealer"]].assign(seat=deals["dealer"])
+    games = measures.with_deals_dealt(data.games, dealing)
+    games = measures.with_one_card_dealer(games, dealing)
+    deals = deals.drop(columns=[*POSITION_SCORES, *POSITION_MADE, "dealer", "trump"])
     for frame in (deals, games):
         frame["field"] = frame["field"].astype(str)
-    return hands, deals, games
+    return roles, positions, deals, games
 
 
 def words(data: StudyData, family: pd.DataFrame, verdict: pd.DataFrame) -> Words:
     """The study's own answer, tables and figures: the rates, the bids and the winners."""
-    hands, deals, games = _frames(data)
+    _, positions, deals, games = _frames(data)
     off = deals[~deals["hook"]]
     binds_by_size = grouped_mean(off, off["excess"] == 0, by=["field", "players", "hand_size"])
     margins = measures.winning_margins(games, BY_HOOK)
     margin = with_standardised(margins, margins["margin"], by=["hook"])
     by_position = paired_by_game(
-        hands, hands["score"], "hook", True, False, ["field", "players", "position"]
+        positions, positions["score"], "hook", True, False, ["field", "players", "position"]
     )
     sign = np.sign(deals["excess"])
     shares = {
@@ -320,6 +402,7 @@ STUDY = EffectStudy(
     default_fields=DEFAULT_FIELDS,
     # The mc_bidder field's bids run playouts, about a hundred times the others' cost a game.
     field_shares={"mc_bidder": 0.25},
+    reduce_hands=deal_rows,
     design=(
         "Each table size is played in every strategy field with the hook on and off on the "
         "same cards (same seed and game indices): on - off differences are averaged per game "

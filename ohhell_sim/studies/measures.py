@@ -30,15 +30,10 @@ def deal_frame(hands: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
         )
     # Grouped by one number per deal, not by a code per key column, and only the columns
     # read are copied: a study's hands are millions of rows.
-    deal = (
-        (hands["condition"].to_numpy(np.int64) << 40)
-        | (hands["game"].to_numpy(np.int64) << 8)
-        | hands["deal"].to_numpy(np.int64)
-    )
     return (
         hands[[*keys, "hand_size", "bid"]]
         .assign(_made=hands["bid"] == hands["tricks"])
-        .groupby(deal, sort=False)
+        .groupby(deal_numbers(hands), sort=False)
         .agg(
             **{key: (key, "first") for key in keys},
             hand_size=("hand_size", "first"),
@@ -47,6 +42,16 @@ def deal_frame(hands: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
         )
         .reset_index(drop=True)
         .assign(excess=lambda deals: deals["bids"] - deals["hand_size"])
+    )
+
+
+def deal_numbers(hands: pd.DataFrame) -> np.ndarray:
+    """One 64-bit number per row of ``hands`` naming its deal: equal for the rows of one
+    (condition, game, deal), distinct otherwise."""
+    return (
+        (hands["condition"].to_numpy(np.int64) << 40)
+        | (hands["game"].to_numpy(np.int64) << 8)
+        | hands["deal"].to_numpy(np.int64)
     )
 
 
