@@ -91,10 +91,10 @@ POSITION_MADE = tuple(f"made_{k}" for k in range(len(POSITION_ORDER)))
 
 def deal_rows(hands: pd.DataFrame) -> pd.DataFrame:
     """What the study needs of the hands, one row per (condition, game, deal): the columns of
-    :func:`deal_frame`, the ``dealer``'s seat, the ``trump``, and each bidding position's score and made bid
-    (``score_0``, ``made_0``, ...; position 0 bids first, ``players - 1`` is the dealer; 0 past
-    the table's size).  The study keeps this instead of every hand, chunk by chunk as it plays:
-    a row per deal, not one per seat and deal."""
+    :func:`deal_frame`, the ``dealer``'s seat, the ``trump``, and each bidding position's
+    score and made bid (``score_0``, ``made_0``, ...; position 0 bids first, ``players - 1``
+    is the dealer; 0 past the table's size).  The study keeps this instead of every hand,
+    chunk by chunk as it plays: a row per deal, not one per seat and deal."""
     # Bids total at most 70 (7 players of 10 cards): two bytes, as the scores.
     deals = deal_frame(hands).astype({"bids": np.int16, "excess": np.int16})
     codes, uniques = pd.factorize(measures.deal_numbers(hands))
