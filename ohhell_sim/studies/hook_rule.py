@@ -98,9 +98,10 @@ def deal_rows(hands: pd.DataFrame) -> pd.DataFrame:
     # Bids total at most 70 (7 players of 10 cards): two bytes, as the scores.
     deals = deal_frame(hands).astype({"bids": np.int16, "excess": np.int16})
     codes, uniques = pd.factorize(measures.deal_numbers(hands))
-    # deal_frame groups in order of first appearance, as factorize numbers the deals.
-    if len(uniques) != len(deals):
-        raise AssertionError("deal_rows: the deals and their numbers disagree")
+    # The positions' columns are placed by factorize's numbering: checked to be deal_frame's
+    # row order (both first appearance), so that no score lands on another deal's row.
+    if not np.array_equal(measures.deal_numbers(deals), uniques):
+        raise AssertionError("deal_rows: the deals and their numbers are not in one order")
     position = bidding_position(hands)
     scores = np.zeros((len(deals), len(POSITION_ORDER)), dtype=np.int16)
     made = np.zeros((len(deals), len(POSITION_ORDER)), dtype=np.int8)
