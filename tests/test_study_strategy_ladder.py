@@ -90,6 +90,24 @@ def test_a_slow_challenger_is_compared_on_the_deal_sets_it_played():
     assert sorted(merged["unit"].unique()) == [0, 1]
 
 
+def test_the_merge_reads_a_category_column_as_its_names():
+    # The one-card deals keep their strategy as a category (millions of rows); the merge
+    # of such a column equals the merge of its names, a missing value dropped in both.
+    long = pd.DataFrame({"strategy": ["b", "a", "c", "a", None, "c", "c"], "x": range(7)})
+    groups = [("a", "c"), ("b",), ("absent",)]
+    merged_names = pd.Categorical(["b", "a = c", "a = c", "a = c"], ["a = c", "b"])
+    expected = pd.DataFrame({"strategy": merged_names, "x": [0, 2, 5, 6]}, index=[0, 2, 5, 6])
+    coded = long.astype({"strategy": pd.CategoricalDtype(["c", "unused", "b", "a"])})
+    for frame in (long, coded):
+        merged = gauntlets.merge_identical(frame, groups, "strategy")
+        pd.testing.assert_frame_equal(merged, expected)
+    # Nothing dropped: the other columns are the frame's own, not copies.
+    full = coded.dropna()
+    whole = gauntlets.merge_identical(full, [("a",), ("b",), ("c",)], "strategy")
+    assert whole["strategy"].astype(str).tolist() == full["strategy"].astype(str).tolist()
+    assert np.shares_memory(whole["x"].to_numpy(), full["x"].to_numpy())
+
+
 def test_order_changes_are_the_pairs_whose_sign_differs_between_fields():
     family = pd.DataFrame(
         {
@@ -172,6 +190,10 @@ def test_a_registered_alias_is_merged_and_a_different_strategy_is_not(alias_run)
     # Each seat's deal-by-deal bids and tricks are recorded.
     assert games["bids"].str.count(",").min() > 0
     assert gauntlets.identical_groups(games) == [("simple", "simple_alias"), ("random",)]
+    # The one-card deals keep each strategy's label as a category, its positions as bytes.
+    hands = alias_run.hands
+    assert list(hands["strategy"].cat.categories) == ["simple", "simple_alias", "random"]
+    assert hands["position"].dtype == np.int8 and set(hands["position"]) == {0, 1, 2, 3}
 
 
 def test_the_report_counts_merged_pairs_once(alias_run):

@@ -12,7 +12,9 @@ deals in every seat (:func:`ohhell_sim.exact.play_one_card`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import pairwise
 
+import numpy as np
 import pandas as pd
 
 from ohhell_sim._version import __version__
@@ -62,10 +64,18 @@ def challengers(strategies: Sequence[str] | None) -> tuple[str, ...]:
 
 def deal_records(hands: pd.DataFrame) -> pd.DataFrame:
     """Per (rotation, game, seat) of tournament hands: ``bids``, ``tricks`` in deal order, "1,0"."""
-    ordered = hands.sort_values(["rotation", "game", "seat", "deal"])
-    grouped = ordered.groupby(["rotation", "game", "seat"], sort=False)[["bid", "tricks"]]
-    joined = grouped.agg(lambda values: ",".join(map(str, values.tolist())))
-    return joined.rename(columns={"bid": "bids"}).reset_index()
+    key = ["rotation", "game", "seat"]
+    ordered = hands.sort_values([*key, "deal"])
+    # A string join per seat and game over the sorted rows: a pandas aggregation would
+    # build a Series for each of hundreds of thousands of groups.
+    first = ordered[key].ne(ordered[key].shift()).any(axis=1).to_numpy()
+    bounds = [*np.flatnonzero(first), len(ordered)]
+    records = ordered.loc[first, key].reset_index(drop=True)
+    for column, name in (("bid", "bids"), ("tricks", "tricks")):
+        text = ordered[column].astype(str).tolist()
+        joined = [",".join(text[a:b]) for a, b in pairwise(bounds)]
+        records[name] = pd.Series(joined, dtype=str)
+    return records
 
 
 def play_gauntlets(
@@ -112,7 +122,17 @@ def play_gauntlets(
         "conditions": [c.describe() for c in [*plan, *one_plan]],
         "one_card": {"rules": one_plan[0].rules.to_dict(), "games": one_plan[0].games},
     }
-    return StudyData(pd.concat(one_card, ignore_index=True), long, manifest)
+    return StudyData(_stacked_one_card(one_card), long, manifest)
+
+
+def _stacked_one_card(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    # The one-card deals are a run's longest frame (millions of rows): each strategy's
+    # label is kept as a category code, its positions as a byte.
+    names = [frame["strategy"].iloc[0] for frame in frames]
+    stacked = pd.concat([frame.drop(columns="strategy") for frame in frames], ignore_index=True)
+    codes = np.repeat(np.arange(len(frames)), [len(frame) for frame in frames])
+    stacked.insert(0, "strategy", pd.Categorical.from_codes(codes, categories=names))
+    return stacked.astype({"position": "int8"})
 
 
 def gauntlet_games(data: StudyData) -> pd.DataFrame:
@@ -167,14 +187,27 @@ def merge_identical(
 ) -> pd.DataFrame:
     """``long`` with one ``column`` value per group of :func:`identical_groups`, named by the
     group: its member with the most rows (the first on a tie) carries it, the others dropped."""
-    rows = long[column].astype(str)
-    counts = rows.value_counts()
-    keep = {}
-    for group in groups:
+    # On the codes of the column's values: the one-card deals run to millions of rows,
+    # where a string per row, or a copy of the frame, would cost gigabytes.
+    values = long[column]
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        codes, names = values.cat.codes.to_numpy(), values.cat.categories
+    else:
+        codes, names = pd.factorize(values)
+    names = [str(name) for name in names]
+    counts = dict(
+        zip(names, np.bincount(codes[codes >= 0], minlength=len(names)).tolist(), strict=True)
+    )
+    # One slot more, never set, for a missing value's code -1.
+    entry = np.full(len(names) + 1, -1, dtype=np.int32)
+    for k, group in enumerate(groups):
         carrier = max(group, key=lambda name: (counts.get(name, 0), -group.index(name)))
-        keep[carrier] = SAME.join(group)
-    out = long[rows.isin(keep)].copy()
-    out[column] = pd.Categorical(
-        out[column].astype(str).map(keep), categories=[SAME.join(g) for g in groups]
+        if carrier in counts:
+            entry[names.index(carrier)] = k
+    merged = entry[codes]
+    kept = merged >= 0
+    out = long.copy(deep=False) if kept.all() else long[kept]
+    out[column] = pd.Categorical.from_codes(
+        merged[kept], categories=[SAME.join(g) for g in groups]
     ).remove_unused_categories()
     return out

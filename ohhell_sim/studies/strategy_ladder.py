@@ -129,7 +129,7 @@ def analyse(data: StudyData) -> Report:
     # Output written before the one-card runs existed has no such section.
     if "one_card" in data.manifest and len(data.hands):
         # Identical in the gauntlets, a group's members are identical in one-card deals.
-        one_hands = merge_identical(data.hands, groups, "strategy").astype({"strategy": str})
+        one_hands = merge_identical(data.hands, groups, "strategy")
         line, more, table = exact_one_card_section(one_hands, data.manifest["one_card"])
         method.append(line)
         findings += more
