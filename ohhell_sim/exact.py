@@ -686,21 +686,28 @@ def regret_table(
             f"hands must have the columns strategy, position, score; missing {sorted(missing)}"
         )
     rows = []
-    for (name, position), group in hands.groupby(["strategy", "position"], sort=False):
-        exact = float(solution.expected_score[int(position)])
-        est = mean_ci(group["score"].to_numpy(), confidence)
-        rows.append(
-            {
-                "strategy": name,
-                "position": int(position),
-                "role": position_role(int(position), solution.players),
-                "exact": exact,
-                **est.row(),
-                "regret": exact - est.estimate,
-                "regret_low": exact - est.high,
-                "regret_high": exact - est.low,
-            }
-        )
+    # A strategy's rows at a time, each position's scores in row order: a grouping by
+    # both columns at once would hold several copies of a study's millions of rows.
+    codes, names = pd.factorize(hands["strategy"])
+    all_positions, all_scores = hands["position"].to_numpy(), hands["score"].to_numpy()
+    for k, name in enumerate(names):
+        mine = codes == k
+        positions, scores = all_positions[mine], all_scores[mine]
+        for position in pd.unique(positions):
+            exact = float(solution.expected_score[int(position)])
+            est = mean_ci(scores[positions == position], confidence)
+            rows.append(
+                {
+                    "strategy": name,
+                    "position": int(position),
+                    "role": position_role(int(position), solution.players),
+                    "exact": exact,
+                    **est.row(),
+                    "regret": exact - est.estimate,
+                    "regret_low": exact - est.high,
+                    "regret_high": exact - est.low,
+                }
+            )
     # Strategies in the order they were played, positions in bidding order.
     frame = pd.DataFrame(rows)
     rank = {name: i for i, name in enumerate(pd.unique(hands["strategy"]))}

@@ -198,16 +198,17 @@ def merge_identical(
     counts = dict(
         zip(names, np.bincount(codes[codes >= 0], minlength=len(names)).tolist(), strict=True)
     )
-    # One slot more, never set, for a missing value's code -1.
+    # Each value's entry, numbered among the entries that have rows (a group without
+    # rows is left out); one slot more, never set, for a missing value's code -1.
     entry = np.full(len(names) + 1, -1, dtype=np.int32)
-    for k, group in enumerate(groups):
+    entries = []
+    for group in groups:
         carrier = max(group, key=lambda name: (counts.get(name, 0), -group.index(name)))
-        if carrier in counts:
-            entry[names.index(carrier)] = k
+        if counts.get(carrier, 0):
+            entry[names.index(carrier)] = len(entries)
+            entries.append(SAME.join(group))
     merged = entry[codes]
     kept = merged >= 0
     out = long.copy(deep=False) if kept.all() else long[kept]
-    out[column] = pd.Categorical.from_codes(
-        merged[kept], categories=[SAME.join(g) for g in groups]
-    ).remove_unused_categories()
+    out[column] = pd.Categorical.from_codes(merged[kept], categories=pd.Index(entries, dtype=str))
     return out

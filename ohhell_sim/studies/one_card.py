@@ -23,12 +23,20 @@ from ohhell_sim.studies.gauntlets import alike
 
 def one_card_twins(hands: pd.DataFrame) -> list[tuple[str, ...]]:
     """Groups of two or more strategies with the same one-card bids and scores in every deal."""
-    columns = ["game", "seat", "bid", "score"]
-    tables = {
-        str(name): part.sort_values(["game", "seat"])[columns].reset_index(drop=True)
-        for name, part in hands.groupby("strategy", observed=True, sort=False)
-    }
-    groups = alike(tables, lambda first, name: tables[first].equals(tables[name]))
+    # Each strategy's columns as arrays in (game, seat) order, a strategy's rows at a
+    # time: a study's one-card deals run to millions of rows.
+    codes, names = pd.factorize(hands["strategy"])
+    columns = [hands[column].to_numpy() for column in ("game", "seat", "bid", "score")]
+    tables = {}
+    for k, name in enumerate(names):
+        rows = np.flatnonzero(codes == k)
+        rows = rows[np.lexsort((columns[1][rows], columns[0][rows]))]
+        tables[str(name)] = [column[rows] for column in columns]
+
+    def same(first: str, name: str) -> bool:
+        return all(map(np.array_equal, tables[first], tables[name]))
+
+    groups = alike(tables, same)
     return [group for group in groups if len(group) > 1]
 
 
