@@ -18,7 +18,7 @@ from ohhell_sim.analysis.findings import (
 from ohhell_sim.analysis.format import fmt_span
 from ohhell_sim.analysis.stats import paired_by_game, per_game_difference
 from ohhell_sim.errors import InvalidArgumentError
-from ohhell_sim.studies import hook_rule, measures
+from ohhell_sim.studies import hook_rule, measures, position_rows
 from ohhell_sim.studies.design import (
     FIELDS,
     POSITION_ORDER,
@@ -161,14 +161,14 @@ def test_deal_rows_hold_each_bidding_positions_hand(small_run):
     position = bidding_position(hands)
     at = deals.loc[list(zip(hands["condition"], hands["game"], hands["deal"], strict=True))]
     rows = np.arange(len(hands))
-    scores = at[list(hook_rule.POSITION_SCORES)].to_numpy()[rows, position]
-    made = at[list(hook_rule.POSITION_MADE)].to_numpy()[rows, position]
+    scores = at[list(position_rows.POSITION_SCORES)].to_numpy()[rows, position]
+    made = at[list(position_rows.POSITION_MADE)].to_numpy()[rows, position]
     assert (scores == hands["score"].to_numpy()).all()
     assert (made == (hands["bid"] == hands["tricks"]).to_numpy()).all()
     assert (at["dealer"].to_numpy() == hands["dealer"].to_numpy()).all()
     # Past the table's size a position holds nothing.
     three = deals[deals["players"] == 3]
-    assert (three[list(hook_rule.POSITION_SCORES[3:])] == 0).all().all()
+    assert (three[list(position_rows.POSITION_SCORES[3:])] == 0).all().all()
 
 
 def test_the_family_is_adjusted_tested_between_fields_and_judged_per_field(small_run):
@@ -265,7 +265,7 @@ def test_the_one_card_dealer_is_the_dealer_of_the_one_card_deal(small_run):
 
 
 def test_no_deal_ends_with_every_bid_made_under_the_hook(small_run):
-    deals = hook_rule.deal_frame(small_run.hands)
+    deals = measures.deal_frame(small_run.hands, hook_rule.LABELS)
     assert not deals.loc[deals["hook"], "all_made"].any()
     assert deals.loc[~deals["hook"], "all_made"].any()
     margins = measures.winning_margins(small_run.games, hook_rule.BY_HOOK)
@@ -283,7 +283,9 @@ def test_deals_are_the_hands_grouped_by_every_key(small_run):
         .reset_index()
         .assign(excess=lambda deals: deals["bids"] - deals["hand_size"])
     )
-    pd.testing.assert_frame_equal(hook_rule.deal_frame(hands), expected, check_exact=True)
+    pd.testing.assert_frame_equal(
+        measures.deal_frame(hands, hook_rule.LABELS), expected, check_exact=True
+    )
 
 
 def test_deals_refuse_a_label_that_changes_within_a_condition(small_run):

@@ -25,13 +25,8 @@ from ohhell_sim.analysis.format import display_table, fmt_number, fmt_row, fmt_s
 from ohhell_sim.analysis.report import Figure, Table
 from ohhell_sim.analysis.stats import grouped_mean, paired_by_game, per_game_difference
 from ohhell_sim.rules import Rules
-from ohhell_sim.studies import measures
-from ohhell_sim.studies.design import (
-    FIELDS,
-    MIX_FIELD,
-    POSITION_ORDER,
-    bidding_position,
-)
+from ohhell_sim.studies import measures, position_rows
+from ohhell_sim.studies.design import FIELDS, MIX_FIELD, POSITION_ORDER
 
 # The notebook reads the standardised rows' label here.
 from ohhell_sim.studies.design import STANDARDISED as STANDARDISED
@@ -73,8 +68,6 @@ ONE_CARD_GAPS = (ONE_CARD_ON, ONE_CARD_OFF, ONE_CARD_SHIFT)
 FIELD_EFFECTS = (POINTS, DEALER_COST, OTHERS_COST, *EDGES, OVERBID, *SEAT_GAPS, *ONE_CARD_GAPS)
 #: The groups of a gap measured hook on and off.
 BY_HOOK = ("field", "players", "hook")
-#: A hand's role in the effects on the dealer's score (a category: millions of rows).
-ROLE_NAMES = ("dealer", "other seats")
 #: The seat roles whose final totals :func:`total_gaps` compares.
 ROLES = {
     "deal_role": ("less often", "more often"),
@@ -82,48 +75,16 @@ ROLES = {
 }
 
 
-#: The deals of a run as a whole (:func:`~ohhell_sim.studies.measures.deal_frame`).
-deal_frame = partial(measures.deal_frame, labels=("players", "field", "hook"))
-#: What :func:`deal_rows` keeps of each bidding position's hand: its score and made bid.
-POSITION_SCORES = tuple(f"score_{k}" for k in range(len(POSITION_ORDER)))
-POSITION_MADE = tuple(f"made_{k}" for k in range(len(POSITION_ORDER)))
-
-
-def deal_rows(hands: pd.DataFrame) -> pd.DataFrame:
-    """What the study needs of the hands, one row per (condition, game, deal): the columns of
-    :func:`deal_frame`, the ``dealer``'s seat, the ``trump``, and each bidding position's
-    score and made bid (``score_0``, ``made_0``, ...; position 0 bids first, ``players - 1``
-    is the dealer; 0 past the table's size).  The study keeps this instead of every hand,
-    chunk by chunk as it plays: a row per deal, not one per seat and deal."""
-    # Bids total at most 70 (7 players of 10 cards): two bytes, as the scores.
-    deals = deal_frame(hands).astype({"bids": np.int16, "excess": np.int16})
-    codes, uniques = pd.factorize(measures.deal_numbers(hands))
-    # The positions' columns are placed by factorize's numbering: checked to be deal_frame's
-    # row order (both first appearance), so that no score lands on another deal's row.
-    if not np.array_equal(measures.deal_numbers(deals), uniques):
-        raise AssertionError("deal_rows: the deals and their numbers are not in one order")
-    position = bidding_position(hands)
-    scores = np.zeros((len(deals), len(POSITION_ORDER)), dtype=np.int16)
-    made = np.zeros((len(deals), len(POSITION_ORDER)), dtype=np.int8)
-    scores[codes, position] = hands["score"].to_numpy()
-    made[codes, position] = hands["bid"].to_numpy() == hands["tricks"].to_numpy()
-    dealer = np.zeros(len(deals), dtype=hands["dealer"].dtype)
-    dealer[codes] = hands["dealer"].to_numpy()
-    trump = np.zeros(len(deals), dtype=hands["trump"].dtype)
-    trump[codes] = hands["trump"].to_numpy()
-    return deals.assign(
-        dealer=dealer,
-        trump=trump,
-        **{name: scores[:, k] for k, name in enumerate(POSITION_SCORES)},
-        **{name: made[:, k] for k, name in enumerate(POSITION_MADE)},
-    )
+#: The condition labels every deal row keeps.
+LABELS = ("players", "field", "hook")
+#: A row per deal instead of every hand (:func:`~ohhell_sim.studies.position_rows.deal_rows`).
+deal_rows = partial(position_rows.deal_rows, labels=LABELS)
 
 
 def deals_of(data: StudyData) -> pd.DataFrame:
     """:func:`deal_rows` of a run: its hands as kept, or reduced here when the run kept
     every hand (``--keep-hands``)."""
-    kept = set(data.hands.columns)
-    return data.hands if {*POSITION_SCORES, *POSITION_MADE} <= kept else deal_rows(data.hands)
+    return position_rows.deals_of(data.hands, LABELS)
 
 
 def total_gaps(games: pd.DataFrame, role: str) -> pd.DataFrame:
@@ -145,7 +106,9 @@ def effects(data: StudyData) -> dict[str, pd.DataFrame]:
     }
     for name, hook in zip(EDGES, (False, True), strict=True):
         arm = roles[roles["hook"] == hook]
-        parts[name] = per_game_difference(arm, arm["made"], "role", *ROLE_NAMES, BY_TABLE)
+        parts[name] = per_game_difference(
+            arm, arm["made"], "role", *position_rows.ROLE_NAMES, BY_TABLE
+        )
     parts[OVERBID] = on_off(deals, deals["excess"] > 0)
     for role, (on, off, shift) in zip(ROLES, (SEAT_GAPS, ONE_CARD_GAPS), strict=True):
         gaps = total_gaps(games, role)
@@ -160,62 +123,17 @@ def effects(data: StudyData) -> dict[str, pd.DataFrame]:
     return parts
 
 
-def _frames(
-    data: StudyData,
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def _frames(data: StudyData) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Per game: the ``score`` and ``made`` means of each role's hands (dealer, other seats)
     and of each bidding position's (as means over the hands, to the bit: sums of whole
     numbers over their counts); the deals (:func:`deals_of`); the games with the seats'
     :data:`ROLES`."""
     deals = deals_of(data)
-    keys = ["field", "players", "hook", "game"]
-    # A deal's sums fit the columns' own bytes; the sums over a game's deals are int64.
-    scores = deals[list(POSITION_SCORES)].to_numpy(np.int16)
-    made = deals[list(POSITION_MADE)].to_numpy(np.int8)
-    last = deals["players"].to_numpy(np.int64) - 1
-    rows = np.arange(len(deals))
-    per_deal = deals[[*keys, *POSITION_SCORES]].assign(
-        deals=np.int8(1),
-        dealer_score=scores[rows, last],
-        dealer_made=made[rows, last],
-        others_score=scores.sum(axis=1, dtype=np.int16) - scores[rows, last],
-        others_made=made.sum(axis=1, dtype=np.int8) - made[rows, last],
-    )
-    del scores, made
-    sums = per_deal.groupby(keys, observed=True, sort=True).sum().reset_index()
-    del per_deal
-    counts = sums["deals"].to_numpy(np.int64)
-    others = counts * (sums["players"].to_numpy(np.int64) - 1)
-    roles = pd.concat(
-        [
-            sums[keys].assign(
-                role=pd.Categorical.from_codes(np.full(len(sums), code, np.int8), ROLE_NAMES),
-                score=sums[f"{role}_score"].to_numpy(np.int64) / n,
-                made=sums[f"{role}_made"].to_numpy(np.int64) / n,
-            )
-            for code, (role, n) in enumerate((("dealer", counts), ("others", others)))
-        ],
-        ignore_index=True,
-    )
-    dealer_code = POSITION_ORDER.index("dealer")
-    positions = pd.concat(
-        [
-            part[keys].assign(
-                position=pd.Categorical.from_codes(
-                    np.where(part["players"] - 1 == k, dealer_code, k).astype(np.int8),
-                    POSITION_ORDER,
-                ),
-                score=part[name].to_numpy(np.int64) / part["deals"].to_numpy(np.int64),
-            )
-            for k, name in enumerate(POSITION_SCORES)
-            if len(part := sums[sums["players"] > k])
-        ],
-        ignore_index=True,
-    )
+    roles, positions = position_rows.role_and_position_means(deals, [*BY_HOOK, "game"])
     dealing = deals[["condition", "game", "hand_size", "dealer"]].assign(seat=deals["dealer"])
     games = measures.with_deals_dealt(data.games, dealing)
     games = measures.with_one_card_dealer(games, dealing)
-    deals = deals.drop(columns=[*POSITION_SCORES, *POSITION_MADE, "dealer", "trump"])
+    deals = deals.drop(columns=[*position_rows.POSITION_COLUMNS, "dealer", "trump"])
     for frame in (deals, games):
         frame["field"] = frame["field"].astype(str)
     return roles, positions, deals, games
