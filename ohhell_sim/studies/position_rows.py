@@ -101,21 +101,32 @@ def role_and_position_means(
     to the bit.
     """
     keys = list(keys)
-    # A deal's sums fit the columns' own bytes; the sums over a game's deals are int64.
+    game, first = _games(deals)
+
+    def total(values: np.ndarray) -> np.ndarray:
+        # Sums of whole numbers far below 2**53: exact in the float64 of bincount.
+        return np.bincount(game, weights=values, minlength=len(first)).astype(np.int64)
+
     scores = deals[list(POSITION_SCORES)].to_numpy(np.int16)
     made = deals[list(POSITION_MADE)].to_numpy(np.int8)
     last = deals["players"].to_numpy(np.int64) - 1
     rows = np.arange(len(deals))
-    per_deal = deals[[*keys, *POSITION_SCORES]].assign(
-        deals=np.int8(1),
-        dealer_score=scores[rows, last],
-        dealer_made=made[rows, last],
-        others_score=scores.sum(axis=1, dtype=np.int16) - scores[rows, last],
-        others_made=made.sum(axis=1, dtype=np.int8) - made[rows, last],
+    dealer_score, dealer_made = scores[rows, last], made[rows, last]
+    sums = (
+        deals[keys]
+        .iloc[first]
+        .reset_index(drop=True)
+        .assign(
+            **{name: total(scores[:, k]) for k, name in enumerate(POSITION_SCORES)},
+            deals=np.bincount(game, minlength=len(first)),
+            dealer_score=total(dealer_score),
+            dealer_made=total(dealer_made),
+            others_score=total(scores.sum(axis=1, dtype=np.int64) - dealer_score),
+            others_made=total(made.sum(axis=1, dtype=np.int64) - dealer_made),
+        )
+        .sort_values(keys, kind="stable", ignore_index=True)
     )
-    del scores, made
-    sums = per_deal.groupby(keys, observed=True, sort=True).sum().reset_index()
-    del per_deal
+    del scores, made, rows, dealer_score, dealer_made
     counts = sums["deals"].to_numpy(np.int64)
     others = counts * (sums["players"].to_numpy(np.int64) - 1)
     roles = pd.concat(
@@ -145,3 +156,14 @@ def role_and_position_means(
         ignore_index=True,
     )
     return roles, positions
+
+
+def _games(deals: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's game, numbered from 0 in the order the games first appear, and the first
+    row of each game: one number per (condition, game) instead of a code per key column, as
+    the rows are millions."""
+    game, uniques = pd.factorize(measures.deal_numbers(deals) >> 8)
+    first = np.empty(len(uniques), dtype=np.int64)
+    # Written last to first, so that each game keeps its first row.
+    first[game[::-1]] = np.arange(len(deals) - 1, -1, -1)
+    return game, first
