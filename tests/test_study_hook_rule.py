@@ -171,6 +171,41 @@ def test_deal_rows_hold_each_bidding_positions_hand(small_run):
     assert (three[list(position_rows.POSITION_SCORES[3:])] == 0).all().all()
 
 
+def test_role_and_position_means_are_the_means_over_the_hands(small_run):
+    hands = small_run.hands
+    keys = [*hook_rule.BY_HOOK, "game"]
+    position = position_categories(hands)
+    made = (hands["bid"] == hands["tricks"]).astype(float)
+    role = np.where(position == "dealer", "dealer", "other seats")
+    expected_roles = (
+        hands[keys]
+        .assign(role=role, score=hands["score"].astype(float), made=made)
+        .groupby([*keys, "role"], observed=True)[["score", "made"]]
+        .mean()
+    )
+    expected_positions = (
+        hands[keys]
+        .assign(position=position, score=hands["score"].astype(float))
+        .groupby([*keys, "position"], observed=True)["score"]
+        .mean()
+    )
+    deals = hook_rule.deal_rows(hands)
+    # Any order of the rows gives the same means.
+    for rows in (deals, deals.sample(frac=1.0, random_state=3)):
+        roles, positions = position_rows.role_and_position_means(rows, keys)
+        got_roles = roles.astype({"role": str}).set_index([*keys, "role"])[["score", "made"]]
+        pd.testing.assert_frame_equal(
+            got_roles.sort_index(), expected_roles.sort_index(), check_exact=True
+        )
+        got_positions = positions.set_index([*keys, "position"])["score"]
+        pd.testing.assert_series_equal(
+            got_positions.sort_index(),
+            expected_positions.sort_index(),
+            check_exact=True,
+            check_index_type=False,
+        )
+
+
 def test_the_family_is_adjusted_tested_between_fields_and_judged_per_field(small_run):
     family = hook_rule.study_family(small_run)
     effects = len(hook_rule.FIELD_EFFECTS)
