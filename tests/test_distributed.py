@@ -8,6 +8,7 @@ import re
 import sys
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ from ohhell_sim.run import dask as ohd
 from ohhell_sim.run.chunked import read_manifest, run_chunked
 from ohhell_sim.run.record import Run
 from ohhell_sim.run.sinks import Counts
+from ohhell_sim.strategy import check_seating
 from ohhell_sim.studies import run_experiment, study_play
 from ohhell_sim.studies.runs import read_study
 from ohhell_sim.studies.spec import get_study
@@ -165,8 +167,34 @@ def test_connect_checks_workers(client):
 def test_worker_refuses_another_version():
     with pytest.raises(RuntimeError, match="same version"):
         ohd._play_chunk(
-            Run(RULES, None, 0, 0, 1), BUILTINS, np.zeros((4, 1)), b"", "0.0.0-other", Counts.empty
+            Run(RULES, None, 0, 0, 1),
+            BUILTINS,
+            np.zeros((4, 1)),
+            False,
+            b"",
+            "0.0.0-other",
+            Counts.empty,
         )
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_a_worker_plays_on_the_kernel_the_run_names(monkeypatch, shared):
+    # A run of fewer than a million games plays on the shared kernel (kernel="auto"):
+    # a worker that compiled the dedicated one instead would spend a compile for nothing.
+    played = []
+    monkeypatch.setattr(ohd, "play", lambda part, sink: played.append(part.seating))
+    params = check_seating(RULES, BUILTINS).params
+    ohd._play_chunk(
+        Run(RULES, None, 0, 0, 1),
+        BUILTINS,
+        params,
+        shared,
+        b"",
+        oh.__version__,
+        partial(Counts.empty, RULES),
+    )
+    assert [seating.shared for seating in played] == [shared]
+    assert played[0].names == BUILTINS
 
 
 def test_chunked_run_on_the_cluster(client, builtin_reference, tmp_path):

@@ -20,7 +20,9 @@ and those it imports helpers or constants from), so those modules need not be
 importable on the workers, and a worker that imported an older version of one
 runs the client's.  Each worker registers them once, checks that the code it
 would run has the client's fingerprint (and refuses the task if not), and
-compiles the generated kernel once per machine (Numba's on-disk cache serves
+plays on the kernel the run names (:attr:`Seating.shared
+<ohhell_sim.strategy.Seating.shared>`: the shared one, or the one generated for
+the run's strategies), compiled once per machine (Numba's on-disk cache serves
 later processes).
 
 ``dask.distributed`` is an optional dependency (``pip install 'ohhell-sim[dask]'``);
@@ -325,19 +327,22 @@ def _play_chunk(
     part: Run,
     names: list[str],
     params: np.ndarray,
+    shared: bool,
     blob: bytes,
     version: str,
     new_sink: Callable[[int], Sink],
 ) -> Sink | IllegalMoveError:
     """The Dask task: play the games of ``part`` (its seating given by ``names``,
-    ``params`` and the user strategies in ``blob``) into ``new_sink(part.games)``."""
+    ``params`` and the user strategies in ``blob``, on the shared kernel when ``shared``)
+    into ``new_sink(part.games)``."""
     if version != __version__:
         raise RuntimeError(
             f"this Dask worker has ohhell-sim {__version__} but the client has {version}; "
             "install the same version everywhere, since results may differ between versions"
         )
     _ensure_registered(blob)
-    seating = Seating(strategies=tuple(get_strategy(n) for n in names), params=params)
+    strategies = tuple(get_strategy(n) for n in names)
+    seating = Seating(strategies=strategies, params=params, shared=shared)
     part = dataclasses.replace(part, seating=seating)
     sink = new_sink(part.games)
     with _kernel_guard(), numba_threads(_worker_threads(part.threads)):
@@ -532,12 +537,14 @@ def play_chunks(
     for i, (start, count) in enumerate(chunks):
         # The seating travels as names and parameters: its compiled functions
         # do not pickle, and the workers register the user strategies from blob.
+        # The kernel the run names travels too: a worker compiles no other.
         part = run.part(start, count)
         future = client.submit(
             _play_chunk,
             dataclasses.replace(part, seating=None),
             seating.names,
             seating.params,
+            seating.shared,
             blob,
             __version__,
             new_sink,
@@ -624,6 +631,9 @@ def simulate_on_client(
     progress: bool = False,
 ) -> SimulationResult:
     """Play ``games`` games on a Dask cluster; the result equals ``simulate``'s, bit for bit.
+
+    The workers play on the dedicated kernel of the strategies
+    (``simulate(..., client=, kernel=)`` chooses the kernel).
 
     Parameters
     ----------
