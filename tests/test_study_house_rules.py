@@ -175,6 +175,33 @@ def test_measures_in_batches_of_conditions_are_those_of_the_whole_run(study, mon
     pd.testing.assert_frame_equal(hr.game_measures(data.hands, data.games), whole, check_exact=True)
 
 
+def test_condition_rows_are_the_rows_of_each_condition_in_any_order():
+    frame = pd.DataFrame({"condition": np.array([0, 0, 0, 2, 2, 5], dtype=np.int16)})
+    grouped = frame.groupby("condition").indices
+    # Stacked condition by condition: a range a condition, no index array over the rows.
+    stacked = runs.condition_rows(frame)
+    assert stacked == {0: range(0, 3), 2: range(3, 5), 5: range(5, 6)}
+    assert {c: list(rows) for c, rows in stacked.items()} == {
+        c: list(rows) for c, rows in grouped.items()
+    }
+    shuffled = frame.iloc[[3, 0, 5, 1, 4, 2]].reset_index(drop=True)
+    rows = runs.condition_rows(shuffled)
+    assert {c: list(r) for c, r in rows.items()} == {0: [1, 3, 5], 2: [0, 4], 5: [2]}
+    assert runs.condition_rows(frame.iloc[:0]) == {}
+
+
+@pytest.mark.slow
+def test_measures_of_rows_in_another_order_are_the_same(study):
+    data, _ = study
+    order = np.random.default_rng(4).permutation(len(data.games))
+    shuffled = data.games.iloc[order].reset_index(drop=True)
+    pd.testing.assert_frame_equal(
+        hr.game_measures(data.hands, shuffled),
+        hr.game_measures(data.hands, data.games),
+        check_exact=True,
+    )
+
+
 def test_a_condition_played_in_chunks_keeps_what_it_keeps_played_whole(monkeypatch):
     conditions = hr.conditions(7, (3,), fields=("weak",))[:2]
     whole = study_play.play_conditions(conditions, 5, progress=False, reduce=hr.seat_roles)

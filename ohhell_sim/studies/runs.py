@@ -138,11 +138,11 @@ def condition_batches(*frames: pd.DataFrame) -> Iterator[tuple[pd.DataFrame, ...
     time in condition order, of about :data:`BATCH_ROWS` rows (all frames together): a
     measure of a large study computed a batch at a time holds one batch's copy of its
     rows, and a small study is one batch."""
-    at = [frame.groupby("condition", observed=True, sort=True).indices for frame in frames]
+    at = [condition_rows(frame) for frame in frames]
 
     def rows_of(batch: list[int]) -> tuple[pd.DataFrame, ...]:
         return tuple(
-            frame.iloc[np.concatenate([rows[condition] for condition in batch])]
+            frame.iloc[np.concatenate([_positions(rows[condition]) for condition in batch])]
             for frame, rows in zip(frames, at, strict=True)
         )
 
@@ -155,6 +155,24 @@ def condition_batches(*frames: pd.DataFrame) -> Iterator[tuple[pd.DataFrame, ...
             batch, size = [], 0
     if batch:
         yield rows_of(batch)
+
+
+def condition_rows(frame: pd.DataFrame) -> dict[int, range | np.ndarray]:
+    """The positions of each condition's rows in ``frame``, in their order, by condition.
+
+    A study's rows come stacked condition by condition: each condition's rows are then one
+    ``range``, found from where the condition changes, with no index array over every row
+    (a large study holds tens of millions); rows in any other order are grouped."""
+    condition = frame["condition"].to_numpy()
+    if len(condition) and (condition[1:] >= condition[:-1]).all():
+        starts = np.flatnonzero(condition[1:] != condition[:-1]) + 1
+        bounds = zip(np.r_[0, starts], np.r_[starts, len(condition)], strict=True)
+        return {int(condition[a]): range(a, b) for a, b in bounds}
+    return frame.groupby("condition", observed=True, sort=True).indices
+
+
+def _positions(rows: range | np.ndarray) -> np.ndarray:
+    return np.arange(rows.start, rows.stop) if isinstance(rows, range) else rows
 
 
 def write_study(data: StudyData, folder: Path) -> Path:

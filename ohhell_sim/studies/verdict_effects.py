@@ -60,11 +60,10 @@ def long_measures(measures: pd.DataFrame) -> pd.DataFrame:
     return long.astype({"measure": "category"})
 
 
-def _row_keys(frame: pd.DataFrame, fields: pd.Index) -> np.ndarray:
+def _row_keys(field_codes: np.ndarray, frame: pd.DataFrame) -> np.ndarray:
     # One integer per (field, players, game): the field's code, the table size, the game.
-    code = pd.Categorical(frame["field"], categories=fields).codes.astype(np.int64)
     players = frame["players"].to_numpy(np.int64)
-    return (code * 64 + players) * 2**32 + frame["game"].to_numpy(np.int64)
+    return (field_codes.astype(np.int64) * 64 + players) * 2**32 + frame["game"].to_numpy(np.int64)
 
 
 def effects_by_measure(
@@ -81,20 +80,28 @@ def effects_by_measure(
     """
     ids = ["field", "players", "game"]
     columns = [c for c in measures.columns if c not in ("rule", *ids)]
-    rules = measures["rule"].astype("category").cat.categories
-    fields = measures["field"].astype("category").cat.categories
+    # Each column read once, and the rule's and base's rows taken by position: a copy of
+    # the frame's base and other rows would hold every measure twice more.
+    rule_labels = measures["rule"].astype("category")
+    field_labels = measures["field"].astype("category")
+    rules, fields = rule_labels.cat.categories, field_labels.cat.categories
     is_base = (measures["rule"] == base).to_numpy()
-    reference, others = measures[is_base], measures[~is_base]
-    position = pd.Index(_row_keys(reference, fields)).get_indexer(_row_keys(others, fields))
+    base_rows, other_rows = np.flatnonzero(is_base), np.flatnonzero(~is_base)
+    keys = _row_keys(field_labels.cat.codes.to_numpy(), measures)
+    position = pd.Index(keys[base_rows]).get_indexer(keys[other_rows])
     found = position >= 0
-    rule = pd.Categorical(others["rule"], categories=rules)
-    field = pd.Categorical(others["field"], categories=fields)
+    matched = base_rows[position[found]]
+    del keys, base_rows
+    rule = pd.Categorical.from_codes(rule_labels.cat.codes.to_numpy()[other_rows], rules)
+    field = pd.Categorical.from_codes(field_labels.cat.codes.to_numpy()[other_rows], fields)
     kinds = pd.CategoricalDtype(sorted(n for n in columns if measures[n].notna().any()))
-    players, game = others["players"].to_numpy(), others["game"].to_numpy()
+    players = measures["players"].to_numpy()[other_rows]
+    game = measures["game"].to_numpy()[other_rows]
     for name in columns if names is None else [c for c in columns if c in names]:
-        base_value = np.full(len(others), np.nan)
-        base_value[found] = reference[name].to_numpy(np.float64)[position[found]]
-        value = others[name].to_numpy(np.float64)
+        values = measures[name].to_numpy(np.float64)
+        base_value = np.full(len(other_rows), np.nan)
+        base_value[found] = values[matched]
+        value = values[other_rows]
         keep = ~np.isnan(value) & ~np.isnan(base_value)
         code = kinds.categories.get_loc(name) if name in kinds.categories else 0
         measure = pd.Categorical.from_codes(np.full(keep.sum(), code, np.int8), dtype=kinds)

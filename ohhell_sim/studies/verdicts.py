@@ -195,9 +195,18 @@ class VerdictStudy(VerdictWords, VerdictReport):
         per_order = pd.concat(
             [self.measures_by_order(*batch) for batch in condition_batches(hands, games)],
             ignore_index=True,
-        ).astype({"rule": str, "field": str})
+        )
+        labels = {"rule": str, "field": str}
+        # Grouped on the labels' codes, their categories in the order of their text, and
+        # made text after: a row per game and seat order is millions of rows.
+        for column in labels:
+            if isinstance(per_order[column].dtype, pd.CategoricalDtype):
+                per_order[column] = per_order[column].cat.reorder_categories(
+                    sorted(per_order[column].cat.categories, key=str)
+                )
         by = ["rule", "field", "players", "game"]
-        return per_order.groupby(by, sort=True)[list(self.measures)].mean().reset_index()
+        grouped = per_order.groupby(by, sort=True, observed=True)
+        return grouped[list(self.measures)].mean().reset_index().astype(labels)
 
     def family_parts(
         self,
