@@ -206,6 +206,12 @@ def test_role_and_position_means_are_the_means_over_the_hands(small_run):
         )
 
 
+def test_role_and_position_means_refuse_keys_that_join_games(small_run):
+    deals = hook_rule.deal_rows(small_run.hands)
+    with pytest.raises(InvalidArgumentError, match="keys must name one game"):
+        position_rows.role_and_position_means(deals, ["players", "game"])
+
+
 def test_the_family_is_adjusted_tested_between_fields_and_judged_per_field(small_run):
     family = hook_rule.study_family(small_run)
     effects = len(hook_rule.FIELD_EFFECTS)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ohhell_sim.errors import InvalidArgumentError
 from ohhell_sim.studies import measures
 from ohhell_sim.studies.design import POSITION_ORDER, bidding_position
 
@@ -84,7 +85,8 @@ def role_and_position_means(
     deals : pandas.DataFrame
         Rows of :func:`deal_rows`.
     keys : sequence of str
-        The columns naming a game, ``"players"`` among them.
+        The columns naming a game of a condition, ``"players"`` among them: one value of
+        them per (condition, game).
 
     Returns
     -------
@@ -94,6 +96,11 @@ def role_and_position_means(
     positions : pandas.DataFrame
         ``keys``, ``position`` (named as :data:`~ohhell_sim.studies.design.POSITION_ORDER`)
         and the position's mean ``score``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If the ``keys`` of two (condition, game) pairs are equal.
 
     Notes
     -----
@@ -127,6 +134,11 @@ def role_and_position_means(
         .sort_values(keys, kind="stable", ignore_index=True)
     )
     del scores, made, rows, dealer_score, dealer_made
+    if sums.duplicated(keys).any():
+        raise InvalidArgumentError(
+            f"keys must name one game of one condition, got {keys}: several (condition, game) "
+            "pairs share their values; add the condition's labels or 'game'"
+        )
     counts = sums["deals"].to_numpy(np.int64)
     others = counts * (sums["players"].to_numpy(np.int64) - 1)
     roles = pd.concat(
