@@ -81,7 +81,9 @@ NETWORKS = ("bid", "card")
 @njit(inline="always")
 def hidden_base(state_weights, bias, x, base):
     """Fill ``base`` with the hidden layer's input from the state: ``x @ state_weights + bias``."""
-    base[:] = bias
+    # Element by element: a slice assignment costs more than the copy itself.
+    for i in range(base.shape[0]):
+        base[i] = bias[i]
     _add_product(base, state_weights, x)
 
 
@@ -109,15 +111,16 @@ def outcome_probabilities(base, move_weights, embed, index, out, out_bias, x, to
         for i in range(hidden.shape[0]):
             hidden[i] = base[i] + embed[index, i]
     else:
-        hidden[:] = base
+        for i in range(hidden.shape[0]):
+            hidden[i] = base[i]
     _add_product(hidden, move_weights, x)
     # The units rectified in place, then one running sum an outcome over them
     # all: the sums of skipping the units at or below zero, in the same order
     # (adding a zero changes no sum), kept in a register instead of stored
     # and reloaded at every unit.
+    zero = hidden.dtype.type(0.0)
     for i in range(hidden.shape[0]):
-        if hidden[i] < 0.0:
-            hidden[i] = 0.0
+        hidden[i] = max(hidden[i], zero)
     for k in range(top + 1):
         total = out_bias[k]
         for i in range(hidden.shape[0]):
